@@ -1,0 +1,67 @@
+//===- Target.h - What kcc knows about each supported chip -----*- C++ -*-===//
+//
+// One table of facts per chip, read by the verifiers (which MFMA shapes and LDS
+// instructions exist), the LDS allocator (how much LDS a workgroup may use), the
+// code generator (the LLVM CPU name and features) and the emulator.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_COMPILER_TARGET_H
+#define KCC_COMPILER_TARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace kcc {
+
+enum class Chip { gfx942, gfx950 };
+
+/// An MFMA instruction shape M x N x K for 16-bit floating-point inputs with
+/// f32 accumulation (bf16 and f16 exist for every shape listed here).
+struct MfmaShape {
+  int m, n, k;
+  bool operator==(const MfmaShape &o) const {
+    return m == o.m && n == o.n && k == o.k;
+  }
+};
+
+struct ChipInfo {
+  Chip chip;
+  llvm::StringRef name;          // "gfx942"
+  llvm::StringRef marketing;     // "MI300X"
+  int computeUnits;              // CUs of the flagship part
+  int ldsBytesPerWorkgroup;      // the most LDS one workgroup may allocate
+  int ldsBanks;                  // 4-byte LDS banks
+  int vgprsPerSimdLane;          // unified VGPR + AGPR file per lane
+  int maxWavesPerSimd;           // occupancy cap
+  int wavefrontSize;             // always 64 on CDNA
+  bool hasTransposingLdsRead;    // ds_read_b64_tr_b16
+  bool hasPermlaneSwap;          // v_permlane16_swap / v_permlane32_swap
+  bool hasWideLdsDma;            // buffer_load_dwordx3/x4 ... lds
+  llvm::ArrayRef<MfmaShape> mfmaShapes16; // bf16/f16 -> f32 shapes
+  int ldsBytesPerCU;             // LDS shared by the workgroups of one CU
+  int simdsPerCU;                // SIMDs a CU spreads its waves over
+  int vgprAllocGranule;          // unified VGPR/AGPR allocation granule
+  unsigned elfMach;              // EF_AMDGPU_MACH_* in a code object's e_flags
+};
+
+/// Facts for `chip`.
+const ChipInfo &getChipInfo(Chip chip);
+
+/// Parses "gfx942" / "gfx950"; anything else is std::nullopt.
+std::optional<Chip> parseChip(llvm::StringRef name);
+
+/// The chip whose EF_AMDGPU_MACH_* value is `elfMach` (the e_flags of a code
+/// object masked with EF_AMDGPU_MACH); std::nullopt for other processors.
+std::optional<Chip> chipFromElfMach(unsigned elfMach);
+
+/// "gfx942, gfx950": for diagnostics that list what is supported.
+llvm::StringRef supportedChipList();
+
+/// True when `chip` has an MFMA of `shape` for bf16/f16 inputs.
+bool hasMfmaShape(Chip chip, MfmaShape shape);
+
+} // namespace kcc
+
+#endif // KCC_COMPILER_TARGET_H
