@@ -1,0 +1,113 @@
+//===- TileAttrs.cpp - Layout attributes ----------------------------------===//
+#include "dialects/Tile/Layout.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace kcc::tile;
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Tile/TileAttrs.cpp.inc"
+
+void TileDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/Tile/TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// MfmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+/// `#tile.mfma<a>`, `#tile.mfma<acc, 16x16>`, `#tile.mfma<b, 32x32x16>`.
+Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
+  StringRef role;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword(&role))
+    return {};
+  std::optional<MfmaOperand> operand = symbolizeMfmaOperand(role);
+  if (!operand) {
+    parser.emitError(loc, "expected MFMA operand 'a', 'b' or 'acc', got '")
+        << role << "'";
+    return {};
+  }
+  SmallVector<int64_t, 3> dims;
+  if (succeeded(parser.parseOptionalComma())) {
+    loc = parser.getCurrentLocation();
+    if (parser.parseDimensionList(dims, /*allowDynamic=*/false,
+                                  /*withTrailingX=*/false))
+      return {};
+    if (dims.size() != 2 && dims.size() != 3) {
+      parser.emitError(loc, "expected an MxN or MxNxK MFMA shape");
+      return {};
+    }
+  } else {
+    dims = {32, 32};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<MfmaLayoutAttr>(parser.getContext(), *operand,
+                                           dims[0], dims[1],
+                                           dims.size() == 3 ? dims[2] : 0);
+}
+
+void MfmaLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyMfmaOperand(getOperand());
+  if (getK() != 0)
+    printer << ", " << getM() << "x" << getN() << "x" << getK();
+  else if (getM() != 32 || getN() != 32)
+    printer << ", " << getM() << "x" << getN();
+  printer << ">";
+}
+
+LogicalResult
+MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       MfmaOperand, int64_t m, int64_t n, int64_t k) {
+  if (m != n || (m != 32 && m != 16))
+    return emitError() << "no MFMA with 16-bit inputs has an " << m << "x" << n
+                       << " shape; supported: 32x32 and 16x16";
+  if (k == 0)
+    return success();
+  bool ok = m == 32 ? (k == 8 || k == 16) : (k == 16 || k == 32);
+  if (!ok)
+    return emitError() << "no MFMA with 16-bit inputs has shape " << m << "x"
+                       << n << "x" << k << "; supported: 32x32x8, 16x16x16 "
+                       << "(gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<int64_t> perLane, ArrayRef<int64_t> lanes) {
+  if (perLane.size() != 2 || lanes.size() != 2)
+    return emitError() << "blocked layout needs two elements-per-lane and two "
+                          "lane counts";
+  if (perLane[0] < 1 || perLane[1] < 1 || lanes[0] < 1 || lanes[1] < 1)
+    return emitError() << "blocked layout sizes must be positive";
+  if (lanes[0] * lanes[1] != 64)
+    return emitError() << "blocked layout arranges " << lanes[0] * lanes[1]
+                       << " lanes; a wave has 64";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SliceLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t dim, Attribute parent) {
+  if (dim != 0 && dim != 1)
+    return emitError() << "slice dimension must be 0 or 1, got " << dim;
+  if (!isa<MfmaLayoutAttr, BlockedLayoutAttr>(parent))
+    return emitError() << "slice parent must be an MFMA or blocked layout";
+  return success();
+}

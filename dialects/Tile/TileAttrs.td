@@ -1,0 +1,105 @@
+//===- TileAttrs.td - Layout attributes of the tile dialect -*- tablegen -*-===//
+//
+// A layout says which lane of a wave holds which element of a tile. Every
+// layout here is linear in the lane bits: element (row, col) of register
+// index i in lane l is (rowR(i) + rowL(l), colR(i) + colL(l)), which is what
+// lets the lowering compute one per-lane base and add constants.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_TILE_ATTRS
+#define KCC_TILE_ATTRS
+
+include "dialects/Tile/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Tile_MfmaOperand : I32EnumAttr<"MfmaOperand", "MFMA operand role", [
+    I32EnumAttrCase<"a", 0>, I32EnumAttrCase<"b", 1>, I32EnumAttrCase<"acc", 2>
+  ]> {
+  let cppNamespace = "::kcc::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_SchedGroupKind : I32EnumAttr<"SchedGroupKind",
+    "instruction classes that sched_group_barrier can select", [
+    I32EnumAttrCase<"alu", 1>,   I32EnumAttrCase<"valu", 2>,
+    I32EnumAttrCase<"salu", 4>,  I32EnumAttrCase<"mfma", 8>,
+    I32EnumAttrCase<"vmem", 16>, I32EnumAttrCase<"vmem_read", 32>,
+    I32EnumAttrCase<"vmem_write", 64>, I32EnumAttrCase<"ds", 128>,
+    I32EnumAttrCase<"ds_read", 256>, I32EnumAttrCase<"ds_write", 512>,
+    I32EnumAttrCase<"trans", 1024>
+  ]> {
+  let cppNamespace = "::kcc::tile";
+  let genSpecializedAttr = 0;
+}
+
+class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Tile_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma"> {
+  let summary = "an operand layout of an MFMA instruction";
+  let description = [{
+    The register layout of operand `a` (M x K), `b` (K x N) or the
+    accumulator `acc` (M x N) of a wave64 MFMA instruction of shape MxNxK with
+    16-bit inputs. A tile larger than one instruction repeats the instance
+    shape, rows of repetitions outermost.
+
+    The shape may be left to the target: `#tile.mfma<a>` is the 32x32 MFMA
+    with the widest K of the chip (32x32x8 on gfx942, 32x32x16 on gfx950) and
+    `#tile.mfma<a, 16x16>` the 16x16 one; `tile-specialize` fills it in.
+
+    ```mlir
+    #tile.mfma<a, 32x32x8>
+    #tile.mfma<acc>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Tile_MfmaOperand>:$operand,
+                        "int64_t":$m, "int64_t":$n, "int64_t":$k);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// True once the K dimension is known (after specialisation).
+    bool isResolved() const { return getK() != 0; }
+  }];
+}
+
+def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked"> {
+  let summary = "a blocked layout for memory access";
+  let description = [{
+    Each lane holds a `per_lane[0] x per_lane[1]` block of contiguous
+    elements; the 64 lanes are arranged `lanes[0] x lanes[1]`, row-major
+    (lane = r * lanes[1] + c). The instance shape is their product; larger
+    tiles repeat it. Wide `per_lane[1]` gives wide loads and stores.
+
+    ```mlir
+    #tile.blocked<[1, 8], [8, 8]>   // 8 x 64 instance, 16-byte rows per lane for bf16
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$perLane,
+                        ArrayRefParameter<"int64_t">:$lanes);
+  let assemblyFormat = "`<` `[` $perLane `]` `,` `[` $lanes `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
+  let summary = "the layout of a reduction result: a parent layout with one dimension collapsed";
+  let description = [{
+    `#tile.slice<1, P>` is the row layout of parent layout P: an R x 1 tile
+    whose element r is held by every lane that holds some element of row r in
+    P (the result of a reduction over columns, e.g. the row max of an
+    accumulator). `#tile.slice<0, P>` collapses the rows instead (1 x C).
+  }];
+  let parameters = (ins "int64_t":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` $dim `,` $parent `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_SchedGroupAttr : Tile_Attr<"SchedGroup", "group"> {
+  let summary = "one group of a scheduling pattern: an instruction class and a count";
+  let parameters = (ins EnumParameter<Tile_SchedGroupKind>:$kind, "int64_t":$count);
+  let assemblyFormat = "`<` $kind `,` $count `>`";
+}
+
+#endif // KCC_TILE_ATTRS

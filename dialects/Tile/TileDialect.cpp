@@ -1,0 +1,39 @@
+//===- TileDialect.cpp - The tile dialect ---------------------------------===//
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace kcc::tile;
+
+#include "dialects/Tile/TileOpsDialect.cpp.inc"
+#include "dialects/Tile/TileEnums.cpp.inc"
+
+void TileDialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/Tile/TileOps.cpp.inc"
+      >();
+}
+
+int64_t kcc::tile::elementBytes(Type type) {
+  if (type.isIntOrFloat())
+    return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+  if (type.isIndex())
+    return 8;
+  return 0;
+}
+
+std::optional<llvm::StringRef> kcc::tile::getModuleChip(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                  : op->getParentOfType<ModuleOp>();
+  if (!module)
+    return std::nullopt;
+  auto chip = module->getAttrOfType<StringAttr>(TileDialect::kChipAttrName);
+  if (!chip)
+    return std::nullopt;
+  return chip.getValue();
+}

@@ -1,0 +1,42 @@
+//===- TileDialect.h - The tile dialect -------------------------*- C++ -*-===//
+//
+// Everything generated from the dialect's ODS: the dialect, enums, layout
+// attributes, types and operations.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_DIALECTS_TILE_TILEDIALECT_H
+#define KCC_DIALECTS_TILE_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/Tile/TileOpsDialect.h.inc"
+#include "dialects/Tile/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Tile/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Tile/TileTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/TileOps.h.inc"
+
+namespace kcc::tile {
+
+/// Bytes of one element of a resolved element type (bf16 -> 2).
+int64_t elementBytes(mlir::Type type);
+
+/// The chip a module is specialised for, from its `tile.chip` attribute.
+std::optional<llvm::StringRef> getModuleChip(mlir::Operation *op);
+
+} // namespace kcc::tile
+
+#endif // KCC_DIALECTS_TILE_TILEDIALECT_H

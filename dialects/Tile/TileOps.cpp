@@ -1,0 +1,374 @@
+//===- TileOps.cpp - Operations of the tile dialect -----------------------===//
+//
+// Verifiers check what the IR itself can tell; checks that need the target
+// (which MFMA shapes and LDS instructions exist) run once the module names its
+// chip (`tile.chip`, set by tile-specialize), so the same kernel source
+// verifies for every chip and is rejected, at the op, for the wrong one.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Tile/Layout.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "compiler/Target.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace kcc::tile;
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static bool sameShape(TileType a, TileType b) {
+  return a.getShape() == b.getShape() && a.getDimParams() == b.getDimParams();
+}
+
+static bool sameShapeAndLayout(TileType a, TileType b) {
+  return sameShape(a, b) && a.getLayout() == b.getLayout();
+}
+
+/// The chip of the enclosing module, once specialised.
+static std::optional<kcc::Chip> chipOf(Operation *op) {
+  std::optional<StringRef> name = getModuleChip(op);
+  if (!name)
+    return std::nullopt;
+  return kcc::parseChip(*name);
+}
+
+static bool is16BitFloat(Type t) { return t.isBF16() || t.isF16(); }
+
+static LogicalResult verifyBounds(Operation *op, Value rows, Value cols) {
+  if ((rows == nullptr) != (cols == nullptr))
+    return op->emitOpError("needs both row and column bounds, or neither");
+  return success();
+}
+
+static LogicalResult verifyElementMatch(Operation *op, Type memory, Type tile,
+                                        StringRef what) {
+  if (memory != tile)
+    return op->emitOpError() << what << " holds " << memory
+                             << " but the tile holds " << tile;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParamDeclOp::verify() {
+  Type type = getType();
+  if (!type.isSignlessInteger() && !type.isIndex())
+    return emitOpError("parameters are signless integers (i1 for flags); got ")
+           << type;
+  if (auto def = getDefaultValueAttr())
+    if (def.getType() != type)
+      return emitOpError("default value ")
+             << def << " does not have the parameter's type " << type;
+  return success();
+}
+
+LogicalResult ParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto decl = symbolTable.lookupNearestSymbolFrom<ParamDeclOp>(*this, getNameAttr());
+  if (!decl)
+    return emitOpError("'") << getName()
+                            << "' is not declared by a tile.param_decl";
+  Type declared = decl.getType();
+  Type result = getResult().getType();
+  if (declared.isInteger(1) != result.isInteger(1))
+    return emitOpError("parameter '")
+           << getName() << "' is declared " << declared << " but used as "
+           << result;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult MakeBufferOp::verify() {
+  return verifyElementMatch(*this, getPtr().getType().getElementType(),
+                            getResult().getType().getElementType(),
+                            "the pointer");
+}
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyBounds(*this, getBoundRows(), getBoundCols())))
+    return failure();
+  return verifyElementMatch(*this, getBuffer().getType().getElementType(),
+                            getResult().getType().getElementType(),
+                            "the buffer");
+}
+
+LogicalResult StoreOp::verify() {
+  if (failed(verifyBounds(*this, getBoundRows(), getBoundCols())))
+    return failure();
+  return verifyElementMatch(*this, getBuffer().getType().getElementType(),
+                            getValue().getType().getElementType(),
+                            "the buffer");
+}
+
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncCopyOp::verify() {
+  if (failed(verifyBounds(*this, getBoundRows(), getBoundCols())))
+    return failure();
+  LdsType lds = getLds().getType();
+  if (failed(verifyElementMatch(*this, getBuffer().getType().getElementType(),
+                                lds.getElementType(), "the buffer")))
+    return failure();
+  int64_t width = getWidth();
+  if (width != 4 && width != 12 && width != 16)
+    return emitOpError("LDS DMA moves 4, 12 or 16 bytes per lane, not ")
+           << width;
+  std::optional<kcc::Chip> chip = chipOf(*this);
+  if (chip && width != 4 && !kcc::getChipInfo(*chip).hasWideLdsDma)
+    return emitOpError("LDS DMA of ")
+           << width << " bytes per lane needs gfx950; "
+           << kcc::getChipInfo(*chip).name << " moves 4 (use width = 4)";
+  if (!lds.isResolved())
+    return success();
+  int64_t line = 64 * width;
+  int64_t esize = elementBytes(lds.getElementType());
+  int64_t rowBytes = lds.getCols() * esize;
+  if (lds.getPad() != 0 && rowBytes % line != 0)
+    return emitOpError("a padded LDS row must hold whole DMA lines of ")
+           << line << " bytes (64 lanes x " << width << "); a row of "
+           << lds.getCols() << " x " << lds.getElementType() << " is "
+           << rowBytes << " bytes";
+  if (lds.getPad() == 0 && (lds.getRows() * rowBytes) % line != 0)
+    return emitOpError("the LDS stage (")
+           << lds.getRows() * rowBytes
+           << " bytes) must be a whole number of DMA lines of " << line
+           << " bytes";
+  return success();
+}
+
+LogicalResult WaitOp::verify() {
+  if (!getVmcnt() && !getLgkmcnt())
+    return emitOpError("waits on nothing; give vmcnt(N), lgkmcnt(N) or both");
+  return success();
+}
+
+LogicalResult LdsLoadOp::verify() {
+  TileType tile = getResult().getType();
+  if (failed(verifyElementMatch(*this, getLds().getType().getElementType(),
+                                tile.getElementType(), "the LDS buffer")))
+    return failure();
+  if (!getTranspose())
+    return success();
+  std::optional<kcc::Chip> chip = chipOf(*this);
+  if (chip && !kcc::getChipInfo(*chip).hasTransposingLdsRead)
+    return emitOpError("transposing LDS read (ds_read_b64_tr_b16) needs "
+                       "gfx950; ")
+           << kcc::getChipInfo(*chip).name
+           << " has none: store the operand transposed or read without "
+              "'transpose'";
+  auto mfma = dyn_cast<MfmaLayoutAttr>(tile.getLayout());
+  if (!mfma || mfma.getOperand() == MfmaOperand::acc)
+    return emitOpError("a transposing read produces an MFMA 'a' or 'b' "
+                       "operand, not ")
+           << tile.getLayout();
+  if (!isa<DtypeParamType>(tile.getElementType()) &&
+      !is16BitFloat(tile.getElementType()))
+    return emitOpError("a transposing read moves 16-bit elements, not ")
+           << tile.getElementType();
+  return success();
+}
+
+LogicalResult LdsStoreOp::verify() {
+  return verifyElementMatch(*this, getLds().getType().getElementType(),
+                            getValue().getType().getElementType(),
+                            "the LDS buffer");
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaOp::verify() {
+  TileType a = getA().getType(), b = getB().getType(), c = getAcc().getType();
+  auto la = dyn_cast<MfmaLayoutAttr>(a.getLayout());
+  auto lb = dyn_cast<MfmaLayoutAttr>(b.getLayout());
+  auto lc = dyn_cast<MfmaLayoutAttr>(c.getLayout());
+  if (!la || la.getOperand() != MfmaOperand::a)
+    return emitOpError("operand a must have an #tile.mfma<a, ...> layout, not ")
+           << a.getLayout();
+  if (!lb || lb.getOperand() != MfmaOperand::b)
+    return emitOpError("operand b must have an #tile.mfma<b, ...> layout, not ")
+           << b.getLayout();
+  if (!lc || lc.getOperand() != MfmaOperand::acc)
+    return emitOpError("the accumulator must have an #tile.mfma<acc, ...> "
+                       "layout, not ")
+           << c.getLayout();
+  if (la.getM() != lb.getM() || la.getM() != lc.getM() ||
+      la.getK() != lb.getK() || la.getK() != lc.getK())
+    return emitOpError("operands use different MFMA shapes: ")
+           << la << ", " << lb << ", " << lc;
+  Type ea = a.getElementType(), eb = b.getElementType();
+  if (ea != eb)
+    return emitOpError("a and b must hold the same element type; got ")
+           << ea << " and " << eb;
+  if (!isa<DtypeParamType>(ea) && !is16BitFloat(ea))
+    return emitOpError("MFMA inputs must be bf16 or f16, not ") << ea;
+  if (!c.getElementType().isF32())
+    return emitOpError("the accumulator must be f32, not ")
+           << c.getElementType();
+  // Shapes: a is M x K, b is K x N, acc is M x N (parameter names must agree).
+  auto dim = [](TileType t, unsigned i) {
+    return std::make_pair(t.getShape()[i], t.getDimParams()[i]);
+  };
+  if (dim(a, 0) != dim(c, 0) || dim(b, 1) != dim(c, 1) || dim(a, 1) != dim(b, 0))
+    return emitOpError("shapes do not chain: a is ")
+           << a << ", b is " << b << ", acc is " << c
+           << " (need MxK, KxN, MxN)";
+  std::optional<kcc::Chip> chip = chipOf(*this);
+  if (chip && la.isResolved() &&
+      !kcc::hasMfmaShape(*chip, {(int)la.getM(), (int)la.getN(), (int)la.getK()}))
+    return emitOpError("no MFMA of shape ")
+           << la.getM() << "x" << la.getN() << "x" << la.getK() << " on "
+           << kcc::getChipInfo(*chip).name
+           << "; it has 32x32x8 and 16x16x16"
+           << (*chip == kcc::Chip::gfx942 ? "" : ", 32x32x16 and 16x16x32");
+  return success();
+}
+
+LogicalResult Exp2Op::verify() {
+  Type e = getOperand().getType().getElementType();
+  if (!e.isF32())
+    return emitOpError("exp2 works on f32 tiles, not ") << e;
+  return success();
+}
+
+LogicalResult ConvertOp::verify() {
+  TileType from = getOperand().getType(), to = getResult().getType();
+  if (!sameShapeAndLayout(from, to))
+    return emitOpError("changes only the element type; shapes and layouts must "
+                       "match: ")
+           << from << " vs " << to;
+  Type f = from.getElementType(), t = to.getElementType();
+  if (isa<DtypeParamType>(f) || isa<DtypeParamType>(t))
+    return success();
+  bool ok = (f.isF32() && (is16BitFloat(t) || t.isF32())) ||
+            (is16BitFloat(f) && t.isF32()) ||
+            (f.isSignlessInteger(32) && t.isF32());
+  if (!ok)
+    return emitOpError("cannot convert ") << f << " to " << t
+                                          << "; supported: f32 <-> bf16/f16, "
+                                             "i32 -> f32";
+  return success();
+}
+
+LogicalResult SplatOp::verify() {
+  Type s = getValue().getType(), e = getResult().getType().getElementType();
+  if (isa<DtypeParamType>(e))
+    return success();
+  if (s != e)
+    return emitOpError("splats a ") << s << " into a tile of " << e;
+  return success();
+}
+
+LogicalResult IotaOp::verify() {
+  if (!getResult().getType().getElementType().isSignlessInteger(32))
+    return emitOpError("produces i32 tiles");
+  return success();
+}
+
+LogicalResult CmpIOp::verify() {
+  TileType lhs = getLhs().getType(), res = getResult().getType();
+  if (!lhs.getElementType().isSignlessInteger())
+    return emitOpError("compares integer tiles, not ") << lhs.getElementType();
+  if (!res.getElementType().isInteger(1) || !sameShapeAndLayout(lhs, res))
+    return emitOpError("result must be an i1 tile of the operands' shape and "
+                       "layout");
+  return success();
+}
+
+LogicalResult SelectOp::verify() {
+  TileType cond = getCondition().getType(), res = getResult().getType();
+  if (!cond.getElementType().isInteger(1) || !sameShapeAndLayout(cond, res))
+    return emitOpError("the condition must be an i1 tile of the result's "
+                       "shape and layout");
+  return success();
+}
+
+template <typename ReduceOp>
+static LogicalResult verifyReduce(ReduceOp op, bool allowInt) {
+  TileType in = op.getOperand().getType(), out = op.getResult().getType();
+  int64_t dim = op.getDim();
+  if (isa<SliceLayoutAttr>(in.getLayout()))
+    return op.emitOpError("reduces MFMA or blocked tiles, not a slice");
+  auto slice = dyn_cast<SliceLayoutAttr>(out.getLayout());
+  if (!slice || slice.getDim() != dim || slice.getParent() != in.getLayout())
+    return op.emitOpError("result layout must be #tile.slice<")
+           << dim << ", " << in.getLayout() << ">";
+  if (out.getShape()[dim] != 1 || out.getShape()[1 - dim] != in.getShape()[1 - dim] ||
+      out.getDimParams()[1 - dim] != in.getDimParams()[1 - dim])
+    return op.emitOpError("result shape must collapse dimension ")
+           << dim << " of " << in << " to 1";
+  if (in.getElementType() != out.getElementType())
+    return op.emitOpError("keeps the element type");
+  Type e = in.getElementType();
+  if (!isa<FloatType, DtypeParamType>(e) && !(allowInt && e.isSignlessInteger()))
+    return op.emitOpError("cannot reduce elements of type ") << e;
+  return success();
+}
+
+LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this, false); }
+LogicalResult ReduceSumOp::verify() { return verifyReduce(*this, true); }
+
+LogicalResult BroadcastOp::verify() {
+  TileType in = getOperand().getType(), out = getResult().getType();
+  auto slice = dyn_cast<SliceLayoutAttr>(in.getLayout());
+  if (!slice)
+    return emitOpError("broadcasts a #tile.slice tile, not ") << in.getLayout();
+  int64_t dim = slice.getDim();
+  if (out.getLayout() != slice.getParent())
+    return emitOpError("result layout must be the slice's parent ")
+           << slice.getParent();
+  if (out.getShape()[1 - dim] != in.getShape()[1 - dim] ||
+      out.getDimParams()[1 - dim] != in.getDimParams()[1 - dim])
+    return emitOpError("result must keep dimension ") << 1 - dim << " of " << in;
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("keeps the element type");
+  return success();
+}
+
+LogicalResult RelayoutOp::verify() {
+  TileType in = getOperand().getType(), out = getResult().getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("keeps the element type");
+  if (!in.isResolved() || !out.isResolved())
+    return success();
+  std::string why;
+  std::optional<LayoutMap> a = LayoutMap::get(in, &why);
+  if (!a)
+    return emitOpError() << why;
+  std::optional<LayoutMap> b = LayoutMap::get(out, &why);
+  if (!b)
+    return emitOpError() << why;
+  if (a->numRegs() != b->numRegs())
+    return emitOpError("reinterprets ")
+           << a->numRegs() << " registers per lane as " << b->numRegs()
+           << "; the counts must match";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduling
+//===----------------------------------------------------------------------===//
+
+LogicalResult SchedInterleaveOp::verify() {
+  if (getPattern().empty())
+    return emitOpError("needs at least one group in its pattern");
+  for (Attribute a : getPattern())
+    if (cast<SchedGroupAttr>(a).getCount() < 1)
+      return emitOpError("group counts must be positive");
+  return success();
+}

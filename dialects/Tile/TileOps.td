@@ -1,0 +1,454 @@
+//===- TileOps.td - Operations of the tile dialect ---------*- tablegen -*-===//
+#ifndef KCC_TILE_OPS
+#define KCC_TILE_OPS
+
+include "dialects/Tile/TileTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Dialect/Arith/IR/ArithBase.td"
+
+def Tile_AnyTile : Type<CPred<"::llvm::isa<::kcc::tile::TileType>($_self)">,
+                        "tile", "::kcc::tile::TileType">;
+def Tile_Buffer : Type<CPred<"::llvm::isa<::kcc::tile::BufferType>($_self)">,
+                       "buffer resource", "::kcc::tile::BufferType">;
+def Tile_Ptr : Type<CPred<"::llvm::isa<::kcc::tile::PtrType>($_self)">,
+                    "global pointer", "::kcc::tile::PtrType">;
+def Tile_Lds : Type<CPred<"::llvm::isa<::kcc::tile::LdsType>($_self)">,
+                    "LDS buffer", "::kcc::tile::LdsType">;
+
+//===----------------------------------------------------------------------===//
+// Compile-time parameters
+//===----------------------------------------------------------------------===//
+
+def Tile_ParamDeclOp : Tile_Op<"param_decl", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "declares an integer or boolean compile-time parameter";
+  let description = [{
+    ```mlir
+    tile.param_decl @BLOCK_M : i64 = 128
+    tile.param_decl @CAUSAL : i1
+    ```
+    A parameter without a default must be given (`-D CAUSAL=1`) when the
+    kernel is specialised. Parameters of type i64 may also name tile
+    dimensions.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
+                       OptionalAttr<TypedAttrInterface>:$default_value);
+  let assemblyFormat = "$sym_name `:` $type (`=` $default_value^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_TypeParamDeclOp : Tile_Op<"type_param_decl", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "declares an element-type compile-time parameter";
+  let description = [{
+    ```mlir
+    tile.type_param_decl @DTYPE = bf16
+    ```
+    Uses are written `!tile.dtype<"DTYPE">`.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, OptionalAttr<TypeAttr>:$default_type);
+  let assemblyFormat = "$sym_name (`=` $default_type^)? attr-dict";
+}
+
+def Tile_ParamOp : Tile_Op<"param", [Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the value of an integer or boolean compile-time parameter";
+  let description = [{
+    ```mlir
+    %bm = tile.param @BLOCK_M : index
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$name);
+  let results = (outs SignlessIntegerOrIndexLike:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Ids
+//===----------------------------------------------------------------------===//
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "the workgroup id along one grid dimension";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "the number of workgroups along one grid dimension";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def Tile_WaveIdOp : Tile_Op<"wave_id", [Pure]> {
+  let summary = "the index of this wave in its workgroup (wave-uniform)";
+  let description = [{
+    Lowered through `v_readfirstlane`, so the value lives in an SGPR and
+    branches on it are uniform.
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_LaneIdOp : Tile_Op<"lane_id", [Pure]> {
+  let summary = "the index of this lane in its wave (0..63)";
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+def Tile_MakeBufferOp : Tile_Op<"make_buffer", [Pure]> {
+  let summary = "a buffer resource over `num_elements` elements at `ptr`";
+  let arguments = (ins Tile_Ptr:$ptr, Index:$num_elements);
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = "$ptr `,` $num_elements attr-dict `:` type($ptr) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
+  let summary = "loads a tile from a row-major matrix in a buffer";
+  let description = [{
+    Element (r, c) of the result is element `(row + r) * stride + col + c` of
+    the buffer. With `bounds %rows, %cols`, elements whose row + r >= rows or
+    col + c >= cols read as zero (a partial tile at a matrix edge).
+
+    ```mlir
+    %a = tile.load %buf[%m0, %k0] stride %lda : !tile.buffer<bf16> -> !tile.tile<[32, 8], bf16, #tile.mfma<a>>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$buffer, Index:$row, Index:$col, Index:$stride,
+                       Optional<Index>:$bound_rows, Optional<Index>:$bound_cols);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $buffer `[` $row `,` $col `]` `stride` $stride
+    (`bounds` $bound_rows^ `,` $bound_cols)? attr-dict `:` type($buffer) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [AttrSizedOperandSegments]> {
+  let summary = "stores a tile into a row-major matrix in a buffer";
+  let description = [{
+    The inverse of `tile.load`; with `bounds`, elements outside are not
+    written.
+  }];
+  let arguments = (ins Tile_AnyTile:$value, Tile_Buffer:$buffer, Index:$row,
+                       Index:$col, Index:$stride,
+                       Optional<Index>:$bound_rows, Optional<Index>:$bound_cols);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $row `,` $col `]` `stride` $stride
+    (`bounds` $bound_rows^ `,` $bound_cols)? attr-dict `:` type($value) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+def Tile_LdsAllocOp : Tile_Op<"lds_alloc"> {
+  let summary = "a named LDS buffer of the workgroup";
+  let description = [{
+    Every buffer gets its own alias scope, so accesses to different buffers
+    may be reordered by the LLVM scheduler. `tile-allocate-lds` assigns the
+    byte `offset` and the `scope` index and checks the total against the
+    chip's LDS.
+
+    ```mlir
+    %a = tile.lds_alloc "a" : !tile.lds<[128, 64], bf16, pad = 0, stages = 2>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, OptionalAttr<I64Attr>:$offset,
+                       OptionalAttr<I64Attr>:$scope);
+  let results = (outs Tile_Lds:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+}
+
+def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments]> {
+  let summary = "copies a matrix block from a buffer to one LDS stage, asynchronously";
+  let description = [{
+    Fills stage `stage` of the LDS buffer with the block whose top-left
+    element is (row, col) of the row-major matrix (row stride `stride`) in
+    the buffer, by `buffer_load_dword ... lds` DMA: the data bypasses the
+    registers, and is ready after `tile.wait vmcnt(...)` and a barrier. Each
+    lane moves `width` bytes per instruction (4; 16 on gfx950), so a padded
+    LDS row must hold a whole number of 64 * width-byte lines.
+  }];
+  let arguments = (ins Tile_Buffer:$buffer, Index:$row, Index:$col, Index:$stride,
+                       Optional<Index>:$bound_rows, Optional<Index>:$bound_cols,
+                       Tile_Lds:$lds, Index:$stage,
+                       DefaultValuedAttr<I64Attr, "4">:$width);
+  let assemblyFormat = [{
+    $buffer `[` $row `,` $col `]` `stride` $stride
+    (`bounds` $bound_rows^ `,` $bound_cols)? `->` $lds `[` $stage `]`
+    attr-dict `:` type($buffer) `,` type($lds)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WaitOp : Tile_Op<"wait"> {
+  let summary = "waits until at most N memory operations of a kind are outstanding";
+  let description = [{
+    `vmcnt` counts vector-memory operations (global/buffer loads, LDS DMA);
+    `lgkmcnt` counts LDS and scalar-memory operations. Omitted counters are
+    not waited on.
+
+    ```mlir
+    tile.wait vmcnt(0) lgkmcnt(0)
+    ```
+  }];
+  let arguments = (ins OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<63>]>>:$vmcnt,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<15>]>>:$lgkmcnt);
+  let assemblyFormat = "(`vmcnt` `(` $vmcnt^ `)`)? (`lgkmcnt` `(` $lgkmcnt^ `)`)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_LdsLoadOp : Tile_Op<"lds_load"> {
+  let summary = "reads a tile from an LDS stage into registers";
+  let description = [{
+    Element (r, c) of the result is element (row + r, col + c) of the stage.
+    With `transpose` (gfx950 only), the tile is read from the transposed
+    array: element (r, c) comes from (row + c, col + r), through
+    `ds_read_b64_tr_b16`; the result must be an MFMA `a` or `b` layout of
+    16-bit elements.
+  }];
+  let arguments = (ins Tile_Lds:$lds, Index:$stage, Index:$row, Index:$col,
+                       UnitAttr:$transpose);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $lds `[` $stage `]` `[` $row `,` $col `]` (`transpose` $transpose^)? attr-dict
+    `:` type($lds) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_LdsStoreOp : Tile_Op<"lds_store"> {
+  let summary = "writes a tile from registers into an LDS stage";
+  let arguments = (ins Tile_AnyTile:$value, Tile_Lds:$lds, Index:$stage,
+                       Index:$row, Index:$col);
+  let assemblyFormat = [{
+    $value `,` $lds `[` $stage `]` `[` $row `,` $col `]` attr-dict `:` type($value) `,` type($lds)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "result = a * b + acc on the matrix cores";
+  let description = [{
+    `a` (M x K) and `b` (K x N) hold bf16 or f16 in the MFMA `a` and `b`
+    layouts, `acc` and the result (M x N) f32 in the `acc` layout, all of the
+    same instruction shape, which the chip must have. Larger tiles issue one
+    MFMA per instance, K innermost.
+  }];
+  let arguments = (ins Tile_AnyTile:$a, Tile_AnyTile:$b, Tile_AnyTile:$acc);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+class Tile_BinaryOp<string mnemonic, string what>
+    : Tile_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise " # what;
+  let arguments = (ins Tile_AnyTile:$lhs, Tile_AnyTile:$rhs);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Tile_AddFOp : Tile_BinaryOp<"addf", "floating-point addition">;
+def Tile_SubFOp : Tile_BinaryOp<"subf", "floating-point subtraction">;
+def Tile_MulFOp : Tile_BinaryOp<"mulf", "floating-point multiplication">;
+def Tile_MaxFOp : Tile_BinaryOp<"maxf", "floating-point maximum (NaN-propagating as v_max_f32 is not; use on finite data)">;
+def Tile_MinFOp : Tile_BinaryOp<"minf", "floating-point minimum">;
+def Tile_AddIOp : Tile_BinaryOp<"addi", "integer addition">;
+def Tile_SubIOp : Tile_BinaryOp<"subi", "integer subtraction">;
+
+def Tile_Exp2Op : Tile_Op<"exp2", [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise 2^x on f32 tiles, one v_exp_f32 per element";
+  let description = [{
+    Denormal results flush to zero, as `v_exp_f32` does; softmax in base 2
+    (inputs pre-scaled by log2(e)) needs nothing more.
+  }];
+  let arguments = (ins Tile_AnyTile:$operand);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertOp : Tile_Op<"convert", [Pure]> {
+  let summary = "converts the element type of a tile (same shape and layout)";
+  let description = [{
+    f32 to bf16/f16 rounds to nearest even (gfx950 packs pairs with
+    `v_cvt_pk_bf16_f32`); 16-bit floats to f32 are exact; i32 to f32 rounds.
+  }];
+  let arguments = (ins Tile_AnyTile:$operand);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "a tile whose every element is one scalar";
+  let arguments = (ins AnyTypeOf<[AnyFloat, AnySignlessIntegerOrIndex]>:$value);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "a tile of i32 element coordinates: row (dim 0) or column (dim 1) index";
+  let description = [{
+    With `tile.splat`, `tile.addi` and `tile.cmpi`, builds masks such as the
+    causal mask `q0 + row >= k0 + col`.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<1>]>:$dim);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$dim attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_CmpIOp : Tile_Op<"cmpi", [Pure, SameTypeOperands]> {
+  let summary = "elementwise integer comparison into an i1 tile";
+  let arguments = (ins Arith_CmpIPredicateAttr:$predicate, Tile_AnyTile:$lhs, Tile_AnyTile:$rhs);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SelectOp : Tile_Op<"select", [Pure, AllTypesMatch<["true_value", "false_value", "result"]>]> {
+  let summary = "elementwise choice by an i1 mask tile";
+  let arguments = (ins Tile_AnyTile:$condition, Tile_AnyTile:$true_value, Tile_AnyTile:$false_value);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$condition `,` $true_value `,` $false_value attr-dict `:` type($condition) `,` type($result)";
+  let hasVerifier = 1;
+}
+
+class Tile_ReduceOp<string mnemonic, string what> : Tile_Op<mnemonic, [Pure]> {
+  let summary = "reduces a tile along one dimension by " # what;
+  let description = [{
+    `dim = 1` reduces each row over its columns (row max / row sum); the
+    result is a `#tile.slice<1, P>` tile of shape R x 1. The lowering reduces
+    within each lane first, then across the lanes that share a row (DPP and
+    `ds_swizzle` within 32 lanes; `v_permlane32_swap` across the two halves
+    of the wave on gfx950).
+  }];
+  let arguments = (ins Tile_AnyTile:$operand,
+                       ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<1>]>:$dim);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$operand `dim` $dim attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceMaxOp : Tile_ReduceOp<"reduce_max", "maximum">;
+def Tile_ReduceSumOp : Tile_ReduceOp<"reduce_sum", "addition">;
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "expands a slice tile back over the collapsed dimension";
+  let description = [{
+    The inverse shape of a reduction: each element of the R x 1 (or 1 x C)
+    operand fills its row (column) of the result, whose layout is the
+    slice's parent. No data moves between lanes.
+  }];
+  let arguments = (ins Tile_AnyTile:$operand);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_RelayoutOp : Tile_Op<"relayout", [Pure]> {
+  let summary = "reinterprets the registers of a tile under another layout";
+  let description = [{
+    No data moves: register i of each lane keeps its value and now stands for
+    the element that the new layout assigns to register i. Both tiles must
+    have the same number of elements per lane and element type. This is how
+    an accumulator (P in attention) feeds the next MFMA as an operand
+    without a trip through LDS: the author pairs it with a matching order of
+    the other operand's K dimension.
+  }];
+  let arguments = (ins Tile_AnyTile:$operand);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronisation and scheduling
+//===----------------------------------------------------------------------===//
+
+def Tile_BarrierOp : Tile_Op<"barrier"> {
+  let summary = "workgroup barrier with workgroup-scope release and acquire";
+  let description = [{
+    Like HIP's `__syncthreads`: the wave's earlier LDS and global accesses
+    complete before it arrives (`s_waitcnt` from the release fence), all
+    waves meet at `s_barrier`, and later accesses see the others' writes.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_SchedBarrierOp : Tile_Op<"sched_barrier"> {
+  let summary = "fences the instruction scheduler";
+  let description = [{
+    No instruction crosses this point in the final schedule, except those of
+    the classes listed (`tile.sched_barrier [valu, salu]`); `[]` fences all.
+  }];
+  let arguments = (ins TypedArrayAttrBase<
+      EnumAttr<Tile_Dialect, Tile_SchedGroupKind, "sched_kind">, "classes">:$allowed);
+  let assemblyFormat = "$allowed attr-dict";
+}
+
+def Tile_SchedGroupBarrierOp : Tile_Op<"sched_group_barrier"> {
+  let summary = "asks the scheduler for a group of `count` instructions of one class here";
+  let description = [{
+    A sequence of group barriers with the same `sync_id` orders groups: e.g.
+    one MFMA, then two LDS reads, then one MFMA, ... (LLVM's
+    `llvm.amdgcn.sched.group.barrier`).
+  }];
+  let arguments = (ins Tile_SchedGroupAttr:$group, DefaultValuedAttr<I32Attr, "0">:$sync_id);
+  let assemblyFormat = "$group (`sync` $sync_id^)? attr-dict";
+}
+
+def Tile_SchedInterleaveOp : Tile_Op<"sched_interleave"> {
+  let summary = "a repeated pattern of scheduling groups (the pairs form)";
+  let description = [{
+    Expands (`tile-expand-schedule`) to `repeat` copies of the pattern's
+    group barriers, e.g. one MFMA followed by two VALU and one EXP:
+
+    ```mlir
+    tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<valu, 2>, #tile.group<trans, 1>] x 16
+    ```
+  }];
+  let arguments = (ins TypedArrayAttrBase<Tile_SchedGroupAttr, "groups">:$pattern,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$repeat,
+                       DefaultValuedAttr<I32Attr, "0">:$sync_id);
+  let assemblyFormat = "$pattern `x` $repeat (`sync` $sync_id^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_SetPrioOp : Tile_Op<"setprio"> {
+  let summary = "sets this wave's issue priority (s_setprio, 0..3)";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<3>]>:$priority);
+  let assemblyFormat = "$priority attr-dict";
+}
+
+def Tile_StaggerOp : Tile_Op<"stagger", [SingleBlock, NoTerminator]> {
+  let summary = "runs the body with two wave groups phase-shifted by one barrier";
+  let description = [{
+    Waves for which `lagging` is true wait at one extra `s_barrier` before
+    the body, and the others at one extra barrier after it, so the groups
+    meet every barrier of the body one phase apart (while one group runs its
+    MFMA cluster, the other runs its softmax) and the barrier counts of all
+    waves still match. `tile-expand-schedule` expands it.
+  }];
+  let arguments = (ins I1:$lagging);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$lagging $body attr-dict";
+}
+
+#endif // KCC_TILE_OPS

@@ -1,0 +1,96 @@
+//===- TileTypes.td - Types of the tile dialect ------------*- tablegen -*-===//
+#ifndef KCC_TILE_TYPES
+#define KCC_TILE_TYPES
+
+include "dialects/Tile/TileAttrs.td"
+
+class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Tile_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Tile_TileType : Tile_Type<"Tile", "tile"> {
+  let summary = "a 2-D tile held in the registers of one wave";
+  let description = [{
+    `!tile.tile<[ROWS, COLS], ELEMENT, LAYOUT>`. A dimension may name an
+    integer compile-time parameter (`[BM, 64]`) and the element type may be a
+    type parameter (`!tile.dtype<"DTYPE">`) until `tile-specialize` binds
+    them. The shape must be a multiple of the layout's instance shape.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        ArrayRefParameter<"::mlir::StringAttr">:$dimParams,
+                        "::mlir::Type":$elementType,
+                        "::mlir::Attribute":$layout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let builders = [
+    TypeBuilderWithInferredContext<(ins "::llvm::ArrayRef<int64_t>":$shape,
+        "::mlir::Type":$elementType, "::mlir::Attribute":$layout), [{
+      ::llvm::SmallVector<::mlir::StringAttr> none(shape.size(),
+          ::mlir::StringAttr::get(elementType.getContext(), ""));
+      return $_get(elementType.getContext(), shape, none, elementType, layout);
+    }]>
+  ];
+  let skipDefaultBuilders = 0;
+  let extraClassDeclaration = [{
+    int64_t getRows() const { return getShape()[0]; }
+    int64_t getCols() const { return getShape()[1]; }
+    /// True when no dimension, element type or layout awaits a parameter.
+    bool isResolved() const;
+    /// The same tile with another element type (conversions keep layouts).
+    TileType withElementType(::mlir::Type type) const;
+  }];
+}
+
+def Tile_PtrType : Tile_Type<"Ptr", "ptr"> {
+  let summary = "a pointer to global memory holding elements of one type";
+  let description = [{ `!tile.ptr<bf16>`: a kernel argument; lowered to `!llvm.ptr<1>`. }];
+  let parameters = (ins "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` $elementType `>`";
+}
+
+def Tile_BufferType : Tile_Type<"Buffer", "buffer"> {
+  let summary = "a buffer resource over global memory";
+  let description = [{
+    `!tile.buffer<bf16>`: a base address and a size in bytes; element offsets
+    index it. Reads outside the size give zero and writes outside it are
+    dropped, by the hardware, which is how tails are masked.
+  }];
+  let parameters = (ins "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` $elementType `>`";
+}
+
+def Tile_LdsType : Tile_Type<"Lds", "lds"> {
+  let summary = "a named buffer in LDS (shared memory of a workgroup)";
+  let description = [{
+    `!tile.lds<[ROWS, COLS], ELEMENT, pad = P, stages = N>`: N copies
+    (stages, for multi-buffering) of a row-major ROWS x COLS array whose rows
+    are COLS + P elements apart (padding rows moves each row to other banks,
+    so that column-wise reads avoid bank conflicts). `pad` defaults to 0 and
+    `stages` to 1.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        ArrayRefParameter<"::mlir::StringAttr">:$dimParams,
+                        "::mlir::Type":$elementType,
+                        "int64_t":$pad, "int64_t":$stages);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRows() const { return getShape()[0]; }
+    int64_t getCols() const { return getShape()[1]; }
+    bool isResolved() const;
+    /// Elements between the starts of two rows (requires isResolved()).
+    int64_t getRowStride() const { return getCols() + getPad(); }
+    /// Bytes of one stage and of the whole buffer (requires isResolved()).
+    int64_t getStageBytes() const;
+    int64_t getTotalBytes() const { return getStageBytes() * getStages(); }
+  }];
+}
+
+def Tile_DtypeParamType : Tile_Type<"DtypeParam", "dtype"> {
+  let summary = "an element type left to a compile-time parameter";
+  let parameters = (ins StringRefParameter<>:$name);
+  let assemblyFormat = "`<` $name `>`";
+}
+
+#endif // KCC_TILE_TYPES

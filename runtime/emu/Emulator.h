@@ -1,0 +1,93 @@
+//===- Emulator.h - CPU emulator of gfx942/gfx950 code objects -*- C++ -*-===//
+//
+// The public face of runtime/emu: load a code object, allocate device memory,
+// launch a kernel with HIP's geometry (grid in workgroups, block in
+// work-items) and argument bytes, read memory back. Every error is an
+// llvm::Error with a message a kernel engineer can act on.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_RUNTIME_EMU_EMULATOR_H
+#define KCC_RUNTIME_EMU_EMULATOR_H
+
+#include "compiler/Target.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kcc::emu {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+/// Options of one launch.
+struct LaunchOptions {
+  Dim3 grid;                 // workgroups per dimension (hipModuleLaunchKernel)
+  Dim3 block;                // work-items per workgroup
+  uint32_t dynamicLdsBytes = 0;
+};
+
+/// What one launch did.
+struct LaunchStats {
+  uint64_t waveInstructions = 0; // instructions issued, summed over waves
+  uint64_t workgroups = 0;
+  double seconds = 0;            // host wall time of the emulation
+};
+
+class Device;
+
+/// A loaded code object: its kernels, their argument layout, descriptors.
+class Module {
+public:
+  virtual ~Module();
+  virtual std::vector<std::string> kernelNames() const = 0;
+};
+
+/// One emulated GPU of a given chip with its own global memory. Devices made
+/// by the same Context can read and write each other's memory (multi-GPU).
+class Device {
+public:
+  virtual ~Device();
+  virtual Chip chip() const = 0;
+
+  /// Device memory: addresses are 64-bit device virtual addresses, unique
+  /// across all devices of a Context.
+  virtual llvm::Expected<uint64_t> allocate(uint64_t bytes) = 0;
+  virtual llvm::Error free(uint64_t address) = 0;
+  virtual llvm::Error copyToDevice(uint64_t dst, const void *src,
+                                   uint64_t bytes) = 0;
+  virtual llvm::Error copyFromDevice(void *dst, uint64_t src,
+                                     uint64_t bytes) = 0;
+  virtual llvm::Error memset(uint64_t dst, uint8_t value, uint64_t bytes) = 0;
+
+  /// Loads an ELF code object (v5; v4 accepted).
+  virtual llvm::Expected<std::shared_ptr<Module>>
+  loadModule(llvm::ArrayRef<uint8_t> codeObject) = 0;
+
+  /// Runs `kernel` to completion. `args` are the explicit kernel argument
+  /// bytes laid out as the code object's metadata says; hidden arguments are
+  /// filled here as the HIP runtime fills them.
+  virtual llvm::Expected<LaunchStats>
+  launch(Module &module, llvm::StringRef kernel, const LaunchOptions &options,
+         llvm::ArrayRef<uint8_t> args) = 0;
+};
+
+/// Owns emulated devices that share one address space.
+class Context {
+public:
+  virtual ~Context();
+  static std::unique_ptr<Context> create();
+  virtual llvm::Expected<Device *> addDevice(Chip chip) = 0;
+  virtual size_t deviceCount() const = 0;
+  virtual Device &device(size_t index) = 0;
+};
+
+} // namespace kcc::emu
+
+#endif // KCC_RUNTIME_EMU_EMULATOR_H
