@@ -8,8 +8,10 @@
 // data layout, code object v5 module flag), so callers may hand over a module
 // straight from the MLIR translation. Problems come back as llvm::Error: an
 // invalid module, a module for another target, and errors the backend reports
-// through the LLVMContext (for example a kernel that needs more registers than
-// the chip has).
+// through the LLVMContext (for example a kernel that needs more LDS than the
+// chip has). What LLVM itself treats as fatal (report_fatal_error, such as an
+// instruction selection failure on IR no front end should produce) still ends
+// the process: LLVM offers no way to recover from it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KCC_COMPILER_CODEGEN_H

@@ -106,7 +106,9 @@ struct KernelStats {
 };
 
 /// Statistics of every kernel in a linked code object (the output of
-/// linkCodeObject), in the order of its metadata.
+/// linkCodeObject), in the order of its metadata. Instructions are those
+/// between the kernel's symbol and its end; calls into other functions are
+/// not followed (kcc inlines everything into its kernels).
 llvm::Expected<std::vector<KernelStats>>
 computeStats(llvm::ArrayRef<uint8_t> codeObject);
 

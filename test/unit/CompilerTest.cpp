@@ -23,6 +23,7 @@
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -316,6 +317,37 @@ TEST(LinkTest, ConcurrentLinksAreSerialised) {
     EXPECT_EQ(results[i], results[0]);
   }
   EXPECT_FALSE(results[0].empty());
+}
+
+/// AGPRs share the unified register file with the arch VGPRs: the stats
+/// split `.vgpr_count` at accum_offset and count the allocation of both.
+TEST(StatsTest, AgprsInUnifiedFile) {
+  // The clobber of a31 makes the kernel own AGPRs a0-a31.
+  constexpr const char kAgprs[] = R"(
+define amdgpu_kernel void @agprs(ptr addrspace(1) %out) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  call void asm sideeffect "", "~{a31}"()
+  %p = getelementptr float, ptr addrspace(1) %out, i32 %tid
+  store float 1.0, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+)";
+  for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
+    LLVMContext context;
+    std::unique_ptr<Module> module = parseIR(kAgprs, context);
+    ASSERT_TRUE(module);
+    std::vector<uint8_t> hsaco =
+        take(linkCodeObject(take(emitObject(*module, chip))));
+    std::vector<KernelStats> stats = take(computeStats(hsaco));
+    ASSERT_EQ(stats.size(), 1u);
+    const KernelStats &k = stats[0];
+    EXPECT_EQ(k.agprs, 32u) << tableOf(stats);
+    EXPECT_GT(k.vgprs, 0u) << tableOf(stats);
+    EXPECT_EQ(k.vgprs % 4, 0u) << tableOf(stats); // rounded to accum_offset
+    EXPECT_EQ(k.allocatedVgprs, alignTo(k.vgprs + k.agprs, 8))
+        << tableOf(stats);
+  }
 }
 
 //===----------------------------------------------------------------------===//
