@@ -1,0 +1,92 @@
+//===- mfma.hip - Every MFMA shape and dtype through clang builtins -------===//
+//
+// One kernel per instruction (and per cbsz/abid/blgp variant), one wave each:
+// lane l loads its A and B operand registers from a[l] and b[l], its
+// accumulator registers from c[l], runs the MFMA and stores the result
+// registers to d[l]. The host knows nothing of what the registers mean
+// except through its own model of the documented operand and accumulator
+// lane layouts (test/emu/MfmaReference.cpp), so a wrong layout in the
+// emulator fails there.
+//
+//===----------------------------------------------------------------------===//
+#include "common.h"
+
+typedef int v32i __attribute__((ext_vector_type(32)));
+typedef float v2f_ __attribute__((ext_vector_type(2)));
+
+#define MFMA(NAME, AT, CT, BUILTIN, CBSZ, ABID, BLGP)                          \
+  KERNEL void mfma_##NAME(const AT *a, const AT *b, const CT *c, CT *d) {     \
+    unsigned l = tidX();                                                       \
+    d[l] = BUILTIN(a[l], b[l], c[l], CBSZ, ABID, BLGP);                        \
+  }
+
+// f32 inputs.
+MFMA(f32_32x32x1f32, float, v32f, __builtin_amdgcn_mfma_f32_32x32x1f32, 0, 0, 0)
+MFMA(f32_16x16x1f32, float, v16f, __builtin_amdgcn_mfma_f32_16x16x1f32, 0, 0, 0)
+MFMA(f32_4x4x1f32, float, v4f, __builtin_amdgcn_mfma_f32_4x4x1f32, 0, 0, 0)
+MFMA(f32_32x32x2f32, float, v16f, __builtin_amdgcn_mfma_f32_32x32x2f32, 0, 0, 0)
+MFMA(f32_16x16x4f32, float, v4f, __builtin_amdgcn_mfma_f32_16x16x4f32, 0, 0, 0)
+// f16 inputs.
+MFMA(f32_32x32x4f16, v4h, v32f, __builtin_amdgcn_mfma_f32_32x32x4f16, 0, 0, 0)
+MFMA(f32_16x16x4f16, v4h, v16f, __builtin_amdgcn_mfma_f32_16x16x4f16, 0, 0, 0)
+MFMA(f32_4x4x4f16, v4h, v4f, __builtin_amdgcn_mfma_f32_4x4x4f16, 0, 0, 0)
+MFMA(f32_32x32x8f16, v4h, v16f, __builtin_amdgcn_mfma_f32_32x32x8f16, 0, 0, 0)
+MFMA(f32_16x16x16f16, v4h, v4f, __builtin_amdgcn_mfma_f32_16x16x16f16, 0, 0, 0)
+// bf16 inputs (the "_1k" instructions: four bf16 per lane).
+MFMA(f32_32x32x4bf16_1k, v4s, v32f, __builtin_amdgcn_mfma_f32_32x32x4bf16_1k, 0, 0, 0)
+MFMA(f32_16x16x4bf16_1k, v4s, v16f, __builtin_amdgcn_mfma_f32_16x16x4bf16_1k, 0, 0, 0)
+MFMA(f32_4x4x4bf16_1k, v4s, v4f, __builtin_amdgcn_mfma_f32_4x4x4bf16_1k, 0, 0, 0)
+MFMA(f32_32x32x8bf16_1k, v4s, v16f, __builtin_amdgcn_mfma_f32_32x32x8bf16_1k, 0, 0, 0)
+MFMA(f32_16x16x16bf16_1k, v4s, v4f, __builtin_amdgcn_mfma_f32_16x16x16bf16_1k, 0, 0, 0)
+// i8 inputs, i32 accumulation.
+MFMA(i32_32x32x4i8, int, v32i, __builtin_amdgcn_mfma_i32_32x32x4i8, 0, 0, 0)
+MFMA(i32_16x16x4i8, int, v16i, __builtin_amdgcn_mfma_i32_16x16x4i8, 0, 0, 0)
+MFMA(i32_4x4x4i8, int, v4i, __builtin_amdgcn_mfma_i32_4x4x4i8, 0, 0, 0)
+MFMA(i32_32x32x16_i8, long, v16i, __builtin_amdgcn_mfma_i32_32x32x16_i8, 0, 0, 0)
+MFMA(i32_16x16x32_i8, long, v4i, __builtin_amdgcn_mfma_i32_16x16x32_i8, 0, 0, 0)
+// f64.
+MFMA(f64_16x16x4f64, double, v4d, __builtin_amdgcn_mfma_f64_16x16x4f64, 0, 0, 0)
+// fp8/bf8 (gfx942: FNUZ encodings; gfx950: OCP e4m3fn/e5m2).
+MFMA(f32_32x32x16_fp8_fp8, long, v16f, __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8, 0, 0, 0)
+MFMA(f32_32x32x16_bf8_bf8, long, v16f, __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8, 0, 0, 0)
+MFMA(f32_32x32x16_fp8_bf8, long, v16f, __builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8, 0, 0, 0)
+MFMA(f32_16x16x32_fp8_fp8, long, v4f, __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8, 0, 0, 0)
+MFMA(f32_16x16x32_bf8_fp8, long, v4f, __builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8, 0, 0, 0)
+
+// Broadcast and lane-group controls: cbsz/abid pick which block's A feeds a
+// group of 2^cbsz blocks; blgp permutes the lanes B is read from.
+MFMA(f32_32x32x1f32_cbsz1_abid1, float, v32f, __builtin_amdgcn_mfma_f32_32x32x1f32, 1, 1, 0)
+MFMA(f32_16x16x1f32_cbsz2_abid3_blgp3, float, v16f, __builtin_amdgcn_mfma_f32_16x16x1f32, 2, 3, 3)
+MFMA(f32_4x4x1f32_cbsz3_abid5_blgp4, float, v4f, __builtin_amdgcn_mfma_f32_4x4x1f32, 3, 5, 4)
+MFMA(f32_32x32x8f16_blgp1, v4h, v16f, __builtin_amdgcn_mfma_f32_32x32x8f16, 0, 0, 1)
+MFMA(f32_16x16x16bf16_1k_blgp6, v4s, v4f, __builtin_amdgcn_mfma_f32_16x16x16bf16_1k, 0, 0, 6)
+
+// The accumulator pinned to AGPRs by empty inline asm, so the MFMA reads and
+// writes a[] registers (the v_accvgpr_write/read moves come with it).
+KERNEL void mfma_f32_32x32x8f16_agpr(const v4h *a, const v4h *b,
+                                     const v16f *c, v16f *d) {
+  unsigned l = tidX();
+  v16f acc = c[l];
+  asm volatile("" : "+a"(acc));
+  acc = __builtin_amdgcn_mfma_f32_32x32x8f16(a[l], b[l], acc, 0, 0, 0);
+  asm volatile("" : "+a"(acc));
+  d[l] = acc;
+}
+
+#if defined(__gfx942__)
+// xf32 (gfx942 only; removed in gfx950): f32 inputs rounded to a 10-bit
+// mantissa.
+MFMA(f32_32x32x4_xf32, v2f_, v16f, __builtin_amdgcn_mfma_f32_32x32x4_xf32, 0, 0, 0)
+MFMA(f32_16x16x8_xf32, v2f_, v4f, __builtin_amdgcn_mfma_f32_16x16x8_xf32, 0, 0, 0)
+#endif
+
+#if defined(__gfx950__)
+// gfx950's double-K 16-bit and i8 instructions: eight 16-bit (sixteen i8)
+// values per lane.
+MFMA(f32_32x32x16_bf16, v8bf, v16f, __builtin_amdgcn_mfma_f32_32x32x16_bf16, 0, 0, 0)
+MFMA(f32_16x16x32_bf16, v8bf, v4f, __builtin_amdgcn_mfma_f32_16x16x32_bf16, 0, 0, 0)
+MFMA(f32_32x32x16_f16, v8h, v16f, __builtin_amdgcn_mfma_f32_32x32x16_f16, 0, 0, 0)
+MFMA(f32_16x16x32_f16, v8h, v4f, __builtin_amdgcn_mfma_f32_16x16x32_f16, 0, 0, 0)
+MFMA(i32_32x32x32_i8, v4i, v16i, __builtin_amdgcn_mfma_i32_32x32x32_i8, 0, 0, 0)
+MFMA(i32_16x16x64_i8, v4i, v4i, __builtin_amdgcn_mfma_i32_16x16x64_i8, 0, 0, 0)
+#endif
