@@ -54,12 +54,14 @@ MFMA(f32_16x16x32_fp8_fp8, long, v4f, __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8
 MFMA(f32_16x16x32_bf8_fp8, long, v4f, __builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8, 0, 0, 0)
 
 // Broadcast and lane-group controls: cbsz/abid pick which block's A feeds a
-// group of 2^cbsz blocks; blgp permutes the lanes B is read from.
+// group of 2^cbsz blocks; blgp permutes the lanes B is read from. The ISA
+// defines cbsz/abid for the multi-block instructions and blgp for the f32
+// (and f64, where it means negation) ones only, so only those are used.
 MFMA(f32_32x32x1f32_cbsz1_abid1, float, v32f, __builtin_amdgcn_mfma_f32_32x32x1f32, 1, 1, 0)
 MFMA(f32_16x16x1f32_cbsz2_abid3_blgp3, float, v16f, __builtin_amdgcn_mfma_f32_16x16x1f32, 2, 3, 3)
 MFMA(f32_4x4x1f32_cbsz3_abid5_blgp4, float, v4f, __builtin_amdgcn_mfma_f32_4x4x1f32, 3, 5, 4)
-MFMA(f32_32x32x8f16_blgp1, v4h, v16f, __builtin_amdgcn_mfma_f32_32x32x8f16, 0, 0, 1)
-MFMA(f32_16x16x16bf16_1k_blgp6, v4s, v4f, __builtin_amdgcn_mfma_f32_16x16x16bf16_1k, 0, 0, 6)
+MFMA(f32_32x32x2f32_blgp1, float, v16f, __builtin_amdgcn_mfma_f32_32x32x2f32, 0, 0, 1)
+MFMA(f32_16x16x4f32_blgp6, float, v4f, __builtin_amdgcn_mfma_f32_16x16x4f32, 0, 0, 6)
 
 // The accumulator pinned to AGPRs by empty inline asm, so the MFMA reads and
 // writes a[] registers (the v_accvgpr_write/read moves come with it).

@@ -1,0 +1,203 @@
+//===- AsmTests.cpp - Hand-assembled kernels and negative tests -----------===//
+//
+// The kernels of test/emu/asm (llvm-mc output) for what clang does not
+// readily emit: AGPR moves, LDS DMA through M0, gfx950's transposing LDS read
+// and lane swaps. And what the emulator must refuse: an instruction it does
+// not implement (the error names it) and a kernel that waits forever (a
+// deadlock is reported instead of a hang).
+//
+//===----------------------------------------------------------------------===//
+#include "EmuTestSupport.h"
+
+#include <algorithm>
+#include <cctype>
+#include <csignal>
+#include <numeric>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace kcc;
+using namespace kcc::emutest;
+
+namespace {
+
+class Asm : public EmuTest {};
+class Negative : public EmuTest {};
+
+TEST_P(Asm, AccVgprMoves) {
+  auto m = load("accvgpr");
+  ASSERT_TRUE(m);
+  auto in = std::vector<uint32_t>(64);
+  for (auto &v : in)
+    v = (uint32_t)rng();
+  uint64_t din = upload(in), dout = alloc(4 * 64 * 4);
+  EMU_LAUNCH(*m, "accvgpr", {1, 1, 1}, {64, 1, 1}, ArgPack().add(din).add(dout));
+  auto out = download<uint32_t>(dout, 4 * 64);
+  std::vector<uint32_t> want(4 * 64);
+  for (int l = 0; l < 64; ++l) {
+    want[l] = in[l];           // v_accvgpr_write, _mov, _read
+    want[64 + l] = 7;          // inline constant into an AGPR
+    want[128 + l] = in[l];     // global_load_dword into an AGPR
+    want[192 + l] = in[l] + 1; // global_store_dword from an AGPR
+  }
+  Report("out").expectEqual(out, want);
+}
+
+TEST_P(Asm, BufferLoadDwordLds) {
+  auto m = load("buffer_lds");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> in(128);
+  for (auto &v : in)
+    v = (uint32_t)rng();
+  uint64_t din = upload(in), dout = alloc(128 * 4);
+  EMU_LAUNCH(*m, "buffer_lds", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(din).add(dout));
+  auto out = download<uint32_t>(dout, 128);
+  std::vector<uint32_t> want(128);
+  for (int l = 0; l < 64; ++l) {
+    want[l] = in[l];                // M0 = 0, identity offsets
+    want[64 + l] = in[64 + 63 - l]; // M0 = 256, reversed offsets, soffset 256
+  }
+  Report("LDS after buffer_load_dword ... lds").expectEqual(out, want);
+}
+
+TEST_P(Asm, BufferLoadDwordx4Lds) {
+  if (!isGfx950())
+    GTEST_SKIP() << "buffer_load_dwordx4 ... lds is gfx950 only";
+  auto m = load("buffer_lds_x4_gfx950");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> in(256);
+  for (auto &v : in)
+    v = (uint32_t)rng();
+  uint64_t din = upload(in), dout = alloc(256 * 4);
+  EMU_LAUNCH(*m, "buffer_lds_x4", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(din).add(dout));
+  auto out = download<uint32_t>(dout, 256);
+  std::vector<uint32_t> want(256);
+  for (int l = 0; l < 64; ++l)
+    for (int j = 0; j < 4; ++j)
+      want[4 * l + j] = in[4 * (63 - l) + j];
+  Report("LDS after buffer_load_dwordx4 ... lds").expectEqual(out, want);
+}
+
+TEST_P(Asm, DsReadB64TrB16) {
+  if (!isGfx950())
+    GTEST_SKIP() << "ds_read_b64_tr_b16 is gfx950 only";
+  auto m = load("ds_read_tr_gfx950");
+  ASSERT_TRUE(m);
+  std::vector<uint16_t> src(256);
+  for (auto &v : src)
+    v = (uint16_t)rng();
+  // Each lane reads one of the 64 8-byte slots, in a random order.
+  std::vector<uint32_t> slot(64);
+  std::iota(slot.begin(), slot.end(), 0u);
+  std::shuffle(slot.begin(), slot.end(), rng);
+  std::vector<uint32_t> addr(64);
+  for (int l = 0; l < 64; ++l)
+    addr[l] = slot[l] * 8;
+  uint64_t dsrc = upload(src), daddr = upload(addr), dout = alloc(256 * 2);
+  EMU_LAUNCH(*m, "ds_read_tr", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(dsrc).add(daddr).add(dout));
+  auto out = download<uint16_t>(dout, 256);
+  // R[t][e]: element e of the 64 bits lane t addressed.
+  auto R = [&](int t, int e) { return src[4 * slot[t] + e]; };
+  std::vector<uint16_t> want(256);
+  for (int i = 0; i < 64; ++i)
+    for (int e = 0; e < 4; ++e)
+      want[4 * i + e] = R(16 * (i / 16) + 4 * e + (i % 16) / 4, i % 4);
+  Report("ds_read_b64_tr_b16 result (4 * lane + element)")
+      .expectEqual(out, want);
+}
+
+TEST_P(Asm, PermlaneSwap) {
+  if (!isGfx950())
+    GTEST_SKIP() << "v_permlane16/32_swap_b32 are gfx950 only";
+  auto m = load("permlane_swap_gfx950");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> x(64), y(64);
+  for (int l = 0; l < 64; ++l) {
+    x[l] = 0x10000u + l; // distinct and recognisable in failures
+    y[l] = 0x20000u + l;
+  }
+  uint64_t dx = upload(x), dy = upload(y), dout = alloc(4 * 64 * 4);
+  EMU_LAUNCH(*m, "permlane_swap", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(dx).add(dy).add(dout));
+  auto out = download<uint32_t>(dout, 4 * 64);
+  std::vector<uint32_t> want(4 * 64);
+  for (int l = 0; l < 64; ++l) {
+    // 32-lane swap: vdst lanes 32..63 <-> vsrc lanes 0..31.
+    want[l] = l < 32 ? x[l] : y[l - 32];
+    want[64 + l] = l < 32 ? x[l + 32] : y[l];
+    // 16-lane swap: vdst rows 1, 3 <-> vsrc rows 0, 2.
+    bool oddRow = (l / 16) % 2;
+    want[128 + l] = oddRow ? y[l - 16] : x[l];
+    want[192 + l] = oddRow ? y[l] : x[l + 16];
+  }
+  Report("out (vdst32, vsrc32, vdst16, vsrc16)").expectEqual(out, want);
+}
+
+TEST_P(Negative, UnimplementedInstructionIsNamed) {
+  auto m = load("unsupported");
+  ASSERT_TRUE(m);
+  uint64_t dout = alloc(64 * 4);
+  std::string err =
+      launch(*m, "unsupported", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
+  ASSERT_FALSE(err.empty())
+      << "v_mqsad_u32_u8 ran without error: the emulator guessed a result";
+  EXPECT_NE(err.find("v_mqsad_u32_u8"), std::string::npos)
+      << "the error does not name the instruction: " << err;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// The launch runs in a child process under an alarm, so a hanging emulator
+// fails this test instead of hanging the suite.
+TEST_P(Negative, DeadlockIsReported) {
+  auto m = load("sync");
+  ASSERT_TRUE(m);
+  uint64_t flag = alloc(4), out = alloc(64 * 4);
+  int pipefd[2];
+  ASSERT_EQ(pipe(pipefd), 0);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    close(pipefd[0]);
+    alarm(120);
+    std::string err = launch(*m, "wait_forever", {1, 1, 1}, {64, 1, 1},
+                             ArgPack().add(flag).add(out));
+    ssize_t ignored = write(pipefd[1], err.data(), err.size());
+    (void)ignored;
+    _exit(err.empty() ? 2 : 0);
+  }
+  close(pipefd[1]);
+  std::string msg;
+  char buf[512];
+  ssize_t k;
+  while ((k = read(pipefd[0], buf, sizeof buf)) > 0)
+    msg.append(buf, k);
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFSIGNALED(status)) {
+    FAIL() << "the emulator did not return within 120 s (signal "
+           << WTERMSIG(status) << "): a deadlock must be reported, not hung on";
+  }
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_NE(WEXITSTATUS(status), 2)
+      << "a kernel spinning on a flag nobody sets completed";
+  EXPECT_NE(lower(msg).find("deadlock"), std::string::npos)
+      << "the error does not say deadlock: " << msg;
+}
+
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(Chips, Asm,
+                         ::testing::Values(Chip::gfx942, Chip::gfx950),
+                         chipParamName);
+INSTANTIATE_TEST_SUITE_P(Chips, Negative,
+                         ::testing::Values(Chip::gfx942, Chip::gfx950),
+                         chipParamName);
