@@ -388,8 +388,11 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
     Like HIP's `__syncthreads`: the wave's earlier LDS and global accesses
     complete before it arrives (`s_waitcnt` from the release fence), all
     waves meet at `s_barrier`, and later accesses see the others' writes.
+    `unfenced` is the bare `s_barrier`: it orders execution only (the extra
+    barriers of a stagger need no more).
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins UnitAttr:$unfenced);
+  let assemblyFormat = "(`unfenced` $unfenced^)? attr-dict";
 }
 
 def Tile_SchedBarrierOp : Tile_Op<"sched_barrier"> {

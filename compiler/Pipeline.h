@@ -1,0 +1,52 @@
+//===- Pipeline.h - From tile-dialect source to a code object ---*- C++ -*-===//
+//
+// The compile flow of DESIGN.md as one library: every stage can be stopped
+// at (for `kcc --emit=...` and the lit tests), and the whole flow runs
+// in-process (for the JIT).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_COMPILER_PIPELINE_H
+#define KCC_COMPILER_PIPELINE_H
+
+#include "compiler/Target.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kcc {
+
+/// Where to stop: tile (after the tile passes), rocdl (LLVM + ROCDL dialect),
+/// llvm (optimised LLVM IR), asm, obj (relocatable ELF), hsaco (code object).
+enum class Stage { Tile, Rocdl, Llvm, Asm, Obj, Hsaco };
+
+/// Parses "tile", "rocdl", ...; std::nullopt for anything else.
+std::optional<Stage> parseStage(llvm::StringRef name);
+llvm::StringRef stageList();
+
+struct CompileOptions {
+  Chip chip = Chip::gfx942;
+  /// Parameter bindings, each NAME=VALUE.
+  std::vector<std::string> params;
+  unsigned optLevel = 3;
+};
+
+/// Compiles kernel source text (tile dialect) to `stage`. Textual stages are
+/// returned as text, binary ones as bytes. Diagnostics (with file:line:col
+/// of `bufferName`) go to `diagnostics`; the Error then says which stage
+/// failed.
+llvm::Expected<std::vector<uint8_t>>
+compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
+                    const CompileOptions &options, Stage stage,
+                    llvm::raw_ostream &diagnostics);
+
+/// The version string that goes into cache keys and --version.
+llvm::StringRef kccVersion();
+
+} // namespace kcc
+
+#endif // KCC_COMPILER_PIPELINE_H

@@ -1,0 +1,37 @@
+//===- Passes.h - kcc's tile passes and lowering ----------------*- C++ -*-===//
+#ifndef KCC_PASSES_PASSES_H
+#define KCC_PASSES_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include "compiler/Target.h"
+
+namespace mlir {
+class LLVMTypeConverter;
+class RewritePatternSet;
+} // namespace mlir
+
+namespace kcc {
+
+#define GEN_PASS_DECL
+#include "passes/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Passes.h.inc"
+
+/// Adds the tile type conversions (tile -> per-lane vector, buffer ->
+/// ptr<8>, LDS -> ptr<3>, ptr -> ptr<1>) to `converter`.
+void populateTileTypeConversions(mlir::LLVMTypeConverter &converter);
+
+/// One pattern per tile op, lowering it to LLVM + ROCDL for `chip`.
+void populateTileToROCDLPatterns(mlir::LLVMTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns, Chip chip);
+
+} // namespace kcc
+
+#endif // KCC_PASSES_PASSES_H

@@ -1,0 +1,278 @@
+//===- Specialize.cpp - Bind parameters and the target chip ---------------===//
+//
+// Kernels are written once with compile-time parameters; this pass turns one
+// kernel source into the concrete kernel for one parameter set and one chip.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "dialects/Tile/Layout.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace kcc {
+#define GEN_PASS_DEF_TILESPECIALIZE
+#include "passes/Passes.h.inc"
+} // namespace kcc
+
+using namespace mlir;
+using namespace kcc;
+using namespace kcc::tile;
+
+namespace {
+
+/// The bound value of every declared parameter.
+struct Bindings {
+  llvm::StringMap<int64_t> ints;
+  llvm::StringMap<Type> types;
+};
+
+struct TileSpecializePass
+    : public kcc::impl::TileSpecializeBase<TileSpecializePass> {
+  using TileSpecializeBase::TileSpecializeBase;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult bind(ModuleOp module, Chip chip, Bindings &bindings);
+};
+
+} // namespace
+
+/// MFMA K for a shape left to the target: the widest the chip has.
+static int64_t defaultMfmaK(Chip chip, int64_t m) {
+  if (m == 32)
+    return chip == Chip::gfx950 ? 16 : 8;
+  return chip == Chip::gfx950 ? 32 : 16;
+}
+
+static std::optional<int64_t> parseIntValue(StringRef text, Type type) {
+  if (type.isInteger(1)) {
+    if (text == "1" || text.equals_insensitive("true"))
+      return 1;
+    if (text == "0" || text.equals_insensitive("false"))
+      return 0;
+    return std::nullopt;
+  }
+  int64_t value;
+  if (text.getAsInteger(0, value))
+    return std::nullopt;
+  return value;
+}
+
+LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
+                                       Bindings &bindings) {
+  MLIRContext *ctx = module.getContext();
+  llvm::StringMap<ParamDeclOp> intDecls;
+  llvm::StringMap<TypeParamDeclOp> typeDecls;
+  for (auto decl : module.getOps<ParamDeclOp>())
+    intDecls[decl.getSymName()] = decl;
+  for (auto decl : module.getOps<TypeParamDeclOp>())
+    typeDecls[decl.getSymName()] = decl;
+
+  auto declaredList = [&]() {
+    SmallVector<std::string> names;
+    for (auto &e : intDecls)
+      names.push_back(e.getKey().str());
+    for (auto &e : typeDecls)
+      names.push_back(e.getKey().str());
+    llvm::sort(names);
+    return names.empty() ? std::string("none") : llvm::join(names, ", ");
+  };
+
+  // Values given on the command line.
+  llvm::StringMap<std::string> given;
+  for (const std::string &param : params) {
+    auto [name, value] = StringRef(param).split('=');
+    name = name.trim();
+    value = value.trim();
+    if (name.empty() || !StringRef(param).contains('='))
+      return module.emitError("parameter '")
+             << param << "' must be written NAME=VALUE";
+    if (!intDecls.count(name) && !typeDecls.count(name))
+      return module.emitError("unknown parameter '")
+             << name << "'; this kernel declares: " << declaredList();
+    if (given.count(name))
+      return module.emitError("parameter '") << name << "' is given twice";
+    given[name] = value.str();
+  }
+
+  for (auto &entry : intDecls) {
+    ParamDeclOp decl = entry.getValue();
+    Type type = decl.getType();
+    auto it = given.find(entry.getKey());
+    if (it != given.end()) {
+      std::optional<int64_t> value = parseIntValue(it->second, type);
+      if (!value)
+        return decl.emitError("parameter '")
+               << entry.getKey() << "' is " << type << "; '" << it->second
+               << "' is not a valid value";
+      bindings.ints[entry.getKey()] = *value;
+    } else if (auto def = dyn_cast_or_null<IntegerAttr>(decl.getDefaultValueAttr())) {
+      bindings.ints[entry.getKey()] =
+          type.isInteger(1) ? (int64_t)def.getValue().getZExtValue()
+                            : def.getInt();
+    } else {
+      return decl.emitError("parameter '")
+             << entry.getKey() << "' has no default; give it a value (-D "
+             << entry.getKey() << "=...)";
+    }
+  }
+  for (auto &entry : typeDecls) {
+    TypeParamDeclOp decl = entry.getValue();
+    auto it = given.find(entry.getKey());
+    if (it != given.end()) {
+      Type type = parseType(it->second, ctx);
+      if (!type || !(type.isBF16() || type.isF16() || type.isF32()))
+        return decl.emitError("type parameter '")
+               << entry.getKey() << "' must be bf16, f16 or f32, not '"
+               << it->second << "'";
+      bindings.types[entry.getKey()] = type;
+    } else if (auto def = decl.getDefaultTypeAttr()) {
+      bindings.types[entry.getKey()] = def.getValue();
+    } else {
+      return decl.emitError("type parameter '")
+             << entry.getKey() << "' has no default; give it a value (-D "
+             << entry.getKey() << "=bf16)";
+    }
+  }
+  (void)chip;
+  return success();
+}
+
+void TileSpecializePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  std::optional<Chip> parsedChip = parseChip(chip);
+  if (!parsedChip) {
+    module.emitError(chip.empty() ? "no target chip given"
+                                  : "unsupported chip '" + chip + "'")
+        << "; supported: " << supportedChipList();
+    return signalPassFailure();
+  }
+  Bindings bindings;
+  if (failed(bind(module, *parsedChip, bindings)))
+    return signalPassFailure();
+
+  // Types and attributes: dimensions, element types, MFMA shapes.
+  bool unknownName = false;
+  std::string unknown;
+  auto resolveDims = [&](ArrayRef<int64_t> shape, ArrayRef<StringAttr> names,
+                         SmallVectorImpl<int64_t> &out) {
+    for (size_t i = 0; i < shape.size(); ++i) {
+      StringRef name = names[i].getValue();
+      if (name.empty()) {
+        out.push_back(shape[i]);
+        continue;
+      }
+      auto it = bindings.ints.find(name);
+      if (it == bindings.ints.end()) {
+        unknownName = true;
+        unknown = name.str();
+        out.push_back(1);
+        continue;
+      }
+      out.push_back(it->second);
+    }
+  };
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](MfmaLayoutAttr attr) -> Attribute {
+    if (attr.isResolved())
+      return attr;
+    return MfmaLayoutAttr::get(ctx, attr.getOperand(), attr.getM(), attr.getN(),
+                               defaultMfmaK(*parsedChip, attr.getM()));
+  });
+  replacer.addReplacement([&](DtypeParamType type) -> Type {
+    auto it = bindings.types.find(type.getName());
+    if (it == bindings.types.end()) {
+      unknownName = true;
+      unknown = type.getName().str();
+      return type;
+    }
+    return it->second;
+  });
+  replacer.addReplacement([&](TileType type) -> Type {
+    SmallVector<int64_t> shape;
+    resolveDims(type.getShape(), type.getDimParams(), shape);
+    SmallVector<StringAttr> none(shape.size(), StringAttr::get(ctx, ""));
+    return TileType::get(ctx, shape, none, replacer.replace(type.getElementType()),
+                         replacer.replace(type.getLayout()));
+  });
+  replacer.addReplacement([&](LdsType type) -> Type {
+    SmallVector<int64_t> shape;
+    resolveDims(type.getShape(), type.getDimParams(), shape);
+    SmallVector<StringAttr> none(shape.size(), StringAttr::get(ctx, ""));
+    return LdsType::get(ctx, shape, none, replacer.replace(type.getElementType()),
+                        type.getPad(), type.getStages());
+  });
+  replacer.addReplacement([&](BufferType type) -> Type {
+    return BufferType::get(ctx, replacer.replace(type.getElementType()));
+  });
+  replacer.addReplacement([&](PtrType type) -> Type {
+    return PtrType::get(ctx, replacer.replace(type.getElementType()));
+  });
+
+  // Check every op's tile types before replacing, so a bad value is reported
+  // at the op that uses it.
+  WalkResult checked = module.walk([&](Operation *op) -> WalkResult {
+    for (Value v : op->getResults()) {
+      unknownName = false;
+      Type t = replacer.replace(v.getType());
+      if (unknownName) {
+        op->emitOpError("uses undeclared parameter '") << unknown << "'";
+        return WalkResult::interrupt();
+      }
+      if (auto tile = dyn_cast<TileType>(t)) {
+        std::string why;
+        if (!LayoutMap::get(tile, &why)) {
+          op->emitOpError("with the bound parameters, ") << why;
+          return WalkResult::interrupt();
+        }
+      }
+      if (auto lds = dyn_cast<LdsType>(t))
+        if (lds.getRows() < 1 || lds.getCols() < 1) {
+          op->emitOpError("LDS buffer dimensions must be positive, got ") << lds;
+          return WalkResult::interrupt();
+        }
+    }
+    return WalkResult::advance();
+  });
+  if (checked.wasInterrupted())
+    return signalPassFailure();
+  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+
+  // Values.
+  SmallVector<ParamOp> uses;
+  module.walk([&](ParamOp op) { uses.push_back(op); });
+  for (ParamOp op : uses) {
+    OpBuilder builder(op);
+    Type type = op.getType();
+    int64_t value = bindings.ints.lookup(op.getName());
+    Attribute attr = type.isIndex() ? (Attribute)builder.getIndexAttr(value)
+                                    : builder.getIntegerAttr(type, value);
+    Value c = builder.create<arith::ConstantOp>(op.getLoc(), cast<TypedAttr>(attr));
+    op.replaceAllUsesWith(c);
+    op.erase();
+  }
+
+  // Record what was bound, then drop the declarations.
+  SmallVector<NamedAttribute> bound;
+  OpBuilder builder(ctx);
+  for (auto &e : bindings.ints)
+    bound.push_back(builder.getNamedAttr(e.getKey(), builder.getI64IntegerAttr(e.getValue())));
+  for (auto &e : bindings.types)
+    bound.push_back(builder.getNamedAttr(e.getKey(), TypeAttr::get(e.getValue())));
+  module->setAttr("tile.params", builder.getDictionaryAttr(bound));
+  module->setAttr(TileDialect::kChipAttrName,
+                  builder.getStringAttr(getChipInfo(*parsedChip).name));
+  for (auto decl : llvm::make_early_inc_range(module.getOps<ParamDeclOp>()))
+    decl.erase();
+  for (auto decl : llvm::make_early_inc_range(module.getOps<TypeParamDeclOp>()))
+    decl.erase();
+}

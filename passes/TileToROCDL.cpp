@@ -1,0 +1,1190 @@
+//===- TileToROCDL.cpp - Lower tile kernels to LLVM + ROCDL ---------------===//
+//
+// Each tile value becomes, in every lane, an LLVM vector of the elements that
+// lane holds (LayoutMap gives the order). Memory operations compute one
+// per-lane base from the layout's lane bit fields and add per-register
+// constants, so the backend folds them into instruction offsets. One
+// conversion pattern per op; populateTileToROCDLPatterns collects them and
+// ConvertTileToROCDLPass runs them together with the upstream arith, cf and
+// func lowerings.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "dialects/Tile/Layout.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kcc {
+#define GEN_PASS_DEF_CONVERTTILETOROCDL
+#include "passes/Passes.h.inc"
+} // namespace kcc
+
+using namespace mlir;
+using namespace kcc;
+using namespace kcc::tile;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A buffer offset that is out of range of every buffer kcc makes (their
+/// sizes stay below 2 GiB), so the hardware returns 0 for loads and drops
+/// stores: how masked elements are handled.
+constexpr int64_t kOutOfRangeOffset = 0x80000000LL;
+
+/// Buffer descriptor word 3 for CDNA: a non-zero data format (ignored by the
+/// raw buffer instructions but required to be non-zero), everything else 0.
+constexpr int32_t kBufferFlags = (7 << 12) | (4 << 15);
+
+Value i32(OpBuilder &b, Location loc, int64_t v) {
+  return b.create<LLVM::ConstantOp>(loc, b.getI32Type(), b.getI32IntegerAttr(v));
+}
+
+Value add(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.create<LLVM::AddOp>(loc, x, y);
+}
+
+Value mul(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.create<LLVM::MulOp>(loc, x, y);
+}
+
+/// The lane of this work-item in its wave (v_mbcnt).
+Value laneId(OpBuilder &b, Location loc) {
+  Value minusOne = i32(b, loc, -1);
+  Value lo = b.create<ROCDL::MbcntLoOp>(loc, b.getI32Type(), minusOne,
+                                        i32(b, loc, 0), ArrayAttr(), ArrayAttr());
+  return b.create<ROCDL::MbcntHiOp>(loc, b.getI32Type(), minusOne, lo,
+                                    ArrayAttr(), ArrayAttr());
+}
+
+/// sum over fields of ((lane >> shift) & mask) * scale.
+Value laneCoordinate(OpBuilder &b, Location loc, Value lane,
+                     ArrayRef<LaneBitField> fields) {
+  Value acc = i32(b, loc, 0);
+  for (const LaneBitField &f : fields) {
+    Value v = f.shift ? (Value)b.create<LLVM::LShrOp>(loc, lane, i32(b, loc, f.shift))
+                      : lane;
+    v = b.create<LLVM::AndOp>(loc, v, i32(b, loc, f.mask));
+    if (f.scale != 1)
+      v = mul(b, loc, v, i32(b, loc, f.scale));
+    acc = add(b, loc, acc, v);
+  }
+  return acc;
+}
+
+/// The layout map of a tile type that the pass checked to be resolved.
+LayoutMap layoutOf(TileType type) {
+  std::optional<LayoutMap> map = LayoutMap::get(type);
+  assert(map && "tile types are checked before the conversion runs");
+  return *map;
+}
+
+Value poison(OpBuilder &b, Location loc, Type type) {
+  return b.create<LLVM::PoisonOp>(loc, type);
+}
+
+Value extract(OpBuilder &b, Location loc, Value vec, int64_t i) {
+  return b.create<LLVM::ExtractElementOp>(loc, vec, i32(b, loc, i));
+}
+
+Value insert(OpBuilder &b, Location loc, Value vec, Value v, int64_t i) {
+  return b.create<LLVM::InsertElementOp>(loc, vec, v, i32(b, loc, i));
+}
+
+/// Elements [first, first + n) of `vec` as a vector<n>.
+Value slice(OpBuilder &b, Location loc, Value vec, int64_t first, int64_t n) {
+  SmallVector<int32_t> mask;
+  for (int64_t i = 0; i < n; ++i)
+    mask.push_back(first + i);
+  return b.create<LLVM::ShuffleVectorOp>(loc, vec, vec, mask);
+}
+
+/// Bytes moved per memory instruction are at most 16 (dwordx4, b128).
+constexpr int64_t kMaxAccessBytes = 16;
+
+/// The integer type that `bytes` bytes are moved as.
+Type accessType(OpBuilder &b, int64_t bytes) {
+  if (bytes % 4 == 0)
+    return bytes == 4 ? (Type)b.getI32Type()
+                      : VectorType::get({bytes / 4}, b.getI32Type());
+  if (bytes == 2)
+    return b.getI16Type();
+  if (bytes == 1)
+    return b.getI8Type();
+  return VectorType::get({bytes / 2}, b.getI16Type());
+}
+
+/// Runs of registers that one memory instruction can move: consecutive
+/// columns of one row, at most 16 bytes, aligned to their own size.
+SmallVector<std::pair<int64_t, int64_t>> accessRuns(const LayoutMap &map,
+                                                    int64_t esize) {
+  SmallVector<std::pair<int64_t, int64_t>> runs;
+  int64_t maxElems = std::max<int64_t>(1, kMaxAccessBytes / esize);
+  for (int64_t i = 0; i < map.numRegs();) {
+    int64_t n = std::min(map.contiguousRun(i), maxElems);
+    // Power-of-two byte sizes (2, 4, 8, 16) keep accesses naturally sized.
+    while (n > 1 && (!llvm::isPowerOf2_64(n * esize) || (n * esize) % 4))
+      --n;
+    runs.push_back({i, n});
+    i += n;
+  }
+  return runs;
+}
+
+/// Alias scopes of an LDS access: its own buffer's scope, and no-alias with
+/// every other buffer of the kernel.
+struct LdsScopes {
+  ArrayAttr scopes, noalias;
+};
+
+class LdsScopeTable {
+public:
+  void build(func::FuncOp func) {
+    MLIRContext *ctx = func.getContext();
+    auto domain = LLVM::AliasScopeDomainAttr::get(
+        ctx, StringAttr::get(ctx, ("kcc LDS of " + func.getSymName()).str()));
+    func.walk([&](LdsAllocOp alloc) {
+      auto scope = LLVM::AliasScopeAttr::get(domain, alloc.getNameAttr());
+      byAlloc[alloc.getOperation()] = scope;
+      all[func.getOperation()].push_back(scope);
+    });
+  }
+
+  LdsScopes lookup(Value lds) const {
+    auto alloc = lds.getDefiningOp<LdsAllocOp>();
+    if (!alloc)
+      return {};
+    auto it = byAlloc.find(alloc.getOperation());
+    if (it == byAlloc.end())
+      return {};
+    auto func = alloc->getParentOfType<func::FuncOp>();
+    MLIRContext *ctx = alloc.getContext();
+    SmallVector<Attribute> others;
+    for (LLVM::AliasScopeAttr s : all.lookup(func.getOperation()))
+      if (s != it->second)
+        others.push_back(s);
+    return {ArrayAttr::get(ctx, {it->second}),
+            others.empty() ? ArrayAttr() : ArrayAttr::get(ctx, others)};
+  }
+
+private:
+  llvm::DenseMap<Operation *, LLVM::AliasScopeAttr> byAlloc;
+  llvm::DenseMap<Operation *, SmallVector<LLVM::AliasScopeAttr>> all;
+};
+
+void setScopes(Operation *op, const LdsScopes &s) {
+  if (auto iface = dyn_cast<LLVM::AliasAnalysisOpInterface>(op)) {
+    if (s.scopes)
+      iface.setAliasScopes(s.scopes);
+    if (s.noalias)
+      iface.setNoAliasScopes(s.noalias);
+  }
+}
+
+/// Work-items per workgroup of the kernel enclosing `op`.
+int64_t blockSizeOf(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!func)
+    return 64;
+  auto attr = func->getAttrOfType<IntegerAttr>(TileDialect::kBlockSizeAttrName);
+  return attr ? attr.getInt() : 64;
+}
+
+template <typename Op>
+struct TilePattern : public ConvertOpToLLVMPattern<Op> {
+  TilePattern(LLVMTypeConverter &converter, Chip chip,
+              const LdsScopeTable *scopes = nullptr)
+      : ConvertOpToLLVMPattern<Op>(converter), chip(chip), scopes(scopes) {}
+  Chip chip;
+  const LdsScopeTable *scopes;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Ids
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// tile.program_id -> the workgroup id SGPR.
+struct ProgramIdLowering : public TilePattern<ProgramIdOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ProgramIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Type i32t = rw.getI32Type();
+    Value v;
+    switch (op.getDim()) {
+    case 0: v = rw.create<ROCDL::BlockIdXOp>(op.getLoc(), i32t); break;
+    case 1: v = rw.create<ROCDL::BlockIdYOp>(op.getLoc(), i32t); break;
+    default: v = rw.create<ROCDL::BlockIdZOp>(op.getLoc(), i32t); break;
+    }
+    rw.replaceOp(op, v);
+    return success();
+  }
+};
+
+/// tile.num_programs -> hidden_block_count_{x,y,z}, the first three words of
+/// the code object v5 implicit kernel arguments.
+struct NumProgramsLowering : public TilePattern<NumProgramsOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(NumProgramsOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto ptr4 = LLVM::LLVMPointerType::get(rw.getContext(), 4);
+    Value base = rw.create<LLVM::CallIntrinsicOp>(
+                       loc, ptr4, rw.getStringAttr("llvm.amdgcn.implicitarg.ptr"),
+                       ValueRange{})
+                     .getResult(0);
+    Value addr = rw.create<LLVM::GEPOp>(loc, ptr4, rw.getI8Type(), base,
+                                        ArrayRef<LLVM::GEPArg>{4 * (int32_t)op.getDim()});
+    Value count = rw.create<LLVM::LoadOp>(loc, rw.getI32Type(), addr, 4,
+                                          /*isVolatile=*/false,
+                                          /*isNonTemporal=*/false,
+                                          /*isInvariant=*/true);
+    rw.replaceOp(op, count);
+    return success();
+  }
+};
+
+/// tile.wave_id -> readfirstlane(workitem_id.x / 64): uniform, in an SGPR.
+struct WaveIdLowering : public TilePattern<WaveIdOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(WaveIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value tid = rw.create<ROCDL::ThreadIdXOp>(loc, rw.getI32Type());
+    Value wave = rw.create<LLVM::LShrOp>(loc, tid, i32(rw, loc, 6));
+    rw.replaceOpWithNewOp<ROCDL::ReadfirstlaneOp>(op, rw.getI32Type(), wave);
+    return success();
+  }
+};
+
+struct LaneIdLowering : public TilePattern<LaneIdOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LaneIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOp(op, laneId(rw, op.getLoc()));
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// tile.make_buffer -> a V# over num_elements * sizeof(element) bytes.
+struct MakeBufferLowering : public TilePattern<MakeBufferOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(MakeBufferOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t esize = elementBytes(op.getType().getElementType());
+    Value n = rw.create<LLVM::ZExtOp>(loc, rw.getI64Type(), adaptor.getNumElements());
+    Value bytes = rw.create<LLVM::MulOp>(
+        loc, n, rw.create<LLVM::ConstantOp>(loc, rw.getI64Type(), rw.getI64IntegerAttr(esize)));
+    Value stride = rw.create<LLVM::ConstantOp>(loc, rw.getI16Type(), rw.getI16IntegerAttr(0));
+    auto rsrcType = LLVM::LLVMPointerType::get(rw.getContext(), 8);
+    rw.replaceOpWithNewOp<ROCDL::MakeBufferRsrcOp>(op, rsrcType, adaptor.getPtr(),
+                                                   stride, bytes,
+                                                   i32(rw, loc, kBufferFlags));
+    return success();
+  }
+};
+
+/// Per-lane element coordinates of a tile at (row, col): row + rowL(lane),
+/// col + colL(lane).
+struct LaneOrigin {
+  Value row, col;
+};
+
+LaneOrigin laneOrigin(OpBuilder &b, Location loc, const LayoutMap &map,
+                      Value row, Value col) {
+  Value lane = laneId(b, loc);
+  return {add(b, loc, row, laneCoordinate(b, loc, lane, map.rowLaneFields())),
+          add(b, loc, col, laneCoordinate(b, loc, lane, map.colLaneFields()))};
+}
+
+/// Byte offset of element (origin.row + r, origin.col + c), or the
+/// out-of-range offset when bounds are given and (r, c) is outside them.
+Value elementOffset(OpBuilder &b, Location loc, LaneOrigin origin, int64_t r,
+                    int64_t c, Value stride, int64_t esize, Value boundRows,
+                    Value boundCols, int64_t lastCol) {
+  Value rr = add(b, loc, origin.row, i32(b, loc, r));
+  Value cc = add(b, loc, origin.col, i32(b, loc, c));
+  Value off = mul(b, loc, add(b, loc, mul(b, loc, rr, stride), cc),
+                  i32(b, loc, esize));
+  if (!boundRows)
+    return off;
+  Value inRows = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, rr, boundRows);
+  Value last = add(b, loc, origin.col, i32(b, loc, lastCol));
+  Value inCols = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, last, boundCols);
+  Value ok = b.create<LLVM::AndOp>(loc, inRows, inCols);
+  return b.create<LLVM::SelectOp>(loc, ok, off, i32(b, loc, kOutOfRangeOffset));
+}
+
+/// tile.load -> buffer loads of up to 16 bytes per lane.
+struct LoadLowering : public TilePattern<LoadOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType type = op.getType();
+    LayoutMap map = layoutOf(type);
+    Type elt = typeConverter->convertType(type.getElementType());
+    int64_t esize = elementBytes(type.getElementType());
+    auto resultType = cast<VectorType>(typeConverter->convertType(type));
+    LaneOrigin origin = laneOrigin(rw, loc, map, adaptor.getRow(), adaptor.getCol());
+    Value zero = i32(rw, loc, 0);
+    Value result = poison(rw, loc, resultType);
+    bool bounded = adaptor.getBoundRows() != nullptr;
+    for (auto [first, n] : accessRuns(map, esize)) {
+      // With bounds the whole run must be inside for the load; elements past
+      // the column bound are zeroed below.
+      Value off = elementOffset(rw, loc, origin, map.rowOfReg(first),
+                                map.colOfReg(first), adaptor.getStride(), esize,
+                                adaptor.getBoundRows(), adaptor.getBoundCols(),
+                                map.colOfReg(first));
+      Type raw = accessType(rw, n * esize);
+      Value v = rw.create<ROCDL::RawPtrBufferLoadOp>(loc, raw, adaptor.getBuffer(),
+                                                     off, zero, zero, ArrayAttr(),
+                                                     ArrayAttr(), ArrayAttr());
+      Value elems = rw.create<LLVM::BitcastOp>(loc, VectorType::get({n}, elt), v);
+      for (int64_t k = 0; k < n; ++k) {
+        Value e = extract(rw, loc, elems, k);
+        if (bounded && k > 0) {
+          Value c = add(rw, loc, origin.col, i32(rw, loc, map.colOfReg(first) + k));
+          Value in = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, c,
+                                             adaptor.getBoundCols());
+          Value z = rw.create<LLVM::ZeroOp>(loc, elt);
+          e = rw.create<LLVM::SelectOp>(loc, in, e, z);
+        }
+        result = insert(rw, loc, result, e, first + k);
+      }
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// tile.store -> buffer stores; with bounds, one store per element so that
+/// each is dropped or kept on its own.
+struct StoreLowering : public TilePattern<StoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType type = op.getValue().getType();
+    LayoutMap map = layoutOf(type);
+    Type elt = typeConverter->convertType(type.getElementType());
+    int64_t esize = elementBytes(type.getElementType());
+    LaneOrigin origin = laneOrigin(rw, loc, map, adaptor.getRow(), adaptor.getCol());
+    Value zero = i32(rw, loc, 0);
+    bool bounded = adaptor.getBoundRows() != nullptr;
+    SmallVector<std::pair<int64_t, int64_t>> runs;
+    if (bounded)
+      for (int64_t i = 0; i < map.numRegs(); ++i)
+        runs.push_back({i, 1});
+    else
+      runs = accessRuns(map, esize);
+    for (auto [first, n] : runs) {
+      Value off = elementOffset(rw, loc, origin, map.rowOfReg(first),
+                                map.colOfReg(first), adaptor.getStride(), esize,
+                                adaptor.getBoundRows(), adaptor.getBoundCols(),
+                                map.colOfReg(first));
+      Value elems = slice(rw, loc, adaptor.getValue(), first, n);
+      if (n == 1)
+        elems = extract(rw, loc, adaptor.getValue(), first);
+      Type raw = accessType(rw, n * esize);
+      Value v = rw.create<LLVM::BitcastOp>(loc, raw, elems);
+      (void)elt;
+      rw.create<ROCDL::RawPtrBufferStoreOp>(loc, v, adaptor.getBuffer(), off, zero,
+                                            zero, ArrayAttr(), ArrayAttr(),
+                                            ArrayAttr());
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string ldsGlobalName(func::FuncOp func) {
+  return ("__kcc_lds." + func.getSymName()).str();
+}
+
+/// tile.lds_alloc -> the address of the buffer in the kernel's LDS array.
+struct LdsAllocLowering : public TilePattern<LdsAllocOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LdsAllocOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    if (!op.getOffset())
+      return rw.notifyMatchFailure(op, "LDS buffer not placed");
+    Location loc = op.getLoc();
+    auto func = op->getParentOfType<func::FuncOp>();
+    auto ptr3 = LLVM::LLVMPointerType::get(rw.getContext(), 3);
+    Value base = rw.create<LLVM::AddressOfOp>(loc, ptr3, ldsGlobalName(func));
+    Value p = rw.create<LLVM::GEPOp>(loc, ptr3, rw.getI8Type(), base,
+                                     ArrayRef<LLVM::GEPArg>{(int32_t)*op.getOffset()},
+                                     LLVM::GEPNoWrapFlags::inbounds);
+    rw.replaceOp(op, p);
+    return success();
+  }
+};
+
+/// The address of byte `byteOffset` (uniform or per-lane) in LDS.
+Value ldsAddress(OpBuilder &b, Location loc, Value base, Value byteOffset) {
+  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return b.create<LLVM::GEPOp>(loc, ptr3, b.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{byteOffset},
+                               LLVM::GEPNoWrapFlags::inbounds);
+}
+
+/// tile.async_copy -> buffer_load_dword ... lds. The workgroup's waves share
+/// the stage: DMA line j (64 lanes x width bytes) is copied by wave
+/// j mod waves. Lane l of line j fetches the `width` bytes at logical
+/// element e = (j * 64 + l) * width / esize of the dense block, which land
+/// at LDS offset (row(e) * rowStride + col(e)) * esize.
+struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    LdsType lds = op.getLds().getType();
+    int64_t esize = elementBytes(lds.getElementType());
+    int64_t width = op.getWidth();
+    int64_t perLane = width / esize;
+    int64_t cols = lds.getCols();
+    int64_t line = 64 * width;
+    int64_t lines = lds.getRows() * cols * esize / line;
+    int64_t waves = std::max<int64_t>(1, blockSizeOf(op) / 64);
+    if (lines % waves != 0)
+      return op.emitOpError("the stage is ")
+             << lines << " DMA lines of " << line
+             << " bytes, which do not split evenly over the workgroup's "
+             << waves << " waves";
+    LdsScopes scopes = this->scopes->lookup(op.getLds());
+    Value lane = laneId(rw, loc);
+    Value tid = rw.create<ROCDL::ThreadIdXOp>(loc, rw.getI32Type());
+    Value wave = rw.create<ROCDL::ReadfirstlaneOp>(
+        loc, rw.getI32Type(), rw.create<LLVM::LShrOp>(loc, tid, i32(rw, loc, 6)));
+    Value stageBase = ldsAddress(
+        rw, loc, adaptor.getLds(),
+        mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
+    Value zero = i32(rw, loc, 0);
+    Value colsV = i32(rw, loc, cols);
+    for (int64_t k = 0; k < lines / waves; ++k) {
+      // Line j = k * waves + wave (uniform).
+      Value j = add(rw, loc, i32(rw, loc, k * waves), wave);
+      Value lineElem = mul(rw, loc, j, i32(rw, loc, 64 * perLane));
+      Value e = add(rw, loc, lineElem, mul(rw, loc, lane, i32(rw, loc, perLane)));
+      Value r = rw.create<LLVM::UDivOp>(loc, e, colsV);
+      Value c = rw.create<LLVM::URemOp>(loc, e, colsV);
+      Value gr = add(rw, loc, adaptor.getRow(), r);
+      Value gc = add(rw, loc, adaptor.getCol(), c);
+      Value off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc),
+                      i32(rw, loc, esize));
+      if (adaptor.getBoundRows()) {
+        Value inR = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, gr,
+                                            adaptor.getBoundRows());
+        Value lastC = add(rw, loc, gc, i32(rw, loc, perLane - 1));
+        Value inC = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, lastC,
+                                            adaptor.getBoundCols());
+        Value ok = rw.create<LLVM::AndOp>(loc, inR, inC);
+        off = rw.create<LLVM::SelectOp>(loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
+      }
+      // The LDS address of the line (uniform: it goes to M0).
+      Value r0 = rw.create<LLVM::UDivOp>(loc, lineElem, colsV);
+      Value c0 = rw.create<LLVM::URemOp>(loc, lineElem, colsV);
+      Value ldsOff = mul(rw, loc,
+                         add(rw, loc, mul(rw, loc, r0, i32(rw, loc, lds.getRowStride())), c0),
+                         i32(rw, loc, esize));
+      Value dst = ldsAddress(rw, loc, stageBase, ldsOff);
+      auto dma = rw.create<ROCDL::RawPtrBufferLoadLdsOp>(
+          loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, zero, zero,
+          zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
+      setScopes(dma, scopes);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// tile.wait -> s_waitcnt with the gfx9 encoding: vmcnt[3:0] in bits 3:0 and
+/// vmcnt[5:4] in bits 15:14, expcnt in 6:4, lgkmcnt in 11:8. Counters not
+/// named are left at their maximum (not waited on).
+struct WaitLowering : public TilePattern<WaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(WaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    int64_t vm = op.getVmcnt() ? *op.getVmcnt() : 63;
+    int64_t lgkm = op.getLgkmcnt() ? *op.getLgkmcnt() : 15;
+    int64_t exp = 7;
+    int64_t bits = (vm & 0xF) | ((vm >> 4) << 14) | (exp << 4) | (lgkm << 8);
+    rw.replaceOpWithNewOp<ROCDL::SWaitcntOp>(op, bits);
+    return success();
+  }
+};
+
+/// Per-lane byte offset of (row + rowL, col + colL) in an LDS stage.
+Value ldsLaneBase(OpBuilder &b, Location loc, const LayoutMap &map, LdsType lds,
+                  Value ldsPtr, Value stage, Value row, Value col) {
+  int64_t esize = elementBytes(lds.getElementType());
+  LaneOrigin o = laneOrigin(b, loc, map, row, col);
+  Value elem = add(b, loc, mul(b, loc, o.row, i32(b, loc, lds.getRowStride())), o.col);
+  Value bytes = add(b, loc, mul(b, loc, stage, i32(b, loc, lds.getStageBytes())),
+                    mul(b, loc, elem, i32(b, loc, esize)));
+  return ldsAddress(b, loc, ldsPtr, bytes);
+}
+
+/// tile.lds_load -> ds_read_b16..b128 (or ds_read_b64_tr_b16 with transpose).
+struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LdsLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType type = op.getType();
+    LdsType lds = op.getLds().getType();
+    LayoutMap map = layoutOf(type);
+    Type elt = typeConverter->convertType(type.getElementType());
+    int64_t esize = elementBytes(type.getElementType());
+    auto resultType = cast<VectorType>(typeConverter->convertType(type));
+    LdsScopes scopes = this->scopes->lookup(op.getLds());
+    if (op.getTranspose())
+      return lowerTransposed(op, adaptor, rw, map, lds, resultType, scopes);
+    Value base = ldsLaneBase(rw, loc, map, lds, adaptor.getLds(), adaptor.getStage(),
+                             adaptor.getRow(), adaptor.getCol());
+    Value result = poison(rw, loc, resultType);
+    for (auto [first, n] : accessRuns(map, esize)) {
+      int64_t off = (map.rowOfReg(first) * lds.getRowStride() + map.colOfReg(first)) * esize;
+      Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
+      auto vt = VectorType::get({n}, elt);
+      auto load = rw.create<LLVM::LoadOp>(loc, vt, p, /*alignment=*/n * esize);
+      setScopes(load, scopes);
+      for (int64_t k = 0; k < n; ++k)
+        result = insert(rw, loc, result, extract(rw, loc, load, k), first + k);
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+
+  /// ds_read_b64_tr_b16 reads, for a group of 16 lanes, a 4 x 16 block of
+  /// 16-bit elements of which each lane addresses one 8-byte row piece, and
+  /// hands lane i of the group the i-th column of it: the four elements that
+  /// an MFMA operand needs along K when K is the row index in LDS.
+  LogicalResult lowerTransposed(LdsLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw,
+                                const LayoutMap &map, LdsType lds,
+                                VectorType resultType,
+                                const LdsScopes &scopes) const {
+    return op.emitOpError("transposing LDS reads are lowered by the attention "
+                          "work (issue 5); this kcc build cannot emit them yet");
+  }
+};
+
+/// tile.lds_store -> ds_write_b16..b128.
+struct LdsStoreLowering : public TilePattern<LdsStoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LdsStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType type = op.getValue().getType();
+    LdsType lds = op.getLds().getType();
+    LayoutMap map = layoutOf(type);
+    int64_t esize = elementBytes(type.getElementType());
+    LdsScopes scopes = this->scopes->lookup(op.getLds());
+    Value base = ldsLaneBase(rw, loc, map, lds, adaptor.getLds(), adaptor.getStage(),
+                             adaptor.getRow(), adaptor.getCol());
+    for (auto [first, n] : accessRuns(map, esize)) {
+      int64_t off = (map.rowOfReg(first) * lds.getRowStride() + map.colOfReg(first)) * esize;
+      Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
+      Value v = slice(rw, loc, adaptor.getValue(), first, n);
+      auto store = rw.create<LLVM::StoreOp>(loc, v, p, /*alignment=*/n * esize);
+      setScopes(store, scopes);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The MFMA intrinsic for a shape and input type, as a generic op name plus
+/// the operand vector type the intrinsic expects.
+struct MfmaIntrinsic {
+  StringRef name;
+  Type operandType;
+};
+
+MfmaIntrinsic selectMfma(OpBuilder &b, MfmaLayoutAttr shape, Type input) {
+  bool bf16 = input.isBF16();
+  int64_t m = shape.getM(), k = shape.getK();
+  Type i16 = b.getI16Type(), f16 = b.getF16Type(), bf = b.getBF16Type();
+  if (m == 32 && k == 8)
+    return bf16 ? MfmaIntrinsic{"rocdl.mfma.f32.32x32x8bf16.1k", VectorType::get({4}, i16)}
+                : MfmaIntrinsic{"rocdl.mfma.f32.32x32x8f16", VectorType::get({4}, f16)};
+  if (m == 16 && k == 16)
+    return bf16 ? MfmaIntrinsic{"rocdl.mfma.f32.16x16x16bf16.1k", VectorType::get({4}, i16)}
+                : MfmaIntrinsic{"rocdl.mfma.f32.16x16x16f16", VectorType::get({4}, f16)};
+  if (m == 32 && k == 16)
+    return bf16 ? MfmaIntrinsic{"rocdl.mfma.f32.32x32x16.bf16", VectorType::get({8}, bf)}
+                : MfmaIntrinsic{"rocdl.mfma.f32.32x32x16.f16", VectorType::get({8}, f16)};
+  return bf16 ? MfmaIntrinsic{"rocdl.mfma.f32.16x16x32.bf16", VectorType::get({8}, bf)}
+              : MfmaIntrinsic{"rocdl.mfma.f32.16x16x32.f16", VectorType::get({8}, f16)};
+}
+
+/// tile.mma -> one MFMA per (m, n, k) block, k innermost so that the
+/// accumulator chains stay in place.
+struct MmaLowering : public TilePattern<MmaOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(MmaOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType a = op.getA().getType(), c = op.getAcc().getType();
+    auto shape = cast<MfmaLayoutAttr>(a.getLayout());
+    int64_t m = shape.getM(), n = shape.getN(), k = shape.getK();
+    int64_t regsA = m * k / 64, regsB = k * n / 64, regsC = m * n / 64;
+    int64_t repM = c.getRows() / m, repN = c.getCols() / n, repK = a.getCols() / k;
+    MfmaIntrinsic intr = selectMfma(rw, shape, a.getElementType());
+    auto accType = VectorType::get({regsC}, rw.getF32Type());
+    Value result = adaptor.getAcc();
+    Value zero = i32(rw, loc, 0);
+    for (int64_t mi = 0; mi < repM; ++mi)
+      for (int64_t ni = 0; ni < repN; ++ni) {
+        int64_t cFirst = (mi * repN + ni) * regsC;
+        Value acc = slice(rw, loc, result, cFirst, regsC);
+        for (int64_t ki = 0; ki < repK; ++ki) {
+          Value av = slice(rw, loc, adaptor.getA(), (mi * repK + ki) * regsA, regsA);
+          Value bv = slice(rw, loc, adaptor.getB(), (ki * repN + ni) * regsB, regsB);
+          av = rw.create<LLVM::BitcastOp>(loc, intr.operandType, av);
+          bv = rw.create<LLVM::BitcastOp>(loc, intr.operandType, bv);
+          OperationState state(loc, intr.name);
+          state.addOperands({av, bv, acc, zero, zero, zero});
+          state.addTypes(accType);
+          acc = rw.create(state)->getResult(0);
+        }
+        // Put the block back (a shuffle of the two vectors).
+        SmallVector<int32_t> mask;
+        int64_t total = c.getRows() * c.getCols() / 64;
+        for (int64_t i = 0; i < total; ++i)
+          mask.push_back(i >= cFirst && i < cFirst + regsC ? total + (i - cFirst) : i);
+        Value widened = acc;
+        if (regsC != total) {
+          SmallVector<int32_t> grow;
+          for (int64_t i = 0; i < total; ++i)
+            grow.push_back(i < regsC ? i : -1);
+          widened = rw.create<LLVM::ShuffleVectorOp>(loc, acc, acc, grow);
+        }
+        result = rw.create<LLVM::ShuffleVectorOp>(loc, result, widened, mask);
+      }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Elementwise binary ops map onto LLVM's vector ops.
+template <typename TileOp, typename LLVMOp>
+struct BinaryLowering : public TilePattern<TileOp> {
+  using TilePattern<TileOp>::TilePattern;
+  LogicalResult matchAndRewrite(TileOp op, typename TileOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<LLVMOp>(op, adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+/// tile.exp2 -> v_exp_f32 per element (llvm.amdgcn.exp2: no denormal
+/// range fix-up, which softmax does not need).
+struct Exp2Lowering : public TilePattern<Exp2Op> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(Exp2Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto vt = cast<VectorType>(adaptor.getOperand().getType());
+    Value result = poison(rw, loc, vt);
+    for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+      Value x = extract(rw, loc, adaptor.getOperand(), i);
+      Value y = rw.create<LLVM::CallIntrinsicOp>(loc, rw.getF32Type(),
+                                                 rw.getStringAttr("llvm.amdgcn.exp2"),
+                                                 ValueRange{x})
+                    .getResult(0);
+      result = insert(rw, loc, result, y, i);
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ConvertLowering : public TilePattern<ConvertOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Type from = op.getOperand().getType().getElementType();
+    Type to = op.getType().getElementType();
+    Type resultType = typeConverter->convertType(op.getType());
+    Value in = adaptor.getOperand();
+    if (from == to)
+      rw.replaceOp(op, in);
+    else if (from.isSignlessInteger(32))
+      rw.replaceOpWithNewOp<LLVM::SIToFPOp>(op, resultType, in);
+    else if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+      rw.replaceOpWithNewOp<LLVM::FPTruncOp>(op, resultType, in);
+    else
+      rw.replaceOpWithNewOp<LLVM::FPExtOp>(op, resultType, in);
+    return success();
+  }
+};
+
+struct SplatLowering : public TilePattern<SplatOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(SplatOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto vt = cast<VectorType>(typeConverter->convertType(op.getType()));
+    Value one = insert(rw, loc, poison(rw, loc, vt), adaptor.getValue(), 0);
+    SmallVector<int32_t> mask(vt.getNumElements(), 0);
+    rw.replaceOpWithNewOp<LLVM::ShuffleVectorOp>(op, one, one, mask);
+    return success();
+  }
+};
+
+/// tile.iota -> lane coordinate + per-register constant.
+struct IotaLowering : public TilePattern<IotaOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(IotaOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    LayoutMap map = layoutOf(op.getType());
+    bool rows = op.getDim() == 0;
+    Value lane = laneCoordinate(rw, loc, laneId(rw, loc),
+                                rows ? map.rowLaneFields() : map.colLaneFields());
+    auto vt = VectorType::get({map.numRegs()}, rw.getI32Type());
+    SmallVector<int32_t> regs;
+    for (int64_t i = 0; i < map.numRegs(); ++i)
+      regs.push_back(rows ? map.rowOfReg(i) : map.colOfReg(i));
+    Value constants = rw.create<LLVM::ConstantOp>(
+        loc, vt, DenseElementsAttr::get(vt, ArrayRef<int32_t>(regs)));
+    Value one = insert(rw, loc, poison(rw, loc, vt), lane, 0);
+    Value splat = rw.create<LLVM::ShuffleVectorOp>(
+        loc, one, one, SmallVector<int32_t>(map.numRegs(), 0));
+    rw.replaceOpWithNewOp<LLVM::AddOp>(op, splat, constants);
+    return success();
+  }
+};
+
+struct CmpILowering : public TilePattern<CmpIOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(CmpIOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto pred = static_cast<LLVM::ICmpPredicate>(op.getPredicate());
+    rw.replaceOpWithNewOp<LLVM::ICmpOp>(op, pred, adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+struct SelectLowering : public TilePattern<SelectOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(SelectOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<LLVM::SelectOp>(op, adaptor.getCondition(),
+                                          adaptor.getTrueValue(),
+                                          adaptor.getFalseValue());
+    return success();
+  }
+};
+
+/// tile.reduce_max / tile.reduce_sum: combine the registers of a lane that
+/// hold the same kept coordinate, then exchange across the lane bits on which
+/// the reduced coordinate depends: ds_swizzle (xor within 32 lanes) for bits
+/// 0-4; for bit 5, v_permlane32_swap on gfx950 and ds_bpermute on gfx942.
+template <typename ReduceOp>
+struct ReduceLowering : public TilePattern<ReduceOp> {
+  using TilePattern<ReduceOp>::TilePattern;
+
+  Value combine(OpBuilder &b, Location loc, Value x, Value y) const {
+    if constexpr (std::is_same_v<ReduceOp, ReduceMaxOp>)
+      return b.create<LLVM::MaxNumOp>(loc, x, y);
+    else if (isa<FloatType>(x.getType()))
+      return b.create<LLVM::FAddOp>(loc, x, y);
+    else
+      return b.create<LLVM::AddOp>(loc, x, y);
+  }
+
+  /// The value of `x` in lane (this lane ^ (1 << bit)).
+  Value partner(OpBuilder &b, Location loc, Value x, unsigned bit, Value lane) const {
+    Type t = x.getType();
+    Type i32t = b.getI32Type();
+    Value xi = t == i32t ? x : (Value)b.create<LLVM::BitcastOp>(loc, i32t, x);
+    Value yi;
+    if (bit < 5) {
+      // ds_swizzle bit mode: and_mask 0x1f, or_mask 0, xor_mask 1 << bit.
+      int64_t offset = (int64_t(1) << bit) << 10 | 0x1f;
+      yi = b.create<ROCDL::DsSwizzleOp>(loc, i32t, xi, i32(b, loc, offset));
+    } else {
+      Value addr = mul(b, loc, b.create<LLVM::XOrOp>(loc, lane, i32(b, loc, 32)),
+                       i32(b, loc, 4));
+      yi = b.create<ROCDL::DsBpermuteOp>(loc, i32t, addr, xi);
+    }
+    return t == i32t ? yi : (Value)b.create<LLVM::BitcastOp>(loc, t, yi);
+  }
+
+  LogicalResult matchAndRewrite(ReduceOp op, typename ReduceOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType inType = op.getOperand().getType(), outType = op.getType();
+    LayoutMap in = layoutOf(inType), out = layoutOf(outType);
+    int64_t dim = op.getDim();
+    auto keptOf = [&](const LayoutMap &m, unsigned lane, int64_t i) {
+      return dim == 1 ? m.row(lane, i) : m.col(lane, i);
+    };
+    auto reducedOf = [&](const LayoutMap &m, unsigned lane, int64_t i) {
+      return dim == 1 ? m.col(lane, i) : m.row(lane, i);
+    };
+    // Lane bits to exchange across: flipping them keeps every register's
+    // kept coordinate and changes the reduced one.
+    SmallVector<unsigned> bits;
+    for (unsigned b = 0; b < 6; ++b) {
+      bool keeps = true, changes = false;
+      for (unsigned l = 0; l < 64 && keeps; ++l)
+        for (int64_t i = 0; i < in.numRegs(); ++i) {
+          keeps &= keptOf(in, l, i) == keptOf(in, l ^ (1u << b), i);
+          changes |= reducedOf(in, l, i) != reducedOf(in, l ^ (1u << b), i);
+        }
+      if (keeps && changes)
+        bits.push_back(b);
+    }
+    Value lane = laneId(rw, loc);
+    auto vt = cast<VectorType>(this->typeConverter->convertType(outType));
+    Value result = poison(rw, loc, vt);
+    for (int64_t j = 0; j < out.numRegs(); ++j) {
+      Value acc;
+      for (int64_t i = 0; i < in.numRegs(); ++i) {
+        if (keptOf(in, 0, i) != keptOf(out, 0, j))
+          continue;
+        Value x = extract(rw, loc, adaptor.getOperand(), i);
+        acc = acc ? combine(rw, loc, acc, x) : x;
+      }
+      for (unsigned b : bits) {
+        if (b == 5 && this->chip == Chip::gfx950) {
+          // permlane32_swap(x, x) gives (x[l & 31], x[l | 32]) in every lane:
+          // combining the pair is the reduction across the two halves.
+          Type i32t = rw.getI32Type();
+          Type t = acc.getType();
+          Value xi = t == i32t ? acc : (Value)rw.create<LLVM::BitcastOp>(loc, i32t, acc);
+          auto pairType = LLVM::LLVMStructType::getLiteral(rw.getContext(), {i32t, i32t});
+          Value pair = rw.create<ROCDL::Permlane32SwapOp>(loc, pairType, xi, xi,
+                                                          false, false);
+          Value first = rw.create<LLVM::ExtractValueOp>(loc, pair, 0);
+          Value second = rw.create<LLVM::ExtractValueOp>(loc, pair, 1);
+          if (t != i32t) {
+            first = rw.create<LLVM::BitcastOp>(loc, t, first);
+            second = rw.create<LLVM::BitcastOp>(loc, t, second);
+          }
+          acc = combine(rw, loc, first, second);
+          continue;
+        }
+        acc = combine(rw, loc, acc, partner(rw, loc, acc, b, lane));
+      }
+      result = insert(rw, loc, result, acc, j);
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// tile.broadcast: each register of the result copies the slice register of
+/// its kept coordinate (same lane, no data movement).
+struct BroadcastLowering : public TilePattern<BroadcastOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    TileType inType = op.getOperand().getType(), outType = op.getType();
+    LayoutMap in = layoutOf(inType), out = layoutOf(outType);
+    int64_t dim = cast<SliceLayoutAttr>(inType.getLayout()).getDim();
+    SmallVector<int32_t> mask;
+    for (int64_t i = 0; i < out.numRegs(); ++i) {
+      int64_t kept = dim == 1 ? out.rowOfReg(i) : out.colOfReg(i);
+      int64_t found = -1;
+      for (int64_t j = 0; j < in.numRegs() && found < 0; ++j)
+        if ((dim == 1 ? in.rowOfReg(j) : in.colOfReg(j)) == kept)
+          found = j;
+      if (found < 0)
+        return op.emitOpError("slice does not cover row/column ") << kept;
+      mask.push_back(found);
+    }
+    rw.replaceOpWithNewOp<LLVM::ShuffleVectorOp>(op, adaptor.getOperand(),
+                                                 adaptor.getOperand(), mask);
+    return success();
+  }
+};
+
+struct RelayoutLowering : public TilePattern<RelayoutOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(RelayoutOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOp(op, adaptor.getOperand());
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Synchronisation and scheduling
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// tile.barrier -> workgroup release fence, s_barrier, acquire fence.
+struct BarrierLowering : public TilePattern<BarrierOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(BarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    if (!op.getUnfenced())
+      rw.create<LLVM::FenceOp>(loc, LLVM::AtomicOrdering::release, "workgroup");
+    rw.create<ROCDL::SBarrierOp>(loc);
+    if (!op.getUnfenced())
+      rw.create<LLVM::FenceOp>(loc, LLVM::AtomicOrdering::acquire, "workgroup");
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+int32_t kindMask(ArrayAttr kinds) {
+  int32_t mask = 0;
+  for (Attribute a : kinds)
+    mask |= static_cast<int32_t>(cast<SchedGroupKindAttr>(a).getValue());
+  return mask;
+}
+
+struct SchedBarrierLowering : public TilePattern<SchedBarrierOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(SchedBarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<ROCDL::SchedBarrier>(op, kindMask(op.getAllowed()));
+    return success();
+  }
+};
+
+struct SchedGroupBarrierLowering : public TilePattern<SchedGroupBarrierOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(SchedGroupBarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    SchedGroupAttr g = op.getGroup();
+    rw.replaceOpWithNewOp<ROCDL::SchedGroupBarrier>(
+        op, static_cast<int32_t>(g.getKind()), g.getCount(), op.getSyncId());
+    return success();
+  }
+};
+
+struct SetPrioLowering : public TilePattern<SetPrioOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(SetPrioOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<ROCDL::SetPrioOp>(op, op.getPriority());
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Pattern and type registration
+//===----------------------------------------------------------------------===//
+
+void kcc::populateTileTypeConversions(LLVMTypeConverter &converter) {
+  converter.addConversion([&converter](TileType type) -> std::optional<Type> {
+    std::optional<LayoutMap> map = LayoutMap::get(type);
+    if (!map)
+      return std::nullopt;
+    Type elt = converter.convertType(type.getElementType());
+    return VectorType::get({map->numRegs()}, elt);
+  });
+  converter.addConversion([](BufferType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 8);
+  });
+  converter.addConversion([](PtrType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 1);
+  });
+  converter.addConversion([](LdsType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 3);
+  });
+}
+
+static void populatePatterns(LLVMTypeConverter &converter,
+                             RewritePatternSet &patterns, Chip chip,
+                             const LdsScopeTable *scopes) {
+  patterns.add<ProgramIdLowering, NumProgramsLowering, WaveIdLowering,
+               LaneIdLowering, MakeBufferLowering, LoadLowering, StoreLowering,
+               LdsAllocLowering, AsyncCopyLowering, WaitLowering,
+               LdsLoadLowering, LdsStoreLowering, MmaLowering, Exp2Lowering,
+               ConvertLowering, SplatLowering, IotaLowering, CmpILowering,
+               SelectLowering, ReduceLowering<ReduceMaxOp>,
+               ReduceLowering<ReduceSumOp>, BroadcastLowering, RelayoutLowering,
+               BarrierLowering, SchedBarrierLowering, SchedGroupBarrierLowering,
+               SetPrioLowering, BinaryLowering<AddFOp, LLVM::FAddOp>,
+               BinaryLowering<SubFOp, LLVM::FSubOp>,
+               BinaryLowering<MulFOp, LLVM::FMulOp>,
+               BinaryLowering<MaxFOp, LLVM::MaxNumOp>,
+               BinaryLowering<MinFOp, LLVM::MinNumOp>,
+               BinaryLowering<AddIOp, LLVM::AddOp>,
+               BinaryLowering<SubIOp, LLVM::SubOp>>(converter, chip, scopes);
+}
+
+void kcc::populateTileToROCDLPatterns(LLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns, Chip chip) {
+  // Without a scope table, LDS accesses carry no alias scopes.
+  static const LdsScopeTable empty;
+  populatePatterns(converter, patterns, chip, &empty);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct ConvertTileToROCDLPass
+    : public kcc::impl::ConvertTileToROCDLBase<ConvertTileToROCDLPass> {
+  using ConvertTileToROCDLBase::ConvertTileToROCDLBase;
+  void runOnOperation() override;
+};
+
+/// What the conversion needs from its input: a chip, bound parameters,
+/// expanded scheduling constructs, placed LDS buffers.
+LogicalResult checkReady(ModuleOp module) {
+  WalkResult r = module.walk([](Operation *op) -> WalkResult {
+    if (isa<ParamOp, ParamDeclOp, TypeParamDeclOp>(op))
+      return op->emitOpError("is a compile-time parameter; run tile-specialize "
+                             "before lowering"),
+             WalkResult::interrupt();
+    if (isa<SchedInterleaveOp, StaggerOp>(op))
+      return op->emitOpError("must be expanded by tile-expand-schedule before "
+                             "lowering"),
+             WalkResult::interrupt();
+    if (auto alloc = dyn_cast<LdsAllocOp>(op); alloc && !alloc.getOffset())
+      return op->emitOpError("has no LDS offset; run tile-allocate-lds before "
+                             "lowering"),
+             WalkResult::interrupt();
+    for (Type t : op->getResultTypes())
+      if (auto tile = dyn_cast<TileType>(t)) {
+        std::string why;
+        if (!LayoutMap::get(tile, &why))
+          return op->emitOpError("cannot be lowered: ") << why,
+                 WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+} // namespace
+
+void ConvertTileToROCDLPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  std::string chipName = chip;
+  if (chipName.empty())
+    if (std::optional<StringRef> c = getModuleChip(module))
+      chipName = c->str();
+  std::optional<Chip> target = parseChip(chipName);
+  if (!target) {
+    module.emitError("no supported target chip (got '")
+        << chipName << "'); supported: " << supportedChipList();
+    return signalPassFailure();
+  }
+  if (failed(checkReady(module)))
+    return signalPassFailure();
+
+  // Alias scopes and the LDS array of every kernel, made before the
+  // conversion while the tile ops still exist.
+  LdsScopeTable scopes;
+  OpBuilder builder(ctx);
+  for (auto func : module.getOps<func::FuncOp>()) {
+    scopes.build(func);
+    auto bytes = func->getAttrOfType<IntegerAttr>("tile.lds_bytes");
+    if (!bytes || bytes.getInt() == 0)
+      continue;
+    builder.setInsertionPointToStart(module.getBody());
+    auto arrayType = LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.getInt());
+    auto global = builder.create<LLVM::GlobalOp>(
+        func.getLoc(), arrayType, /*isConstant=*/false, LLVM::Linkage::Internal,
+        ldsGlobalName(func), Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+    (void)global;
+  }
+
+  // Structured control flow first: it is type-agnostic and leaves blocks
+  // whose arguments the main conversion then retypes.
+  {
+    RewritePatternSet patterns(ctx);
+    populateSCFToControlFlowConversionPatterns(patterns);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<scf::SCFDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+
+  // Kernel attributes that the ROCDL translation understands.
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func->hasAttr(TileDialect::kKernelAttrName))
+      continue;
+    func->setAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName(), builder.getUnitAttr());
+    int64_t block = blockSizeOf(&func.front().front());
+    func->setAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
+                  builder.getStringAttr(std::to_string(block) + "," + std::to_string(block)));
+    func->setAttr(ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName(),
+                  builder.getDenseI32ArrayAttr({(int32_t)block, 1, 1}));
+  }
+
+  LowerToLLVMOptions options(ctx);
+  options.overrideIndexBitwidth(32);
+  LLVMTypeConverter converter(ctx, options);
+  populateTileTypeConversions(converter);
+  RewritePatternSet patterns(ctx);
+  populatePatterns(converter, patterns, *target, &scopes);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  populateFuncToLLVMConversionPatterns(converter, patterns);
+
+  LLVMConversionTarget target2(*ctx);
+  target2.addLegalDialect<ROCDL::ROCDLDialect>();
+  target2.addIllegalDialect<TileDialect, arith::ArithDialect, cf::ControlFlowDialect,
+                            func::FuncDialect>();
+  target2.addLegalOp<ModuleOp>();
+  if (failed(applyFullConversion(module, target2, std::move(patterns))))
+    return signalPassFailure();
+}

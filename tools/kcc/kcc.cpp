@@ -1,0 +1,213 @@
+//===- kcc.cpp - The kcc ahead-of-time compiler and runner ----------------===//
+//
+//   kcc FILE.mlir --mcpu=gfx942|gfx950 [-D NAME=VALUE]... [--emit=STAGE] [-o OUT] [--stats]
+//   kcc run CODE_OBJECT --kernel NAME --device emu:gfx950 ...   (see kcc run --help)
+//
+// Every failure is one line on stderr (plus MLIR's located diagnostics for
+// kernel source errors) and a non-zero exit; nothing reaches an abort.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline.h"
+#include "compiler/Stats.h"
+#include "compiler/Target.h"
+
+#ifdef KCC_HAVE_RUN_COMMAND
+#include "tools/kcc/RunCommand.h"
+#endif
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+static int fail(const Twine &message) {
+  WithColor::error(errs(), "kcc") << message << "\n";
+  return 1;
+}
+
+static const char *kUsage =
+    "OVERVIEW: kcc compiles tile-dialect kernels to gfx942/gfx950 code objects\n"
+    "\n"
+    "USAGE: kcc FILE.mlir --mcpu=CHIP [options]\n"
+    "       kcc run CODE_OBJECT --kernel NAME --device emu:CHIP ...   (kcc run --help)\n"
+    "\n"
+    "OPTIONS:\n"
+    "  --mcpu=CHIP       target chip: gfx942 (MI300X) or gfx950 (MI355X); required\n"
+    "  -D NAME=VALUE     bind a kernel parameter (repeatable; also -DNAME=VALUE)\n"
+    "  --emit=STAGE      stop after STAGE: tile (tile passes), rocdl (LLVM+ROCDL\n"
+    "                    dialect), llvm (optimised LLVM IR), asm, obj, hsaco (default)\n"
+    "  -o FILE           output file ('-' for stdout; default a.STAGE for binary\n"
+    "                    stages, stdout for text)\n"
+    "  --stats[=json]    print per kernel: VGPRs, AGPRs, SGPRs, spills, scratch, LDS,\n"
+    "                    occupancy and instruction counts by class\n"
+    "  -O0 .. -O3        LLVM optimisation level (default -O3)\n"
+    "  --help            this text\n"
+    "  --version         the kcc version\n";
+
+/// kcc's options, parsed by hand: llvm::cl is shared with the LLVM backend
+/// and lld linked into this binary, which register `-mcpu`, `-stats` and
+/// others of their own (two options of one name abort at start-up).
+struct Options {
+  std::string input, mcpu, emit = "hsaco", output, statsFormat;
+  std::vector<std::string> defines;
+  bool stats = false;
+  unsigned optLevel = 3;
+};
+
+/// Returns the exit code to end with, or std::nullopt to go on compiling.
+static std::optional<int> parseArgs(int argc, char **argv, Options &o) {
+  for (int i = 1; i < argc; ++i) {
+    StringRef a(argv[i]);
+    // The value of `--name=value` or `--name value` / `-name value`.
+    auto valueOf = [&](StringRef name, std::string &out) -> std::optional<bool> {
+      for (StringRef prefix : {"--", "-"}) {
+        std::string flag = (prefix + name).str();
+        if (a == flag) {
+          if (i + 1 >= argc)
+            return false;
+          out = argv[++i];
+          return true;
+        }
+        if (a.starts_with(flag + "=")) {
+          out = a.drop_front(flag.size() + 1).str();
+          return true;
+        }
+      }
+      return std::nullopt;
+    };
+    std::optional<bool> got;
+    std::string v;
+    if (a == "--help" || a == "-help" || a == "-h") {
+      outs() << kUsage;
+      return 0;
+    }
+    if (a == "--version" || a == "-version") {
+      outs() << kcc::kccVersion() << "\n";
+      return 0;
+    }
+    if (a == "--stats" || a == "-stats") {
+      o.stats = true;
+      continue;
+    }
+    if (a.starts_with("--stats=") || a.starts_with("-stats=")) {
+      o.stats = true;
+      o.statsFormat = a.split('=').second.str();
+      continue;
+    }
+    if ((got = valueOf("mcpu", v))) {
+      if (!*got)
+        return fail("--mcpu needs a chip (gfx942 or gfx950)");
+      o.mcpu = v;
+      continue;
+    }
+    if ((got = valueOf("emit", v))) {
+      if (!*got)
+        return fail("--emit needs a stage (" + kcc::stageList() + ")");
+      o.emit = v;
+      continue;
+    }
+    if (a == "-o") {
+      if (i + 1 >= argc)
+        return fail("-o needs a file name");
+      o.output = argv[++i];
+      continue;
+    }
+    if (a == "-D") {
+      if (i + 1 >= argc)
+        return fail("-D needs NAME=VALUE");
+      o.defines.push_back(argv[++i]);
+      continue;
+    }
+    if (a.starts_with("-D")) {
+      o.defines.push_back(a.drop_front(2).str());
+      continue;
+    }
+    if (a.size() == 3 && a.starts_with("-O") && a[2] >= '0' && a[2] <= '3') {
+      o.optLevel = a[2] - '0';
+      continue;
+    }
+    if (a.starts_with("-") && a != "-")
+      return fail("unknown option '" + a + "'; see kcc --help");
+    if (!o.input.empty())
+      return fail("more than one input file ('" + o.input + "' and '" + a +
+                  "'); kcc compiles one kernel file at a time");
+    o.input = a.str();
+  }
+  return std::nullopt;
+}
+
+static int compileMain(int argc, char **argv) {
+  Options o;
+  if (std::optional<int> done = parseArgs(argc, argv, o))
+    return *done;
+  if (o.input.empty())
+    return fail("no input file; usage: kcc FILE.mlir --mcpu=gfx942|gfx950 (see kcc --help)");
+  if (o.mcpu.empty())
+    return fail("no target chip; pass --mcpu=gfx942 or --mcpu=gfx950");
+  std::optional<kcc::Chip> chip = kcc::parseChip(o.mcpu);
+  if (!chip)
+    return fail("unsupported chip '" + o.mcpu + "'; supported: " + kcc::supportedChipList());
+  std::optional<kcc::Stage> stage = kcc::parseStage(o.emit);
+  if (!stage)
+    return fail("unknown --emit stage '" + o.emit + "'; expected one of: " + kcc::stageList());
+  if (o.stats && !o.statsFormat.empty() && o.statsFormat != "json")
+    return fail("unknown --stats format '" + o.statsFormat + "'; use --stats or --stats=json");
+  if (o.stats && *stage != kcc::Stage::Hsaco)
+    return fail("--stats needs the code object; drop --emit or use --emit=hsaco");
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> input = MemoryBuffer::getFileOrSTDIN(o.input);
+  if (!input)
+    return fail("cannot read '" + o.input + "': " + input.getError().message());
+
+  kcc::CompileOptions options;
+  options.chip = *chip;
+  options.params = o.defines;
+  options.optLevel = o.optLevel;
+  Expected<std::vector<uint8_t>> result = kcc::compileKernelSource(
+      (*input)->getBuffer(), o.input, options, *stage, errs());
+  if (!result)
+    return fail(toString(result.takeError()));
+
+  bool binary = *stage == kcc::Stage::Obj || *stage == kcc::Stage::Hsaco;
+  std::string out = o.output;
+  if (out.empty() && !(o.stats && binary))
+    out = binary ? "a." + o.emit : "-";
+  if (!out.empty()) {
+    if (binary && out == "-" && sys::Process::StandardOutIsDisplayed())
+      return fail("refusing to write a binary code object to the terminal; use -o FILE");
+    std::error_code ec;
+    ToolOutputFile file(out, ec, binary ? sys::fs::OF_None : sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write '" + out + "': " + ec.message());
+    file.os().write(reinterpret_cast<const char *>(result->data()), result->size());
+    file.keep();
+  }
+  if (o.stats) {
+    Expected<std::vector<kcc::KernelStats>> s = kcc::computeStats(*result);
+    if (!s)
+      return fail(toString(s.takeError()));
+    if (o.statsFormat == "json")
+      kcc::printStatsJSON(outs(), *s);
+    else
+      kcc::printStatsTable(outs(), *s);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "run") {
+#ifdef KCC_HAVE_RUN_COMMAND
+    return kcc::runCommand(ArrayRef<const char *>(argv + 2, argv + argc));
+#else
+    return fail("this kcc was built without the emulator; 'kcc run' is unavailable");
+#endif
+  }
+  return compileMain(argc, argv);
+}
