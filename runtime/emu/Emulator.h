@@ -31,6 +31,15 @@ struct LaunchOptions {
   Dim3 grid;                 // workgroups per dimension (hipModuleLaunchKernel)
   Dim3 block;                // work-items per workgroup
   uint32_t dynamicLdsBytes = 0;
+  /// Compute units of the emulated device: with the occupancy of the kernel
+  /// this bounds how many workgroups are resident (interleaved) at once.
+  uint32_t computeUnits = 8;
+  /// Instructions issued (summed over waves) without any memory being
+  /// modified, a barrier released or a wave ending, after which the launch
+  /// is reported as hung (waves spinning on a flag nobody will set).
+  uint64_t watchdogInstructions = uint64_t(1) << 28;
+  /// Wave instructions a wave runs before the next wave gets its turn.
+  uint32_t sliceInstructions = 64;
 };
 
 /// What one launch did.
@@ -78,6 +87,15 @@ public:
          llvm::ArrayRef<uint8_t> args) = 0;
 };
 
+/// One kernel launch of a concurrent multi-device launch.
+struct LaunchRequest {
+  Device *device = nullptr;
+  Module *module = nullptr;
+  std::string kernel;
+  LaunchOptions options;
+  std::vector<uint8_t> args;
+};
+
 /// Owns emulated devices that share one address space.
 class Context {
 public:
@@ -86,6 +104,13 @@ public:
   virtual llvm::Expected<Device *> addDevice(Chip chip) = 0;
   virtual size_t deviceCount() const = 0;
   virtual Device &device(size_t index) = 0;
+
+  /// Runs several launches (typically one per device of a multi-GPU kernel)
+  /// at the same time: the resident workgroups of all of them interleave,
+  /// so kernels that wait on flags set by kernels on other devices progress.
+  /// Returns one LaunchStats per request, in order.
+  virtual llvm::Expected<std::vector<LaunchStats>>
+  launchConcurrent(llvm::ArrayRef<LaunchRequest> requests) = 0;
 };
 
 } // namespace kcc::emu

@@ -1,0 +1,397 @@
+//===- Decoder.cpp - Predecoding of gfx942/gfx950 machine code ------------===//
+//
+// The AMDGPU-internal opcode and operand-name enums are not installed with
+// LLVM, so the mapping works from what MC exposes: the opcode's name, the
+// register names, and MCInstrDesc's operand table. The operand order of AMDGPU
+// MC instructions is: defs, then for each source an optional modifier
+// immediate (an operand without a register class) directly before it, then
+// the control immediates (clamp, omod, offsets, cache policy, DPP/SDWA
+// controls, MFMA cbsz/abid/blgp).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emu/Decoder.h"
+#include "runtime/emu/Ops.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeAMDGPUTargetInfo();
+void LLVMInitializeAMDGPUTargetMC();
+void LLVMInitializeAMDGPUDisassembler();
+}
+
+using namespace llvm;
+namespace kcc::emu {
+
+struct Decoder::Impl {
+  Chip chip;
+  std::unique_ptr<MCRegisterInfo> mri;
+  std::unique_ptr<MCAsmInfo> mai;
+  std::unique_ptr<MCSubtargetInfo> sti;
+  std::unique_ptr<MCInstrInfo> mii;
+  std::unique_ptr<MCContext> ctx;
+  std::unique_ptr<MCDisassembler> dis;
+  std::unique_ptr<MCInstPrinter> printer;
+  // Register number -> operand template, filled on first sight. Guarded by
+  // `lock`: Programs of several devices may decode concurrently.
+  mutable DenseMap<unsigned, Opnd> regs;
+  mutable std::mutex lock;
+
+  Opnd mapRegister(unsigned reg) const;
+};
+
+static void faultUndecodable(Wave &w, const Inst &in) {
+  w.fault("cannot decode the instruction bytes");
+}
+static void faultUnsupported(Wave &w, const Inst &in) {
+  w.fault("unsupported instruction");
+}
+
+/// Parses an MC register name ("VGPR4_VGPR5", "SGPR_NULL", "M0_gfxpre11")
+/// into an operand template.
+Opnd Decoder::Impl::mapRegister(unsigned reg) const {
+  Opnd o;
+  StringRef name = mri->getName(reg);
+  SmallVector<StringRef, 16> tokens;
+  name.split(tokens, '_');
+  // Lower-case tokens are subtarget suffixes ("gfxpre11", "vi", "gfx9plus").
+  SmallVector<StringRef, 16> upper;
+  for (StringRef t : tokens)
+    if (!llvm::any_of(t, [](char c) { return c >= 'a' && c <= 'z'; }))
+      upper.push_back(t);
+  auto tuple = [&](StringRef prefix, OpndKind kind, unsigned base) -> bool {
+    if (upper.empty() || !upper[0].starts_with(prefix))
+      return false;
+    unsigned first;
+    if (upper[0].drop_front(prefix.size()).getAsInteger(10, first))
+      return false;
+    o.kind = kind;
+    o.reg = uint16_t(base + first);
+    o.width = uint8_t(upper.size());
+    return true;
+  };
+  if (tuple("VGPR", OpndKind::Vgpr, 0) || tuple("AGPR", OpndKind::Vgpr, kAgprBase) ||
+      tuple("TTMP", OpndKind::Sgpr, 108))
+    return o;
+  if (!upper.empty() && upper[0].starts_with("SGPR") && upper[0] != "SGPR" &&
+      tuple("SGPR", OpndKind::Sgpr, 0))
+    return o;
+  std::string joined = llvm::join(upper, "_");
+  struct Special {
+    const char *name;
+    OpndKind kind;
+    unsigned reg, width;
+  } specials[] = {
+      {"VCC", OpndKind::Sgpr, kSgprVcc, 2},
+      {"VCC_LO", OpndKind::Sgpr, kSgprVcc, 1},
+      {"VCC_HI", OpndKind::Sgpr, kSgprVcc + 1, 1},
+      {"EXEC", OpndKind::Sgpr, kSgprExec, 2},
+      {"EXEC_LO", OpndKind::Sgpr, kSgprExec, 1},
+      {"EXEC_HI", OpndKind::Sgpr, kSgprExec + 1, 1},
+      {"M0", OpndKind::Sgpr, kSgprM0, 1},
+      {"FLAT_SCR", OpndKind::Sgpr, kSgprFlatScratch, 2},
+      {"FLAT_SCR_LO", OpndKind::Sgpr, kSgprFlatScratch, 1},
+      {"FLAT_SCR_HI", OpndKind::Sgpr, kSgprFlatScratch + 1, 1},
+      {"XNACK_MASK", OpndKind::Sgpr, 104, 2},
+      {"XNACK_MASK_LO", OpndKind::Sgpr, 104, 1},
+      {"XNACK_MASK_HI", OpndKind::Sgpr, 105, 1},
+      {"SGPR_NULL", OpndKind::Sgpr, kSgprNull, 1},
+      {"SGPR_NULL64", OpndKind::Sgpr, kSgprNull, 2},
+      {"SRC_SCC", OpndKind::Scc, 0, 1},
+      {"SCC", OpndKind::Scc, 0, 1},
+      {"SRC_VCCZ", OpndKind::Vccz, 0, 1},
+      {"SRC_EXECZ", OpndKind::Execz, 0, 1},
+      {"SRC_SHARED_BASE", OpndKind::SharedBase, 0, 2},
+      {"SRC_SHARED_BASE_LO", OpndKind::SharedBase, 0, 1},
+      {"SRC_SHARED_LIMIT", OpndKind::SharedLimit, 0, 2},
+      {"SRC_SHARED_LIMIT_LO", OpndKind::SharedLimit, 0, 1},
+      {"SRC_PRIVATE_BASE", OpndKind::PrivateBase, 0, 2},
+      {"SRC_PRIVATE_BASE_LO", OpndKind::PrivateBase, 0, 1},
+      {"SRC_PRIVATE_LIMIT", OpndKind::PrivateLimit, 0, 2},
+      {"SRC_PRIVATE_LIMIT_LO", OpndKind::PrivateLimit, 0, 1},
+  };
+  for (const Special &s : specials)
+    if (joined == s.name) {
+      o.kind = s.kind;
+      o.reg = uint16_t(s.reg);
+      o.width = uint8_t(s.width);
+      return o;
+    }
+  o.kind = OpndKind::None; // unknown register: the instruction is unsupported
+  return o;
+}
+
+/// Strips encoding and subtarget suffix tokens from an MC opcode name,
+/// collecting the encoding ones as form flags.
+static std::string normaliseName(StringRef name, uint32_t &form) {
+  SmallVector<StringRef, 12> tokens;
+  name.split(tokens, '_');
+  struct Suffix {
+    const char *token;
+    uint32_t flag;
+  } suffixes[] = {
+      {"e32", kFormE32},       {"e64", kFormE64},
+      {"sdwa", kFormSdwa},     {"dpp", kFormDpp},
+      {"dpp8", kFormDpp8},     {"OFFEN", kFormOffen},
+      {"IDXEN", kFormIdxen},   {"BOTHEN", kFormBothen},
+      {"OFFSET", kFormOffsetOnly}, {"ADDR64", kFormAddr64},
+      {"LDS", kFormLds},       {"SADDR", kFormSaddr},
+      {"IMM", kFormSmemImm},   {"SGPR", kFormSmemSgpr},
+      {"RTN", kFormRtn},       {"acd", kFormAccCd},
+      {"vcd", kFormVgprCd},    {"vgprcd", kFormVgprCd},
+      {"VE", kFormVe},         {"SVS", kFormSvs},
+      {"mac", 0},              {"ST", 0},
+  };
+  while (tokens.size() > 1) {
+    StringRef t = tokens.back();
+    bool known = false;
+    if (t.starts_with("gfx") || t == "vi" || t == "si" || t == "ci" ||
+        t == "gfx6" || t == "gfx7") {
+      known = true;
+    } else {
+      for (const Suffix &s : suffixes)
+        if (t == s.token) {
+          form |= s.flag;
+          known = true;
+          break;
+        }
+    }
+    if (!known)
+      break;
+    tokens.pop_back();
+  }
+  return llvm::join(tokens, "_");
+}
+
+Expected<const Decoder *> Decoder::get(Chip chip) {
+  static std::mutex initLock;
+  static std::unique_ptr<Decoder> decoders[2];
+  std::lock_guard<std::mutex> guard(initLock);
+  unsigned slot = chip == Chip::gfx942 ? 0 : 1;
+  if (decoders[slot])
+    return decoders[slot].get();
+  static bool initialised = false;
+  if (!initialised) {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUDisassembler();
+    initialised = true;
+  }
+  Triple triple("amdgcn-amd-amdhsa");
+  std::string error;
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return createStringError(inconvertibleErrorCode(),
+                             "LLVM has no AMDGPU target: " + error);
+  auto impl = std::make_unique<Impl>();
+  impl->chip = chip;
+  impl->mri.reset(target->createMCRegInfo(triple));
+  MCTargetOptions options;
+  impl->mai.reset(target->createMCAsmInfo(*impl->mri, triple, options));
+  impl->sti.reset(target->createMCSubtargetInfo(
+      triple, getChipInfo(chip).name, ""));
+  impl->mii.reset(target->createMCInstrInfo());
+  if (!impl->mri || !impl->mai || !impl->sti || !impl->mii)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create LLVM MC objects for " +
+                                 getChipInfo(chip).name);
+  impl->ctx = std::make_unique<MCContext>(triple, impl->mai.get(),
+                                          impl->mri.get(), impl->sti.get());
+  impl->dis.reset(target->createMCDisassembler(*impl->sti, *impl->ctx));
+  impl->printer.reset(target->createMCInstPrinter(
+      triple, impl->mai->getAssemblerDialect(), *impl->mai, *impl->mii,
+      *impl->mri));
+  if (!impl->dis || !impl->printer)
+    return createStringError(inconvertibleErrorCode(),
+                             "LLVM's AMDGPU disassembler is not available");
+  decoders[slot].reset(new Decoder(std::move(impl)));
+  return decoders[slot].get();
+}
+
+Decoder::Decoder(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
+Decoder::~Decoder() = default;
+
+void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
+                     std::string &text) const {
+  std::lock_guard<std::mutex> guard(impl->lock);
+  MCInst mc;
+  uint64_t size = 0;
+  out = Inst();
+  out.pc = address;
+  auto status = impl->dis->getInstruction(mc, size, bytes, address, nulls());
+  if (status != MCDisassembler::Success || size == 0) {
+    uint32_t word = 0;
+    for (unsigned i = 0; i < 4 && i < bytes.size(); ++i)
+      word |= uint32_t(bytes[i]) << (8 * i);
+    text = "<undecodable 0x" + utohexstr(word) + ">";
+    out.exec = faultUndecodable;
+    out.size = 4;
+    return;
+  }
+  out.size = uint32_t(size);
+  {
+    raw_string_ostream os(text);
+    impl->printer->printInst(&mc, address, "", *impl->sti, os);
+  }
+  StringRef trimmed = StringRef(text).trim();
+  text = trimmed.str();
+
+  const MCInstrDesc &desc = impl->mii->get(mc.getOpcode());
+  std::string name = normaliseName(impl->mii->getName(mc.getOpcode()), out.form);
+  const OpInfo *info = OpTable::get().find(name);
+  if (!info) {
+    out.exec = faultUnsupported;
+    return;
+  }
+  out.exec = info->fn;
+  out.op = info->op;
+  out.aux = info->aux;
+
+  unsigned numDefs = desc.getNumDefs();
+  unsigned n = mc.getNumOperands();
+  auto hasRegClass = [&](unsigned i) {
+    return i < desc.getNumOperands() && desc.operands()[i].RegClass >= 0;
+  };
+  uint8_t pendingMods = 0;
+  bool havePendingMods = false;
+  bool ok = true;
+  for (unsigned i = 0; i < n; ++i) {
+    const MCOperand &mo = mc.getOperand(i);
+    Opnd o;
+    bool isOperand = mo.isReg() || hasRegClass(i);
+    if (mo.isReg()) {
+      auto it = impl->regs.find(mo.getReg());
+      if (it == impl->regs.end())
+        it = impl->regs.try_emplace(mo.getReg(), impl->mapRegister(mo.getReg()))
+                 .first;
+      o = it->second;
+      if (o.kind == OpndKind::None && mo.getReg() != 0)
+        ok = false;
+    } else if (mo.isImm()) {
+      if (!isOperand) {
+        // A modifier when a source follows directly; else a control.
+        if (i >= numDefs && i + 1 < n && hasRegClass(i + 1) &&
+            !havePendingMods) {
+          pendingMods = uint8_t(mo.getImm());
+          havePendingMods = true;
+          continue;
+        }
+        if (out.nctrl < 8)
+          out.ctrl[out.nctrl++] = mo.getImm();
+        else
+          ok = false;
+        continue;
+      }
+      o.kind = OpndKind::Imm;
+      o.width = 2;
+      o.imm = uint64_t(mo.getImm());
+    } else {
+      ok = false; // expressions do not occur in disassembled code
+      continue;
+    }
+    if (i < numDefs) {
+      if (out.ndst < 2)
+        out.dst[out.ndst++] = o;
+      else
+        ok = false;
+    } else {
+      o.mods = havePendingMods ? pendingMods : 0;
+      havePendingMods = false;
+      if (out.nsrc < 4)
+        out.src[out.nsrc++] = o;
+      else
+        ok = false;
+    }
+  }
+  if (!ok) {
+    out.exec = faultUnsupported;
+    return;
+  }
+
+  if (info->layout == Layout::Vop) {
+    if (out.form & kFormDpp) {
+      // src[0] is the tied "old" value; drop it (the destination keeps its
+      // value in lanes DPP disables).
+      for (unsigned i = 1; i < out.nsrc; ++i)
+        out.src[i - 1] = out.src[i];
+      if (out.nsrc)
+        --out.nsrc;
+      if (out.nctrl >= 4) {
+        out.dppCtrl = uint16_t(out.ctrl[out.nctrl - 4]);
+        out.rowMask = uint8_t(out.ctrl[out.nctrl - 3]);
+        out.bankMask = uint8_t(out.ctrl[out.nctrl - 2]);
+        out.boundCtrl = out.ctrl[out.nctrl - 1] != 0;
+      }
+    } else if (out.form & kFormSdwa) {
+      unsigned vsrcs = out.nsrc > 2 ? 2 : out.nsrc;
+      int k = out.nctrl;
+      if (vsrcs >= 2 && k > 0)
+        out.src1Sel = uint8_t(out.ctrl[--k]);
+      if (vsrcs >= 1 && k > 0)
+        out.src0Sel = uint8_t(out.ctrl[--k]);
+      if (out.ndst && out.dst[0].kind == OpndKind::Vgpr && k >= 2) {
+        out.dstUnused = uint8_t(out.ctrl[--k]);
+        out.dstSel = uint8_t(out.ctrl[--k]);
+      }
+      if (k >= 1)
+        out.clamp = out.ctrl[0] != 0;
+      if (k >= 2)
+        out.omod = uint8_t(out.ctrl[1]);
+    } else {
+      if (out.nctrl >= 1)
+        out.clamp = out.ctrl[0] != 0;
+      if (out.nctrl >= 2)
+        out.omod = uint8_t(out.ctrl[1]);
+    }
+  } else if (info->layout == Layout::Vop3p) {
+    if (out.nctrl >= 1)
+      out.clamp = out.ctrl[0] != 0;
+    for (unsigned i = 0; i < out.nsrc; ++i) {
+      uint8_t m = out.src[i].mods;
+      out.opSel |= (m & kModOpSel0) ? 1u << i : 0;
+      out.opSelHi |= (m & kModOpSel1) ? 1u << i : 0;
+      out.negLo |= (m & kModNeg) ? 1u << i : 0;
+      out.negHi |= (m & kModAbs) ? 1u << i : 0;
+    }
+  }
+}
+
+const Inst *Program::fetchSlow(uint64_t pc, std::string &error) {
+  uint64_t off = pc - base;
+  bool inCode = false;
+  for (auto &r : codeRanges)
+    if (off >= r.first && off + 4 <= r.second)
+      inCode = true;
+  if (!inCode || (off & 3)) {
+    error = "program counter 0x" + utohexstr(pc) +
+            " is outside the code object's code";
+    return nullptr;
+  }
+  Inst in;
+  std::string text;
+  uint64_t avail = std::min<uint64_t>(16, size - off);
+  decoder.decode(ArrayRef<uint8_t>(image + off, avail), pc, in, text);
+  in.textIndex = uint32_t(texts.size());
+  texts.push_back(std::move(text));
+  index[off >> 2] = int32_t(insts.size());
+  insts.push_back(in);
+  return &insts.back();
+}
+
+} // namespace kcc::emu

@@ -1,0 +1,378 @@
+//===- Emulator.cpp - Context, devices, modules and launches --------------===//
+//
+// A launch follows what the HIP runtime does for hipModuleLaunchKernel: the
+// kernarg segment is the user's explicit arguments followed by the hidden
+// arguments of the code object v5 metadata (block counts, group sizes,
+// remainders, grid dims, dynamic LDS size, ...), and the AQL dispatch packet
+// carries the grid in work-items.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emu/Emulator.h"
+#include "runtime/CodeObject.h"
+#include "runtime/emu/Decoder.h"
+#include "runtime/emu/Memory.h"
+#include "runtime/emu/Ops.h"
+#include "runtime/emu/Scheduler.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+
+using namespace llvm;
+namespace kcc::emu {
+
+Module::~Module() = default;
+Device::~Device() = default;
+Context::~Context() = default;
+
+const OpTable &OpTable::get() {
+  static const OpTable table = [] {
+    OpTable t;
+    registerSaluOps(t);
+    registerControlOps(t);
+    registerScalarMemoryOps(t);
+    registerValuOps(t);
+    registerCrossLaneOps(t);
+    registerMfmaOps(t);
+    registerLdsOps(t);
+    registerVectorMemoryOps(t);
+    return t;
+  }();
+  return table;
+}
+
+namespace {
+
+Error err(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+class DeviceImpl;
+
+class ModuleImpl final : public Module {
+public:
+  ModuleImpl(CodeObject co, DeviceImpl &device, uint64_t base)
+      : co(std::move(co)), device(device), base(base) {}
+  std::vector<std::string> kernelNames() const override {
+    std::vector<std::string> names;
+    for (const KernelInfo &k : co.kernels())
+      names.push_back(k.name);
+    return names;
+  }
+  CodeObject co;
+  DeviceImpl &device;
+  uint64_t base;
+  std::unique_ptr<Program> program;
+};
+
+class ContextImpl;
+
+class DeviceImpl final : public Device {
+public:
+  DeviceImpl(ContextImpl &ctx, unsigned index, Chip chip)
+      : ctx(ctx), index(index), chip_(chip) {}
+  Chip chip() const override { return chip_; }
+  Expected<uint64_t> allocate(uint64_t bytes) override;
+  Error free(uint64_t address) override;
+  Error copyToDevice(uint64_t dst, const void *src, uint64_t bytes) override;
+  Error copyFromDevice(void *dst, uint64_t src, uint64_t bytes) override;
+  Error memset(uint64_t dst, uint8_t value, uint64_t bytes) override;
+  Expected<std::shared_ptr<Module>> loadModule(ArrayRef<uint8_t> codeObject) override;
+  Expected<LaunchStats> launch(Module &module, StringRef kernel,
+                               const LaunchOptions &options,
+                               ArrayRef<uint8_t> args) override;
+
+  /// Prepares a launch: kernarg segment, dispatch packet, occupancy.
+  Expected<std::unique_ptr<LaunchPlan>> plan(Module &module, StringRef kernel,
+                                             const LaunchOptions &options,
+                                             ArrayRef<uint8_t> args);
+  void release(LaunchPlan &plan);
+
+  Memory &memory();
+  ContextImpl &ctx;
+  unsigned index;
+  Chip chip_;
+  std::vector<std::shared_ptr<ModuleImpl>> modules;
+};
+
+class ContextImpl final : public Context {
+public:
+  Expected<Device *> addDevice(Chip chip) override {
+    if (devices.size() >= 200)
+      return err("too many emulated devices");
+    devices.push_back(std::make_unique<DeviceImpl>(*this, unsigned(devices.size()), chip));
+    return devices.back().get();
+  }
+  size_t deviceCount() const override { return devices.size(); }
+  Device &device(size_t index) override { return *devices[index]; }
+  Expected<std::vector<LaunchStats>>
+  launchConcurrent(ArrayRef<LaunchRequest> requests) override;
+
+  Memory memory;
+  std::vector<std::unique_ptr<DeviceImpl>> devices;
+};
+
+Memory &DeviceImpl::memory() { return ctx.memory; }
+
+Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes) {
+  return memory().allocate(index, bytes);
+}
+Error DeviceImpl::free(uint64_t address) { return memory().free(address); }
+
+Error DeviceImpl::copyToDevice(uint64_t dst, const void *src, uint64_t bytes) {
+  if (!bytes)
+    return Error::success();
+  uint8_t *p = memory().translate(dst, bytes);
+  if (!p)
+    return err("copy to device: [0x" + utohexstr(dst) + ", +" + Twine(bytes) +
+               ") is not inside one allocation");
+  std::memcpy(p, src, bytes);
+  return Error::success();
+}
+Error DeviceImpl::copyFromDevice(void *dst, uint64_t src, uint64_t bytes) {
+  if (!bytes)
+    return Error::success();
+  uint8_t *p = memory().translate(src, bytes);
+  if (!p)
+    return err("copy from device: [0x" + utohexstr(src) + ", +" + Twine(bytes) +
+               ") is not inside one allocation");
+  std::memcpy(dst, p, bytes);
+  return Error::success();
+}
+Error DeviceImpl::memset(uint64_t dst, uint8_t value, uint64_t bytes) {
+  if (!bytes)
+    return Error::success();
+  uint8_t *p = memory().translate(dst, bytes);
+  if (!p)
+    return err("memset: [0x" + utohexstr(dst) + ", +" + Twine(bytes) +
+               ") is not inside one allocation");
+  std::memset(p, value, bytes);
+  return Error::success();
+}
+
+Expected<std::shared_ptr<Module>> DeviceImpl::loadModule(ArrayRef<uint8_t> bytes) {
+  auto co = CodeObject::parse(bytes);
+  if (!co)
+    return co.takeError();
+  if (!co->chip())
+    return err("code object is for " + co->machineName() +
+               ", which the emulator does not support (" + supportedChipList() + ")");
+  if (*co->chip() != chip_)
+    return err("code object is for " + co->machineName() + " but the device is emu:" +
+               getChipInfo(chip_).name);
+  auto decoder = Decoder::get(chip_);
+  if (!decoder)
+    return decoder.takeError();
+  uint64_t size = co->imageSize();
+  auto base = allocate(size ? size : 4);
+  if (!base)
+    return base.takeError();
+  auto image = co->buildImage(*base);
+  if (!image)
+    return image.takeError();
+  if (Error e = copyToDevice(*base, image->data(), image->size()))
+    return std::move(e);
+  std::vector<std::pair<uint64_t, uint64_t>> code;
+  for (const LoadSegment &s : co->segments())
+    if (s.executable)
+      code.push_back({s.vaddr, s.vaddr + s.fileSize});
+  auto m = std::make_shared<ModuleImpl>(std::move(*co), *this, *base);
+  m->program = std::make_unique<Program>(**decoder, *base, memory().translate(*base, size),
+                                         size, std::move(code));
+  modules.push_back(m);
+  return std::static_pointer_cast<Module>(m);
+}
+
+/// Fills the hidden arguments the HIP runtime fills for a v5 code object.
+void fillHidden(const KernelInfo &k, const LaunchOptions &o, uint8_t *kernarg) {
+  using namespace support::endian;
+  uint32_t grid[3] = {o.grid.x, o.grid.y, o.grid.z};
+  uint32_t block[3] = {o.block.x, o.block.y, o.block.z};
+  uint16_t dims = o.grid.z > 1 || o.block.z > 1 ? 3 : o.grid.y > 1 || o.block.y > 1 ? 2 : 1;
+  for (const KernelArg &a : k.args) {
+    uint8_t *p = kernarg + a.offset;
+    auto put = [&](uint64_t v) {
+      if (a.size == 2) write16le(p, uint16_t(v));
+      else if (a.size == 4) write32le(p, uint32_t(v));
+      else if (a.size == 8) write64le(p, v);
+    };
+    switch (a.kind) {
+    case ArgKind::HiddenBlockCountX: put(grid[0]); break;
+    case ArgKind::HiddenBlockCountY: put(grid[1]); break;
+    case ArgKind::HiddenBlockCountZ: put(grid[2]); break;
+    case ArgKind::HiddenGroupSizeX: put(block[0]); break;
+    case ArgKind::HiddenGroupSizeY: put(block[1]); break;
+    case ArgKind::HiddenGroupSizeZ: put(block[2]); break;
+    // The grid is a whole number of workgroups: no partial last group.
+    case ArgKind::HiddenRemainderX: case ArgKind::HiddenRemainderY:
+    case ArgKind::HiddenRemainderZ: put(0); break;
+    case ArgKind::HiddenGlobalOffsetX: case ArgKind::HiddenGlobalOffsetY:
+    case ArgKind::HiddenGlobalOffsetZ: put(0); break;
+    case ArgKind::HiddenGridDims: put(dims); break;
+    case ArgKind::HiddenDynamicLdsSize: put(o.dynamicLdsBytes); break;
+    case ArgKind::HiddenSharedBase: put(kSharedAperture); break;
+    case ArgKind::HiddenPrivateBase: put(kPrivateAperture); break;
+    default: break; // printf/hostcall/heap/queue pointers stay null
+    }
+  }
+}
+
+Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, StringRef kernel,
+                                                       const LaunchOptions &o,
+                                                       ArrayRef<uint8_t> args) {
+  auto &module = static_cast<ModuleImpl &>(moduleBase);
+  if (&module.device != this)
+    return err("module was loaded on another device");
+  const KernelInfo *k = module.co.findKernel(kernel);
+  if (!k)
+    return err("no kernel '" + kernel + "' in the code object; it has: " +
+               module.co.kernelNameList());
+  if (o.grid.x == 0 || o.grid.y == 0 || o.grid.z == 0 || o.block.x == 0 ||
+      o.block.y == 0 || o.block.z == 0)
+    return err("launch of '" + kernel + "' with an empty grid or block");
+  uint64_t items = uint64_t(o.block.x) * o.block.y * o.block.z;
+  if (items > k->maxFlatWorkgroupSize || items > 1024)
+    return err("block of " + Twine(items) + " work-items exceeds kernel '" + kernel +
+               "''s .max_flat_workgroup_size " + Twine(k->maxFlatWorkgroupSize));
+  if (o.block.x > 1023 || o.block.y > 1023 || o.block.z > 1023)
+    return err("block dimensions above 1023 do not fit the packed work-item ids");
+  uint32_t explicitSize = k->explicitArgsSize();
+  if (args.size() < explicitSize || args.size() > k->kernargSegmentSize)
+    return err("kernel '" + kernel + "' takes " + Twine(explicitSize) +
+               " bytes of explicit arguments, got " + Twine(args.size()));
+  if (k->wavefrontSize != 64)
+    return err("kernel '" + kernel + "' is wave32; the emulator runs wave64");
+  const ChipInfo &chip = getChipInfo(chip_);
+  uint64_t lds = uint64_t(k->groupSegmentFixedSize) + o.dynamicLdsBytes;
+  if (lds > uint64_t(chip.ldsBytesPerWorkgroup))
+    return err("kernel '" + kernel + "' needs " + Twine(lds) + " bytes of LDS; " +
+               chip.name + " has " + Twine(chip.ldsBytesPerWorkgroup) + " per workgroup");
+  if (k->descriptor.usesDynamicStack)
+    return err("kernel '" + kernel + "' uses a dynamic stack, which the emulator "
+               "does not size");
+
+  auto p = std::make_unique<LaunchPlan>();
+  p->options = o;
+  Dispatch &d = p->dispatch;
+  d.chip = chip_;
+  d.memory = &memory();
+  d.program = module.program.get();
+  d.kernel = k;
+  d.kernelName = k->name;
+  d.grid[0] = o.grid.x; d.grid[1] = o.grid.y; d.grid[2] = o.grid.z;
+  d.block[0] = o.block.x; d.block[1] = o.block.y; d.block[2] = o.block.z;
+  d.ldsBytes = uint32_t(lds);
+  d.privateBytesPerLane = k->privateSegmentFixedSize;
+  p->entryPc = module.base + k->entryAddress;
+  p->wavesPerGroup = uint32_t((items + 63) / 64);
+
+  // Kernarg segment and dispatch packet in device memory.
+  uint32_t kernargBytes = std::max<uint32_t>(k->kernargSegmentSize, 16);
+  auto kernarg = allocate(kernargBytes);
+  if (!kernarg)
+    return kernarg.takeError();
+  d.kernargAddress = *kernarg;
+  uint8_t *kp = memory().translate(*kernarg, kernargBytes);
+  std::memcpy(kp, args.data(), args.size());
+  fillHidden(*k, o, kp);
+  auto packet = allocate(64);
+  if (!packet)
+    return packet.takeError();
+  d.packetAddress = *packet;
+  {
+    using namespace support::endian;
+    uint8_t *pk = memory().translate(*packet, 64);
+    uint16_t dims = o.grid.z > 1 || o.block.z > 1 ? 3 : o.grid.y > 1 || o.block.y > 1 ? 2 : 1;
+    write16le(pk + 0, 2 /*HSA_PACKET_TYPE_KERNEL_DISPATCH*/);
+    write16le(pk + 2, dims);
+    write16le(pk + 4, uint16_t(o.block.x));
+    write16le(pk + 6, uint16_t(o.block.y));
+    write16le(pk + 8, uint16_t(o.block.z));
+    write32le(pk + 12, o.grid.x * o.block.x);
+    write32le(pk + 16, o.grid.y * o.block.y);
+    write32le(pk + 20, o.grid.z * o.block.z);
+    write32le(pk + 24, k->privateSegmentFixedSize);
+    write32le(pk + 28, uint32_t(lds));
+    write64le(pk + 32, module.base + k->descriptorAddress);
+    write64le(pk + 40, *kernarg);
+  }
+
+  // Occupancy: waves per SIMD by registers, workgroups per CU by waves and
+  // LDS (a CU has 4 SIMDs and the chip's LDS), at most 16 per CU.
+  uint32_t regs = k->vgprCount;
+  if (k->agprCount)
+    regs = std::max(regs, k->descriptor.accumOffset + k->agprCount);
+  regs = std::max<uint32_t>((regs + 7) & ~7u, 8);
+  uint32_t wavesPerSimd = std::min<uint32_t>(chip.maxWavesPerSimd, 512 / regs);
+  uint32_t wavesPerCu = 4 * wavesPerSimd;
+  if (p->wavesPerGroup > wavesPerCu)
+    return err("a workgroup of " + Twine(p->wavesPerGroup) + " waves with " +
+               Twine(regs) + " registers each does not fit on one CU");
+  uint32_t groupsPerCu = std::min<uint32_t>(16, wavesPerCu / p->wavesPerGroup);
+  if (lds)
+    groupsPerCu = std::min<uint64_t>(groupsPerCu, chip.ldsBytesPerWorkgroup / lds);
+  groupsPerCu = std::max<uint32_t>(groupsPerCu, 1);
+  p->maxResidentGroups = std::max<uint32_t>(1, o.computeUnits) * groupsPerCu;
+  return std::move(p);
+}
+
+void DeviceImpl::release(LaunchPlan &p) {
+  consumeError(free(p.dispatch.kernargAddress));
+  consumeError(free(p.dispatch.packetAddress));
+}
+
+Expected<LaunchStats> DeviceImpl::launch(Module &module, StringRef kernel,
+                                         const LaunchOptions &options,
+                                         ArrayRef<uint8_t> args) {
+  auto p = plan(module, kernel, options, args);
+  if (!p)
+    return p.takeError();
+  std::vector<LaunchPlan *> plans{p->get()};
+  Error e = runLaunches(plans);
+  release(**p);
+  if (e)
+    return std::move(e);
+  return (*p)->stats;
+}
+
+Expected<std::vector<LaunchStats>>
+ContextImpl::launchConcurrent(ArrayRef<LaunchRequest> requests) {
+  std::vector<std::unique_ptr<LaunchPlan>> owned;
+  std::vector<LaunchPlan *> plans;
+  std::vector<DeviceImpl *> devs;
+  for (const LaunchRequest &r : requests) {
+    auto *dev = static_cast<DeviceImpl *>(r.device);
+    if (!dev || !r.module)
+      return err("launch request without a device or module");
+    bool ours = false;
+    for (auto &d : devices)
+      ours |= d.get() == dev;
+    if (!ours)
+      return err("launch request names a device of another context");
+    auto p = dev->plan(*r.module, r.kernel, r.options, r.args);
+    if (!p) {
+      for (size_t i = 0; i < owned.size(); ++i)
+        devs[i]->release(*owned[i]);
+      return p.takeError();
+    }
+    plans.push_back(p->get());
+    devs.push_back(dev);
+    owned.push_back(std::move(*p));
+  }
+  Error e = runLaunches(plans);
+  for (size_t i = 0; i < owned.size(); ++i)
+    devs[i]->release(*owned[i]);
+  if (e)
+    return std::move(e);
+  std::vector<LaunchStats> stats;
+  for (auto &p : owned)
+    stats.push_back(p->stats);
+  return stats;
+}
+
+} // namespace
+
+std::unique_ptr<Context> Context::create() {
+  return std::make_unique<ContextImpl>();
+}
+
+} // namespace kcc::emu

@@ -1,0 +1,362 @@
+//===- Lds.cpp - LDS (DS) instructions and the DS cross-lane permutes -----===//
+//
+// MC operand order: [vdst,] addr, [data0, [data1,]] then offset (or offset0,
+// offset1) and gds. An address is vaddr + offset per lane; read2/write2 scale
+// each offset by the element size (x64 more for the ST64 forms). gfx9+ does
+// not clamp LDS addresses with M0; an access outside the workgroup's LDS
+// allocation is reported as a fault, since it is a kernel bug.
+//
+// ds_read_b64_tr_b16 (gfx950): within each 16-lane group, the 16 lanes'
+// 8-byte reads form a 4 x 16 tile of 16-bit elements (row r = lanes
+// 4r..4r+3); lane c receives column c.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emu/Exec.h"
+#include "runtime/emu/Ops.h"
+
+namespace kcc::emu {
+namespace {
+
+bool ldsRange(Wave &w, uint64_t addr, unsigned bytes, int lane, const char *what) {
+  if (addr + bytes <= w.wg->lds.size())
+    return true;
+  w.fault(std::string("LDS ") + what + " of " + std::to_string(bytes) +
+          " bytes at " + hex(addr) + " (lane " + std::to_string(lane) +
+          ") is outside the workgroup's " + std::to_string(w.wg->lds.size()) +
+          " bytes of LDS");
+  return false;
+}
+
+enum LoadKind : uint16_t { LdU8, LdI8, LdU16, LdI16, LdB32, LdB64, LdB96, LdB128,
+                           LdU8D16, LdU8D16Hi, LdI8D16, LdI8D16Hi, LdU16D16,
+                           LdU16D16Hi };
+
+void dsRead(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  unsigned dwords = in.op == LdB64 ? 2 : in.op == LdB96 ? 3 : in.op == LdB128 ? 4 : 1;
+  unsigned bytes = in.op <= LdI8 || (in.op >= LdU8D16 && in.op <= LdI8D16Hi) ? 1
+                   : in.op <= LdI16 || in.op >= LdU16D16 ? 2 : 4 * dwords;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a = uint64_t(addr[l]) + offset;
+    if (!ldsRange(w, a, bytes, l, "read"))
+      return;
+    const uint8_t *p = w.wg->lds.data() + a;
+    uint32_t *d0 = w.row(in.dst[0].reg);
+    switch (LoadKind(in.op)) {
+    case LdU8: d0[l] = p[0]; break;
+    case LdI8: d0[l] = uint32_t(int32_t(int8_t(p[0]))); break;
+    case LdU16: d0[l] = uint32_t(p[0] | p[1] << 8); break;
+    case LdI16: d0[l] = uint32_t(int32_t(int16_t(p[0] | p[1] << 8))); break;
+    case LdU8D16: d0[l] = (d0[l] & 0xffff0000u) | p[0]; break;
+    case LdU8D16Hi: d0[l] = (d0[l] & 0xffffu) | (uint32_t(p[0]) << 16); break;
+    case LdI8D16: d0[l] = (d0[l] & 0xffff0000u) | (uint16_t(int8_t(p[0]))); break;
+    case LdI8D16Hi: d0[l] = (d0[l] & 0xffffu) | (uint32_t(uint16_t(int8_t(p[0]))) << 16); break;
+    case LdU16D16: d0[l] = (d0[l] & 0xffff0000u) | uint32_t(p[0] | p[1] << 8); break;
+    case LdU16D16Hi: d0[l] = (d0[l] & 0xffffu) | (uint32_t(p[0] | p[1] << 8) << 16); break;
+    default:
+      for (unsigned i = 0; i < dwords; ++i)
+        std::memcpy(w.row(in.dst[0].reg + i) + l, p + 4 * i, 4);
+    }
+  }
+}
+
+enum StoreKind : uint16_t { StB8, StB16, StB32, StB64, StB96, StB128, StB8Hi, StB16Hi };
+
+void dsWrite(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  unsigned dwords = in.op == StB64 ? 2 : in.op == StB96 ? 3 : in.op == StB128 ? 4 : 1;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a = uint64_t(addr[l]) + offset;
+    uint32_t x = w.row(in.src[1].reg)[l];
+    switch (StoreKind(in.op)) {
+    case StB8: case StB8Hi:
+      if (!ldsRange(w, a, 1, l, "write")) return;
+      w.wg->lds[a] = uint8_t(in.op == StB8Hi ? x >> 16 : x);
+      break;
+    case StB16: case StB16Hi: {
+      if (!ldsRange(w, a, 2, l, "write")) return;
+      uint16_t h = uint16_t(in.op == StB16Hi ? x >> 16 : x);
+      std::memcpy(&w.wg->lds[a], &h, 2);
+      break;
+    }
+    default:
+      if (!ldsRange(w, a, 4 * dwords, l, "write")) return;
+      for (unsigned i = 0; i < dwords; ++i)
+        std::memcpy(&w.wg->lds[a + 4 * i], w.row(in.src[1].reg + i) + l, 4);
+    }
+  }
+}
+
+/// ds_read2/ds_write2 (_b32/_b64, _st64): two elements at offset0 and
+/// offset1 scaled by the element size (times 64 for ST64).
+void dsRead2(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  unsigned dw = in.op & 0xf, scale = dw * 4 * ((in.op >> 4) ? 64 : 1);
+  int64_t off0 = in.nctrl > 0 ? in.ctrl[0] : 0, off1 = in.nctrl > 1 ? in.ctrl[1] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a0 = addr[l] + off0 * scale, a1 = addr[l] + off1 * scale;
+    if (!ldsRange(w, a0, 4 * dw, l, "read") || !ldsRange(w, a1, 4 * dw, l, "read"))
+      return;
+    for (unsigned i = 0; i < dw; ++i) {
+      std::memcpy(w.row(in.dst[0].reg + i) + l, &w.wg->lds[a0 + 4 * i], 4);
+      std::memcpy(w.row(in.dst[0].reg + dw + i) + l, &w.wg->lds[a1 + 4 * i], 4);
+    }
+  }
+}
+
+void dsWrite2(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  unsigned dw = in.op & 0xf, scale = dw * 4 * ((in.op >> 4) ? 64 : 1);
+  int64_t off0 = in.nctrl > 0 ? in.ctrl[0] : 0, off1 = in.nctrl > 1 ? in.ctrl[1] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a0 = addr[l] + off0 * scale, a1 = addr[l] + off1 * scale;
+    if (!ldsRange(w, a0, 4 * dw, l, "write") || !ldsRange(w, a1, 4 * dw, l, "write"))
+      return;
+    for (unsigned i = 0; i < dw; ++i) {
+      std::memcpy(&w.wg->lds[a0 + 4 * i], w.row(in.src[1].reg + i) + l, 4);
+      std::memcpy(&w.wg->lds[a1 + 4 * i], w.row(in.src[2].reg + i) + l, 4);
+    }
+  }
+}
+
+enum AtomicOp : uint8_t { AAdd, ASub, ARsub, AInc, ADec, AMinI, AMaxI, AMinU,
+                          AMaxU, AAnd, AOr, AXor, AMskor, AXchg, ACmpst,
+                          AAddF32, AMinF32, AMaxF32, ACmpswap };
+
+} // namespace
+
+/// Shared with global atomics: new value of a 32- or 64-bit atomic.
+uint64_t atomicApply(unsigned op, uint64_t old, uint64_t src, uint64_t cmp,
+                     bool wide) {
+  uint64_t mask = wide ? ~0ull : 0xffffffffull;
+  auto sx = [&](uint64_t x) { return wide ? int64_t(x) : int64_t(int32_t(uint32_t(x))); };
+  switch (AtomicOp(op)) {
+  case AAdd: return (old + src) & mask;
+  case ASub: return (old - src) & mask;
+  case ARsub: return (src - old) & mask;
+  case AInc: return old >= src ? 0 : (old + 1) & mask;
+  case ADec: return (old == 0 || old > src) ? src : (old - 1) & mask;
+  case AMinI: return sx(old) < sx(src) ? old : src;
+  case AMaxI: return sx(old) > sx(src) ? old : src;
+  case AMinU: return std::min(old, src);
+  case AMaxU: return std::max(old, src);
+  case AAnd: return old & src;
+  case AOr: return old | src;
+  case AXor: return old ^ src;
+  case AMskor: return (old & ~cmp) | src;
+  case AXchg: return src;
+  case ACmpst: return old == cmp ? src : old; // ds_cmpst: data0 = compare
+  case ACmpswap: return old == cmp ? src : old;
+  case AAddF32:
+    return wide ? asU64(asD(old) + asD(src)) : asU(asF(uint32_t(old)) + asF(uint32_t(src)));
+  case AMinF32:
+    return wide ? asU64(std::fmin(asD(old), asD(src)))
+                : asU(std::fmin(asF(uint32_t(old)), asF(uint32_t(src))));
+  case AMaxF32:
+    return wide ? asU64(std::fmax(asD(old), asD(src)))
+                : asU(std::fmax(asF(uint32_t(old)), asF(uint32_t(src))));
+  }
+  return old;
+}
+
+namespace {
+
+/// op = AtomicOp | wide << 8 | rtn << 9.
+void dsAtomic(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  unsigned op = in.op & 0xff;
+  bool wide = (in.op >> 8) & 1, rtn = (in.op >> 9) & 1;
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  unsigned bytes = wide ? 8 : 4;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  bool twoData = op == AMskor || op == ACmpst;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a = uint64_t(addr[l]) + offset;
+    if (!ldsRange(w, a, bytes, l, "atomic"))
+      return;
+    auto read = [&](unsigned idx) {
+      uint64_t x = w.row(in.src[idx].reg)[l];
+      if (wide)
+        x |= uint64_t(w.row(in.src[idx].reg + 1)[l]) << 32;
+      return x;
+    };
+    uint64_t d0 = read(1), d1 = twoData ? read(2) : 0;
+    uint64_t old = 0;
+    std::memcpy(&old, &w.wg->lds[a], bytes);
+    // ds_cmpst_b32 addr, cmp(data0), new(data1); ds_mskor: mask(data0), or(data1).
+    uint64_t nv = twoData ? atomicApply(op, old, d1, d0, wide)
+                          : atomicApply(op, old, d0, 0, wide);
+    std::memcpy(&w.wg->lds[a], &nv, bytes);
+    if (rtn) {
+      w.row(in.dst[0].reg)[l] = uint32_t(old);
+      if (wide)
+        w.row(in.dst[0].reg + 1)[l] = uint32_t(old >> 32);
+    }
+  }
+}
+
+/// ds_bpermute_b32 (pull from lane addr/4) and ds_permute_b32 (push to lane
+/// addr/4); lanes are taken modulo 64. Inactive source lanes read as 0.
+void dsPermute(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg), *data = w.row(in.src[1].reg);
+  uint32_t out[kLanes];
+  uint32_t *dst = w.row(in.dst[0].reg);
+  if (in.op == 0) { // bpermute
+    for (int l = 0; l < kLanes; ++l) {
+      unsigned s = unsigned((addr[l] + offset) >> 2) & 63;
+      out[l] = ((exec >> s) & 1) ? data[s] : 0;
+    }
+  } else {
+    for (int l = 0; l < kLanes; ++l)
+      out[l] = 0;
+    for (int l = 0; l < kLanes; ++l)
+      if ((exec >> l) & 1)
+        out[unsigned((addr[l] + offset) >> 2) & 63] = data[l];
+  }
+  writeMasked(dst, out, exec);
+}
+
+/// ds_swizzle_b32: offset[15] = 1 selects the quad-permute mode
+/// (offset[7:0] = four 2-bit lane selects within each quad); otherwise the
+/// bitmask mode over 32-lane halves: and_mask = offset[4:0],
+/// or_mask = offset[9:5], xor_mask = offset[14:10].
+void dsSwizzle(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  unsigned off = in.nctrl ? unsigned(in.ctrl[0]) : 0;
+  const uint32_t *data = w.row(in.src[0].reg);
+  uint32_t out[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    int s;
+    if (off & 0x8000) {
+      s = (l & ~3) | ((off >> (2 * (l & 3))) & 3);
+    } else {
+      unsigned andM = off & 31, orM = (off >> 5) & 31, xorM = (off >> 10) & 31;
+      s = (l & 32) | ((((l & 31) & andM) | orM) ^ xorM);
+    }
+    out[l] = ((exec >> s) & 1) ? data[s] : 0;
+  }
+  writeMasked(w.row(in.dst[0].reg), out, exec);
+}
+
+void dsReadTr16(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  uint16_t elems[kLanes][4];
+  for (int l = 0; l < kLanes; ++l) {
+    std::memset(elems[l], 0, 8);
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a = uint64_t(addr[l]) + offset;
+    if (!ldsRange(w, a, 8, l, "read"))
+      return;
+    std::memcpy(elems[l], &w.wg->lds[a], 8);
+  }
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    int group = l & ~15, c = l & 15;
+    uint16_t col[4];
+    for (int r = 0; r < 4; ++r)
+      col[r] = elems[group + 4 * r + c / 4][c % 4];
+    w.row(in.dst[0].reg)[l] = uint32_t(col[0]) | (uint32_t(col[1]) << 16);
+    w.row(in.dst[0].reg + 1)[l] = uint32_t(col[2]) | (uint32_t(col[3]) << 16);
+  }
+}
+
+void dsNop(Wave &, const Inst &) {}
+
+} // namespace
+
+void registerLdsOps(OpTable &t) {
+  struct {
+    const char *name;
+    LoadKind k;
+  } loads[] = {{"DS_READ_U8", LdU8}, {"DS_READ_I8", LdI8}, {"DS_READ_U16", LdU16},
+               {"DS_READ_I16", LdI16}, {"DS_READ_B32", LdB32}, {"DS_READ_B64", LdB64},
+               {"DS_READ_B96", LdB96}, {"DS_READ_B128", LdB128},
+               {"DS_READ_U8_D16", LdU8D16}, {"DS_READ_U8_D16_HI", LdU8D16Hi},
+               {"DS_READ_I8_D16", LdI8D16}, {"DS_READ_I8_D16_HI", LdI8D16Hi},
+               {"DS_READ_U16_D16", LdU16D16}, {"DS_READ_U16_D16_HI", LdU16D16Hi}};
+  for (auto &e : loads)
+    t.add(e.name, dsRead, Layout::Plain, e.k);
+  struct {
+    const char *name;
+    StoreKind k;
+  } stores[] = {{"DS_WRITE_B8", StB8}, {"DS_WRITE_B16", StB16}, {"DS_WRITE_B32", StB32},
+                {"DS_WRITE_B64", StB64}, {"DS_WRITE_B96", StB96},
+                {"DS_WRITE_B128", StB128}, {"DS_WRITE_B8_D16_HI", StB8Hi},
+                {"DS_WRITE_B16_D16_HI", StB16Hi}};
+  for (auto &e : stores)
+    t.add(e.name, dsWrite, Layout::Plain, e.k);
+  t.add("DS_READ2_B32", dsRead2, Layout::Plain, 1);
+  t.add("DS_READ2_B64", dsRead2, Layout::Plain, 2);
+  t.add("DS_READ2ST64_B32", dsRead2, Layout::Plain, 0x11);
+  t.add("DS_READ2ST64_B64", dsRead2, Layout::Plain, 0x12);
+  t.add("DS_WRITE2_B32", dsWrite2, Layout::Plain, 1);
+  t.add("DS_WRITE2_B64", dsWrite2, Layout::Plain, 2);
+  t.add("DS_WRITE2ST64_B32", dsWrite2, Layout::Plain, 0x11);
+  t.add("DS_WRITE2ST64_B64", dsWrite2, Layout::Plain, 0x12);
+  struct {
+    const char *base;
+    AtomicOp op;
+  } atomics[] = {{"ADD", AAdd}, {"SUB", ASub}, {"RSUB", ARsub}, {"INC", AInc},
+                 {"DEC", ADec}, {"MIN_I", AMinI}, {"MAX_I", AMaxI},
+                 {"MIN_U", AMinU}, {"MAX_U", AMaxU}, {"AND_B", AAnd},
+                 {"OR_B", AOr}, {"XOR_B", AXor}, {"MSKOR_B", AMskor},
+                 {"WRXCHG_RTN_B", AXchg}, {"CMPST_B", ACmpst},
+                 {"ADD_F", AAddF32}, {"MIN_F", AMinF32}, {"MAX_F", AMaxF32}};
+  for (auto &a : atomics) {
+    std::string base = a.base;
+    bool typed = base.back() == '_';
+    for (int wide = 0; wide < 2; ++wide) {
+      std::string suffix;
+      if (typed) {
+        char kind = base[base.size() - 2];
+        suffix = std::string(1, kind) + (wide ? "64" : "32");
+      } else {
+        suffix = std::string(base == "ADD" || base == "SUB" || base == "RSUB" ||
+                                     base == "INC" || base == "DEC"
+                                 ? "_U"
+                                 : "_") +
+                 (wide ? "64" : "32");
+      }
+      std::string stem = typed ? base.substr(0, base.size() - 2) : base;
+      std::string name = typed ? stem + "_" + suffix : stem + suffix;
+      if (stem == "WRXCHG_RTN") {
+        t.add("DS_WRXCHG_RTN_B" + std::string(wide ? "64" : "32"), dsAtomic,
+              Layout::Plain, uint16_t(a.op | wide << 8 | 1 << 9));
+        continue;
+      }
+      t.add("DS_" + name, dsAtomic, Layout::Plain, uint16_t(a.op | wide << 8));
+      // The returning form puts RTN after the operation ("DS_ADD_RTN_U32").
+      t.add("DS_" + stem + "_RTN_" + (typed ? suffix : suffix.substr(1)), dsAtomic,
+            Layout::Plain, uint16_t(a.op | wide << 8 | 1 << 9));
+    }
+  }
+  t.add("DS_BPERMUTE_B32", dsPermute, Layout::Plain, 0);
+  t.add("DS_PERMUTE_B32", dsPermute, Layout::Plain, 1);
+  t.add("DS_SWIZZLE_B32", dsSwizzle);
+  t.add("DS_READ_B64_TR_B16", dsReadTr16);
+  t.add("DS_NOP", dsNop);
+}
+
+} // namespace kcc::emu

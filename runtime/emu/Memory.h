@@ -1,0 +1,61 @@
+//===- Memory.h - Device memory of emulated GPUs ---------------*- C++ -*-===//
+//
+// One address space shared by every device of a Context: each device owns a
+// window of addresses (device d at (d + 1) << 40), so an address names both
+// the device and the byte, and a kernel on one device can reach another
+// device's memory by address, as peer-mapped memory behaves on hardware.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_RUNTIME_EMU_MEMORY_H
+#define KCC_RUNTIME_EMU_MEMORY_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+
+namespace kcc::emu {
+
+class Memory {
+public:
+  static constexpr uint64_t kDeviceWindow = 1ull << 40;
+  static uint64_t deviceBase(unsigned device) {
+    return (uint64_t(device) + 1) * kDeviceWindow;
+  }
+
+  /// Allocates `bytes` (zeroed) in `device`'s window, 256-byte aligned as
+  /// hipMalloc is, with a guard gap so that running off the end of one
+  /// buffer does not land in the next.
+  llvm::Expected<uint64_t> allocate(unsigned device, uint64_t bytes);
+  llvm::Error free(uint64_t address);
+
+  /// Host pointer to [address, address + bytes) when it lies inside one
+  /// allocation, else nullptr. The last hit is cached: accesses cluster.
+  uint8_t *translate(uint64_t address, uint64_t bytes) {
+    if (address - lastBase < lastSize && bytes <= lastSize - (address - lastBase))
+      return lastData + (address - lastBase);
+    return translateSlow(address, bytes);
+  }
+
+  /// Which device owns `address` (by window), for diagnostics.
+  static unsigned deviceOf(uint64_t address) {
+    return unsigned(address / kDeviceWindow) - 1;
+  }
+
+private:
+  uint8_t *translateSlow(uint64_t address, uint64_t bytes);
+
+  struct Block {
+    uint64_t size;
+    std::unique_ptr<uint8_t[]> data;
+  };
+  std::map<uint64_t, Block> blocks;
+  std::map<unsigned, uint64_t> nextFree;
+  uint64_t lastBase = 0, lastSize = 0;
+  uint8_t *lastData = nullptr;
+};
+
+} // namespace kcc::emu
+
+#endif // KCC_RUNTIME_EMU_MEMORY_H

@@ -1,0 +1,200 @@
+//===- Mfma.cpp - Matrix fused multiply-add (MFMA) ------------------------===//
+//
+// D = A x B + C per block, with the register layouts of the CDNA3/CDNA4 ISA
+// guides ("Dependent Matrix Fused Multiply-Add" and AMD's matrix instruction
+// calculator):
+//  - A (M x K): lane l holds row i = l % M; lane group g = l / M holds
+//    k = g * kPerLane + j (one block) or block g, k = j (64 / M blocks);
+//  - B (K x N): the same with column j = l % N;
+//  - C/D (M >= 16): column j = l % N, row i = 8 * (r / 4) * (64 / N) / 2 ...
+//    i.e. i = (r / 4) * 4 * (64 / N) + (l / N) * 4 + r % 4 within a block,
+//    blocks in consecutive register groups; 4x4 blocks: i = r, j = l % 4,
+//    block = l / 4.
+// Products are exact in f32 for 16-bit inputs; they are summed in order of k
+// with fused multiply-adds into the f32 accumulator, as hardware does.
+// CBSZ/ABID broadcast A between blocks; BLGP permutes B's lane groups.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emu/Exec.h"
+#include "runtime/emu/Ops.h"
+
+#include <cmath>
+
+namespace kcc::emu {
+namespace {
+
+enum class In : uint8_t { F32, F16, BF16, I8 };
+
+struct Shape {
+  int m, n, k, blocks;
+  In in;
+  bool intOut;
+};
+
+int perReg(In t) { return t == In::F32 ? 1 : t == In::I8 ? 4 : 2; }
+
+float elemF(uint32_t word, int idx, In t) {
+  switch (t) {
+  case In::F32: return asF(word);
+  case In::F16: return halfToFloat(uint16_t(word >> (16 * idx)));
+  case In::BF16: return bf16ToFloat(uint16_t(word >> (16 * idx)));
+  default: return 0;
+  }
+}
+int32_t elemI(uint32_t word, int idx) { return int8_t(word >> (8 * idx)); }
+
+int blgpLane(int l, unsigned blgp) {
+  switch (blgp & 7) {
+  case 1: return l & 31;
+  case 2: return (l & 31) + 32;
+  case 3: return (l + 16) & 63;
+  case 4: return l & 15;
+  case 5: return (l & 15) + 16;
+  case 6: return (l & 15) + 32;
+  case 7: return (l & 15) + 48;
+  default: return l;
+  }
+}
+
+void mfma(Wave &w, const Inst &in) {
+  const Shape &s = *static_cast<const Shape *>(in.aux);
+  unsigned cbsz = in.nctrl > 0 ? unsigned(in.ctrl[0]) : 0;
+  unsigned abid = in.nctrl > 1 ? unsigned(in.ctrl[1]) : 0;
+  unsigned blgp = in.nctrl > 2 ? unsigned(in.ctrl[2]) : 0;
+  if (s.blocks == 1 && (cbsz || abid)) {
+    w.fault("MFMA with cbsz/abid on a single-block shape");
+    return;
+  }
+  int groups = 64 / s.m;                 // lane groups in A and B
+  int kPerLane = s.blocks == 1 ? s.k / groups : s.k;
+  int pr = perReg(s.in);
+  int outRegs = s.m * s.n * s.blocks / 64;
+  if (in.dst[0].width < outRegs || in.src[0].width * pr < kPerLane) {
+    w.fault("MFMA operand widths do not match its shape");
+    return;
+  }
+  // Gather A[b][i][k] and B[b][k][j] as floats (or ints).
+  static thread_local std::vector<float> A, B, C;
+  static thread_local std::vector<int32_t> AI, BI, CI;
+  size_t aSize = size_t(s.blocks) * s.m * s.k, bSize = size_t(s.blocks) * s.k * s.n;
+  size_t cSize = size_t(s.blocks) * s.m * s.n;
+  A.assign(aSize, 0); B.assign(bSize, 0); C.assign(cSize, 0);
+  if (s.intOut) { AI.assign(aSize, 0); BI.assign(bSize, 0); CI.assign(cSize, 0); }
+  alignas(64) uint32_t buf[kLanes];
+  for (int j = 0; j < kPerLane; ++j) {
+    const uint32_t *ra = lanes(w, in.src[0], buf, j / pr);
+    for (int l = 0; l < kLanes; ++l) {
+      int i = l % s.m, g = l / s.m;
+      int b = s.blocks == 1 ? 0 : g, k = s.blocks == 1 ? g * kPerLane + j : j;
+      size_t idx = (size_t(b) * s.m + i) * s.k + k;
+      if (s.intOut) AI[idx] = elemI(ra[l], j % pr);
+      else A[idx] = elemF(ra[l], j % pr, s.in);
+    }
+    alignas(64) uint32_t bbuf[kLanes];
+    const uint32_t *rb = lanes(w, in.src[1], bbuf, j / pr);
+    for (int l = 0; l < kLanes; ++l) {
+      int src = blgpLane(l, blgp);
+      int jj = l % s.n, g = l / s.n;
+      int b = s.blocks == 1 ? 0 : g, k = s.blocks == 1 ? g * kPerLane + j : j;
+      size_t idx = (size_t(b) * s.k + k) * s.n + jj;
+      if (s.intOut) BI[idx] = elemI(rb[src], j % pr);
+      else B[idx] = elemF(rb[src], j % pr, s.in);
+    }
+  }
+  // Position of accumulator element (block, i, j) in (register, lane).
+  auto place = [&](int r, int l, int &b, int &i, int &j) {
+    if (s.m == 4) {
+      b = l / 4; j = l % 4; i = r;
+      return;
+    }
+    int regsPerBlock = s.m * s.n / 64;
+    b = r / regsPerBlock;
+    int rr = r % regsPerBlock;
+    j = l % s.n;
+    i = (rr / 4) * 4 * (64 / s.n) + (l / s.n) * 4 + rr % 4;
+  };
+  for (int r = 0; r < outRegs; ++r) {
+    const uint32_t *rc = lanes(w, in.src[2], buf, in.src[2].kind == OpndKind::Vgpr ? r : 0);
+    for (int l = 0; l < kLanes; ++l) {
+      int b, i, j;
+      place(r, l, b, i, j);
+      size_t idx = (size_t(b) * s.m + i) * s.n + j;
+      if (s.intOut) CI[idx] = int32_t(rc[l]);
+      else C[idx] = asF(rc[l]);
+    }
+  }
+  unsigned group = 1u << cbsz;
+  for (int b = 0; b < s.blocks; ++b) {
+    int ab = s.blocks == 1 ? 0 : int((unsigned(b) & ~(group - 1)) | (abid & (group - 1)));
+    if (ab >= s.blocks) ab = b;
+    for (int i = 0; i < s.m; ++i)
+      for (int j = 0; j < s.n; ++j) {
+        size_t ci = (size_t(b) * s.m + i) * s.n + j;
+        if (s.intOut) {
+          int32_t acc = CI[ci];
+          for (int k = 0; k < s.k; ++k)
+            acc += AI[(size_t(ab) * s.m + i) * s.k + k] * BI[(size_t(b) * s.k + k) * s.n + j];
+          CI[ci] = acc;
+        } else {
+          float acc = C[ci];
+          const float *a = &A[(size_t(ab) * s.m + i) * s.k];
+          for (int k = 0; k < s.k; ++k)
+            acc = std::fma(a[k], B[(size_t(b) * s.k + k) * s.n + j], acc);
+          C[ci] = acc;
+        }
+      }
+  }
+  // MFMA ignores EXEC: every lane's accumulator is written.
+  for (int r = 0; r < outRegs; ++r) {
+    uint32_t *d = w.row(in.dst[0].reg + r);
+    for (int l = 0; l < kLanes; ++l) {
+      int b, i, j;
+      place(r, l, b, i, j);
+      size_t idx = (size_t(b) * s.m + i) * s.n + j;
+      d[l] = s.intOut ? uint32_t(CI[idx]) : asU(C[idx]);
+    }
+  }
+}
+
+struct Named {
+  const char *name;
+  Shape shape;
+};
+const Named kShapes[] = {
+    {"V_MFMA_F32_32X32X1F32", {32, 32, 1, 2, In::F32, false}},
+    {"V_MFMA_F32_16X16X1F32", {16, 16, 1, 4, In::F32, false}},
+    {"V_MFMA_F32_4X4X1F32", {4, 4, 1, 16, In::F32, false}},
+    {"V_MFMA_F32_32X32X2F32", {32, 32, 2, 1, In::F32, false}},
+    {"V_MFMA_F32_16X16X4F32", {16, 16, 4, 1, In::F32, false}},
+    {"V_MFMA_F32_32X32X4F16", {32, 32, 4, 2, In::F16, false}},
+    {"V_MFMA_F32_16X16X4F16", {16, 16, 4, 4, In::F16, false}},
+    {"V_MFMA_F32_4X4X4F16", {4, 4, 4, 16, In::F16, false}},
+    {"V_MFMA_F32_32X32X8F16", {32, 32, 8, 1, In::F16, false}},
+    {"V_MFMA_F32_16X16X16F16", {16, 16, 16, 1, In::F16, false}},
+    {"V_MFMA_F32_32X32X4BF16_1K", {32, 32, 4, 2, In::BF16, false}},
+    {"V_MFMA_F32_16X16X4BF16_1K", {16, 16, 4, 4, In::BF16, false}},
+    {"V_MFMA_F32_4X4X4BF16_1K", {4, 4, 4, 16, In::BF16, false}},
+    {"V_MFMA_F32_32X32X8BF16_1K", {32, 32, 8, 1, In::BF16, false}},
+    {"V_MFMA_F32_16X16X16BF16_1K", {16, 16, 16, 1, In::BF16, false}},
+    {"V_MFMA_I32_32X32X4I8", {32, 32, 4, 2, In::I8, true}},
+    {"V_MFMA_I32_16X16X4I8", {16, 16, 4, 4, In::I8, true}},
+    {"V_MFMA_I32_4X4X4I8", {4, 4, 4, 16, In::I8, true}},
+    {"V_MFMA_I32_32X32X16I8", {32, 32, 16, 1, In::I8, true}},
+    {"V_MFMA_I32_16X16X32I8", {16, 16, 32, 1, In::I8, true}},
+    // gfx950.
+    {"V_MFMA_F32_32X32X16_BF16", {32, 32, 16, 1, In::BF16, false}},
+    {"V_MFMA_F32_32X32X16_F16", {32, 32, 16, 1, In::F16, false}},
+    {"V_MFMA_F32_16X16X32_BF16", {16, 16, 32, 1, In::BF16, false}},
+    {"V_MFMA_F32_16X16X32_F16", {16, 16, 32, 1, In::F16, false}},
+    {"V_MFMA_I32_32X32X32_I8", {32, 32, 32, 1, In::I8, true}},
+    {"V_MFMA_I32_16X16X64_I8", {16, 16, 64, 1, In::I8, true}},
+};
+
+} // namespace
+
+void registerMfmaOps(OpTable &t) {
+  for (const Named &n : kShapes)
+    t.add(n.name, mfma, Layout::Plain, 0, &n.shape);
+}
+
+} // namespace kcc::emu

@@ -1,0 +1,61 @@
+//===- Ops.h - Registry of implemented instructions ------------*- C++ -*-===//
+//
+// Every instruction family registers its handlers under the normalised MC
+// opcode name (encoding and subtarget suffixes removed: "V_ADD_F32_e64_vi"
+// and "V_ADD_F32_sdwa_gfx9" are both "V_ADD_F32"; the encoding survives as
+// Inst::form). A name that is not registered decodes to a handler that stops
+// the wave with "unsupported instruction".
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_RUNTIME_EMU_OPS_H
+#define KCC_RUNTIME_EMU_OPS_H
+
+#include "runtime/emu/Wave.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace kcc::emu {
+
+/// How the decoder interprets the control immediates of an instruction.
+enum class Layout : uint8_t {
+  Plain,  // keep ctrl[] as is; the handler reads it
+  Vop,    // VOP1/2/3/C: clamp, omod, DPP and SDWA controls
+  Vop3p,  // packed math: clamp, op_sel, op_sel_hi, neg_lo, neg_hi
+};
+
+struct OpInfo {
+  Handler fn = nullptr;
+  uint16_t op = 0;
+  const void *aux = nullptr;
+  Layout layout = Layout::Plain;
+};
+
+class OpTable {
+public:
+  void add(llvm::StringRef name, Handler fn, Layout layout = Layout::Plain,
+           uint16_t op = 0, const void *aux = nullptr) {
+    table[name] = OpInfo{fn, op, aux, layout};
+  }
+  const OpInfo *find(llvm::StringRef name) const {
+    auto it = table.find(name);
+    return it == table.end() ? nullptr : &it->second;
+  }
+  /// The table of all families, built once.
+  static const OpTable &get();
+
+private:
+  llvm::StringMap<OpInfo> table;
+};
+
+void registerSaluOps(OpTable &t);
+void registerControlOps(OpTable &t);
+void registerScalarMemoryOps(OpTable &t);
+void registerValuOps(OpTable &t);
+void registerCrossLaneOps(OpTable &t);
+void registerMfmaOps(OpTable &t);
+void registerLdsOps(OpTable &t);
+void registerVectorMemoryOps(OpTable &t);
+
+} // namespace kcc::emu
+
+#endif // KCC_RUNTIME_EMU_OPS_H

@@ -1,0 +1,293 @@
+//===- Scheduler.cpp - Running the waves of one or more launches ----------===//
+//
+// Initial wave state follows AMDGPUUsage "Initial Kernel Execution State":
+// user SGPRs in the order private segment buffer (4), dispatch ptr (2),
+// queue ptr (2), kernarg segment ptr (2), dispatch id (2), flat scratch init
+// (2), private segment size (1), then preloaded kernarg dwords; then the
+// system SGPRs workgroup id x/y/z, workgroup info, private segment wave
+// offset, each if enabled. On gfx90a+ the work-item ids are packed into v0.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emu/Scheduler.h"
+#include "runtime/CodeObject.h"
+#include "runtime/emu/Decoder.h"
+#include "runtime/emu/Memory.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <chrono>
+#include <deque>
+
+using namespace llvm;
+namespace kcc::emu {
+
+namespace {
+
+struct Resident {
+  LaunchPlan *plan;
+  std::unique_ptr<Workgroup> wg;
+};
+
+std::string where(const LaunchPlan &p, const Workgroup &wg, const Wave &w) {
+  return "kernel " + p.dispatch.kernelName + ", workgroup (" +
+         std::to_string(wg.id[0]) + "," + std::to_string(wg.id[1]) + "," +
+         std::to_string(wg.id[2]) + ") wave " + std::to_string(w.waveInGroup);
+}
+
+std::string instAt(LaunchPlan &p, uint64_t pc) {
+  std::string err;
+  const Inst *in = p.dispatch.program->fetch(pc, err);
+  uint64_t off = pc - p.dispatch.program->imageBase();
+  if (!in)
+    return "0x" + utohexstr(off);
+  return "0x" + utohexstr(off) + " '" + p.dispatch.program->text(*in) + "'";
+}
+
+/// Creates workgroup `index` of `plan` with its waves initialised.
+std::unique_ptr<Workgroup> makeWorkgroup(LaunchPlan &plan, uint64_t index,
+                                         std::vector<std::unique_ptr<Wave>> &pool) {
+  Dispatch &d = plan.dispatch;
+  const KernelDescriptor &kd = d.kernel->descriptor;
+  auto wg = std::make_unique<Workgroup>();
+  wg->dispatch = &d;
+  wg->id[0] = uint32_t(index % d.grid[0]);
+  wg->id[1] = uint32_t((index / d.grid[0]) % d.grid[1]);
+  wg->id[2] = uint32_t(index / (uint64_t(d.grid[0]) * d.grid[1]));
+  wg->lds.assign(d.ldsBytes, 0);
+  uint32_t items = d.block[0] * d.block[1] * d.block[2];
+  for (uint32_t wi = 0; wi < plan.wavesPerGroup; ++wi) {
+    std::unique_ptr<Wave> w;
+    if (!pool.empty()) {
+      w = std::move(pool.back());
+      pool.pop_back();
+    } else {
+      w = std::make_unique<Wave>();
+      w->vstorage.resize(size_t(kNumVectorRows) * kLanes);
+      w->v = w->vstorage.data();
+    }
+    std::memset(w->s, 0, sizeof(w->s));
+    std::fill(w->vstorage.begin(), w->vstorage.end(), 0);
+    w->scc = false;
+    w->state = WaveState::Running;
+    w->yield = false;
+    w->wg = wg.get();
+    w->dispatch = &d;
+    w->waveInGroup = wi;
+    w->instructions = 0;
+    w->priority = 0;
+    w->error.clear();
+    w->pc = plan.entryPc;
+    w->scratch.assign(size_t(d.privateBytesPerLane) * kLanes, 0);
+    // EXEC: the work-items this wave holds.
+    uint32_t first = wi * kLanes;
+    uint32_t count = std::min<uint32_t>(kLanes, items - first);
+    w->setExec(count == 64 ? ~0ull : ((1ull << count) - 1));
+    // SGPRs.
+    unsigned s = 0;
+    if (kd.enableSgprPrivateSegmentBuffer) {
+      // No scratch resource: gfx940+ uses architected flat scratch.
+      s += 4;
+    }
+    if (kd.enableSgprDispatchPtr) {
+      w->setSgpr64(s, d.packetAddress);
+      s += 2;
+    }
+    if (kd.enableSgprQueuePtr)
+      s += 2;
+    if (kd.enableSgprKernargSegmentPtr) {
+      w->setSgpr64(s, d.kernargAddress);
+      s += 2;
+    }
+    if (kd.enableSgprDispatchId)
+      s += 2;
+    if (kd.enableSgprFlatScratchInit)
+      s += 2;
+    if (kd.enableSgprPrivateSegmentSize)
+      w->s[s++] = d.privateBytesPerLane;
+    // Preloaded kernel arguments follow the other user SGPRs.
+    if (kd.kernargPreloadLength) {
+      uint8_t *k = d.memory->translate(d.kernargAddress, d.kernel->kernargSegmentSize);
+      for (unsigned i = 0; i < kd.kernargPreloadLength && k; ++i) {
+        uint64_t off = (kd.kernargPreloadOffset + i) * 4ull;
+        if (off + 4 <= d.kernel->kernargSegmentSize)
+          std::memcpy(&w->s[s + i], k + off, 4);
+      }
+    }
+    s = kd.userSgprCount;
+    if (kd.enableSgprWorkgroupIdX)
+      w->s[s++] = wg->id[0];
+    if (kd.enableSgprWorkgroupIdY)
+      w->s[s++] = wg->id[1];
+    if (kd.enableSgprWorkgroupIdZ)
+      w->s[s++] = wg->id[2];
+    if (kd.enableSgprWorkgroupInfo)
+      w->s[s++] = 0;
+    if (kd.enablePrivateSegment)
+      w->s[s++] = 0; // private segment wave byte offset
+    // v0: packed work-item ids.
+    uint32_t *v0 = w->row(0);
+    for (int l = 0; l < kLanes; ++l) {
+      uint32_t id = first + l;
+      if (id >= items)
+        break;
+      uint32_t x = id % d.block[0], y = (id / d.block[0]) % d.block[1],
+               z = id / (d.block[0] * d.block[1]);
+      v0[l] = x | (y << 10) | (z << 20);
+    }
+    wg->waves.push_back(std::move(w));
+  }
+  return wg;
+}
+
+} // namespace
+
+Error runLaunches(std::vector<LaunchPlan *> &plans) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<Resident> resident;
+  std::vector<uint64_t> nextGroup(plans.size(), 0), residentCount(plans.size(), 0);
+  std::vector<std::unique_ptr<Wave>> pool;
+  uint64_t progress = 0, clock = 0;
+  for (LaunchPlan *p : plans) {
+    p->dispatch.progress = &progress;
+    p->dispatch.clock = &clock;
+    p->stats = LaunchStats();
+  }
+  uint64_t lastProgress = 0, sinceProgress = 0;
+  uint64_t watchdog = ~0ull;
+  for (LaunchPlan *p : plans)
+    watchdog = std::min(watchdog, p->options.watchdogInstructions);
+  std::string error;
+
+  while (true) {
+    // Admit workgroups.
+    for (size_t i = 0; i < plans.size(); ++i) {
+      LaunchPlan &p = *plans[i];
+      uint64_t total = uint64_t(p.dispatch.grid[0]) * p.dispatch.grid[1] * p.dispatch.grid[2];
+      while (residentCount[i] < p.maxResidentGroups && nextGroup[i] < total) {
+        resident.push_back({&p, makeWorkgroup(p, nextGroup[i]++, pool)});
+        ++residentCount[i];
+        ++p.stats.workgroups;
+      }
+    }
+    if (resident.empty())
+      break;
+
+    bool anyRan = false;
+    for (size_t r = 0; r < resident.size(); ++r) {
+      LaunchPlan &p = *resident[r].plan;
+      Workgroup &wg = *resident[r].wg;
+      Program &prog = *p.dispatch.program;
+      uint32_t slice = p.options.sliceInstructions ? p.options.sliceInstructions : 64;
+      for (auto &wp : wg.waves) {
+        Wave &w = *wp;
+        if (w.state != WaveState::Running)
+          continue;
+        anyRan = true;
+        w.yield = false;
+        uint32_t n = 0;
+        while (n < slice) {
+          const Inst *in = prog.fetch(w.pc, error);
+          if (!in) {
+            w.fault(error);
+            break;
+          }
+          w.pc += in->size;
+          in->exec(w, *in);
+          ++n;
+          if (w.yield)
+            break;
+        }
+        w.instructions += n;
+        p.stats.waveInstructions += n;
+        sinceProgress += n;
+        if (w.state == WaveState::Faulted) {
+          // The faulting instruction is the one before pc; recover it by
+          // re-fetching from the last issued address.
+          uint64_t pc = w.pc;
+          std::string text;
+          // Find the instruction whose end is pc: scan back up to 12 bytes.
+          for (unsigned back = 4; back <= 16; back += 4) {
+            std::string e;
+            const Inst *in = prog.fetch(pc - back, e);
+            if (in && in->pc + in->size == pc) {
+              text = instAt(p, in->pc);
+              break;
+            }
+          }
+          if (text.empty())
+            text = instAt(p, pc);
+          if (w.error == "unsupported instruction")
+            return createStringError(inconvertibleErrorCode(),
+                                     "unsupported instruction %s in kernel %s",
+                                     text.c_str(), p.dispatch.kernelName.c_str());
+          return createStringError(inconvertibleErrorCode(), "%s at %s: %s",
+                                   where(p, wg, w).c_str(), text.c_str(),
+                                   w.error.c_str());
+        }
+        if (w.state == WaveState::Ended) {
+          ++wg.ended;
+          ++progress;
+        } else if (w.state == WaveState::Barrier) {
+          ++wg.atBarrier;
+        }
+      }
+      // Barrier release: all waves that have not ended are waiting.
+      if (wg.atBarrier && wg.atBarrier + wg.ended == wg.waves.size()) {
+        for (auto &wp : wg.waves)
+          if (wp->state == WaveState::Barrier)
+            wp->state = WaveState::Running;
+        wg.atBarrier = 0;
+        ++progress;
+      }
+    }
+
+    // Retire finished workgroups.
+    for (size_t r = 0; r < resident.size();) {
+      Workgroup &wg = *resident[r].wg;
+      if (wg.ended == wg.waves.size()) {
+        size_t planIndex = 0;
+        for (size_t i = 0; i < plans.size(); ++i)
+          if (plans[i] == resident[r].plan)
+            planIndex = i;
+        --residentCount[planIndex];
+        for (auto &wp : wg.waves)
+          pool.push_back(std::move(wp));
+        resident.erase(resident.begin() + r);
+      } else {
+        ++r;
+      }
+    }
+
+    if (progress != lastProgress) {
+      lastProgress = progress;
+      sinceProgress = 0;
+    }
+    if (!anyRan || sinceProgress > watchdog) {
+      std::string msg = anyRan ? "no progress after " + std::to_string(sinceProgress) +
+                                     " wave instructions without a memory write, "
+                                     "barrier or wave end (waves spinning?); "
+                               : "deadlock: no wave can run; ";
+      msg += "waiting waves:";
+      unsigned listed = 0;
+      for (auto &res : resident)
+        for (auto &wp : res.wg->waves) {
+          if (wp->state == WaveState::Ended)
+            continue;
+          if (listed++ == 16) {
+            msg += "\n  ...";
+            break;
+          }
+          msg += "\n  " + where(*res.plan, *res.wg, *wp) +
+                 (wp->state == WaveState::Barrier ? " at barrier, next " : " at ") +
+                 instAt(*res.plan, wp->pc);
+        }
+      return createStringError(inconvertibleErrorCode(), "%s", msg.c_str());
+    }
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (LaunchPlan *p : plans)
+    p->stats.seconds = seconds;
+  return Error::success();
+}
+
+} // namespace kcc::emu

@@ -1,0 +1,485 @@
+//===- VectorMemory.cpp - Global, flat, scratch and buffer memory ---------===//
+//
+// Operands are found by role rather than position, because MC orders them
+// differently per form: the scalar base (saddr) is the SGPR operand, the V#
+// of a buffer instruction is the 4-SGPR operand with soffset after it, the
+// address is the first VGPR operand (after vdata for stores and atomics).
+//
+// Buffer addressing (CDNA3 ISA, "Buffer Instructions"): V# word0-1 base
+// (48 bits), word1[29:16] stride, word2 num_records. Raw buffers (stride 0)
+// are range checked per dword against num_records on vgpr offset + inst
+// offset (the SGPR offset is not part of the check); structured buffers
+// check index < num_records. Out-of-range loads return 0, stores and atomics
+// are dropped. Swizzled and add-tid buffers are not modelled and fault.
+//
+// Flat addresses in the shared aperture go to LDS and in the private
+// aperture to scratch; everything else is device memory, where an access
+// outside every allocation is a fault (a page fault on hardware).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emu/Exec.h"
+#include "runtime/emu/Ops.h"
+
+namespace kcc::emu {
+
+uint64_t atomicApply(unsigned op, uint64_t old, uint64_t src, uint64_t cmp,
+                     bool wide);
+
+namespace {
+
+enum Space : uint8_t { Global, Flat, Scratch, Buffer };
+
+/// Access kinds. Loads and stores of 1, 2, 4..16 bytes; d16 loads keep the
+/// other half of the destination register.
+enum Kind : uint8_t { KU8, KI8, KU16, KI16, KB32, KB64, KB96, KB128,
+                      KU8D16, KU8D16Hi, KI8D16, KI8D16Hi, KB16D16, KB16D16Hi,
+                      KSt8, KSt16, KSt32, KSt64, KSt96, KSt128, KSt8Hi, KSt16Hi,
+                      KAtomic };
+
+unsigned kindBytes(Kind k) {
+  switch (k) {
+  case KU8: case KI8: case KU8D16: case KU8D16Hi: case KI8D16: case KI8D16Hi:
+  case KSt8: case KSt8Hi: return 1;
+  case KU16: case KI16: case KB16D16: case KB16D16Hi: case KSt16: case KSt16Hi:
+    return 2;
+  case KB64: case KSt64: return 8;
+  case KB96: case KSt96: return 12;
+  case KB128: case KSt128: return 16;
+  default: return 4;
+  }
+}
+bool isStore(Kind k) { return k >= KSt8 && k <= KSt16Hi; }
+
+/// op: Kind | Space << 8 | atomic op << 12 (for KAtomic) | wide << 17.
+struct Decoded {
+  Kind kind;
+  Space space;
+  unsigned atomicOp;
+  bool wide;
+};
+Decoded decodeOp(uint16_t op, uint32_t extra) {
+  return {Kind(op & 0xff), Space((op >> 8) & 0xf), extra & 0xff,
+          ((extra >> 8) & 1) != 0};
+}
+
+struct Roles {
+  const Opnd *vaddr = nullptr, *vdata = nullptr, *saddr = nullptr,
+             *srsrc = nullptr, *soffset = nullptr;
+};
+
+Roles findRoles(const Inst &in, bool hasData) {
+  Roles r;
+  int vgprSeen = 0;
+  for (unsigned i = 0; i < in.nsrc; ++i) {
+    const Opnd &o = in.src[i];
+    if (o.kind == OpndKind::Sgpr && o.width == 4 && !r.srsrc) {
+      r.srsrc = &o;
+      if (i + 1 < in.nsrc)
+        r.soffset = &in.src[i + 1];
+      break;
+    }
+    if (o.kind == OpndKind::Sgpr && !r.saddr && !(in.form & kFormLds && r.srsrc)) {
+      r.saddr = &o;
+      continue;
+    }
+    if (o.kind == OpndKind::Vgpr) {
+      // Stores/atomics: (vaddr, vdata) for global/flat/scratch, (vdata,
+      // vaddr) for buffer; fixed up by the caller.
+      if (vgprSeen == 0)
+        r.vaddr = &o;
+      else if (vgprSeen == 1)
+        r.vdata = &o;
+      ++vgprSeen;
+    }
+  }
+  (void)hasData;
+  return r;
+}
+
+/// Host pointer for a lane's access, or nullptr after faulting. Buffer
+/// range failures return `outOfRange` instead.
+uint8_t *resolve(Wave &w, uint64_t addr, unsigned bytes, int lane,
+                 bool flat, const char *what) {
+  if (flat) {
+    if (addr - kSharedAperture < kApertureSize) {
+      uint64_t off = addr - kSharedAperture;
+      if (off + bytes <= w.wg->lds.size())
+        return w.wg->lds.data() + off;
+      w.fault(std::string("flat ") + what + " to LDS offset " + hex(off) +
+              " (lane " + std::to_string(lane) + ") is outside the workgroup's " +
+              std::to_string(w.wg->lds.size()) + " bytes of LDS");
+      return nullptr;
+    }
+    if (addr - kPrivateAperture < kApertureSize) {
+      uint64_t off = addr - kPrivateAperture;
+      uint64_t per = w.dispatch->privateBytesPerLane;
+      if (off + bytes <= per)
+        return w.scratch.data() + lane * per + off;
+      w.fault(std::string("flat ") + what + " to private offset " + hex(off) +
+              " is outside the " + std::to_string(per) + "-byte private segment");
+      return nullptr;
+    }
+  }
+  uint8_t *p = w.dispatch->memory->translate(addr, bytes);
+  if (!p)
+    w.fault(std::string(what) + " of " + std::to_string(bytes) +
+            " bytes at unmapped address " + hex(addr) + " (lane " +
+            std::to_string(lane) + ")");
+  return p;
+}
+
+void loadLane(Wave &w, const Opnd &dst, Kind k, int l, const uint8_t *p) {
+  uint32_t *d = w.row(dst.reg);
+  switch (k) {
+  case KU8: d[l] = p[0]; break;
+  case KI8: d[l] = uint32_t(int32_t(int8_t(p[0]))); break;
+  case KU16: d[l] = uint32_t(p[0] | p[1] << 8); break;
+  case KI16: d[l] = uint32_t(int32_t(int16_t(p[0] | p[1] << 8))); break;
+  case KU8D16: d[l] = (d[l] & 0xffff0000u) | p[0]; break;
+  case KU8D16Hi: d[l] = (d[l] & 0xffffu) | (uint32_t(p[0]) << 16); break;
+  case KI8D16: d[l] = (d[l] & 0xffff0000u) | uint16_t(int8_t(p[0])); break;
+  case KI8D16Hi: d[l] = (d[l] & 0xffffu) | (uint32_t(uint16_t(int8_t(p[0]))) << 16); break;
+  case KB16D16: d[l] = (d[l] & 0xffff0000u) | uint32_t(p[0] | p[1] << 8); break;
+  case KB16D16Hi: d[l] = (d[l] & 0xffffu) | (uint32_t(p[0] | p[1] << 8) << 16); break;
+  default: {
+    unsigned n = kindBytes(k) / 4;
+    for (unsigned i = 0; i < n; ++i)
+      std::memcpy(w.row(dst.reg + i) + l, p + 4 * i, 4);
+  }
+  }
+}
+
+void storeLane(Wave &w, const Opnd &data, Kind k, int l, uint8_t *p) {
+  uint32_t x = w.row(data.reg)[l];
+  switch (k) {
+  case KSt8: p[0] = uint8_t(x); break;
+  case KSt8Hi: p[0] = uint8_t(x >> 16); break;
+  case KSt16: { uint16_t h = uint16_t(x); std::memcpy(p, &h, 2); break; }
+  case KSt16Hi: { uint16_t h = uint16_t(x >> 16); std::memcpy(p, &h, 2); break; }
+  default: {
+    unsigned n = kindBytes(k) / 4;
+    for (unsigned i = 0; i < n; ++i)
+      std::memcpy(p + 4 * i, w.row(data.reg + i) + l, 4);
+  }
+  }
+}
+
+/// Global, flat and scratch (non-buffer) memory instructions.
+void flatAccess(Wave &w, const Inst &in) {
+  Decoded d = decodeOp(in.op, uint32_t(reinterpret_cast<uintptr_t>(in.aux)));
+  uint64_t exec = w.exec();
+  Roles r = findRoles(in, true);
+  // Loads: the address is the only VGPR source; stores: (vaddr, vdata);
+  // scratch SADDR/ST forms may have no address VGPR, then the only VGPR is
+  // the data.
+  const Opnd *vaddr = r.vaddr, *vdata = r.vdata;
+  bool store = isStore(d.kind), atomic = d.kind == KAtomic;
+  if ((store || atomic) && !vdata) {
+    vdata = vaddr;
+    vaddr = nullptr;
+  }
+  int64_t offset = in.nctrl >= 2 ? in.ctrl[in.nctrl - 2] : 0;
+  if (in.nctrl == 1)
+    offset = 0;
+  unsigned bytes = atomic ? (d.wide ? 8 : 4) : kindBytes(d.kind);
+  bool flat = d.space == Flat;
+  bool wrote = false;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint8_t *p;
+    if (d.space == Scratch) {
+      uint64_t off = uint64_t(offset);
+      if (vaddr)
+        off += w.row(vaddr->reg)[l];
+      if (r.saddr)
+        off += readScalar32(w, *r.saddr);
+      off &= 0xffffffffull;
+      uint64_t per = w.dispatch->privateBytesPerLane;
+      if (off + bytes > per) {
+        w.fault("scratch access at offset " + hex(off) + " (lane " +
+                std::to_string(l) + ") is outside the " + std::to_string(per) +
+                "-byte private segment");
+        return;
+      }
+      p = w.scratch.data() + l * per + off;
+    } else {
+      uint64_t addr;
+      if (r.saddr)
+        addr = readScalar64(w, *r.saddr) + (vaddr ? w.row(vaddr->reg)[l] : 0);
+      else
+        addr = uint64_t(w.row(vaddr->reg)[l]) |
+               (uint64_t(w.row(vaddr->reg + 1)[l]) << 32);
+      addr += uint64_t(offset);
+      p = resolve(w, addr, bytes, l, flat, store ? "store" : atomic ? "atomic" : "load");
+      if (!p)
+        return;
+    }
+    if (atomic) {
+      uint64_t src = w.row(vdata->reg)[l], cmp = 0;
+      unsigned dw = d.wide ? 2 : 1;
+      if (d.wide)
+        src |= uint64_t(w.row(vdata->reg + 1)[l]) << 32;
+      if (d.atomicOp == 18 /*cmpswap*/) {
+        cmp = w.row(vdata->reg + dw)[l];
+        if (d.wide)
+          cmp |= uint64_t(w.row(vdata->reg + dw + 1)[l]) << 32;
+      }
+      uint64_t old = 0;
+      std::memcpy(&old, p, bytes);
+      uint64_t nv;
+      if (d.atomicOp == 100 || d.atomicOp == 101) {
+        // Packed f16 / bf16 add.
+        uint32_t o = uint32_t(old), s = uint32_t(src), res = 0;
+        for (int h = 0; h < 2; ++h) {
+          uint16_t a = uint16_t(o >> (16 * h)), b = uint16_t(s >> (16 * h));
+          uint16_t y = d.atomicOp == 100
+                           ? floatToHalf(halfToFloat(a) + halfToFloat(b))
+                           : floatToBf16(bf16ToFloat(a) + bf16ToFloat(b));
+          res |= uint32_t(y) << (16 * h);
+        }
+        nv = res;
+      } else {
+        nv = atomicApply(d.atomicOp, old, src, cmp, d.wide);
+      }
+      std::memcpy(p, &nv, bytes);
+      wrote |= nv != old;
+      if (in.form & kFormRtn) {
+        w.row(in.dst[0].reg)[l] = uint32_t(old);
+        if (d.wide)
+          w.row(in.dst[0].reg + 1)[l] = uint32_t(old >> 32);
+      }
+    } else if (store) {
+      storeLane(w, *vdata, d.kind, l, p);
+      wrote = true;
+    } else {
+      loadLane(w, in.dst[0], d.kind, l, p);
+    }
+  }
+  if (wrote)
+    ++*w.dispatch->progress;
+}
+
+/// MUBUF loads, stores, atomics and LDS-direct loads.
+void bufferAccess(Wave &w, const Inst &in) {
+  Decoded d = decodeOp(in.op, uint32_t(reinterpret_cast<uintptr_t>(in.aux)));
+  uint64_t exec = w.exec();
+  Roles r = findRoles(in, true);
+  if (!r.srsrc) {
+    w.fault("buffer instruction without a resource descriptor");
+    return;
+  }
+  bool store = isStore(d.kind), atomic = d.kind == KAtomic;
+  bool lds = in.form & kFormLds;
+  // For buffer ops vdata precedes vaddr in the operand list.
+  const Opnd *vdata = nullptr, *vaddr = nullptr;
+  bool hasAddr = in.form & (kFormOffen | kFormIdxen | kFormBothen);
+  if (store || atomic) {
+    vdata = r.vaddr;
+    vaddr = hasAddr ? r.vdata : nullptr;
+  } else {
+    vaddr = hasAddr ? r.vaddr : nullptr;
+  }
+  unsigned rs = r.srsrc->reg;
+  uint32_t w0 = w.s[rs], w1 = w.s[rs + 1], w2 = w.s[rs + 2], w3 = w.s[rs + 3];
+  uint64_t base = uint64_t(w0) | (uint64_t(w1 & 0xffff) << 32);
+  uint32_t stride = (w1 >> 16) & 0x3fff;
+  uint32_t numRecords = w2;
+  if ((w1 >> 31) & 1) {
+    w.fault("swizzled buffer resources (SWIZZLE_EN) are not modelled");
+    return;
+  }
+  if ((w3 >> 23) & 1) {
+    w.fault("buffer resources with ADD_TID_ENABLE are not modelled");
+    return;
+  }
+  uint64_t soffset = r.soffset ? readScalar32(w, *r.soffset) : 0;
+  int64_t instOffset = in.nctrl >= 3 ? in.ctrl[in.nctrl - 3] : 0;
+  unsigned bytes = atomic ? (d.wide ? 8 : 4) : kindBytes(d.kind);
+  bool wrote = false;
+  uint32_t m0 = w.s[kSgprM0];
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t index = 0, voff = 0;
+    if (vaddr) {
+      if (in.form & kFormBothen) {
+        index = w.row(vaddr->reg)[l];
+        voff = w.row(vaddr->reg + 1)[l];
+      } else if (in.form & kFormIdxen) {
+        index = w.row(vaddr->reg)[l];
+      } else {
+        voff = w.row(vaddr->reg)[l];
+      }
+    }
+    uint64_t off = voff + uint64_t(instOffset);
+    uint64_t addr = base + soffset + off + uint64_t(stride) * index;
+    // Per-dword range check for raw buffers; index check for structured.
+    auto inRange = [&](unsigned byteOff, unsigned n) {
+      if (stride == 0)
+        return off + byteOff + n <= numRecords;
+      return index < numRecords;
+    };
+    if (lds) {
+      unsigned dw = bytes / 4 ? bytes / 4 : 1;
+      uint64_t ldsAddr = (m0 & 0x3ffff) + uint64_t(instOffset) + uint64_t(l) * 4 * dw;
+      if (ldsAddr + 4 * dw > w.wg->lds.size()) {
+        w.fault("buffer_load ... lds writes LDS at " + hex(ldsAddr) +
+                " beyond the workgroup's " + std::to_string(w.wg->lds.size()) +
+                " bytes (M0 = " + hex(m0) + ")");
+        return;
+      }
+      for (unsigned i = 0; i < dw; ++i) {
+        uint32_t x = 0;
+        if (inRange(4 * i, 4)) {
+          uint8_t *p = resolve(w, addr + 4 * i, 4, l, false, "buffer load");
+          if (!p)
+            return;
+          std::memcpy(&x, p, 4);
+        }
+        std::memcpy(&w.wg->lds[ldsAddr + 4 * i], &x, 4);
+      }
+      wrote = true;
+      continue;
+    }
+    if (store) {
+      if (bytes <= 4) {
+        if (!inRange(0, bytes))
+          continue;
+        uint8_t *p = resolve(w, addr, bytes, l, false, "buffer store");
+        if (!p)
+          return;
+        storeLane(w, *vdata, d.kind, l, p);
+      } else {
+        for (unsigned i = 0; i < bytes / 4; ++i) {
+          if (!inRange(4 * i, 4))
+            continue;
+          uint8_t *p = resolve(w, addr + 4 * i, 4, l, false, "buffer store");
+          if (!p)
+            return;
+          std::memcpy(p, w.row(vdata->reg + i) + l, 4);
+        }
+      }
+      wrote = true;
+      continue;
+    }
+    if (atomic) {
+      if (!inRange(0, bytes))
+        continue;
+      uint8_t *p = resolve(w, addr, bytes, l, false, "buffer atomic");
+      if (!p)
+        return;
+      uint64_t src = w.row(vdata->reg)[l], cmp = 0;
+      unsigned dw = d.wide ? 2 : 1;
+      if (d.wide)
+        src |= uint64_t(w.row(vdata->reg + 1)[l]) << 32;
+      if (d.atomicOp == 18) {
+        cmp = w.row(vdata->reg + dw)[l];
+        if (d.wide)
+          cmp |= uint64_t(w.row(vdata->reg + dw + 1)[l]) << 32;
+      }
+      uint64_t old = 0;
+      std::memcpy(&old, p, bytes);
+      uint64_t nv = atomicApply(d.atomicOp, old, src, cmp, d.wide);
+      std::memcpy(p, &nv, bytes);
+      wrote |= nv != old;
+      if (in.form & kFormRtn) {
+        // The returned value goes to vdata (the tied destination).
+        const Opnd &dst = in.ndst ? in.dst[0] : *vdata;
+        w.row(dst.reg)[l] = uint32_t(old);
+        if (d.wide)
+          w.row(dst.reg + 1)[l] = uint32_t(old >> 32);
+      }
+      continue;
+    }
+    // Loads.
+    if (bytes <= 4) {
+      if (!inRange(0, bytes)) {
+        static const uint8_t zero[4] = {0, 0, 0, 0};
+        loadLane(w, in.dst[0], d.kind, l, zero);
+        continue;
+      }
+      uint8_t *p = resolve(w, addr, bytes, l, false, "buffer load");
+      if (!p)
+        return;
+      loadLane(w, in.dst[0], d.kind, l, p);
+    } else {
+      for (unsigned i = 0; i < bytes / 4; ++i) {
+        uint32_t x = 0;
+        if (inRange(4 * i, 4)) {
+          uint8_t *p = resolve(w, addr + 4 * i, 4, l, false, "buffer load");
+          if (!p)
+            return;
+          std::memcpy(&x, p, 4);
+        }
+        w.row(in.dst[0].reg + i)[l] = x;
+      }
+    }
+  }
+  if (wrote)
+    ++*w.dispatch->progress;
+}
+
+// Atomic operation ids shared with LDS (see Lds.cpp's AtomicOp order).
+enum : unsigned { AAdd = 0, ASub = 1, AInc = 3, ADec = 4, AMinI = 5, AMaxI = 6,
+                  AMinU = 7, AMaxU = 8, AAnd = 9, AOr = 10, AXor = 11,
+                  AXchg = 13, AAddF = 15, AMinF = 16, AMaxF = 17, ACmpswap = 18,
+                  APkAddF16 = 100, APkAddBf16 = 101 };
+
+} // namespace
+
+void registerVectorMemoryOps(OpTable &t) {
+  struct {
+    const char *suffix;
+    Kind kind;
+  } accesses[] = {
+      {"LOAD_UBYTE", KU8}, {"LOAD_SBYTE", KI8}, {"LOAD_USHORT", KU16},
+      {"LOAD_SSHORT", KI16}, {"LOAD_DWORD", KB32}, {"LOAD_DWORDX2", KB64},
+      {"LOAD_DWORDX3", KB96}, {"LOAD_DWORDX4", KB128},
+      {"LOAD_UBYTE_D16", KU8D16}, {"LOAD_UBYTE_D16_HI", KU8D16Hi},
+      {"LOAD_SBYTE_D16", KI8D16}, {"LOAD_SBYTE_D16_HI", KI8D16Hi},
+      {"LOAD_SHORT_D16", KB16D16}, {"LOAD_SHORT_D16_HI", KB16D16Hi},
+      {"STORE_BYTE", KSt8}, {"STORE_SHORT", KSt16}, {"STORE_DWORD", KSt32},
+      {"STORE_DWORDX2", KSt64}, {"STORE_DWORDX3", KSt96},
+      {"STORE_DWORDX4", KSt128}, {"STORE_BYTE_D16_HI", KSt8Hi},
+      {"STORE_SHORT_D16_HI", KSt16Hi},
+  };
+  struct {
+    const char *prefix;
+    Space space;
+  } spaces[] = {{"GLOBAL_", Global}, {"FLAT_", Flat}, {"SCRATCH_", Scratch},
+                {"BUFFER_", Buffer}};
+  for (auto &s : spaces)
+    for (auto &a : accesses)
+      t.add(std::string(s.prefix) + a.suffix,
+            s.space == Buffer ? bufferAccess : flatAccess, Layout::Plain,
+            uint16_t(a.kind | s.space << 8));
+  struct {
+    const char *name;
+    unsigned op;
+  } atomics[] = {{"ADD", AAdd}, {"SUB", ASub}, {"INC", AInc}, {"DEC", ADec},
+                 {"SMIN", AMinI}, {"SMAX", AMaxI}, {"UMIN", AMinU},
+                 {"UMAX", AMaxU}, {"AND", AAnd}, {"OR", AOr}, {"XOR", AXor},
+                 {"SWAP", AXchg}, {"CMPSWAP", ACmpswap}};
+  for (auto &s : spaces) {
+    if (s.space == Scratch)
+      continue;
+    Handler h = s.space == Buffer ? bufferAccess : flatAccess;
+    uint16_t op = uint16_t(KAtomic | s.space << 8);
+    for (auto &a : atomics) {
+      std::string base = std::string(s.prefix) + "ATOMIC_" + a.name;
+      t.add(base, h, Layout::Plain, op, reinterpret_cast<const void *>(uintptr_t(a.op)));
+      t.add(base + "_X2", h, Layout::Plain, op,
+            reinterpret_cast<const void *>(uintptr_t(a.op | 1u << 8)));
+    }
+    std::string p = std::string(s.prefix) + "ATOMIC_";
+    t.add(p + "ADD_F32", h, Layout::Plain, op, reinterpret_cast<const void *>(uintptr_t(AAddF)));
+    t.add(p + "ADD_F64", h, Layout::Plain, op, reinterpret_cast<const void *>(uintptr_t(AAddF | 1u << 8)));
+    t.add(p + "MIN_F64", h, Layout::Plain, op, reinterpret_cast<const void *>(uintptr_t(AMinF | 1u << 8)));
+    t.add(p + "MAX_F64", h, Layout::Plain, op, reinterpret_cast<const void *>(uintptr_t(AMaxF | 1u << 8)));
+    t.add(p + "PK_ADD_F16", h, Layout::Plain, op, reinterpret_cast<const void *>(uintptr_t(APkAddF16)));
+    t.add(p + "PK_ADD_BF16", h, Layout::Plain, op, reinterpret_cast<const void *>(uintptr_t(APkAddBf16)));
+  }
+}
+
+} // namespace kcc::emu

@@ -1,0 +1,308 @@
+//===- RunCommand.cpp - `kcc run`: run a code object on a device ----------===//
+//
+// Hand-parsed (the kcc driver owns the llvm::cl options; registering more
+// here would clash).
+//
+//===----------------------------------------------------------------------===//
+#include "tools/kcc/RunCommand.h"
+#include "runtime/CodeObject.h"
+#include "runtime/emu/Emulator.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace llvm;
+namespace kcc {
+namespace {
+
+constexpr const char *kUsage =
+    "usage: kcc run CODE_OBJECT --kernel NAME --device emu:gfx942|emu:gfx950 "
+    "--grid X[,Y,Z] --block X[,Y,Z] [--lds-bytes N] [--cus N] --arg "
+    "in=FILE|out=FILE:BYTES|inout=FILE|i32=V|u32=V|i64=V|f32=V ...";
+
+int fail(const Twine &message) {
+  errs() << "kcc run: error: " << message << "\n";
+  return 1;
+}
+
+bool parseDim(StringRef text, emu::Dim3 &out) {
+  SmallVector<StringRef, 3> parts;
+  text.split(parts, ',');
+  if (parts.empty() || parts.size() > 3)
+    return false;
+  uint32_t v[3] = {1, 1, 1};
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].trim().getAsInteger(10, v[i]) || v[i] == 0)
+      return false;
+  out = {v[0], v[1], v[2]};
+  return true;
+}
+
+struct ArgSpec {
+  enum Kind { In, Out, InOut, I32, U32, I64, F32 } kind;
+  std::string text;     // as given
+  std::string file;
+  uint64_t bytes = 0;   // out buffers
+  uint64_t scalar = 0;  // scalar bits
+  unsigned scalarSize = 0;
+  uint64_t address = 0; // device buffer
+};
+
+Expected<ArgSpec> parseArg(StringRef text) {
+  ArgSpec a;
+  a.text = text.str();
+  auto [key, value] = text.split('=');
+  auto bad = [&](const Twine &why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "bad --arg '" + text + "': " + why);
+  };
+  if (value.empty() && !text.contains('='))
+    return bad("expected KIND=VALUE");
+  if (key == "in" || key == "inout") {
+    a.kind = key == "in" ? ArgSpec::In : ArgSpec::InOut;
+    a.file = value.str();
+    if (a.file.empty())
+      return bad("missing file name");
+    return a;
+  }
+  if (key == "out") {
+    a.kind = ArgSpec::Out;
+    auto [file, bytes] = value.rsplit(':');
+    if (bytes.empty() || file.empty() || bytes.getAsInteger(0, a.bytes) || !a.bytes)
+      return bad("expected out=FILE:BYTES with BYTES > 0");
+    a.file = file.str();
+    return a;
+  }
+  if (key == "i32" || key == "u32") {
+    a.kind = key == "i32" ? ArgSpec::I32 : ArgSpec::U32;
+    a.scalarSize = 4;
+    if (key == "i32") {
+      int64_t v;
+      if (value.getAsInteger(0, v) || v < INT32_MIN || v > INT32_MAX)
+        return bad("not a 32-bit signed integer");
+      a.scalar = uint32_t(int32_t(v));
+    } else {
+      uint64_t v;
+      if (value.getAsInteger(0, v) || v > UINT32_MAX)
+        return bad("not a 32-bit unsigned integer");
+      a.scalar = v;
+    }
+    return a;
+  }
+  if (key == "i64") {
+    a.kind = ArgSpec::I64;
+    a.scalarSize = 8;
+    int64_t v;
+    if (value.getAsInteger(0, v))
+      return bad("not a 64-bit integer");
+    a.scalar = uint64_t(v);
+    return a;
+  }
+  if (key == "f32") {
+    a.kind = ArgSpec::F32;
+    a.scalarSize = 4;
+    double v;
+    if (value.getAsDouble(v))
+      return bad("not a number");
+    float f = float(v);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    a.scalar = bits;
+    return a;
+  }
+  return bad("unknown kind '" + key + "' (in, out, inout, i32, u32, i64, f32)");
+}
+
+} // namespace
+
+int runCommand(ArrayRef<const char *> argv) {
+  std::vector<StringRef> args(argv.begin(), argv.end());
+  if (!args.empty() && args[0] == "run")
+    args.erase(args.begin());
+  std::string codeObjectPath, kernel, device;
+  emu::LaunchOptions options;
+  bool haveGrid = false, haveBlock = false;
+  std::vector<ArgSpec> specs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    StringRef a = args[i];
+    auto value = [&](StringRef flag) -> std::optional<StringRef> {
+      if (a.starts_with(flag.str() + "="))
+        return a.drop_front(flag.size() + 1);
+      if (a == flag && i + 1 < args.size())
+        return args[++i];
+      return std::nullopt;
+    };
+    if (a == "-h" || a == "--help") {
+      outs() << kUsage << "\n";
+      return 0;
+    }
+    if (a.starts_with("--kernel")) {
+      auto v = value("--kernel");
+      if (!v) return fail("--kernel needs a name");
+      kernel = v->str();
+    } else if (a.starts_with("--device")) {
+      auto v = value("--device");
+      if (!v) return fail("--device needs emu:gfx942 or emu:gfx950");
+      device = v->str();
+    } else if (a.starts_with("--grid")) {
+      auto v = value("--grid");
+      if (!v || !parseDim(*v, options.grid))
+        return fail("--grid needs X[,Y,Z] with positive integers");
+      haveGrid = true;
+    } else if (a.starts_with("--block")) {
+      auto v = value("--block");
+      if (!v || !parseDim(*v, options.block))
+        return fail("--block needs X[,Y,Z] with positive integers");
+      haveBlock = true;
+    } else if (a.starts_with("--lds-bytes")) {
+      auto v = value("--lds-bytes");
+      if (!v || v->getAsInteger(0, options.dynamicLdsBytes))
+        return fail("--lds-bytes needs a byte count");
+    } else if (a.starts_with("--cus")) {
+      auto v = value("--cus");
+      if (!v || v->getAsInteger(0, options.computeUnits) || !options.computeUnits)
+        return fail("--cus needs a positive count");
+    } else if (a.starts_with("--arg")) {
+      auto v = value("--arg");
+      if (!v)
+        return fail("--arg needs a value");
+      auto spec = parseArg(*v);
+      if (!spec)
+        return fail(toString(spec.takeError()));
+      specs.push_back(std::move(*spec));
+    } else if (a.starts_with("-")) {
+      return fail("unknown option '" + a + "'; " + kUsage);
+    } else if (codeObjectPath.empty()) {
+      codeObjectPath = a.str();
+    } else {
+      return fail("unexpected argument '" + a + "' (one code object per run)");
+    }
+  }
+  if (codeObjectPath.empty())
+    return fail(std::string("no code object given; ") + kUsage);
+  if (kernel.empty())
+    return fail("--kernel is required");
+  if (!haveGrid || !haveBlock)
+    return fail("--grid and --block are required");
+  if (device.empty())
+    device = "emu:gfx942";
+  StringRef dev(device);
+  if (!dev.consume_front("emu:"))
+    return fail("device '" + device + "' is not supported by kcc run here; use "
+                "emu:gfx942 or emu:gfx950");
+  std::optional<Chip> chip = parseChip(dev);
+  if (!chip)
+    return fail("unknown chip '" + dev + "'; supported: " + supportedChipList());
+
+  auto file = MemoryBuffer::getFile(codeObjectPath, false, false);
+  if (!file)
+    return fail("cannot read '" + codeObjectPath + "': " + file.getError().message());
+  ArrayRef<uint8_t> bytes(reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
+                          (*file)->getBufferSize());
+  auto co = CodeObject::parse(bytes);
+  if (!co)
+    return fail(codeObjectPath + ": " + toString(co.takeError()));
+  if (!co->chip() || *co->chip() != *chip)
+    return fail(codeObjectPath + " is compiled for " + co->machineName() +
+                " but the device is " + device);
+  const KernelInfo *k = co->findKernel(kernel);
+  if (!k)
+    return fail("no kernel '" + kernel + "' in " + codeObjectPath +
+                "; available: " + co->kernelNameList());
+  auto expected = k->explicitArgs();
+  if (expected.size() != specs.size())
+    return fail("kernel '" + kernel + "' takes " + Twine(expected.size()) +
+                " arguments, got " + Twine(specs.size()));
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const KernelArg &ka = *expected[i];
+    ArgSpec &s = specs[i];
+    bool isBuffer = s.kind == ArgSpec::In || s.kind == ArgSpec::Out ||
+                    s.kind == ArgSpec::InOut;
+    std::string name = "argument " + std::to_string(i) +
+                       (ka.name.empty() ? "" : " ('" + ka.name + "')");
+    if (ka.kind == ArgKind::GlobalBuffer) {
+      if (!isBuffer)
+        return fail(name + " is a pointer (" + ka.typeName + "); pass in=, out= or inout=");
+    } else if (ka.kind == ArgKind::ByValue) {
+      if (isBuffer) {
+        if (ka.size != 8)
+          return fail(name + " is a " + Twine(ka.size) + "-byte value (" + ka.typeName +
+                      "), not a buffer");
+      } else if (s.scalarSize != ka.size) {
+        return fail(name + " is " + Twine(ka.size) + " bytes (" + ka.typeName + "), '" +
+                    s.text + "' is " + Twine(s.scalarSize));
+      }
+    } else {
+      return fail(name + " has value kind " + ka.valueKind + ", which kcc run cannot pass");
+    }
+  }
+
+  auto ctx = emu::Context::create();
+  auto devOr = ctx->addDevice(*chip);
+  if (!devOr)
+    return fail(toString(devOr.takeError()));
+  emu::Device &d = **devOr;
+  auto module = d.loadModule(bytes);
+  if (!module)
+    return fail(toString(module.takeError()));
+
+  std::vector<uint8_t> kernarg(k->explicitArgsSize(), 0);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    ArgSpec &s = specs[i];
+    const KernelArg &ka = *expected[i];
+    uint64_t value = s.scalar;
+    if (s.kind == ArgSpec::In || s.kind == ArgSpec::InOut || s.kind == ArgSpec::Out) {
+      std::unique_ptr<MemoryBuffer> content;
+      uint64_t size = s.bytes;
+      if (s.kind != ArgSpec::Out) {
+        auto in = MemoryBuffer::getFile(s.file, false, false);
+        if (!in)
+          return fail("cannot read '" + s.file + "': " + in.getError().message());
+        content = std::move(*in);
+        size = content->getBufferSize();
+      }
+      auto addr = d.allocate(size ? size : 1);
+      if (!addr)
+        return fail(toString(addr.takeError()));
+      if (content)
+        if (Error e = d.copyToDevice(*addr, content->getBufferStart(), size))
+          return fail(toString(std::move(e)));
+      s.address = *addr;
+      s.bytes = size;
+      value = *addr;
+    }
+    std::memcpy(kernarg.data() + ka.offset, &value, ka.size);
+  }
+
+  auto stats = d.launch(**module, kernel, options, kernarg);
+  if (!stats)
+    return fail(toString(stats.takeError()));
+
+  for (ArgSpec &s : specs) {
+    if (s.kind != ArgSpec::Out && s.kind != ArgSpec::InOut)
+      continue;
+    std::vector<uint8_t> out(s.bytes);
+    if (Error e = d.copyFromDevice(out.data(), s.address, s.bytes))
+      return fail(toString(std::move(e)));
+    std::error_code ec;
+    raw_fd_ostream os(s.file, ec, sys::fs::OF_None);
+    if (ec)
+      return fail("cannot write '" + s.file + "': " + ec.message());
+    os.write(reinterpret_cast<const char *>(out.data()), out.size());
+  }
+  double rate = stats->seconds > 0 ? double(stats->waveInstructions) / stats->seconds : 0;
+  outs() << "kernel " << kernel << " on " << device << ": " << stats->workgroups
+         << " workgroups, " << stats->waveInstructions << " wave instructions in "
+         << format("%.3f", stats->seconds) << " s ("
+         << format("%.1f", rate / 1e6) << " M wave-instructions/s)\n";
+  return 0;
+}
+
+} // namespace kcc
