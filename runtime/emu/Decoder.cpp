@@ -52,6 +52,10 @@ struct Decoder::Impl {
   // `lock`: Programs of several devices may decode concurrently.
   mutable DenseMap<unsigned, Opnd> regs;
   mutable std::mutex lock;
+  /// MCOperandInfo::OperandType of source-modifier operands (AMDGPU's
+  /// OPERAND_INPUT_MODS, not installed): learnt from V_ADD_F32_e64, whose
+  /// operand 1 is src0_modifiers.
+  int modsOperandType = -1;
 
   Opnd mapRegister(unsigned reg) const;
 };
@@ -220,6 +224,17 @@ Expected<const Decoder *> Decoder::get(Chip chip) {
   if (!impl->dis || !impl->printer)
     return createStringError(inconvertibleErrorCode(),
                              "LLVM's AMDGPU disassembler is not available");
+  for (unsigned op = 0, e = impl->mii->getNumOpcodes(); op < e; ++op)
+    if (impl->mii->getName(op) == "V_ADD_F32_e64_vi") {
+      const MCInstrDesc &d = impl->mii->get(op);
+      if (d.getNumOperands() > 1)
+        impl->modsOperandType = d.operands()[1].OperandType;
+      break;
+    }
+  if (impl->modsOperandType < 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot identify source-modifier operands in this "
+                             "LLVM's AMDGPU instruction tables");
   decoders[slot].reset(new Decoder(std::move(impl)));
   return decoders[slot].get();
 }
@@ -285,9 +300,9 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
         ok = false;
     } else if (mo.isImm()) {
       if (!isOperand) {
-        // A modifier when a source follows directly; else a control.
-        if (i >= numDefs && i + 1 < n && hasRegClass(i + 1) &&
-            !havePendingMods) {
+        // A source modifier (it precedes its source); else a control.
+        if (i >= numDefs && i < desc.getNumOperands() &&
+            desc.operands()[i].OperandType == impl->modsOperandType) {
           pendingMods = uint8_t(mo.getImm());
           havePendingMods = true;
           continue;

@@ -266,7 +266,9 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
   p->wavesPerGroup = uint32_t((items + 63) / 64);
 
   // Kernarg segment and dispatch packet in device memory.
-  uint32_t kernargBytes = std::max<uint32_t>(k->kernargSegmentSize, 16);
+  // Padded like the HIP runtime's kernarg pool: compilers load the segment
+  // with wide s_load_dwordx8/x16 that may run past its last argument.
+  uint32_t kernargBytes = ((k->kernargSegmentSize + 63) & ~63u) + 256;
   auto kernarg = allocate(kernargBytes);
   if (!kernarg)
     return kernarg.takeError();

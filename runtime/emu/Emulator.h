@@ -37,7 +37,7 @@ struct LaunchOptions {
   /// Instructions issued (summed over waves) without any memory being
   /// modified, a barrier released or a wave ending, after which the launch
   /// is reported as hung (waves spinning on a flag nobody will set).
-  uint64_t watchdogInstructions = uint64_t(1) << 28;
+  uint64_t watchdogInstructions = uint64_t(1) << 26;
   /// Wave instructions a wave runs before the next wave gets its turn.
   uint32_t sliceInstructions = 64;
 };

@@ -67,6 +67,8 @@ void dsRead(Wave &w, const Inst &in) {
 enum StoreKind : uint16_t { StB8, StB16, StB32, StB64, StB96, StB128, StB8Hi, StB16Hi };
 
 void dsWrite(Wave &w, const Inst &in) {
+  // LDS writes count as progress for the scheduler's hang detection.
+  ++*w.dispatch->progress;
   uint64_t exec = w.exec();
   int64_t offset = in.nctrl ? in.ctrl[0] : 0;
   const uint32_t *addr = w.row(in.src[0].reg);
@@ -116,6 +118,8 @@ void dsRead2(Wave &w, const Inst &in) {
 }
 
 void dsWrite2(Wave &w, const Inst &in) {
+  // LDS writes count as progress for the scheduler's hang detection.
+  ++*w.dispatch->progress;
   uint64_t exec = w.exec();
   unsigned dw = in.op & 0xf, scale = dw * 4 * ((in.op >> 4) ? 64 : 1);
   int64_t off0 = in.nctrl > 0 ? in.ctrl[0] : 0, off1 = in.nctrl > 1 ? in.ctrl[1] : 0;
@@ -177,6 +181,8 @@ namespace {
 
 /// op = AtomicOp | wide << 8 | rtn << 9.
 void dsAtomic(Wave &w, const Inst &in) {
+  // LDS writes count as progress for the scheduler's hang detection.
+  ++*w.dispatch->progress;
   uint64_t exec = w.exec();
   unsigned op = in.op & 0xff;
   bool wide = (in.op >> 8) & 1, rtn = (in.op >> 9) & 1;
@@ -315,43 +321,31 @@ void registerLdsOps(OpTable &t) {
   t.add("DS_WRITE2_B64", dsWrite2, Layout::Plain, 2);
   t.add("DS_WRITE2ST64_B32", dsWrite2, Layout::Plain, 0x11);
   t.add("DS_WRITE2ST64_B64", dsWrite2, Layout::Plain, 0x12);
+  // DS atomics: DS_<OP>_<TYPE> and the returning DS_<OP>_RTN_<TYPE>.
   struct {
-    const char *base;
-    AtomicOp op;
-  } atomics[] = {{"ADD", AAdd}, {"SUB", ASub}, {"RSUB", ARsub}, {"INC", AInc},
-                 {"DEC", ADec}, {"MIN_I", AMinI}, {"MAX_I", AMaxI},
-                 {"MIN_U", AMinU}, {"MAX_U", AMaxU}, {"AND_B", AAnd},
-                 {"OR_B", AOr}, {"XOR_B", AXor}, {"MSKOR_B", AMskor},
-                 {"WRXCHG_RTN_B", AXchg}, {"CMPST_B", ACmpst},
-                 {"ADD_F", AAddF32}, {"MIN_F", AMinF32}, {"MAX_F", AMaxF32}};
-  for (auto &a : atomics) {
-    std::string base = a.base;
-    bool typed = base.back() == '_';
+    const char *op;
+    const char *type32;
+    const char *type64;
+    AtomicOp a;
+  } atomics[] = {{"ADD", "U32", "U64", AAdd},     {"SUB", "U32", "U64", ASub},
+                 {"RSUB", "U32", "U64", ARsub},   {"INC", "U32", "U64", AInc},
+                 {"DEC", "U32", "U64", ADec},     {"MIN", "I32", "I64", AMinI},
+                 {"MAX", "I32", "I64", AMaxI},    {"MIN", "U32", "U64", AMinU},
+                 {"MAX", "U32", "U64", AMaxU},    {"AND", "B32", "B64", AAnd},
+                 {"OR", "B32", "B64", AOr},       {"XOR", "B32", "B64", AXor},
+                 {"MSKOR", "B32", "B64", AMskor}, {"CMPST", "B32", "B64", ACmpst},
+                 {"ADD", "F32", "F64", AAddF32},  {"MIN", "F32", "F64", AMinF32},
+                 {"MAX", "F32", "F64", AMaxF32}};
+  for (auto &a : atomics)
     for (int wide = 0; wide < 2; ++wide) {
-      std::string suffix;
-      if (typed) {
-        char kind = base[base.size() - 2];
-        suffix = std::string(1, kind) + (wide ? "64" : "32");
-      } else {
-        suffix = std::string(base == "ADD" || base == "SUB" || base == "RSUB" ||
-                                     base == "INC" || base == "DEC"
-                                 ? "_U"
-                                 : "_") +
-                 (wide ? "64" : "32");
-      }
-      std::string stem = typed ? base.substr(0, base.size() - 2) : base;
-      std::string name = typed ? stem + "_" + suffix : stem + suffix;
-      if (stem == "WRXCHG_RTN") {
-        t.add("DS_WRXCHG_RTN_B" + std::string(wide ? "64" : "32"), dsAtomic,
-              Layout::Plain, uint16_t(a.op | wide << 8 | 1 << 9));
-        continue;
-      }
-      t.add("DS_" + name, dsAtomic, Layout::Plain, uint16_t(a.op | wide << 8));
-      // The returning form puts RTN after the operation ("DS_ADD_RTN_U32").
-      t.add("DS_" + stem + "_RTN_" + (typed ? suffix : suffix.substr(1)), dsAtomic,
-            Layout::Plain, uint16_t(a.op | wide << 8 | 1 << 9));
+      std::string type = wide ? a.type64 : a.type32;
+      uint16_t op = uint16_t(a.a | wide << 8);
+      t.add(std::string("DS_") + a.op + "_" + type, dsAtomic, Layout::Plain, op);
+      t.add(std::string("DS_") + a.op + "_RTN_" + type, dsAtomic, Layout::Plain,
+            uint16_t(op | 1 << 9));
     }
-  }
+  t.add("DS_WRXCHG_RTN_B32", dsAtomic, Layout::Plain, uint16_t(AXchg | 1 << 9));
+  t.add("DS_WRXCHG_RTN_B64", dsAtomic, Layout::Plain, uint16_t(AXchg | 1 << 8 | 1 << 9));
   t.add("DS_BPERMUTE_B32", dsPermute, Layout::Plain, 0);
   t.add("DS_PERMUTE_B32", dsPermute, Layout::Plain, 1);
   t.add("DS_SWIZZLE_B32", dsSwizzle);

@@ -6,10 +6,9 @@
 //  - A (M x K): lane l holds row i = l % M; lane group g = l / M holds
 //    k = g * kPerLane + j (one block) or block g, k = j (64 / M blocks);
 //  - B (K x N): the same with column j = l % N;
-//  - C/D (M >= 16): column j = l % N, row i = 8 * (r / 4) * (64 / N) / 2 ...
-//    i.e. i = (r / 4) * 4 * (64 / N) + (l / N) * 4 + r % 4 within a block,
-//    blocks in consecutive register groups; 4x4 blocks: i = r, j = l % 4,
-//    block = l / 4.
+//  - C/D (M >= 16): column j = l % N, row i = (r / 4) * 4 * (64 / N) +
+//    (l / N) * 4 + r % 4 within a block, blocks in consecutive register
+//    groups; 4x4 blocks: i = r, j = l % 4, block = l / 4.
 // Products are exact in f32 for 16-bit inputs; they are summed in order of k
 // with fused multiply-adds into the f32 accumulator, as hardware does.
 // CBSZ/ABID broadcast A between blocks; BLGP permutes B's lane groups.
@@ -23,22 +22,96 @@
 namespace kcc::emu {
 namespace {
 
-enum class In : uint8_t { F32, F16, BF16, I8 };
+enum class In : uint8_t { F32, F16, BF16, I8, FP8, BF8, XF32, F64 };
 
 struct Shape {
   int m, n, k, blocks;
   In in;
   bool intOut;
+  In inB = In::F32; // B's type when it differs from A's (fp8 x bf8)
+  bool f64 = false; // f64 in, f64 accumulate
 };
 
-int perReg(In t) { return t == In::F32 ? 1 : t == In::I8 ? 4 : 2; }
+int perReg(In t) {
+  return t == In::F32 || t == In::XF32 ? 1 : t == In::F16 || t == In::BF16 ? 2 : 4;
+}
+
+/// 8-bit floats: gfx942 uses the FNUZ variants (bias 8 / 16, no infinities,
+/// 0x80 is the only NaN); gfx950 the OCP ones (e4m3fn: bias 7, S.1111.111 is
+/// NaN, no infinities; e5m2: bias 15, IEEE-like infinities and NaNs).
+float minifloat(uint8_t bits, bool e5m2, bool ocp) {
+  int expBits = e5m2 ? 5 : 4, manBits = e5m2 ? 2 : 3;
+  int bias = ocp ? (e5m2 ? 15 : 7) : (e5m2 ? 16 : 8);
+  unsigned sign = bits >> 7, e = (bits >> manBits) & ((1u << expBits) - 1),
+           mant = bits & ((1u << manBits) - 1);
+  if (!ocp && bits == 0x80)
+    return NAN;
+  if (ocp && !e5m2 && e == 15 && mant == 7)
+    return NAN;
+  if (ocp && e5m2 && e == 31)
+    return mant ? NAN : (sign ? -INFINITY : INFINITY);
+  float v = e == 0 ? std::ldexp(float(mant), 1 - bias - manBits)
+                   : std::ldexp(float(mant | (1u << manBits)), int(e) - bias - manBits);
+  return sign ? -v : v;
+}
+
+/// xf32: the input keeps a 10-bit mantissa (rounded to nearest even).
+float toXf32(float x) {
+  uint32_t u = asU(x);
+  if (std::isnan(x) || std::isinf(x))
+    return x;
+  u += 0xfff + ((u >> 13) & 1);
+  return asF(u & ~0x1fffu);
+}
+
+bool ocpFloat8 = false; // set per call from the chip (single-threaded use)
 
 float elemF(uint32_t word, int idx, In t) {
   switch (t) {
   case In::F32: return asF(word);
+  case In::XF32: return toXf32(asF(word));
   case In::F16: return halfToFloat(uint16_t(word >> (16 * idx)));
   case In::BF16: return bf16ToFloat(uint16_t(word >> (16 * idx)));
+  case In::FP8: return minifloat(uint8_t(word >> (8 * idx)), false, ocpFloat8);
+  case In::BF8: return minifloat(uint8_t(word >> (8 * idx)), true, ocpFloat8);
   default: return 0;
+  }
+}
+
+/// v_mfma_f64_16x16x4_f64: A and B hold one f64 per lane (k = lane / 16),
+/// D holds four f64 per lane at row lane / 16 + 4 * r, column lane % 16.
+void mfmaF64(Wave &w, const Inst &in) {
+  if (in.nctrl > 2 && (in.ctrl[0] || in.ctrl[1] || in.ctrl[2])) {
+    w.fault("f64 MFMA with cbsz/abid/blgp is not modelled");
+    return;
+  }
+  double A[16][4], B[4][16], C[16][16];
+  alignas(64) uint32_t lo[kLanes], hi[kLanes];
+  for (int s = 0; s < 2; ++s) {
+    const uint32_t *pl = lanes(w, in.src[s], lo, 0), *ph = lanes(w, in.src[s], hi, 1);
+    for (int l = 0; l < kLanes; ++l) {
+      double x = asD(uint64_t(pl[l]) | (uint64_t(ph[l]) << 32));
+      if (s == 0) A[l % 16][l / 16] = x;
+      else B[l / 16][l % 16] = x;
+    }
+  }
+  for (int r = 0; r < 4; ++r) {
+    const uint32_t *pl = lanes(w, in.src[2], lo, in.src[2].kind == OpndKind::Vgpr ? 2 * r : 0);
+    const uint32_t *ph = lanes(w, in.src[2], hi, in.src[2].kind == OpndKind::Vgpr ? 2 * r + 1 : 1);
+    for (int l = 0; l < kLanes; ++l)
+      C[l / 16 + 4 * r][l % 16] = asD(uint64_t(pl[l]) | (uint64_t(ph[l]) << 32));
+  }
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j)
+      for (int k = 0; k < 4; ++k)
+        C[i][j] = std::fma(A[i][k], B[k][j], C[i][j]);
+  for (int r = 0; r < 4; ++r) {
+    uint32_t *dl = w.row(in.dst[0].reg + 2 * r), *dh = w.row(in.dst[0].reg + 2 * r + 1);
+    for (int l = 0; l < kLanes; ++l) {
+      uint64_t x = asU64(C[l / 16 + 4 * r][l % 16]);
+      dl[l] = uint32_t(x);
+      dh[l] = uint32_t(x >> 32);
+    }
   }
 }
 int32_t elemI(uint32_t word, int idx) { return int8_t(word >> (8 * idx)); }
@@ -58,6 +131,8 @@ int blgpLane(int l, unsigned blgp) {
 
 void mfma(Wave &w, const Inst &in) {
   const Shape &s = *static_cast<const Shape *>(in.aux);
+  ocpFloat8 = w.dispatch->chip == Chip::gfx950;
+  In inB = s.inB == In::F32 ? s.in : s.inB;
   unsigned cbsz = in.nctrl > 0 ? unsigned(in.ctrl[0]) : 0;
   unsigned abid = in.nctrl > 1 ? unsigned(in.ctrl[1]) : 0;
   unsigned blgp = in.nctrl > 2 ? unsigned(in.ctrl[2]) : 0;
@@ -98,7 +173,7 @@ void mfma(Wave &w, const Inst &in) {
       int b = s.blocks == 1 ? 0 : g, k = s.blocks == 1 ? g * kPerLane + j : j;
       size_t idx = (size_t(b) * s.k + k) * s.n + jj;
       if (s.intOut) BI[idx] = elemI(rb[src], j % pr);
-      else B[idx] = elemF(rb[src], j % pr, s.in);
+      else B[idx] = elemF(rb[src], j % pr, inB);
     }
   }
   // Position of accumulator element (block, i, j) in (register, lane).
@@ -188,6 +263,17 @@ const Named kShapes[] = {
     {"V_MFMA_F32_16X16X32_F16", {16, 16, 32, 1, In::F16, false}},
     {"V_MFMA_I32_32X32X32_I8", {32, 32, 32, 1, In::I8, true}},
     {"V_MFMA_I32_16X16X64_I8", {16, 16, 64, 1, In::I8, true}},
+    // 8-bit floats (FNUZ on gfx942, OCP on gfx950) and xf32 (gfx942).
+    {"V_MFMA_F32_32X32X16_FP8_FP8", {32, 32, 16, 1, In::FP8, false}},
+    {"V_MFMA_F32_32X32X16_FP8_BF8", {32, 32, 16, 1, In::FP8, false, In::BF8}},
+    {"V_MFMA_F32_32X32X16_BF8_FP8", {32, 32, 16, 1, In::BF8, false, In::FP8}},
+    {"V_MFMA_F32_32X32X16_BF8_BF8", {32, 32, 16, 1, In::BF8, false}},
+    {"V_MFMA_F32_16X16X32_FP8_FP8", {16, 16, 32, 1, In::FP8, false}},
+    {"V_MFMA_F32_16X16X32_FP8_BF8", {16, 16, 32, 1, In::FP8, false, In::BF8}},
+    {"V_MFMA_F32_16X16X32_BF8_FP8", {16, 16, 32, 1, In::BF8, false, In::FP8}},
+    {"V_MFMA_F32_16X16X32_BF8_BF8", {16, 16, 32, 1, In::BF8, false}},
+    {"V_MFMA_F32_32X32X4XF32", {32, 32, 4, 1, In::XF32, false}},
+    {"V_MFMA_F32_16X16X8XF32", {16, 16, 8, 1, In::XF32, false}},
 };
 
 } // namespace
@@ -195,6 +281,7 @@ const Named kShapes[] = {
 void registerMfmaOps(OpTable &t) {
   for (const Named &n : kShapes)
     t.add(n.name, mfma, Layout::Plain, 0, &n.shape);
+  t.add("V_MFMA_F64_16X16X4F64", mfmaF64);
 }
 
 } // namespace kcc::emu

@@ -185,12 +185,14 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
         anyRan = true;
         w.yield = false;
         uint32_t n = 0;
+        const Inst *last = nullptr;
         while (n < slice) {
           const Inst *in = prog.fetch(w.pc, error);
           if (!in) {
             w.fault(error);
             break;
           }
+          last = in;
           w.pc += in->size;
           in->exec(w, *in);
           ++n;
@@ -201,21 +203,7 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
         p.stats.waveInstructions += n;
         sinceProgress += n;
         if (w.state == WaveState::Faulted) {
-          // The faulting instruction is the one before pc; recover it by
-          // re-fetching from the last issued address.
-          uint64_t pc = w.pc;
-          std::string text;
-          // Find the instruction whose end is pc: scan back up to 12 bytes.
-          for (unsigned back = 4; back <= 16; back += 4) {
-            std::string e;
-            const Inst *in = prog.fetch(pc - back, e);
-            if (in && in->pc + in->size == pc) {
-              text = instAt(p, in->pc);
-              break;
-            }
-          }
-          if (text.empty())
-            text = instAt(p, pc);
+          std::string text = last ? instAt(p, last->pc) : instAt(p, w.pc);
           if (w.error == "unsupported instruction")
             return createStringError(inconvertibleErrorCode(),
                                      "unsupported instruction %s in kernel %s",
@@ -263,10 +251,12 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
       sinceProgress = 0;
     }
     if (!anyRan || sinceProgress > watchdog) {
-      std::string msg = anyRan ? "no progress after " + std::to_string(sinceProgress) +
-                                     " wave instructions without a memory write, "
-                                     "barrier or wave end (waves spinning?); "
-                               : "deadlock: no wave can run; ";
+      std::string msg =
+          anyRan ? "deadlock: no progress in " + std::to_string(sinceProgress) +
+                       " wave instructions (no memory write, barrier release "
+                       "or wave end; waves spin on a condition nothing will "
+                       "change); "
+                 : "deadlock: no wave can run; ";
       msg += "waiting waves:";
       unsigned listed = 0;
       for (auto &res : resident)

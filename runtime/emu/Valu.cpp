@@ -138,6 +138,9 @@ uint16_t toHalfRtz(float x) {
 }
 int exponentOf(float x) { return int((asU(x) >> 23) & 0xff); }
 
+// v_div_scale_f32 per the ISA pseudocode (CDNA3 guide, VOP3A opcodes):
+// operands whose quotient would overflow, underflow or whose reciprocal would
+// be denormal are scaled by 2^+-64; VCC tells v_div_fmas to undo the scale.
 float divScale(float s0, float s1, float s2, bool &vcc) {
   vcc = false;
   if (s2 == 0.0f || s1 == 0.0f)
@@ -148,9 +151,8 @@ float divScale(float s0, float s1, float s2, bool &vcc) {
   }
   if (isDenorm(s1))
     return std::ldexp(s0, 64);
-  double inv = 1.0 / double(s1);
-  bool invDenorm = std::fabs(inv) < double(std::numeric_limits<float>::min());
-  bool quotDenorm = isDenorm(s2 / s1);
+  bool invDenorm = std::fabs(1.0 / double(s1)) < double(std::numeric_limits<float>::min());
+  bool quotDenorm = isDenorm(float(double(s2) / double(s1)));
   if (invDenorm && quotDenorm) {
     vcc = true;
     return s0 == s1 ? std::ldexp(s0, 64) : s0;
@@ -176,8 +178,10 @@ float divFixup(float q, float den, float num) {
     return signOut ? -INFINITY : INFINITY;
   if (std::isinf(den) || num == 0)
     return signOut ? -0.0f : 0.0f;
+  // A NaN quotient left at this point is an overflow of the scaled
+  // iteration: the result is an infinity.
   if (std::isnan(q))
-    return q;
+    return signOut ? -INFINITY : INFINITY;
   return signOut ? -std::fabs(q) : std::fabs(q);
 }
 
@@ -465,6 +469,28 @@ void divFmasF32(Wave &w, const Inst &in) {
   writeResult(w, in, r, Ty::F32, exec);
 }
 
+/// v_fmamk_f32 (D = S0 * K + S1) and v_fmaak_f32 (D = S0 * S1 + K), and the
+/// unfused v_madmk/v_madak. K is a literal the MC operand list carries as a
+/// control immediate.
+enum KOp : uint16_t { FmaMk, FmaAk, MadMk, MadAk };
+void fmaK(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
+  const uint32_t *a = fetchSrc(w, in, 0, Ty::F32, b0);
+  const uint32_t *b = fetchSrc(w, in, 1, Ty::F32, b1);
+  float k = asF(uint32_t(in.nctrl ? in.ctrl[0] : 0));
+  for (int l = 0; l < kLanes; ++l) {
+    float x = asF(a[l]), y = asF(b[l]);
+    switch (KOp(in.op)) {
+    case FmaMk: r[l] = asU(std::fma(x, k, y)); break;
+    case FmaAk: r[l] = asU(std::fma(x, y, k)); break;
+    case MadMk: r[l] = asU(mad(x, k, y)); break;
+    case MadAk: r[l] = asU(mad(x, y, k)); break;
+    }
+  }
+  writeMasked(w.row(in.dst[0].reg), r, exec);
+}
+
 void mbcnt(Wave &w, const Inst &in) {
   uint64_t exec = w.exec();
   alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
@@ -725,6 +751,9 @@ F64_2(MulF64, x * y)
 F64_2(MaxF64, fmaxIeee64(x, y))
 F64_2(MinF64, fminIeee64(x, y))
 OP64(FmaF64, 3, 2, 2, 2, true, return asU64(std::fma(asD(a), asD(b), asD(c)));)
+// v_fmac_f64: the accumulator is the destination (MC lists it as a tied
+// third source).
+using FmacF64 = FmaF64;
 F64_1(RcpF64, 1.0 / x)
 F64_1(RsqF64, 1.0 / std::sqrt(x))
 F64_1(SqrtF64, std::sqrt(x))
@@ -767,6 +796,7 @@ OP64(DivFixupF64, 3, 2, 2, 2, true, {
     return 0xfff8000000000000ull;
   if (den == 0 || std::isinf(num)) return asU64(signOut ? -INFINITY : INFINITY);
   if (std::isinf(den) || num == 0) return asU64(signOut ? -0.0 : 0.0);
+  if (std::isnan(q)) return asU64(signOut ? -INFINITY : INFINITY);
   return asU64(signOut ? -std::fabs(q) : std::fabs(q));
 })
 
@@ -789,17 +819,18 @@ void divScaleF64(Wave &w, const Inst &in) {
       if (s0 == s1) d = std::ldexp(s0, 128);
     } else if (std::fpclassify(s1) == FP_SUBNORMAL) {
       d = std::ldexp(s0, 128);
-    } else if (std::fabs(1.0 / s1) < dmin && std::fabs(s2 / s1) < dmin) {
+    } else if (std::fabs(1.0 / s1) < dmin && std::fpclassify(s2 / s1) == FP_SUBNORMAL) {
       v = true;
       if (s0 == s1) d = std::ldexp(s0, 128);
     } else if (std::fabs(1.0 / s1) < dmin) {
       d = std::ldexp(s0, -128);
-    } else if (std::fabs(s2 / s1) < dmin) {
+    } else if (std::fpclassify(s2 / s1) == FP_SUBNORMAL) {
       v = true;
       if (s0 == s2) d = std::ldexp(s0, 128);
     } else if (expo(s2) <= 53) {
       d = std::ldexp(s0, 128);
     }
+    (void)dmin;
     r.v[l] = asU64(d);
     vcc |= uint64_t(v) << l;
   }
@@ -1099,10 +1130,15 @@ void registerValuOps(OpTable &t) {
   t.add("V_MBCNT_LO_U32_B32", mbcnt, V, 0);
   t.add("V_MBCNT_HI_U32_B32", mbcnt, V, 1);
   t.add("V_SWAP_B32", swap, V);
+  t.add("V_FMAMK_F32", fmaK, V, FmaMk);
+  t.add("V_FMAAK_F32", fmaK, V, FmaAk);
+  t.add("V_MADMK_F32", fmaK, V, MadMk);
+  t.add("V_MADAK_F32", fmaK, V, MadAk);
 
   // 64-bit.
 #define REG64(NAME, OP) t.add(NAME, vop64<OP>, V);
   REG64("V_ADD_F64", AddF64) REG64("V_MUL_F64", MulF64) REG64("V_FMA_F64", FmaF64)
+  REG64("V_FMAC_F64", FmacF64)
   REG64("V_MAX_F64", MaxF64) REG64("V_MIN_F64", MinF64) REG64("V_RCP_F64", RcpF64)
   REG64("V_RSQ_F64", RsqF64) REG64("V_SQRT_F64", SqrtF64)
   REG64("V_FLOOR_F64", FloorF64) REG64("V_CEIL_F64", CeilF64)
