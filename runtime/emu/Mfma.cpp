@@ -18,6 +18,10 @@
 #include "runtime/emu/Ops.h"
 
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 namespace kcc::emu {
 namespace {
@@ -129,6 +133,37 @@ int blgpLane(int l, unsigned blgp) {
   }
 }
 
+/// Per-shape tables from (register, lane) to the element index of C/D, so
+/// that the per-instruction gather/scatter needs no division.
+struct Layouts {
+  std::vector<uint16_t> acc;  // [r * 64 + l] -> (b * m + i) * n + j
+};
+const Layouts &layoutsFor(const Shape &s) {
+  static std::mutex lock;
+  static std::map<const Shape *, std::unique_ptr<Layouts>> cache;
+  std::lock_guard<std::mutex> guard(lock);
+  auto &slot = cache[&s];
+  if (slot)
+    return *slot;
+  slot = std::make_unique<Layouts>();
+  int outRegs = s.m * s.n * s.blocks / 64;
+  slot->acc.resize(size_t(outRegs) * kLanes);
+  for (int r = 0; r < outRegs; ++r)
+    for (int l = 0; l < kLanes; ++l) {
+      int b, i, j;
+      if (s.m == 4) {
+        b = l / 4; j = l % 4; i = r;
+      } else {
+        int regsPerBlock = s.m * s.n / 64, rr = r % regsPerBlock;
+        b = r / regsPerBlock;
+        j = l % s.n;
+        i = (rr / 4) * 4 * (64 / s.n) + (l / s.n) * 4 + rr % 4;
+      }
+      slot->acc[size_t(r) * kLanes + l] = uint16_t((size_t(b) * s.m + i) * s.n + j);
+    }
+  return *slot;
+}
+
 void mfma(Wave &w, const Inst &in) {
   const Shape &s = *static_cast<const Shape *>(in.aux);
   ocpFloat8 = w.dispatch->chip == Chip::gfx950;
@@ -148,13 +183,17 @@ void mfma(Wave &w, const Inst &in) {
     w.fault("MFMA operand widths do not match its shape");
     return;
   }
-  // Gather A[b][i][k] and B[b][k][j] as floats (or ints).
-  static thread_local std::vector<float> A, B, C;
-  static thread_local std::vector<int32_t> AI, BI, CI;
+  // Gather A[b][i][k] and B[b][k][j] as floats (or ints). The largest shapes
+  // need 2048 accumulator and 1024 A or B entries.
+  constexpr size_t kMax = 2048;
+  alignas(64) static thread_local float A[kMax], B[kMax], C[kMax];
+  alignas(64) static thread_local int32_t AI[kMax], BI[kMax], CI[kMax];
   size_t aSize = size_t(s.blocks) * s.m * s.k, bSize = size_t(s.blocks) * s.k * s.n;
   size_t cSize = size_t(s.blocks) * s.m * s.n;
-  A.assign(aSize, 0); B.assign(bSize, 0); C.assign(cSize, 0);
-  if (s.intOut) { AI.assign(aSize, 0); BI.assign(bSize, 0); CI.assign(cSize, 0); }
+  if (aSize > kMax || bSize > kMax || cSize > kMax) {
+    w.fault("MFMA shape exceeds the emulator's operand buffers");
+    return;
+  }
   alignas(64) uint32_t buf[kLanes];
   for (int j = 0; j < kPerLane; ++j) {
     const uint32_t *ra = lanes(w, in.src[0], buf, j / pr);
@@ -176,58 +215,63 @@ void mfma(Wave &w, const Inst &in) {
       else B[idx] = elemF(rb[src], j % pr, inB);
     }
   }
-  // Position of accumulator element (block, i, j) in (register, lane).
-  auto place = [&](int r, int l, int &b, int &i, int &j) {
-    if (s.m == 4) {
-      b = l / 4; j = l % 4; i = r;
-      return;
-    }
-    int regsPerBlock = s.m * s.n / 64;
-    b = r / regsPerBlock;
-    int rr = r % regsPerBlock;
-    j = l % s.n;
-    i = (rr / 4) * 4 * (64 / s.n) + (l / s.n) * 4 + rr % 4;
-  };
+  const uint16_t *accIdx = layoutsFor(s).acc.data();
   for (int r = 0; r < outRegs; ++r) {
     const uint32_t *rc = lanes(w, in.src[2], buf, in.src[2].kind == OpndKind::Vgpr ? r : 0);
-    for (int l = 0; l < kLanes; ++l) {
-      int b, i, j;
-      place(r, l, b, i, j);
-      size_t idx = (size_t(b) * s.m + i) * s.n + j;
-      if (s.intOut) CI[idx] = int32_t(rc[l]);
-      else C[idx] = asF(rc[l]);
-    }
+    const uint16_t *idx = accIdx + size_t(r) * kLanes;
+    if (s.intOut)
+      for (int l = 0; l < kLanes; ++l)
+        CI[idx[l]] = int32_t(rc[l]);
+    else
+      for (int l = 0; l < kLanes; ++l)
+        C[idx[l]] = asF(rc[l]);
   }
+  // Products of 16- and 8-bit floats are exact in f32, so acc + a * b rounds
+  // once like the fused multiply-add; f32/xf32 inputs need a real fma.
+  bool exactProducts = s.in != In::F32 && s.in != In::XF32;
   unsigned group = 1u << cbsz;
   for (int b = 0; b < s.blocks; ++b) {
     int ab = s.blocks == 1 ? 0 : int((unsigned(b) & ~(group - 1)) | (abid & (group - 1)));
     if (ab >= s.blocks) ab = b;
-    for (int i = 0; i < s.m; ++i)
-      for (int j = 0; j < s.n; ++j) {
-        size_t ci = (size_t(b) * s.m + i) * s.n + j;
-        if (s.intOut) {
-          int32_t acc = CI[ci];
-          for (int k = 0; k < s.k; ++k)
-            acc += AI[(size_t(ab) * s.m + i) * s.k + k] * BI[(size_t(b) * s.k + k) * s.n + j];
-          CI[ci] = acc;
-        } else {
-          float acc = C[ci];
-          const float *a = &A[(size_t(ab) * s.m + i) * s.k];
-          for (int k = 0; k < s.k; ++k)
-            acc = std::fma(a[k], B[(size_t(b) * s.k + k) * s.n + j], acc);
-          C[ci] = acc;
+    for (int i = 0; i < s.m; ++i) {
+      // k outermost over a row of C keeps each element's sum in k order and
+      // lets the j loop vectorise.
+      size_t row = (size_t(b) * s.m + i) * s.n;
+      if (s.intOut) {
+        for (int k = 0; k < s.k; ++k) {
+          int32_t a = AI[(size_t(ab) * s.m + i) * s.k + k];
+          const int32_t *bk = &BI[(size_t(b) * s.k + k) * s.n];
+          for (int j = 0; j < s.n; ++j)
+            CI[row + j] += a * bk[j];
+        }
+      } else if (exactProducts) {
+        for (int k = 0; k < s.k; ++k) {
+          float a = A[(size_t(ab) * s.m + i) * s.k + k];
+          const float *bk = &B[(size_t(b) * s.k + k) * s.n];
+          float *c = &C[row];
+          for (int j = 0; j < s.n; ++j)
+            c[j] += a * bk[j];
+        }
+      } else {
+        for (int k = 0; k < s.k; ++k) {
+          float a = A[(size_t(ab) * s.m + i) * s.k + k];
+          const float *bk = &B[(size_t(b) * s.k + k) * s.n];
+          for (int j = 0; j < s.n; ++j)
+            C[row + j] = std::fma(a, bk[j], C[row + j]);
         }
       }
+    }
   }
   // MFMA ignores EXEC: every lane's accumulator is written.
   for (int r = 0; r < outRegs; ++r) {
     uint32_t *d = w.row(in.dst[0].reg + r);
-    for (int l = 0; l < kLanes; ++l) {
-      int b, i, j;
-      place(r, l, b, i, j);
-      size_t idx = (size_t(b) * s.m + i) * s.n + j;
-      d[l] = s.intOut ? uint32_t(CI[idx]) : asU(C[idx]);
-    }
+    const uint16_t *idx = accIdx + size_t(r) * kLanes;
+    if (s.intOut)
+      for (int l = 0; l < kLanes; ++l)
+        d[l] = uint32_t(CI[idx[l]]);
+    else
+      for (int l = 0; l < kLanes; ++l)
+        d[l] = asU(C[idx[l]]);
   }
 }
 
