@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -62,6 +63,7 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
   registry.insert<tile::TileDialect, arith::ArithDialect, func::FuncDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, LLVM::LLVMDialect,
                   ROCDL::ROCDLDialect>();
+  func::registerInlinerExtension(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerROCDLDialectTranslation(registry);
@@ -86,6 +88,9 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     specialize.chip = getChipInfo(options.chip).name.str();
     specialize.params.assign(options.params.begin(), options.params.end());
     pm.addPass(createTileSpecialize(specialize));
+    // Helper functions of a kernel are inlined and then dropped.
+    pm.addPass(createInlinerPass());
+    pm.addPass(createSymbolDCEPass());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createTileExpandSchedule());
     pm.addPass(createTileAllocateLds());

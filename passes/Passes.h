@@ -28,9 +28,14 @@ namespace kcc {
 /// ptr<8>, LDS -> ptr<3>, ptr -> ptr<1>) to `converter`.
 void populateTileTypeConversions(mlir::LLVMTypeConverter &converter);
 
+/// Facts about the kernels of a module that the patterns need (LDS alias
+/// scopes and arrays, workgroup sizes), gathered before the conversion.
+class KernelFacts;
+
 /// One pattern per tile op, lowering it to LLVM + ROCDL for `chip`.
 void populateTileToROCDLPatterns(mlir::LLVMTypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns, Chip chip);
+                                 mlir::RewritePatternSet &patterns, Chip chip,
+                                 const KernelFacts &facts);
 
 } // namespace kcc
 

@@ -130,15 +130,50 @@ Type accessType(OpBuilder &b, int64_t bytes) {
   return VectorType::get({bytes / 2}, b.getI16Type());
 }
 
+/// Where the registers of a tile sit in a row-major array in memory. The
+/// op's (row, col) index the array; with `transpose` the array holds the
+/// transposed tile, so tile element (r, c) sits at array (row + c, col + r).
+struct MemoryView {
+  const LayoutMap &map;
+  bool transpose;
+
+  int64_t rowOfReg(int64_t i) const {
+    return transpose ? map.colOfReg(i) : map.rowOfReg(i);
+  }
+  int64_t colOfReg(int64_t i) const {
+    return transpose ? map.rowOfReg(i) : map.colOfReg(i);
+  }
+  int64_t rowOfLane(unsigned l) const {
+    return transpose ? map.colOfLane(l) : map.rowOfLane(l);
+  }
+  int64_t colOfLane(unsigned l) const {
+    return transpose ? map.rowOfLane(l) : map.colOfLane(l);
+  }
+  ArrayRef<LaneBitField> rowFields() const {
+    return transpose ? map.colLaneFields() : map.rowLaneFields();
+  }
+  ArrayRef<LaneBitField> colFields() const {
+    return transpose ? map.rowLaneFields() : map.colLaneFields();
+  }
+  /// Registers from `i` on at consecutive addresses of one array row.
+  int64_t contiguousRun(int64_t i) const {
+    int64_t n = 1;
+    while (i + n < map.numRegs() && rowOfReg(i + n) == rowOfReg(i) &&
+           colOfReg(i + n) == colOfReg(i) + n)
+      ++n;
+    return n;
+  }
+};
+
 /// Runs of registers that one memory instruction can move: consecutive
-/// columns of one row, at most 16 bytes, aligned to their own size.
-SmallVector<std::pair<int64_t, int64_t>> accessRuns(const LayoutMap &map,
+/// columns of one array row, a power-of-two number of bytes up to 16 (or a
+/// single element).
+SmallVector<std::pair<int64_t, int64_t>> accessRuns(const MemoryView &view,
                                                     int64_t esize) {
   SmallVector<std::pair<int64_t, int64_t>> runs;
   int64_t maxElems = std::max<int64_t>(1, kMaxAccessBytes / esize);
-  for (int64_t i = 0; i < map.numRegs();) {
-    int64_t n = std::min(map.contiguousRun(i), maxElems);
-    // Power-of-two byte sizes (2, 4, 8, 16) keep accesses naturally sized.
+  for (int64_t i = 0; i < view.map.numRegs();) {
+    int64_t n = std::min(view.contiguousRun(i), maxElems);
     while (n > 1 && (!llvm::isPowerOf2_64(n * esize) || (n * esize) % 4))
       --n;
     runs.push_back({i, n});
@@ -153,16 +188,31 @@ struct LdsScopes {
   ArrayAttr scopes, noalias;
 };
 
-class LdsScopeTable {
+} // namespace
+
+namespace kcc {
+/// Facts about the kernels gathered before the conversion, while every op
+/// still sits in its func.func (the conversion turns those into llvm.funcs
+/// in whatever order it likes): LDS alias scopes, LDS array names, and the
+/// workgroup size of the kernel around each op.
+class KernelFacts {
 public:
   void build(func::FuncOp func) {
     MLIRContext *ctx = func.getContext();
     auto domain = LLVM::AliasScopeDomainAttr::get(
         ctx, StringAttr::get(ctx, ("kcc LDS of " + func.getSymName()).str()));
-    func.walk([&](LdsAllocOp alloc) {
-      auto scope = LLVM::AliasScopeAttr::get(domain, alloc.getNameAttr());
-      byAlloc[alloc.getOperation()] = scope;
-      all[func.getOperation()].push_back(scope);
+    auto blockAttr = func->getAttrOfType<IntegerAttr>(TileDialect::kBlockSizeAttrName);
+    int64_t block = blockAttr ? blockAttr.getInt() : 64;
+    std::string global = ("__kcc_lds." + func.getSymName()).str();
+    func.walk([&](Operation *op) {
+      blockSize[op] = block;
+      if (auto alloc = dyn_cast<LdsAllocOp>(op)) {
+        auto scope = LLVM::AliasScopeAttr::get(domain, alloc.getNameAttr());
+        byAlloc[op] = scope;
+        all[func.getOperation()].push_back(scope);
+        funcOf[op] = func.getOperation();
+        ldsGlobal[op] = global;
+      }
     });
   }
 
@@ -173,20 +223,38 @@ public:
     auto it = byAlloc.find(alloc.getOperation());
     if (it == byAlloc.end())
       return {};
-    auto func = alloc->getParentOfType<func::FuncOp>();
     MLIRContext *ctx = alloc.getContext();
     SmallVector<Attribute> others;
-    for (LLVM::AliasScopeAttr s : all.lookup(func.getOperation()))
+    for (LLVM::AliasScopeAttr s : all.lookup(funcOf.lookup(alloc.getOperation())))
       if (s != it->second)
         others.push_back(s);
     return {ArrayAttr::get(ctx, {it->second}),
             others.empty() ? ArrayAttr() : ArrayAttr::get(ctx, others)};
   }
 
+  /// Work-items per workgroup of the kernel around `op` (64 if unknown).
+  int64_t blockSizeOf(Operation *op) const {
+    auto it = blockSize.find(op);
+    return it == blockSize.end() ? 64 : it->second;
+  }
+
+  /// The LDS array symbol of the kernel that allocates `alloc`.
+  StringRef ldsGlobalOf(Operation *alloc) const {
+    auto it = ldsGlobal.find(alloc);
+    return it == ldsGlobal.end() ? StringRef() : StringRef(it->second);
+  }
+
 private:
   llvm::DenseMap<Operation *, LLVM::AliasScopeAttr> byAlloc;
   llvm::DenseMap<Operation *, SmallVector<LLVM::AliasScopeAttr>> all;
+  llvm::DenseMap<Operation *, Operation *> funcOf;
+  llvm::DenseMap<Operation *, int64_t> blockSize;
+  llvm::DenseMap<Operation *, std::string> ldsGlobal;
 };
+
+} // namespace kcc
+
+namespace {
 
 void setScopes(Operation *op, const LdsScopes &s) {
   if (auto iface = dyn_cast<LLVM::AliasAnalysisOpInterface>(op)) {
@@ -197,22 +265,12 @@ void setScopes(Operation *op, const LdsScopes &s) {
   }
 }
 
-/// Work-items per workgroup of the kernel enclosing `op`.
-int64_t blockSizeOf(Operation *op) {
-  auto func = op->getParentOfType<func::FuncOp>();
-  if (!func)
-    return 64;
-  auto attr = func->getAttrOfType<IntegerAttr>(TileDialect::kBlockSizeAttrName);
-  return attr ? attr.getInt() : 64;
-}
-
 template <typename Op>
 struct TilePattern : public ConvertOpToLLVMPattern<Op> {
-  TilePattern(LLVMTypeConverter &converter, Chip chip,
-              const LdsScopeTable *scopes = nullptr)
-      : ConvertOpToLLVMPattern<Op>(converter), chip(chip), scopes(scopes) {}
+  TilePattern(LLVMTypeConverter &converter, Chip chip, const KernelFacts *facts)
+      : ConvertOpToLLVMPattern<Op>(converter), chip(chip), facts(facts) {}
   Chip chip;
-  const LdsScopeTable *scopes;
+  const KernelFacts *facts;
 };
 
 } // namespace
@@ -312,21 +370,22 @@ struct MakeBufferLowering : public TilePattern<MakeBufferOp> {
   }
 };
 
-/// Per-lane element coordinates of a tile at (row, col): row + rowL(lane),
-/// col + colL(lane).
+/// Per-lane array coordinates of register 0's element, minus its register
+/// part: row + rowL(lane), col + colL(lane) in array terms.
 struct LaneOrigin {
   Value row, col;
 };
 
-LaneOrigin laneOrigin(OpBuilder &b, Location loc, const LayoutMap &map,
+LaneOrigin laneOrigin(OpBuilder &b, Location loc, const MemoryView &view,
                       Value row, Value col) {
   Value lane = laneId(b, loc);
-  return {add(b, loc, row, laneCoordinate(b, loc, lane, map.rowLaneFields())),
-          add(b, loc, col, laneCoordinate(b, loc, lane, map.colLaneFields()))};
+  return {add(b, loc, row, laneCoordinate(b, loc, lane, view.rowFields())),
+          add(b, loc, col, laneCoordinate(b, loc, lane, view.colFields()))};
 }
 
-/// Byte offset of element (origin.row + r, origin.col + c), or the
-/// out-of-range offset when bounds are given and (r, c) is outside them.
+/// Byte offset of array element (origin.row + r, origin.col + c), or the
+/// out-of-range offset when bounds are given and any of the columns
+/// c .. lastCol of that row is outside them.
 Value elementOffset(OpBuilder &b, Location loc, LaneOrigin origin, int64_t r,
                     int64_t c, Value stride, int64_t esize, Value boundRows,
                     Value boundCols, int64_t lastCol) {
@@ -354,17 +413,18 @@ struct LoadLowering : public TilePattern<LoadOp> {
     Type elt = typeConverter->convertType(type.getElementType());
     int64_t esize = elementBytes(type.getElementType());
     auto resultType = cast<VectorType>(typeConverter->convertType(type));
-    LaneOrigin origin = laneOrigin(rw, loc, map, adaptor.getRow(), adaptor.getCol());
+    MemoryView view{map, op.getTranspose()};
+    LaneOrigin origin = laneOrigin(rw, loc, view, adaptor.getRow(), adaptor.getCol());
     Value zero = i32(rw, loc, 0);
     Value result = poison(rw, loc, resultType);
     bool bounded = adaptor.getBoundRows() != nullptr;
-    for (auto [first, n] : accessRuns(map, esize)) {
-      // With bounds the whole run must be inside for the load; elements past
-      // the column bound are zeroed below.
-      Value off = elementOffset(rw, loc, origin, map.rowOfReg(first),
-                                map.colOfReg(first), adaptor.getStride(), esize,
+    for (auto [first, n] : accessRuns(view, esize)) {
+      // With bounds the run's first element must be inside for the load;
+      // elements past the column bound are zeroed below.
+      Value off = elementOffset(rw, loc, origin, view.rowOfReg(first),
+                                view.colOfReg(first), adaptor.getStride(), esize,
                                 adaptor.getBoundRows(), adaptor.getBoundCols(),
-                                map.colOfReg(first));
+                                view.colOfReg(first));
       Type raw = accessType(rw, n * esize);
       Value v = rw.create<ROCDL::RawPtrBufferLoadOp>(loc, raw, adaptor.getBuffer(),
                                                      off, zero, zero, ArrayAttr(),
@@ -373,7 +433,7 @@ struct LoadLowering : public TilePattern<LoadOp> {
       for (int64_t k = 0; k < n; ++k) {
         Value e = extract(rw, loc, elems, k);
         if (bounded && k > 0) {
-          Value c = add(rw, loc, origin.col, i32(rw, loc, map.colOfReg(first) + k));
+          Value c = add(rw, loc, origin.col, i32(rw, loc, view.colOfReg(first) + k));
           Value in = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, c,
                                              adaptor.getBoundCols());
           Value z = rw.create<LLVM::ZeroOp>(loc, elt);
@@ -398,7 +458,8 @@ struct StoreLowering : public TilePattern<StoreOp> {
     LayoutMap map = layoutOf(type);
     Type elt = typeConverter->convertType(type.getElementType());
     int64_t esize = elementBytes(type.getElementType());
-    LaneOrigin origin = laneOrigin(rw, loc, map, adaptor.getRow(), adaptor.getCol());
+    MemoryView view{map, /*transpose=*/false};
+    LaneOrigin origin = laneOrigin(rw, loc, view, adaptor.getRow(), adaptor.getCol());
     Value zero = i32(rw, loc, 0);
     bool bounded = adaptor.getBoundRows() != nullptr;
     SmallVector<std::pair<int64_t, int64_t>> runs;
@@ -406,18 +467,17 @@ struct StoreLowering : public TilePattern<StoreOp> {
       for (int64_t i = 0; i < map.numRegs(); ++i)
         runs.push_back({i, 1});
     else
-      runs = accessRuns(map, esize);
+      runs = accessRuns(view, esize);
     for (auto [first, n] : runs) {
-      Value off = elementOffset(rw, loc, origin, map.rowOfReg(first),
-                                map.colOfReg(first), adaptor.getStride(), esize,
+      Value off = elementOffset(rw, loc, origin, view.rowOfReg(first),
+                                view.colOfReg(first), adaptor.getStride(), esize,
                                 adaptor.getBoundRows(), adaptor.getBoundCols(),
-                                map.colOfReg(first));
+                                view.colOfReg(first));
       Value elems = slice(rw, loc, adaptor.getValue(), first, n);
       if (n == 1)
         elems = extract(rw, loc, adaptor.getValue(), first);
       Type raw = accessType(rw, n * esize);
       Value v = rw.create<LLVM::BitcastOp>(loc, raw, elems);
-      (void)elt;
       rw.create<ROCDL::RawPtrBufferStoreOp>(loc, v, adaptor.getBuffer(), off, zero,
                                             zero, ArrayAttr(), ArrayAttr(),
                                             ArrayAttr());
@@ -435,21 +495,17 @@ struct StoreLowering : public TilePattern<StoreOp> {
 
 namespace {
 
-std::string ldsGlobalName(func::FuncOp func) {
-  return ("__kcc_lds." + func.getSymName()).str();
-}
-
 /// tile.lds_alloc -> the address of the buffer in the kernel's LDS array.
 struct LdsAllocLowering : public TilePattern<LdsAllocOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(LdsAllocOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
-    if (!op.getOffset())
+    StringRef global = facts->ldsGlobalOf(op);
+    if (!op.getOffset() || global.empty())
       return rw.notifyMatchFailure(op, "LDS buffer not placed");
     Location loc = op.getLoc();
-    auto func = op->getParentOfType<func::FuncOp>();
     auto ptr3 = LLVM::LLVMPointerType::get(rw.getContext(), 3);
-    Value base = rw.create<LLVM::AddressOfOp>(loc, ptr3, ldsGlobalName(func));
+    Value base = rw.create<LLVM::AddressOfOp>(loc, ptr3, global);
     Value p = rw.create<LLVM::GEPOp>(loc, ptr3, rw.getI8Type(), base,
                                      ArrayRef<LLVM::GEPArg>{(int32_t)*op.getOffset()},
                                      LLVM::GEPNoWrapFlags::inbounds);
@@ -483,13 +539,13 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     int64_t cols = lds.getCols();
     int64_t line = 64 * width;
     int64_t lines = lds.getRows() * cols * esize / line;
-    int64_t waves = std::max<int64_t>(1, blockSizeOf(op) / 64);
+    int64_t waves = std::max<int64_t>(1, facts->blockSizeOf(op) / 64);
     if (lines % waves != 0)
       return op.emitOpError("the stage is ")
              << lines << " DMA lines of " << line
              << " bytes, which do not split evenly over the workgroup's "
              << waves << " waves";
-    LdsScopes scopes = this->scopes->lookup(op.getLds());
+    LdsScopes scopes = this->facts->lookup(op.getLds());
     Value lane = laneId(rw, loc);
     Value tid = rw.create<ROCDL::ThreadIdXOp>(loc, rw.getI32Type());
     Value wave = rw.create<ROCDL::ReadfirstlaneOp>(
@@ -552,18 +608,37 @@ struct WaitLowering : public TilePattern<WaitOp> {
   }
 };
 
-/// Per-lane byte offset of (row + rowL, col + colL) in an LDS stage.
-Value ldsLaneBase(OpBuilder &b, Location loc, const LayoutMap &map, LdsType lds,
+/// The LDS address of (lane part of) register 0 of a tile: stage base plus
+/// (row + rowL(lane)) * rowStride + col + colL(lane) elements.
+Value ldsLaneBase(OpBuilder &b, Location loc, const MemoryView &view, LdsType lds,
                   Value ldsPtr, Value stage, Value row, Value col) {
   int64_t esize = elementBytes(lds.getElementType());
-  LaneOrigin o = laneOrigin(b, loc, map, row, col);
+  LaneOrigin o = laneOrigin(b, loc, view, row, col);
   Value elem = add(b, loc, mul(b, loc, o.row, i32(b, loc, lds.getRowStride())), o.col);
   Value bytes = add(b, loc, mul(b, loc, stage, i32(b, loc, lds.getStageBytes())),
                     mul(b, loc, elem, i32(b, loc, esize)));
   return ldsAddress(b, loc, ldsPtr, bytes);
 }
 
-/// tile.lds_load -> ds_read_b16..b128 (or ds_read_b64_tr_b16 with transpose).
+/// True when ds_read_b64_tr_b16 can produce the tile's registers: 16-bit
+/// elements, no two registers of a lane adjacent in LDS, a multiple of four
+/// registers, and lanes 4q..4q+3 of every group holding adjacent LDS
+/// elements (the instruction hands lane 4q+j the j-th element that lane
+/// (l & 0x30) | (i << 2) | q of its group read).
+bool fitsTransposingRead(const MemoryView &view, int64_t esize) {
+  if (esize != 2 || view.map.numRegs() % 4 != 0)
+    return false;
+  for (int64_t i = 0; i < view.map.numRegs(); ++i)
+    if (view.contiguousRun(i) != 1)
+      return false;
+  for (unsigned j = 1; j < 4; ++j)
+    if (view.rowOfLane(j) != 0 || view.colOfLane(j) != (int64_t)j)
+      return false;
+  return true;
+}
+
+/// tile.lds_load -> ds_read_b16..b128, or ds_read_b64_tr_b16 on gfx950 when
+/// each lane's registers run down an LDS column.
 struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(LdsLoadOp op, OpAdaptor adaptor,
@@ -572,17 +647,18 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     TileType type = op.getType();
     LdsType lds = op.getLds().getType();
     LayoutMap map = layoutOf(type);
+    MemoryView view{map, op.getTranspose()};
     Type elt = typeConverter->convertType(type.getElementType());
     int64_t esize = elementBytes(type.getElementType());
     auto resultType = cast<VectorType>(typeConverter->convertType(type));
-    LdsScopes scopes = this->scopes->lookup(op.getLds());
-    if (op.getTranspose())
-      return lowerTransposed(op, adaptor, rw, map, lds, resultType, scopes);
-    Value base = ldsLaneBase(rw, loc, map, lds, adaptor.getLds(), adaptor.getStage(),
+    LdsScopes scopes = this->facts->lookup(op.getLds());
+    if (chip == Chip::gfx950 && fitsTransposingRead(view, esize))
+      return lowerTransposing(op, adaptor, rw, view, lds, resultType, scopes);
+    Value base = ldsLaneBase(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
                              adaptor.getRow(), adaptor.getCol());
     Value result = poison(rw, loc, resultType);
-    for (auto [first, n] : accessRuns(map, esize)) {
-      int64_t off = (map.rowOfReg(first) * lds.getRowStride() + map.colOfReg(first)) * esize;
+    for (auto [first, n] : accessRuns(view, esize)) {
+      int64_t off = (view.rowOfReg(first) * lds.getRowStride() + view.colOfReg(first)) * esize;
       Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
       auto vt = VectorType::get({n}, elt);
       auto load = rw.create<LLVM::LoadOp>(loc, vt, p, /*alignment=*/n * esize);
@@ -594,17 +670,52 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     return success();
   }
 
-  /// ds_read_b64_tr_b16 reads, for a group of 16 lanes, a 4 x 16 block of
-  /// 16-bit elements of which each lane addresses one 8-byte row piece, and
-  /// hands lane i of the group the i-th column of it: the four elements that
-  /// an MFMA operand needs along K when K is the row index in LDS.
-  LogicalResult lowerTransposed(LdsLoadOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw,
-                                const LayoutMap &map, LdsType lds,
-                                VectorType resultType,
-                                const LdsScopes &scopes) const {
-    return op.emitOpError("transposing LDS reads are lowered by the attention "
-                          "work (issue 5); this kcc build cannot emit them yet");
+  /// Registers 4t..4t+3 come from one ds_read_b64_tr_b16 in which lane s
+  /// points at the four adjacent elements that lanes
+  /// l0 = (s & 0x30) | ((s & 3) << 2) + 0..3 want as register 4t + ((s >> 2) & 3).
+  LogicalResult lowerTransposing(LdsLoadOp op, OpAdaptor adaptor,
+                                 ConversionPatternRewriter &rw,
+                                 const MemoryView &view, LdsType lds,
+                                 VectorType resultType,
+                                 const LdsScopes &scopes) const {
+    Location loc = op.getLoc();
+    int64_t esize = 2;
+    int64_t stride = lds.getRowStride();
+    Value s = laneId(rw, loc);
+    Value l0 = rw.create<LLVM::OrOp>(
+        loc, rw.create<LLVM::AndOp>(loc, s, i32(rw, loc, 0x30)),
+        rw.create<LLVM::ShlOp>(loc, rw.create<LLVM::AndOp>(loc, s, i32(rw, loc, 3)),
+                               i32(rw, loc, 2)));
+    Value u = rw.create<LLVM::AndOp>(
+        loc, rw.create<LLVM::LShrOp>(loc, s, i32(rw, loc, 2)), i32(rw, loc, 3));
+    // Array coordinates of lane l0's register 0, then its LDS byte address.
+    Value row = add(rw, loc, adaptor.getRow(),
+                    laneCoordinate(rw, loc, l0, view.rowFields()));
+    Value col = add(rw, loc, adaptor.getCol(),
+                    laneCoordinate(rw, loc, l0, view.colFields()));
+    Value elem = add(rw, loc, mul(rw, loc, row, i32(rw, loc, stride)), col);
+    Value bytes = add(rw, loc, mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())),
+                      mul(rw, loc, elem, i32(rw, loc, esize)));
+    Value base = ldsAddress(rw, loc, adaptor.getLds(), bytes);
+    Value result = poison(rw, loc, resultType);
+    Type elt = resultType.getElementType();
+    auto quad = VectorType::get({4}, elt);
+    for (int64_t t = 0; t < view.map.numRegs() / 4; ++t) {
+      // Register 4t + u's offset, chosen per lane among four constants.
+      Value off = i32(rw, loc, (view.rowOfReg(4 * t) * stride + view.colOfReg(4 * t)) * esize);
+      for (int64_t k = 1; k < 4; ++k) {
+        Value isK = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, u, i32(rw, loc, k));
+        Value offK = i32(rw, loc, (view.rowOfReg(4 * t + k) * stride + view.colOfReg(4 * t + k)) * esize);
+        off = rw.create<LLVM::SelectOp>(loc, isK, offK, off);
+      }
+      Value p = ldsAddress(rw, loc, base, off);
+      auto read = rw.create<ROCDL::ds_read_tr16_b64>(loc, quad, p);
+      setScopes(read, scopes);
+      for (int64_t k = 0; k < 4; ++k)
+        result = insert(rw, loc, result, extract(rw, loc, read, k), 4 * t + k);
+    }
+    rw.replaceOp(op, result);
+    return success();
   }
 };
 
@@ -617,14 +728,16 @@ struct LdsStoreLowering : public TilePattern<LdsStoreOp> {
     TileType type = op.getValue().getType();
     LdsType lds = op.getLds().getType();
     LayoutMap map = layoutOf(type);
+    MemoryView view{map, /*transpose=*/false};
     int64_t esize = elementBytes(type.getElementType());
-    LdsScopes scopes = this->scopes->lookup(op.getLds());
-    Value base = ldsLaneBase(rw, loc, map, lds, adaptor.getLds(), adaptor.getStage(),
+    LdsScopes scopes = this->facts->lookup(op.getLds());
+    Value base = ldsLaneBase(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
                              adaptor.getRow(), adaptor.getCol());
-    for (auto [first, n] : accessRuns(map, esize)) {
-      int64_t off = (map.rowOfReg(first) * lds.getRowStride() + map.colOfReg(first)) * esize;
+    for (auto [first, n] : accessRuns(view, esize)) {
+      int64_t off = (view.rowOfReg(first) * lds.getRowStride() + view.colOfReg(first)) * esize;
       Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
-      Value v = slice(rw, loc, adaptor.getValue(), first, n);
+      Value v = n == 1 ? extract(rw, loc, adaptor.getValue(), first)
+                       : slice(rw, loc, adaptor.getValue(), first, n);
       auto store = rw.create<LLVM::StoreOp>(loc, v, p, /*alignment=*/n * esize);
       setScopes(store, scopes);
     }
@@ -1046,7 +1159,7 @@ void kcc::populateTileTypeConversions(LLVMTypeConverter &converter) {
 
 static void populatePatterns(LLVMTypeConverter &converter,
                              RewritePatternSet &patterns, Chip chip,
-                             const LdsScopeTable *scopes) {
+                             const KernelFacts *facts) {
   patterns.add<ProgramIdLowering, NumProgramsLowering, WaveIdLowering,
                LaneIdLowering, MakeBufferLowering, LoadLowering, StoreLowering,
                LdsAllocLowering, AsyncCopyLowering, WaitLowering,
@@ -1061,14 +1174,13 @@ static void populatePatterns(LLVMTypeConverter &converter,
                BinaryLowering<MaxFOp, LLVM::MaxNumOp>,
                BinaryLowering<MinFOp, LLVM::MinNumOp>,
                BinaryLowering<AddIOp, LLVM::AddOp>,
-               BinaryLowering<SubIOp, LLVM::SubOp>>(converter, chip, scopes);
+               BinaryLowering<SubIOp, LLVM::SubOp>>(converter, chip, facts);
 }
 
 void kcc::populateTileToROCDLPatterns(LLVMTypeConverter &converter,
-                                      RewritePatternSet &patterns, Chip chip) {
-  // Without a scope table, LDS accesses carry no alias scopes.
-  static const LdsScopeTable empty;
-  populatePatterns(converter, patterns, chip, &empty);
+                                      RewritePatternSet &patterns, Chip chip,
+                                      const KernelFacts &facts) {
+  populatePatterns(converter, patterns, chip, &facts);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1131,10 +1243,10 @@ void ConvertTileToROCDLPass::runOnOperation() {
 
   // Alias scopes and the LDS array of every kernel, made before the
   // conversion while the tile ops still exist.
-  LdsScopeTable scopes;
+  KernelFacts facts;
   OpBuilder builder(ctx);
   for (auto func : module.getOps<func::FuncOp>()) {
-    scopes.build(func);
+    facts.build(func);
     auto bytes = func->getAttrOfType<IntegerAttr>("tile.lds_bytes");
     if (!bytes || bytes.getInt() == 0)
       continue;
@@ -1142,7 +1254,8 @@ void ConvertTileToROCDLPass::runOnOperation() {
     auto arrayType = LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.getInt());
     auto global = builder.create<LLVM::GlobalOp>(
         func.getLoc(), arrayType, /*isConstant=*/false, LLVM::Linkage::Internal,
-        ldsGlobalName(func), Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+        ("__kcc_lds." + func.getSymName()).str(), Attribute(), /*alignment=*/16,
+        /*addrSpace=*/3);
     (void)global;
   }
 
@@ -1163,7 +1276,7 @@ void ConvertTileToROCDLPass::runOnOperation() {
     if (!func->hasAttr(TileDialect::kKernelAttrName))
       continue;
     func->setAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName(), builder.getUnitAttr());
-    int64_t block = blockSizeOf(&func.front().front());
+    int64_t block = facts.blockSizeOf(func.getOperation());
     func->setAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
                   builder.getStringAttr(std::to_string(block) + "," + std::to_string(block)));
     func->setAttr(ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName(),
@@ -1175,7 +1288,7 @@ void ConvertTileToROCDLPass::runOnOperation() {
   LLVMTypeConverter converter(ctx, options);
   populateTileTypeConversions(converter);
   RewritePatternSet patterns(ctx);
-  populatePatterns(converter, patterns, *target, &scopes);
+  populatePatterns(converter, patterns, *target, &facts);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
   populateFuncToLLVMConversionPatterns(converter, patterns);

@@ -3,12 +3,28 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace kcc::tile;
 
 #include "dialects/Tile/TileOpsDialect.cpp.inc"
 #include "dialects/Tile/TileEnums.cpp.inc"
+
+namespace {
+/// Kernels may factor their steps into helper functions; every tile op may be
+/// inlined into its caller (tile values are plain SSA values, LDS buffers are
+/// passed by handle).
+struct TileInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
 
 void TileDialect::initialize() {
   registerTypes();
@@ -17,6 +33,7 @@ void TileDialect::initialize() {
 #define GET_OP_LIST
 #include "dialects/Tile/TileOps.cpp.inc"
       >();
+  addInterfaces<TileInlinerInterface>();
 }
 
 int64_t kcc::tile::elementBytes(Type type) {

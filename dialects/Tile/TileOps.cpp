@@ -161,25 +161,33 @@ LogicalResult LdsLoadOp::verify() {
   if (failed(verifyElementMatch(*this, getLds().getType().getElementType(),
                                 tile.getElementType(), "the LDS buffer")))
     return failure();
-  if (!getTranspose())
-    return success();
   std::optional<kcc::Chip> chip = chipOf(*this);
-  if (chip && !kcc::getChipInfo(*chip).hasTransposingLdsRead)
-    return emitOpError("transposing LDS read (ds_read_b64_tr_b16) needs "
-                       "gfx950; ")
-           << kcc::getChipInfo(*chip).name
-           << " has none: store the operand transposed or read without "
-              "'transpose'";
+  if (!chip || kcc::getChipInfo(*chip).hasTransposingLdsRead || !tile.isResolved())
+    return success();
+  // On a chip without ds_read_b64_tr_b16, an MFMA operand whose registers
+  // run down an LDS column would take one ds_read_u16 per element: reject it
+  // here, where the author can still store the operand the other way round.
   auto mfma = dyn_cast<MfmaLayoutAttr>(tile.getLayout());
-  if (!mfma || mfma.getOperand() == MfmaOperand::acc)
-    return emitOpError("a transposing read produces an MFMA 'a' or 'b' "
-                       "operand, not ")
-           << tile.getLayout();
-  if (!isa<DtypeParamType>(tile.getElementType()) &&
-      !is16BitFloat(tile.getElementType()))
-    return emitOpError("a transposing read moves 16-bit elements, not ")
-           << tile.getElementType();
-  return success();
+  if (!mfma || mfma.getOperand() == MfmaOperand::acc ||
+      elementBytes(tile.getElementType()) != 2)
+    return success();
+  std::optional<LayoutMap> map = LayoutMap::get(tile);
+  if (!map || map->numRegs() < 2)
+    return success();
+  bool t = getTranspose();
+  int64_t r0 = t ? map->colOfReg(0) : map->rowOfReg(0);
+  int64_t c0 = t ? map->rowOfReg(0) : map->colOfReg(0);
+  int64_t r1 = t ? map->colOfReg(1) : map->rowOfReg(1);
+  int64_t c1 = t ? map->rowOfReg(1) : map->colOfReg(1);
+  if (r1 == r0 && c1 == c0 + 1)
+    return success();
+  return emitOpError("reads each lane's ")
+         << stringifyMfmaOperand(mfma.getOperand())
+         << " operand down an LDS column, which needs the transposing LDS read "
+            "(ds_read_b64_tr_b16) of gfx950; "
+         << kcc::getChipInfo(*chip).name
+         << " has none: store the matrix transposed in LDS and read it with "
+            "'transpose'";
 }
 
 LogicalResult LdsStoreOp::verify() {

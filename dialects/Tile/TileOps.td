@@ -114,18 +114,22 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
   let description = [{
     Element (r, c) of the result is element `(row + r) * stride + col + c` of
     the buffer. With `bounds %rows, %cols`, elements whose row + r >= rows or
-    col + c >= cols read as zero (a partial tile at a matrix edge).
+    col + c >= cols read as zero (a partial tile at a matrix edge). With
+    `transpose` the buffer holds the transposed matrix: element (r, c) is
+    `(row + c) * stride + col + r`, and the bounds apply to that matrix.
 
     ```mlir
     %a = tile.load %buf[%m0, %k0] stride %lda : !tile.buffer<bf16> -> !tile.tile<[32, 8], bf16, #tile.mfma<a>>
     ```
   }];
   let arguments = (ins Tile_Buffer:$buffer, Index:$row, Index:$col, Index:$stride,
-                       Optional<Index>:$bound_rows, Optional<Index>:$bound_cols);
+                       Optional<Index>:$bound_rows, Optional<Index>:$bound_cols,
+                       UnitAttr:$transpose);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = [{
     $buffer `[` $row `,` $col `]` `stride` $stride
-    (`bounds` $bound_rows^ `,` $bound_cols)? attr-dict `:` type($buffer) `->` type($result)
+    (`bounds` $bound_rows^ `,` $bound_cols)? (`transpose` $transpose^)? attr-dict
+    `:` type($buffer) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -210,11 +214,17 @@ def Tile_WaitOp : Tile_Op<"wait"> {
 def Tile_LdsLoadOp : Tile_Op<"lds_load"> {
   let summary = "reads a tile from an LDS stage into registers";
   let description = [{
-    Element (r, c) of the result is element (row + r, col + c) of the stage.
-    With `transpose` (gfx950 only), the tile is read from the transposed
-    array: element (r, c) comes from (row + c, col + r), through
-    `ds_read_b64_tr_b16`; the result must be an MFMA `a` or `b` layout of
-    16-bit elements.
+    Element (r, c) of the result is element (row + r, col + c) of the stage;
+    with `transpose` the stage holds the transposed matrix and element (r, c)
+    comes from (row + c, col + r).
+
+    Each lane's registers are read with the widest `ds_read` that the layout
+    allows: consecutive registers at consecutive LDS addresses become one
+    ds_read_b64 / ds_read_b128. When a lane's registers instead run down an
+    LDS column (an MFMA `b` operand of a matrix stored K x N, for example),
+    gfx950 gathers them with the transposing read `ds_read_b64_tr_b16`;
+    gfx942 has no such read and the verifier rejects the load (store the
+    operand transposed and read it with `transpose`).
   }];
   let arguments = (ins Tile_Lds:$lds, Index:$stage, Index:$row, Index:$col,
                        UnitAttr:$transpose);

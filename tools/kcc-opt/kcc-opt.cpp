@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -19,6 +20,7 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
+  mlir::func::registerInlinerExtension(registry);
   registry.insert<kcc::tile::TileDialect, mlir::arith::ArithDialect,
                   mlir::func::FuncDialect, mlir::scf::SCFDialect,
                   mlir::cf::ControlFlowDialect, mlir::LLVM::LLVMDialect,
@@ -26,6 +28,8 @@ int main(int argc, char **argv) {
   kcc::registerKccPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  mlir::registerInlinerPass();
+  mlir::registerSymbolDCEPass();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "kcc optimizer driver\n", registry));
 }
