@@ -185,6 +185,16 @@ float divFixup(float q, float den, float num) {
   return signOut ? -std::fabs(q) : std::fabs(q);
 }
 
+/// r = fma(a ^ na, b ^ nb, c ^ nc) over 64 lanes (the n* flip sign bits).
+/// Cloned for CPUs with FMA instructions: without them each fmaf is a libm
+/// call, which dominated VALU emulation.
+__attribute__((target_clones("fma", "default"))) void
+fmaLanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r,
+         uint32_t na, uint32_t nb, uint32_t nc) {
+  for (int l = 0; l < kLanes; ++l)
+    r[l] = asU(__builtin_fmaf(asF(a[l] ^ na), asF(b[l] ^ nb), asF(c[l] ^ nc)));
+}
+
 // f32.
 F32_2(AddF32, a + b)
 F32_2(SubF32, a - b)
@@ -192,6 +202,26 @@ F32_2(SubrevF32, b - a)
 F32_2(MulF32, a * b)
 F32_2(MulLegacyF32, (a == 0 || b == 0) ? 0.0f : a * b)
 F32_3(FmaF32, std::fma(a, b, c))
+
+/// v_fma_f32 / v_fmac_f32 without DPP/SDWA/abs/clamp/omod: the common case,
+/// through the FMA-cloned loop.
+void fmaF32(Wave &w, const Inst &in) {
+  bool simple = !(in.form & (kFormDpp | kFormSdwa)) && !in.clamp && !in.omod &&
+                !((in.src[0].mods | in.src[1].mods | in.src[2].mods) & kModAbs);
+  if (!simple) {
+    vop<FmaF32>(w, in);
+    return;
+  }
+  alignas(64) uint32_t b0[kLanes], b1[kLanes], b2[kLanes], r[kLanes];
+  const uint32_t *a = lanes(w, in.src[0], b0), *b = lanes(w, in.src[1], b1);
+  const uint32_t *c = in.nsrc >= 3 ? lanes(w, in.src[2], b2) : w.row(in.dst[0].reg);
+  auto neg = [&](unsigned i) {
+    return i < in.nsrc && (in.src[i].mods & kModNeg) ? 0x80000000u : 0u;
+  };
+  fmaLanes(a, b, c, r, neg(0), neg(1), neg(2));
+  writeMasked(w.row(in.dst[0].reg), r, w.exec());
+}
+
 F32_3(MadF32, mad(a, b, c))
 F32_2(MaxF32, fmaxIeee(a, b))
 F32_2(MinF32, fminIeee(a, b))
@@ -954,43 +984,50 @@ void pk16(Wave &w, const Inst &in) {
 enum PkF32Op : uint16_t { PkFmaF32, PkMulF32, PkAddF32, PkMovB32 };
 void pkF32(Wave &w, const Inst &in) {
   uint64_t exec = w.exec();
-  alignas(64) uint32_t lo[3][kLanes], hi[3][kLanes];
-  const uint32_t *sl[3], *sh[3];
+  alignas(64) uint32_t lo[3][kLanes], hi[3][kLanes], r[2][kLanes];
+  static const uint32_t zero[kLanes] = {};
+  const uint32_t *sl[3] = {zero, zero, zero}, *sh[3] = {zero, zero, zero};
   for (unsigned i = 0; i < in.nsrc && i < 3; ++i) {
     sl[i] = lanes(w, in.src[i], lo[i], 0);
     // A 32-bit constant's second dword is zero (LLVM selects op_sel_hi:0
     // for constants so that both halves read the value).
     sh[i] = lanes(w, in.src[i], hi[i], 1);
   }
-  uint32_t *d0 = w.row(in.dst[0].reg), *d1 = w.row(in.dst[0].reg + 1);
-  for (int l = 0; l < kLanes; ++l) {
-    if (!((exec >> l) & 1))
-      continue;
-    uint32_t res[2];
-    for (int h = 0; h < 2; ++h) {
-      float x[3];
-      uint32_t raw[3];
-      for (unsigned i = 0; i < in.nsrc && i < 3; ++i) {
-        bool sel = h ? (in.opSelHi >> i) & 1 : (in.opSel >> i) & 1;
-        raw[i] = sel ? sh[i][l] : sl[i][l];
-        if (pkNeg(in, i, h) && in.op != PkMovB32)
-          raw[i] ^= 0x80000000u;
-        x[i] = asF(raw[i]);
-      }
-      float y = 0;
-      switch (PkF32Op(in.op)) {
-      case PkFmaF32: y = std::fma(x[0], x[1], x[2]); break;
-      case PkMulF32: y = x[0] * x[1]; break;
-      case PkAddF32: y = x[0] + x[1]; break;
-      case PkMovB32: y = asF(raw[h]); break;
-      }
-      if (in.clamp && in.op != PkMovB32)
-        y = std::isnan(y) ? 0.0f : std::fmin(std::fmax(y, 0.0f), 1.0f);
-      res[h] = asU(y);
+  for (int h = 0; h < 2; ++h) {
+    const uint32_t *x[3];
+    uint32_t neg[3];
+    for (unsigned i = 0; i < 3; ++i) {
+      bool sel = h ? (in.opSelHi >> i) & 1 : (in.opSel >> i) & 1;
+      x[i] = sel ? sh[i] : sl[i];
+      neg[i] = i < in.nsrc && pkNeg(in, i, h) && in.op != PkMovB32 ? 0x80000000u : 0;
     }
-    d0[l] = res[0];
-    d1[l] = res[1];
+    uint32_t *out = r[h];
+    switch (PkF32Op(in.op)) {
+    case PkFmaF32:
+      fmaLanes(x[0], x[1], x[2], out, neg[0], neg[1], neg[2]);
+      break;
+    case PkMulF32:
+      for (int l = 0; l < kLanes; ++l)
+        out[l] = asU(asF(x[0][l] ^ neg[0]) * asF(x[1][l] ^ neg[1]));
+      break;
+    case PkAddF32:
+      for (int l = 0; l < kLanes; ++l)
+        out[l] = asU(asF(x[0][l] ^ neg[0]) + asF(x[1][l] ^ neg[1]));
+      break;
+    case PkMovB32:
+      // v_pk_mov_b32: the low result takes src0's selected dword, the high
+      // result src1's.
+      std::memcpy(out, x[h], sizeof(r[h]));
+      break;
+    }
+    if (in.clamp && in.op != PkMovB32)
+      for (int l = 0; l < kLanes; ++l) {
+        float y = asF(out[l]);
+        out[l] = asU(std::isnan(y) ? 0.0f : std::fmin(std::fmax(y, 0.0f), 1.0f));
+      }
   }
+  writeMasked(w.row(in.dst[0].reg), r[0], exec);
+  writeMasked(w.row(in.dst[0].reg + 1), r[1], exec);
 }
 
 /// v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16: op_sel_hi[i] says
@@ -1060,7 +1097,7 @@ void registerValuOps(OpTable &t) {
 #define REG(NAME, OP) t.add(NAME, vop<OP>, V);
   REG("V_ADD_F32", AddF32) REG("V_SUB_F32", SubF32) REG("V_SUBREV_F32", SubrevF32)
   REG("V_MUL_F32", MulF32) REG("V_MUL_LEGACY_F32", MulLegacyF32)
-  REG("V_FMA_F32", FmaF32) REG("V_FMAC_F32", FmaF32) REG("V_MAD_F32", MadF32)
+  REG("V_MAD_LEGACY_F32", MadF32) REG("V_MAD_F32", MadF32)
   REG("V_MAC_F32", MadF32) REG("V_MAX_F32", MaxF32) REG("V_MIN_F32", MinF32)
   REG("V_MAX3_F32", Max3F32) REG("V_MIN3_F32", Min3F32) REG("V_MED3_F32", Med3F32)
   REG("V_EXP_F32", ExpF32) REG("V_LOG_F32", LogF32) REG("V_RCP_F32", RcpF32)
@@ -1119,6 +1156,8 @@ void registerValuOps(OpTable &t) {
   REG("V_FMA_F16", FmaF16) REG("V_FMAC_F16", FmacF16)
 #undef REG
   t.add("V_CNDMASK_B32", cndmask, V);
+  t.add("V_FMA_F32", fmaF32, V);
+  t.add("V_FMAC_F32", fmaF32, V);
   t.add("V_ADD_CO_U32", carryOp, V, AddCo);
   t.add("V_SUB_CO_U32", carryOp, V, SubCo);
   t.add("V_SUBREV_CO_U32", carryOp, V, SubrevCo);
