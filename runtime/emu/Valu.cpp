@@ -521,6 +521,42 @@ void fmaK(Wave &w, const Inst &in) {
   writeMasked(w.row(in.dst[0].reg), r, exec);
 }
 
+/// gfx950 v_bitop3_b32/b16: a bitwise function of three sources given by an
+/// 8-entry truth table indexed by (src0 bit << 2 | src1 bit << 1 | src2 bit),
+/// the convention under which LLVM builds the table from 0xf0/0xcc/0xaa.
+inline uint32_t bitop3(uint32_t a, uint32_t b, uint32_t c, unsigned table) {
+  uint32_t r = 0;
+  for (unsigned i = 0; i < 8; ++i)
+    if ((table >> i) & 1)
+      r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+  return r;
+}
+void bitop3Op(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  alignas(64) uint32_t b[3][kLanes], r[kLanes];
+  const uint32_t *s[3];
+  for (unsigned i = 0; i < 3; ++i)
+    s[i] = lanes(w, in.src[i], b[i]);
+  unsigned table = in.nctrl ? unsigned(in.ctrl[0]) & 0xff : 0;
+  if (in.op == 32) {
+    for (int l = 0; l < kLanes; ++l)
+      r[l] = bitop3(s[0][l], s[1][l], s[2][l], table);
+  } else {
+    // b16: op_sel picks each source's half and the destination half; the
+    // other destination half is preserved.
+    const uint32_t *old = w.row(in.dst[0].reg);
+    bool hiDst = in.src[0].mods & kModOpSel1;
+    for (int l = 0; l < kLanes; ++l) {
+      uint32_t x[3];
+      for (unsigned i = 0; i < 3; ++i)
+        x[i] = (in.src[i].mods & kModOpSel0) ? s[i][l] >> 16 : s[i][l];
+      uint32_t y = bitop3(x[0], x[1], x[2], table) & 0xffff;
+      r[l] = hiDst ? (old[l] & 0xffff) | (y << 16) : (old[l] & 0xffff0000u) | y;
+    }
+  }
+  writeMasked(w.row(in.dst[0].reg), r, exec);
+}
+
 void mbcnt(Wave &w, const Inst &in) {
   uint64_t exec = w.exec();
   alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
@@ -1169,6 +1205,8 @@ void registerValuOps(OpTable &t) {
   t.add("V_MBCNT_LO_U32_B32", mbcnt, V, 0);
   t.add("V_MBCNT_HI_U32_B32", mbcnt, V, 1);
   t.add("V_SWAP_B32", swap, V);
+  t.add("V_BITOP3_B32", bitop3Op, Layout::Plain, 32);
+  t.add("V_BITOP3_B16", bitop3Op, Layout::Plain, 16);
   t.add("V_FMAMK_F32", fmaK, V, FmaMk);
   t.add("V_FMAAK_F32", fmaK, V, FmaAk);
   t.add("V_MADMK_F32", fmaK, V, MadMk);

@@ -229,7 +229,9 @@ int runCommand(ArrayRef<const char *> argv) {
                        (ka.name.empty() ? "" : " ('" + ka.name + "')");
     if (ka.kind == ArgKind::GlobalBuffer) {
       if (!isBuffer)
-        return fail(name + " is a pointer (" + ka.typeName + "); pass in=, out= or inout=");
+        return fail(name + " is a pointer" +
+                    (ka.typeName.empty() ? "" : " (" + ka.typeName + ")") +
+                    "; pass in=, out= or inout=");
     } else if (ka.kind == ArgKind::ByValue) {
       if (isBuffer) {
         if (ka.size != 8)
