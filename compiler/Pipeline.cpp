@@ -71,6 +71,9 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
   // threads at once (the JIT): no context threading of our own.
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the kernel source; a dump of the whole module after
+  // each one would bury them.
+  context.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(

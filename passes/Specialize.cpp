@@ -90,14 +90,16 @@ LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
     auto [name, value] = StringRef(param).split('=');
     name = name.trim();
     value = value.trim();
+    // Command-line values have no place in the kernel source.
+    Location cli = UnknownLoc::get(ctx);
     if (name.empty() || !StringRef(param).contains('='))
-      return module.emitError("parameter '")
+      return emitError(cli, "parameter '")
              << param << "' must be written NAME=VALUE";
     if (!intDecls.count(name) && !typeDecls.count(name))
-      return module.emitError("unknown parameter '")
+      return emitError(cli, "unknown parameter '")
              << name << "'; this kernel declares: " << declaredList();
     if (given.count(name))
-      return module.emitError("parameter '") << name << "' is given twice";
+      return emitError(cli, "parameter '") << name << "' is given twice";
     given[name] = value.str();
   }
 
@@ -149,8 +151,8 @@ void TileSpecializePass::runOnOperation() {
   MLIRContext *ctx = &getContext();
   std::optional<Chip> parsedChip = parseChip(chip);
   if (!parsedChip) {
-    module.emitError(chip.empty() ? "no target chip given"
-                                  : "unsupported chip '" + chip + "'")
+    emitError(UnknownLoc::get(ctx), chip.empty() ? "no target chip given"
+                                                 : "unsupported chip '" + chip + "'")
         << "; supported: " << supportedChipList();
     return signalPassFailure();
   }

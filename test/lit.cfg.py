@@ -19,6 +19,9 @@ config.substitutions.append(("%kernels", os.path.join(config.kcc_src_root, "kern
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# FileCheck, not, split-file and friends come from LLVM's tools directory.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.kcc_tools_dir, append_path=True)
 
 # Keep the compile cache of tests inside the build tree.
 config.environment["KCC_CACHE_DIR"] = os.path.join(config.kcc_obj_root, "test", "kcc-cache")

@@ -1,0 +1,39 @@
+// tile.setprio raises the wave's priority exactly around its MFMA cluster:
+// the LDS reads are hoisted above it, the MFMAs stay between the two.
+// RUN: kcc %s --mcpu=gfx942 --emit=asm -o - | grep -E 'ds_read|v_mfma|s_setprio' | FileCheck %s --check-prefixes=CHECK,GFX942
+// RUN: kcc %s --mcpu=gfx950 --emit=asm -o - | grep -E 'ds_read|v_mfma|s_setprio' | FileCheck %s --check-prefixes=CHECK,GFX950
+
+// CHECK: ds_read
+// CHECK-NOT: v_mfma
+// CHECK: s_setprio 1
+// GFX942-COUNT-8: v_mfma_f32_32x32x8_bf16
+// GFX950-COUNT-4: v_mfma_f32_32x32x16_bf16
+// CHECK-NEXT: s_setprio 0
+// CHECK-NOT: v_mfma
+
+func.func @sched(%p: !tile.ptr<bf16>, %o: !tile.ptr<f32>) attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  %z = arith.constant 0.0 : f32
+  %b = tile.make_buffer %p, %n : !tile.ptr<bf16> -> !tile.buffer<bf16>
+  %ob = tile.make_buffer %o, %n : !tile.ptr<f32> -> !tile.buffer<f32>
+  %l = tile.lds_alloc "x" : !tile.lds<[128, 32], bf16>
+  %c64 = arith.constant 64 : index
+  %c96 = arith.constant 96 : index
+  %c32 = arith.constant 32 : index
+  tile.async_copy %b[%c0, %c0] stride %c32 -> %l[%c0] : !tile.buffer<bf16>, !tile.lds<[128, 32], bf16>
+  tile.wait vmcnt(0)
+  tile.barrier
+  %acc0 = tile.splat %z : f32 -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %a0 = tile.lds_load %l[%c0][%c0, %c0] : !tile.lds<[128, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<a>>
+  %b0 = tile.lds_load %l[%c0][%c32, %c0] transpose : !tile.lds<[128, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b>>
+  %a1 = tile.lds_load %l[%c0][%c64, %c0] : !tile.lds<[128, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<a>>
+  %b1 = tile.lds_load %l[%c0][%c96, %c0] transpose : !tile.lds<[128, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b>>
+  tile.setprio 1
+  %acc1 = tile.mma %a0, %b0, %acc0 : !tile.tile<[32, 32], bf16, #tile.mfma<a>>, !tile.tile<[32, 32], bf16, #tile.mfma<b>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %acc2 = tile.mma %a1, %b1, %acc1 : !tile.tile<[32, 32], bf16, #tile.mfma<a>>, !tile.tile<[32, 32], bf16, #tile.mfma<b>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  tile.setprio 0
+  tile.store %acc2, %ob[%c0, %c0] stride %c32 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>, !tile.buffer<f32>
+  return
+}
