@@ -18,6 +18,7 @@
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -316,8 +317,26 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
       o.kind = OpndKind::Imm;
       o.width = 2;
       o.imm = uint64_t(mo.getImm());
+    } else if (mo.isExpr()) {
+      // Literals the printer must mark (lit(...)) come as target
+      // expressions wrapping a constant.
+      int64_t value;
+      if (!mo.getExpr()->evaluateAsAbsolute(value)) {
+        ok = false;
+        continue;
+      }
+      if (!isOperand) {
+        if (out.nctrl < 8)
+          out.ctrl[out.nctrl++] = value;
+        else
+          ok = false;
+        continue;
+      }
+      o.kind = OpndKind::Imm;
+      o.width = 2;
+      o.imm = uint64_t(value);
     } else {
-      ok = false; // expressions do not occur in disassembled code
+      ok = false;
       continue;
     }
     if (i < numDefs) {

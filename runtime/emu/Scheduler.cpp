@@ -66,7 +66,15 @@ std::unique_ptr<Workgroup> makeWorkgroup(LaunchPlan &plan, uint64_t index,
       w->v = w->vstorage.data();
     }
     std::memset(w->s, 0, sizeof(w->s));
-    std::fill(w->vstorage.begin(), w->vstorage.end(), 0);
+    // Zero the registers the kernel can name (its VGPRs and AGPRs), not the
+    // whole 128 KiB file: workgroups start often.
+    {
+      uint32_t vgprs = std::min<uint32_t>(std::max<uint32_t>(d.kernel->vgprCount, 1), 256);
+      uint32_t agprs = std::min<uint32_t>(d.kernel->agprCount, 256);
+      std::memset(w->row(0), 0, size_t(vgprs) * kLanes * 4);
+      if (agprs)
+        std::memset(w->row(kAgprBase), 0, size_t(agprs) * kLanes * 4);
+    }
     w->scc = false;
     w->state = WaveState::Running;
     w->yield = false;
