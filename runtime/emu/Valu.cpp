@@ -260,6 +260,10 @@ VOP_OP(CvtF32Ubyte2, B32, B32, F32, 1, return asU(float((ua >> 16) & 0xff));)
 VOP_OP(CvtF32Ubyte3, B32, B32, F32, 1, return asU(float(ua >> 24));)
 VOP_OP(CvtPkrtzF16F32, F32, F32, B32, 2,
        return uint32_t(toHalfRtz(asF(ua))) | (uint32_t(toHalfRtz(asF(ub))) << 16);)
+// gfx950: two f32 to packed f16, rounding as the MODE register says (round
+// to nearest even, the default kcc's kernels run with).
+VOP_OP(CvtPkF16F32, F32, F32, B32, 2,
+       return uint32_t(floatToHalf(asF(ua))) | (uint32_t(floatToHalf(asF(ub))) << 16);)
 VOP_OP(CvtPkBf16F32, F32, F32, B32, 2,
        return uint32_t(floatToBf16(asF(ua))) | (uint32_t(floatToBf16(asF(ub))) << 16);)
 VOP_OP(CvtF32Bf16, B32, B32, F32, 1, return asU(bf16ToFloat(uint16_t(ua)));)
@@ -1150,6 +1154,7 @@ void registerValuOps(OpTable &t) {
   REG("V_CVT_F32_UBYTE0", CvtF32Ubyte0) REG("V_CVT_F32_UBYTE1", CvtF32Ubyte1)
   REG("V_CVT_F32_UBYTE2", CvtF32Ubyte2) REG("V_CVT_F32_UBYTE3", CvtF32Ubyte3)
   REG("V_CVT_PKRTZ_F16_F32", CvtPkrtzF16F32) REG("V_CVT_PK_BF16_F32", CvtPkBf16F32)
+  REG("V_CVT_PK_F16_F32", CvtPkF16F32)
   REG("V_CVT_F32_BF16", CvtF32Bf16) REG("V_PACK_B32_F16", PackB32F16)
   REG("V_CVT_PK_U16_U32", CvtPkU16U32) REG("V_CVT_PK_I16_I32", CvtPkI16I32)
   REG("V_MOV_B32", MovB32) REG("V_ACCVGPR_READ_B32", MovB32)
