@@ -1,0 +1,111 @@
+// RUN: kcc-opt %s -split-input-file --convert-tile-to-rocdl -verify-diagnostics
+
+// What the lowering needs from its input (a chip, bound parameters, expanded
+// scheduling constructs, placed LDS buffers, resolved tile types): each
+// missing step is reported at the op that needs it.
+
+// expected-error@+1 {{no supported target chip (got ''); supported: gfx942, gfx950}}
+module {
+  func.func @k() {
+    return
+  }
+}
+
+// -----
+
+// expected-error@+1 {{no supported target chip (got 'gfx90a'); supported: gfx942, gfx950}}
+module attributes {tile.chip = "gfx90a"} {
+  func.func @k() {
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  // expected-error@+1 {{'tile.param_decl' op is a compile-time parameter; run tile-specialize before lowering}}
+  tile.param_decl @BM : i64 = 64
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  // expected-error@+1 {{'tile.type_param_decl' op is a compile-time parameter; run tile-specialize before lowering}}
+  tile.type_param_decl @DT = bf16
+}
+
+// -----
+
+module attributes {tile.chip = "gfx950"} {
+  func.func @k() -> i1 {
+    // expected-error@+1 {{'tile.param' op is a compile-time parameter; run tile-specialize before lowering}}
+    %0 = tile.param @CAUSAL : i1
+    return %0 : i1
+  }
+  tile.param_decl @CAUSAL : i1
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  func.func @k() {
+    // expected-error@+1 {{'tile.sched_interleave' op must be expanded by tile-expand-schedule before lowering}}
+    tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<valu, 2>] x 4
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.chip = "gfx950"} {
+  func.func @k(%lagging: i1) {
+    // expected-error@+1 {{'tile.stagger' op must be expanded by tile-expand-schedule before lowering}}
+    tile.stagger %lagging {
+      tile.barrier
+    }
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  func.func @k() {
+    // expected-error@+1 {{'tile.lds_alloc' op has no LDS offset; run tile-allocate-lds before lowering}}
+    %0 = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  func.func @k(%f: f32) {
+    // expected-error@+1 {{'tile.splat' op cannot be lowered: the tile type has unbound parameters}}
+    %0 = tile.splat %f : f32 -> !tile.tile<[BM, 32], f32, #tile.mfma<acc, 32x32x8>>
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  func.func @k(%f: f32) {
+    // expected-error@+1 {{'tile.splat' op cannot be lowered: the tile type has unbound parameters}}
+    %0 = tile.splat %f : f32 -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+    return
+  }
+}
+
+// -----
+
+// Four waves cannot share the two DMA lines of a 512-byte stage.
+module attributes {tile.chip = "gfx942"} {
+  func.func @k(%b: !tile.buffer<bf16>, %i: index) attributes {tile.kernel, tile.block_size = 256 : i64, tile.lds_bytes = 512 : i64} {
+    %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[8, 32], bf16>
+    // expected-error@+2 {{'tile.async_copy' op the stage is 2 DMA lines of 256 bytes, which do not split evenly over the workgroup's 4 waves}}
+    // expected-error@+1 {{failed to legalize operation 'tile.async_copy'}}
+    tile.async_copy %b[%i, %i] stride %i -> %0[%i] : !tile.buffer<bf16>, !tile.lds<[8, 32], bf16>
+    return
+  }
+}

@@ -1,0 +1,773 @@
+// RUN: kcc-opt %s -split-input-file -verify-diagnostics
+
+// One case per diagnostic of the tile dialect's verifiers and parsers
+// (TileTypes.cpp, TileAttrs.cpp, TileOps.cpp). Checks that need the target
+// fire only inside a module that names its chip (tile.chip).
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{tiles are 2-D; got 1 dimensions}}
+func.func @tile_rank(%t: !tile.tile<[32], f32, #tile.mfma<acc, 32x32x8>>)
+
+// -----
+
+// expected-error@+1 {{tiles are 2-D; got 3 dimensions}}
+func.func @lds_rank(%l: !tile.lds<[4, 32, 32], bf16>)
+
+// -----
+
+// expected-error@+1 {{dimension 0 must be a positive integer or a parameter name}}
+func.func @tile_dynamic_dim(%t: !tile.tile<[-9223372036854775808, 32], f32, #tile.mfma<acc, 32x32x8>>)
+
+// -----
+
+// expected-error@+1 {{dimension 0 must be positive, got 0}}
+func.func @tile_zero_dim(%t: !tile.tile<[0, 32], f32, #tile.mfma<acc, 32x32x8>>)
+
+// -----
+
+// expected-error@+1 {{dimension 1 must be positive, got -64}}
+func.func @lds_negative_dim(%l: !tile.lds<[64, -64], bf16>)
+
+// -----
+
+// expected-error@+1 {{tile elements must be integers or floats, got 'index'}}
+func.func @tile_element(%t: !tile.tile<[32, 32], index, #tile.mfma<acc, 32x32x8>>)
+
+// -----
+
+// expected-error@+1 {{expected a tile layout (#tile.mfma, #tile.blocked or #tile.slice), got 1 : i64}}
+func.func @tile_layout(%t: !tile.tile<[32, 32], f32, 1>)
+
+// -----
+
+// expected-error@+1 {{tile shape 32x16 is not a multiple of its layout's 32x32 instance}}
+func.func @tile_not_multiple(%t: !tile.tile<[32, 16], f32, #tile.mfma<acc, 32x32x8>>)
+
+// -----
+
+// expected-error@+1 {{tile shape 16x8 is not a multiple of its layout's 8x64 instance}}
+func.func @tile_not_multiple_blocked(%t: !tile.tile<[16, 8], bf16, #tile.blocked<[1, 8], [8, 8]>>)
+
+// -----
+
+// expected-error@+1 {{tile shape 16x32 is not a multiple of its layout's 32x16 instance}}
+func.func @tile_not_multiple_b(%t: !tile.tile<[16, 32], bf16, #tile.mfma<b, 16x16x32>>)
+
+// -----
+
+// expected-error@+1 {{a slice along dimension 1 must have extent 1 there}}
+func.func @slice_extent(%t: !tile.tile<[32, 2], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>>)
+
+// -----
+
+// expected-error@+1 {{unknown LDS buffer property 'banks'; expected 'pad' or 'stages'}}
+func.func @lds_property(%l: !tile.lds<[64, 64], bf16, banks = 2>)
+
+// -----
+
+// expected-error@+1 {{LDS elements must be integers or floats, got 'index'}}
+func.func @lds_element(%l: !tile.lds<[64, 64], index>)
+
+// -----
+
+// expected-error@+1 {{LDS row padding must be non-negative, got -8}}
+func.func @lds_pad(%l: !tile.lds<[64, 64], bf16, pad = -8>)
+
+// -----
+
+// expected-error@+1 {{an LDS buffer needs at least one stage, got 0}}
+func.func @lds_stages(%l: !tile.lds<[64, 64], bf16, stages = 0>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Layout attributes
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{expected MFMA operand 'a', 'b' or 'acc', got 'c'}}
+func.func @mfma_role(%t: !tile.tile<[32, 32], f32, #tile.mfma<c>>)
+
+// -----
+
+// expected-error@+1 {{expected an MxN or MxNxK MFMA shape}}
+func.func @mfma_rank(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8x2>>)
+
+// -----
+
+// expected-error@+1 {{no MFMA with 16-bit inputs has an 32x16 shape; supported: 32x32 and 16x16}}
+func.func @mfma_mn(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x16>>)
+
+// -----
+
+// expected-error@+1 {{no MFMA with 16-bit inputs has an 64x64 shape; supported: 32x32 and 16x16}}
+func.func @mfma_mn_square(%t: !tile.tile<[64, 64], f32, #tile.mfma<acc, 64x64x8>>)
+
+// -----
+
+// expected-error@+1 {{no MFMA with 16-bit inputs has shape 32x32x4; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)}}
+func.func @mfma_k(%t: !tile.tile<[32, 4], bf16, #tile.mfma<a, 32x32x4>>)
+
+// -----
+
+// expected-error@+1 {{no MFMA with 16-bit inputs has shape 16x16x8; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)}}
+func.func @mfma_k16(%t: !tile.tile<[16, 8], bf16, #tile.mfma<a, 16x16x8>>)
+
+// -----
+
+// expected-error@+1 {{blocked layout needs two elements-per-lane and two lane counts}}
+func.func @blocked_rank(%t: !tile.tile<[8, 64], bf16, #tile.blocked<[8], [8, 8]>>)
+
+// -----
+
+// expected-error@+1 {{blocked layout sizes must be positive}}
+func.func @blocked_positive(%t: !tile.tile<[8, 64], bf16, #tile.blocked<[0, 8], [8, 8]>>)
+
+// -----
+
+// expected-error@+1 {{blocked layout arranges 32 lanes; a wave has 64}}
+func.func @blocked_lanes(%t: !tile.tile<[8, 64], bf16, #tile.blocked<[1, 8], [4, 8]>>)
+
+// -----
+
+// expected-error@+1 {{slice dimension must be 0 or 1, got 2}}
+func.func @slice_dim(%t: !tile.tile<[32, 1], f32, #tile.slice<2, #tile.mfma<acc>>>)
+
+// -----
+
+// expected-error@+1 {{slice parent must be an MFMA or blocked layout}}
+func.func @slice_parent(%t: !tile.tile<[32, 1], f32, #tile.slice<1, #tile.slice<1, #tile.mfma<acc>>>>)
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{'tile.param_decl' op parameters are signless integers (i1 for flags); got 'f32'}}
+tile.param_decl @X : f32
+
+// -----
+
+// expected-error@+1 {{'tile.param_decl' op default value 1 : i32 does not have the parameter's type 'i64'}}
+tile.param_decl @X : i64 = 1 : i32
+
+// -----
+
+func.func @undeclared() -> index {
+  // expected-error@+1 {{'tile.param' op 'BM' is not declared by a tile.param_decl}}
+  %0 = tile.param @BM : index
+  return %0 : index
+}
+
+// -----
+
+tile.param_decl @CAUSAL : i1
+func.func @flag_as_index() -> index {
+  // expected-error@+1 {{'tile.param' op parameter 'CAUSAL' is declared 'i1' but used as 'index'}}
+  %0 = tile.param @CAUSAL : index
+  return %0 : index
+}
+
+// -----
+
+tile.param_decl @BM : i64 = 64
+func.func @int_as_flag() -> i1 {
+  // expected-error@+1 {{'tile.param' op parameter 'BM' is declared 'i64' but used as 'i1'}}
+  %0 = tile.param @BM : i1
+  return %0 : i1
+}
+
+// -----
+
+func.func @decl_in_func() {
+  // expected-error@+1 {{'tile.param_decl' op expects parent op 'builtin.module'}}
+  tile.param_decl @X : i64
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+func.func @make_buffer_element(%p: !tile.ptr<f16>, %n: index) {
+  // expected-error@+1 {{'tile.make_buffer' op the pointer holds 'f16' but the tile holds 'bf16'}}
+  %0 = tile.make_buffer %p, %n : !tile.ptr<f16> -> !tile.buffer<bf16>
+  return
+}
+
+// -----
+
+func.func @load_element(%b: !tile.buffer<f16>, %i: index) {
+  // expected-error@+1 {{'tile.load' op the buffer holds 'f16' but the tile holds 'bf16'}}
+  %0 = tile.load %b[%i, %i] stride %i : !tile.buffer<f16> -> !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @load_half_bounds(%b: !tile.buffer<bf16>, %i: index) {
+  // expected-error@+1 {{'tile.load' op needs both row and column bounds, or neither}}
+  %0 = "tile.load"(%b, %i, %i, %i, %i) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>}> : (!tile.buffer<bf16>, index, index, index, index) -> !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @store_element(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, %b: !tile.buffer<bf16>, %i: index) {
+  // expected-error@+1 {{'tile.store' op the buffer holds 'bf16' but the tile holds 'f32'}}
+  tile.store %t, %b[%i, %i] stride %i : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, !tile.buffer<bf16>
+  return
+}
+
+// -----
+
+func.func @store_half_bounds(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, %b: !tile.buffer<f32>, %i: index) {
+  // expected-error@+1 {{'tile.store' op needs both row and column bounds, or neither}}
+  "tile.store"(%t, %b, %i, %i, %i, %i) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 1>}> : (!tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, !tile.buffer<f32>, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+func.func @async_copy_half_bounds(%b: !tile.buffer<bf16>, %i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
+  // expected-error@+1 {{'tile.async_copy' op needs both row and column bounds, or neither}}
+  "tile.async_copy"(%b, %i, %i, %i, %i, %l, %i) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 1, 1>, width = 4 : i64}> : (!tile.buffer<bf16>, index, index, index, index, !tile.lds<[64, 64], bf16>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @async_copy_element(%b: !tile.buffer<f16>, %i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
+  // expected-error@+1 {{'tile.async_copy' op the buffer holds 'f16' but the tile holds 'bf16'}}
+  tile.async_copy %b[%i, %i] stride %i -> %l[%i] : !tile.buffer<f16>, !tile.lds<[64, 64], bf16>
+  return
+}
+
+// -----
+
+func.func @async_copy_width(%b: !tile.buffer<bf16>, %i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
+  // expected-error@+1 {{'tile.async_copy' op LDS DMA moves 4, 12 or 16 bytes per lane, not 8}}
+  tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 8 : i64} : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16>
+  return
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  func.func @async_copy_wide_gfx942(%b: !tile.buffer<bf16>, %i: index) {
+    %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
+    // expected-error@+1 {{'tile.async_copy' op LDS DMA of 16 bytes per lane needs gfx950; gfx942 moves 4 (use width = 4)}}
+    tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 16 : i64} : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16>
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  func.func @async_copy_12_gfx942(%b: !tile.buffer<bf16>, %i: index) {
+    %l = tile.lds_alloc "a" : !tile.lds<[96, 64], bf16>
+    // expected-error@+1 {{'tile.async_copy' op LDS DMA of 12 bytes per lane needs gfx950; gfx942 moves 4 (use width = 4)}}
+    tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 12 : i64} : !tile.buffer<bf16>, !tile.lds<[96, 64], bf16>
+    return
+  }
+}
+
+// -----
+
+func.func @async_copy_padded_row(%b: !tile.buffer<bf16>, %i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16, pad = 8>
+  // expected-error@+1 {{'tile.async_copy' op a padded LDS row must hold whole DMA lines of 256 bytes (64 lanes x 4); a row of 64 x 'bf16' is 128 bytes}}
+  tile.async_copy %b[%i, %i] stride %i -> %l[%i] : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16, pad = 8>
+  return
+}
+
+// -----
+
+func.func @async_copy_stage_lines(%b: !tile.buffer<bf16>, %i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[2, 32], bf16>
+  // expected-error@+1 {{'tile.async_copy' op the LDS stage (128 bytes) must be a whole number of DMA lines of 256 bytes}}
+  tile.async_copy %b[%i, %i] stride %i -> %l[%i] : !tile.buffer<bf16>, !tile.lds<[2, 32], bf16>
+  return
+}
+
+// -----
+
+func.func @async_copy_stage_lines_wide(%b: !tile.buffer<bf16>, %i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[8, 64], bf16>
+  // expected-error@+1 {{'tile.async_copy' op the LDS stage (1024 bytes) must be a whole number of DMA lines of 768 bytes}}
+  tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 12 : i64} : !tile.buffer<bf16>, !tile.lds<[8, 64], bf16>
+  return
+}
+
+// -----
+
+func.func @wait_nothing() {
+  // expected-error@+1 {{'tile.wait' op waits on nothing; give vmcnt(N), lgkmcnt(N) or both}}
+  tile.wait
+  return
+}
+
+// -----
+
+func.func @wait_range() {
+  // expected-error@+1 {{'tile.wait' op attribute 'lgkmcnt' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 15}}
+  tile.wait lgkmcnt(16)
+  return
+}
+
+// -----
+
+func.func @lds_load_element(%i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[64, 64], f16>
+  // expected-error@+1 {{'tile.lds_load' op the LDS buffer holds 'f16' but the tile holds 'bf16'}}
+  %0 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[64, 64], f16> -> !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>
+  return
+}
+
+// -----
+
+// A b operand (K x N) read from a K x N array: each lane's registers run down
+// an LDS column, which only gfx950's ds_read_b64_tr_b16 gathers.
+module attributes {tile.chip = "gfx942"} {
+  func.func @lds_load_column_gfx942(%i: index) {
+    %l = tile.lds_alloc "b" : !tile.lds<[32, 32], bf16>
+    // expected-error@+1 {{'tile.lds_load' op reads each lane's b operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
+    %0 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[32, 32], bf16> -> !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x8>>
+    return
+  }
+}
+
+// -----
+
+// The same for an a operand read with 'transpose' from an M x K array stored
+// K x M.
+module attributes {tile.chip = "gfx942"} {
+  func.func @lds_load_column_a_gfx942(%i: index) {
+    %l = tile.lds_alloc "a" : !tile.lds<[16, 32], f16>
+    // expected-error@+1 {{'tile.lds_load' op reads each lane's a operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
+    %0 = tile.lds_load %l[%i][%i, %i] transpose : !tile.lds<[16, 32], f16> -> !tile.tile<[32, 16], f16, #tile.mfma<a, 32x32x8>>
+    return
+  }
+}
+
+// -----
+
+func.func @lds_store_element(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, %i: index) {
+  %l = tile.lds_alloc "c" : !tile.lds<[32, 32], bf16>
+  // expected-error@+1 {{'tile.lds_store' op the LDS buffer holds 'bf16' but the tile holds 'f32'}}
+  tile.lds_store %t, %l[%i][%i, %i] : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, !tile.lds<[32, 32], bf16>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// mma
+//===----------------------------------------------------------------------===//
+
+func.func @mma_a_layout(%a: !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>>,
+                        %b: !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>>,
+                        %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.mma' op operand a must have an #tile.mfma<a, ...> layout, not #tile.mfma<b, 32x32x8>}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>>, !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @mma_b_layout(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>,
+                        %b: !tile.tile<[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>>,
+                        %c: !tile.tile<[32, 64], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.mma' op operand b must have an #tile.mfma<b, ...> layout, not #tile.blocked<[1, 8], [8, 8]>}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>> -> !tile.tile<[32, 64], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @mma_acc_layout(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>,
+                          %b: !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>>,
+                          %c: !tile.tile<[32, 8], f32, #tile.mfma<a, 32x32x8>>) {
+  // expected-error@+1 {{'tile.mma' op the accumulator must have an #tile.mfma<acc, ...> layout, not #tile.mfma<a, 32x32x8>}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 8], f32, #tile.mfma<a, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @mma_shapes(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>,
+                      %b: !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>>,
+                      %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.mma' op operands use different MFMA shapes: #tile.mfma<a, 32x32x8>, #tile.mfma<b, 32x32x16>, #tile.mfma<acc, 32x32x8>}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>, !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @mma_m(%a: !tile.tile<[16, 16], bf16, #tile.mfma<a, 16x16x16>>,
+                 %b: !tile.tile<[16, 16], bf16, #tile.mfma<b, 16x16x16>>,
+                 %c: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.mma' op operands use different MFMA shapes: #tile.mfma<a, 16x16x16>, #tile.mfma<b, 16x16x16>, #tile.mfma<acc>}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[16, 16], bf16, #tile.mfma<a, 16x16x16>>, !tile.tile<[16, 16], bf16, #tile.mfma<b, 16x16x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+func.func @mma_dtypes(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>,
+                      %b: !tile.tile<[8, 32], f16, #tile.mfma<b, 32x32x8>>,
+                      %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.mma' op a and b must hold the same element type; got 'bf16' and 'f16'}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 32], f16, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @mma_input_type(%a: !tile.tile<[32, 8], f32, #tile.mfma<a, 32x32x8>>,
+                          %b: !tile.tile<[8, 32], f32, #tile.mfma<b, 32x32x8>>,
+                          %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.mma' op MFMA inputs must be bf16 or f16, not 'f32'}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], f32, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 32], f32, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @mma_acc_type(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>,
+                        %b: !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>>,
+                        %c: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.mma' op the accumulator must be f32, not 'bf16'}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @mma_chain(%a: !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x8>>,
+                     %b: !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>>,
+                     %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.mma' op shapes do not chain: a is '!tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x8>>', b is '!tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>>', acc is '!tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>' (need MxK, KxN, MxN)}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+// Parameter names must agree too: BM and BN are not known to be equal.
+func.func @mma_chain_params(%a: !tile.tile<[BM, 8], bf16, #tile.mfma<a>>,
+                            %b: !tile.tile<[8, 32], bf16, #tile.mfma<b>>,
+                            %c: !tile.tile<[BN, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.mma' op shapes do not chain}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[BM, 8], bf16, #tile.mfma<a>>, !tile.tile<[8, 32], bf16, #tile.mfma<b>> -> !tile.tile<[BN, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  func.func @mma_32x32x16_gfx942(%a: !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16>>,
+                                 %b: !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>>,
+                                 %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>) {
+    // expected-error@+1 {{'tile.mma' op no MFMA of shape 32x32x16 on gfx942; it has 32x32x8 and 16x16x16}}
+    %0 = tile.mma %a, %b, %c : !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16>>, !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.chip = "gfx942"} {
+  func.func @mma_16x16x32_gfx942(%a: !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16x32>>,
+                                 %b: !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16x32>>,
+                                 %c: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x32>>) {
+    // expected-error@+1 {{'tile.mma' op no MFMA of shape 16x16x32 on gfx942; it has 32x32x8 and 16x16x16}}
+    %0 = tile.mma %a, %b, %c : !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16x32>>, !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16x32>> -> !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x32>>
+    return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+func.func @exp2_type(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.exp2' op exp2 works on f32 tiles, not 'bf16'}}
+  %0 = tile.exp2 %x : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @binary_types(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>,
+                        %y: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>) {
+  // expected-error@+1 {{'tile.addf' op requires the same type for all operands and results}}
+  %0 = "tile.addf"(%x, %y) : (!tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>) -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @convert_layout(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.convert' op changes only the element type; shapes and layouts must match: '!tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>' vs '!tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x16>>'}}
+  %0 = tile.convert %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x16>>
+  return
+}
+
+// -----
+
+func.func @convert_shape(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.convert' op changes only the element type; shapes and layouts must match}}
+  %0 = tile.convert %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[64, 32], bf16, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @convert_types(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.convert' op cannot convert 'f32' to 'i32'; supported: f32 <-> bf16/f16, i32 -> f32}}
+  %0 = tile.convert %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @convert_16bit(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.convert' op cannot convert 'bf16' to 'f16'; supported: f32 <-> bf16/f16, i32 -> f32}}
+  %0 = tile.convert %x : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], f16, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @splat_type(%f: f16) {
+  // expected-error@+1 {{'tile.splat' op splats a 'f16' into a tile of 'f32'}}
+  %0 = tile.splat %f : f16 -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @iota_type() {
+  // expected-error@+1 {{'tile.iota' op produces i32 tiles}}
+  %0 = tile.iota 0 : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @iota_dim() {
+  // expected-error@+1 {{'tile.iota' op attribute 'dim' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 1}}
+  %0 = tile.iota 2 : !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @cmpi_float(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.cmpi' op compares integer tiles, not 'f32'}}
+  %0 = tile.cmpi slt, %x, %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], i1, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @cmpi_result(%x: !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.cmpi' op result must be an i1 tile of the operands' shape and layout}}
+  %0 = tile.cmpi slt, %x, %x : !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @cmpi_result_layout(%x: !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.cmpi' op result must be an i1 tile of the operands' shape and layout}}
+  %0 = tile.cmpi slt, %x, %x : !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 64], i1, #tile.blocked<[1, 8], [8, 8]>>
+  return
+}
+
+// -----
+
+func.func @select_condition(%m: !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>,
+                            %x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.select' op the condition must be an i1 tile of the result's shape and layout}}
+  %0 = tile.select %m, %x, %x : !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>, !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @select_condition_shape(%m: !tile.tile<[64, 32], i1, #tile.mfma<acc, 32x32x8>>,
+                                  %x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.select' op the condition must be an i1 tile of the result's shape and layout}}
+  %0 = tile.select %m, %x, %x : !tile.tile<[64, 32], i1, #tile.mfma<acc, 32x32x8>>, !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Reductions, broadcast, relayout
+//===----------------------------------------------------------------------===//
+
+func.func @reduce_slice(%x: !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>>) {
+  // expected-error@+1 {{'tile.reduce_max' op reduces MFMA or blocked tiles, not a slice}}
+  %0 = tile.reduce_max %x dim 1 : !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>> -> !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>>
+  return
+}
+
+// -----
+
+func.func @reduce_result_layout(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.reduce_max' op result layout must be #tile.slice<1, #tile.mfma<acc, 32x32x8>>}}
+  %0 = tile.reduce_max %x dim 1 : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc, 32x32x8>>>
+  return
+}
+
+// -----
+
+func.func @reduce_result_parent(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.reduce_sum' op result layout must be #tile.slice<0, #tile.mfma<acc, 32x32x8>>}}
+  %0 = tile.reduce_sum %x dim 0 : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc, 32x32x16>>>
+  return
+}
+
+// -----
+
+func.func @reduce_result_not_slice(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.reduce_sum' op result layout must be #tile.slice<1, #tile.mfma<acc, 32x32x8>>}}
+  %0 = tile.reduce_sum %x dim 1 : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @reduce_result_shape(%x: !tile.tile<[64, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.reduce_max' op result shape must collapse dimension 1 of '!tile.tile<[64, 32], f32, #tile.mfma<acc, 32x32x8>>' to 1}}
+  %0 = tile.reduce_max %x dim 1 : !tile.tile<[64, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>>
+  return
+}
+
+// -----
+
+func.func @reduce_element(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.reduce_sum' op keeps the element type}}
+  %0 = tile.reduce_sum %x dim 1 : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 1], bf16, #tile.slice<1, #tile.mfma<acc, 32x32x8>>>
+  return
+}
+
+// -----
+
+func.func @reduce_max_int(%x: !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.reduce_max' op cannot reduce elements of type 'i32'}}
+  %0 = tile.reduce_max %x dim 1 : !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 1], i32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>>
+  return
+}
+
+// -----
+
+func.func @broadcast_not_slice(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.broadcast' op broadcasts a #tile.slice tile, not #tile.mfma<acc, 32x32x8>}}
+  %0 = tile.broadcast %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @broadcast_parent(%x: !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>>) {
+  // expected-error@+1 {{'tile.broadcast' op result layout must be the slice's parent #tile.mfma<acc, 32x32x8>}}
+  %0 = tile.broadcast %x : !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>
+  return
+}
+
+// -----
+
+func.func @broadcast_shape(%x: !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>>) {
+  // expected-error@+1 {{'tile.broadcast' op result must keep dimension 0 of '!tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>>'}}
+  %0 = tile.broadcast %x : !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc, 32x32x8>>> -> !tile.tile<[64, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @broadcast_element(%x: !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc, 32x32x8>>>) {
+  // expected-error@+1 {{'tile.broadcast' op keeps the element type}}
+  %0 = tile.broadcast %x : !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc, 32x32x8>>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @relayout_element(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.relayout' op keeps the element type}}
+  %0 = tile.relayout %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], bf16, #tile.mfma<a, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @relayout_registers(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.relayout' op reinterprets 16 registers per lane as 4; the counts must match}}
+  %0 = tile.relayout %x : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Scheduling
+//===----------------------------------------------------------------------===//
+
+func.func @interleave_empty() {
+  // expected-error@+1 {{'tile.sched_interleave' op needs at least one group in its pattern}}
+  tile.sched_interleave [] x 4
+  return
+}
+
+// -----
+
+func.func @interleave_count() {
+  // expected-error@+1 {{'tile.sched_interleave' op group counts must be positive}}
+  tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<valu, 0>] x 4
+  return
+}
+
+// -----
+
+func.func @interleave_repeat() {
+  // expected-error@+1 {{'tile.sched_interleave' op attribute 'repeat' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1}}
+  tile.sched_interleave [#tile.group<mfma, 1>] x 0
+  return
+}
+
+// -----
+
+func.func @setprio_range() {
+  // expected-error@+1 {{'tile.setprio' op attribute 'priority' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3}}
+  tile.setprio 4
+  return
+}
+
+// -----
+
+func.func @program_id_range() {
+  // expected-error@+1 {{'tile.program_id' op attribute 'dim' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 2}}
+  %0 = tile.program_id 3
+  return
+}
