@@ -184,6 +184,35 @@ static std::string normaliseName(StringRef name, uint32_t &form) {
   return llvm::join(tokens, "_");
 }
 
+/// The counters and ordering role of an instruction (see MemClassFlags),
+/// from its normalised name: every family of one memory path shares a
+/// prefix.
+static uint8_t memClassOf(StringRef name, uint32_t form) {
+  if (name == "S_WAITCNT")
+    return kMemClassWaitcnt;
+  if (name == "S_BARRIER")
+    return kMemClassBarrier;
+  if (name == "BUFFER_WBL2")
+    return kMemClassVm | kMemClassWbl2;
+  if (name == "BUFFER_INV" || name.starts_with("BUFFER_WBINVL1"))
+    return kMemClassInv;
+  if (name.starts_with("BUFFER_") || name.starts_with("TBUFFER_"))
+    return kMemClassVm | ((form & kFormLds) ? kMemClassLdsDma : 0);
+  if (name.starts_with("GLOBAL_") || name.starts_with("SCRATCH_"))
+    return kMemClassVm;
+  // FLAT may reach LDS or memory: it counts in both counters.
+  if (name.starts_with("FLAT_"))
+    return kMemClassVm | kMemClassLgkm;
+  if (name.starts_with("DS_"))
+    return kMemClassLgkm;
+  if (name.starts_with("S_LOAD_") || name.starts_with("S_BUFFER_LOAD_") ||
+      name.starts_with("S_SCRATCH_") || name.starts_with("S_STORE_") ||
+      name.starts_with("S_BUFFER_STORE_") || name == "S_MEMTIME" ||
+      name == "S_MEMREALTIME" || name == "S_DCACHE_WB" || name == "S_DCACHE_INV")
+    return kMemClassSmem;
+  return 0;
+}
+
 Expected<const Decoder *> Decoder::get(Chip chip) {
   static std::mutex initLock;
   static std::unique_ptr<Decoder> decoders[2];
@@ -278,6 +307,7 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   out.exec = info->fn;
   out.op = info->op;
   out.aux = info->aux;
+  out.memClass = memClassOf(name, out.form);
 
   unsigned numDefs = desc.getNumDefs();
   unsigned n = mc.getNumOperands();
@@ -356,6 +386,12 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   if (!ok) {
     out.exec = faultUnsupported;
     return;
+  }
+  // The cache policy is the last control immediate of FLAT/GLOBAL/SCRATCH,
+  // SMEM and the cache maintenance ops, and is followed by swz for MUBUF.
+  if (out.memClass & (kMemClassVm | kMemClassSmem | kMemClassInv) && out.nctrl) {
+    bool mubuf = StringRef(name).starts_with("BUFFER_") && out.nctrl >= 3;
+    out.cpol = uint8_t(out.ctrl[out.nctrl - (mubuf ? 2 : 1)]);
   }
 
   if (info->layout == Layout::Vop) {

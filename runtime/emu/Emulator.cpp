@@ -11,6 +11,7 @@
 #include "runtime/CodeObject.h"
 #include "runtime/emu/Decoder.h"
 #include "runtime/emu/Memory.h"
+#include "runtime/emu/Observer.h"
 #include "runtime/emu/Ops.h"
 #include "runtime/emu/Scheduler.h"
 
@@ -21,6 +22,7 @@ using namespace llvm;
 namespace kcc::emu {
 
 Module::~Module() = default;
+Observer::~Observer() = default;
 Device::~Device() = default;
 Context::~Context() = default;
 
@@ -261,6 +263,7 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
   d.grid[0] = o.grid.x; d.grid[1] = o.grid.y; d.grid[2] = o.grid.z;
   d.block[0] = o.block.x; d.block[1] = o.block.y; d.block[2] = o.block.z;
   d.ldsBytes = uint32_t(lds);
+  d.observer = o.observer;
   d.privateBytesPerLane = k->privateSegmentFixedSize;
   p->entryPc = module.base + k->entryAddress;
   p->wavesPerGroup = uint32_t((items + 63) / 64);

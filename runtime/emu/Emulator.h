@@ -22,6 +22,8 @@
 
 namespace kcc::emu {
 
+class Observer;
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
@@ -40,6 +42,12 @@ struct LaunchOptions {
   uint64_t watchdogInstructions = uint64_t(1) << 26;
   /// Wave instructions a wave runs before the next wave gets its turn.
   uint32_t sliceInstructions = 64;
+  /// A tool that sees every instruction (runtime/emu/Observer.h), e.g. a
+  /// timing model; not owned. Check mode adds its own observer beside it.
+  Observer *observer = nullptr;
+  /// Run only the first N workgroups in dispatch order (0: all), e.g. one
+  /// CU's worth for a timing estimate.
+  uint64_t workgroupLimit = 0;
 };
 
 /// What one launch did.
@@ -47,6 +55,7 @@ struct LaunchStats {
   uint64_t waveInstructions = 0; // instructions issued, summed over waves
   uint64_t workgroups = 0;
   double seconds = 0;            // host wall time of the emulation
+  bool stoppedEarly = false;     // an observer asked to stop (not an error)
 };
 
 class Device;

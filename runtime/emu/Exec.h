@@ -9,6 +9,7 @@
 #define KCC_RUNTIME_EMU_EXEC_H
 
 #include "runtime/emu/Memory.h"
+#include "runtime/emu/Observer.h"
 #include "runtime/emu/Wave.h"
 
 #include <cmath>

@@ -23,7 +23,8 @@ bool ldsRange(Wave &w, uint64_t addr, unsigned bytes, int lane, const char *what
   w.fault(std::string("LDS ") + what + " of " + std::to_string(bytes) +
           " bytes at " + hex(addr) + " (lane " + std::to_string(lane) +
           ") is outside the workgroup's " + std::to_string(w.wg->lds.size()) +
-          " bytes of LDS");
+          " bytes of LDS",
+          FaultKind::BadAddress);
   return false;
 }
 
@@ -44,6 +45,7 @@ void dsRead(Wave &w, const Inst &in) {
     uint64_t a = uint64_t(addr[l]) + offset;
     if (!ldsRange(w, a, bytes, l, "read"))
       return;
+    logMem(w, MemSpace::Lds, kMemRead, l, a, bytes);
     const uint8_t *p = w.wg->lds.data() + a;
     uint32_t *d0 = w.row(in.dst[0].reg);
     switch (LoadKind(in.op)) {
@@ -81,16 +83,19 @@ void dsWrite(Wave &w, const Inst &in) {
     switch (StoreKind(in.op)) {
     case StB8: case StB8Hi:
       if (!ldsRange(w, a, 1, l, "write")) return;
+      logMem(w, MemSpace::Lds, kMemWrite, l, a, 1);
       w.wg->lds[a] = uint8_t(in.op == StB8Hi ? x >> 16 : x);
       break;
     case StB16: case StB16Hi: {
       if (!ldsRange(w, a, 2, l, "write")) return;
+      logMem(w, MemSpace::Lds, kMemWrite, l, a, 2);
       uint16_t h = uint16_t(in.op == StB16Hi ? x >> 16 : x);
       std::memcpy(&w.wg->lds[a], &h, 2);
       break;
     }
     default:
       if (!ldsRange(w, a, 4 * dwords, l, "write")) return;
+      logMem(w, MemSpace::Lds, kMemWrite, l, a, 4 * dwords);
       for (unsigned i = 0; i < dwords; ++i)
         std::memcpy(&w.wg->lds[a + 4 * i], w.row(in.src[1].reg + i) + l, 4);
     }
@@ -110,6 +115,8 @@ void dsRead2(Wave &w, const Inst &in) {
     uint64_t a0 = addr[l] + off0 * scale, a1 = addr[l] + off1 * scale;
     if (!ldsRange(w, a0, 4 * dw, l, "read") || !ldsRange(w, a1, 4 * dw, l, "read"))
       return;
+    logMem(w, MemSpace::Lds, kMemRead, l, a0, 4 * dw);
+    logMem(w, MemSpace::Lds, kMemRead, l, a1, 4 * dw);
     for (unsigned i = 0; i < dw; ++i) {
       std::memcpy(w.row(in.dst[0].reg + i) + l, &w.wg->lds[a0 + 4 * i], 4);
       std::memcpy(w.row(in.dst[0].reg + dw + i) + l, &w.wg->lds[a1 + 4 * i], 4);
@@ -130,6 +137,8 @@ void dsWrite2(Wave &w, const Inst &in) {
     uint64_t a0 = addr[l] + off0 * scale, a1 = addr[l] + off1 * scale;
     if (!ldsRange(w, a0, 4 * dw, l, "write") || !ldsRange(w, a1, 4 * dw, l, "write"))
       return;
+    logMem(w, MemSpace::Lds, kMemWrite, l, a0, 4 * dw);
+    logMem(w, MemSpace::Lds, kMemWrite, l, a1, 4 * dw);
     for (unsigned i = 0; i < dw; ++i) {
       std::memcpy(&w.wg->lds[a0 + 4 * i], w.row(in.src[1].reg + i) + l, 4);
       std::memcpy(&w.wg->lds[a1 + 4 * i], w.row(in.src[2].reg + i) + l, 4);
@@ -196,6 +205,7 @@ void dsAtomic(Wave &w, const Inst &in) {
     uint64_t a = uint64_t(addr[l]) + offset;
     if (!ldsRange(w, a, bytes, l, "atomic"))
       return;
+    logMem(w, MemSpace::Lds, kMemAtomic, l, a, bytes);
     auto read = [&](unsigned idx) {
       uint64_t x = w.row(in.src[idx].reg)[l];
       if (wide)
@@ -274,6 +284,7 @@ void dsReadTr16(Wave &w, const Inst &in) {
     uint64_t a = uint64_t(addr[l]) + offset;
     if (!ldsRange(w, a, 8, l, "read"))
       return;
+    logMem(w, MemSpace::Lds, kMemRead, l, a, 8);
     std::memcpy(elems[l], &w.wg->lds[a], 8);
   }
   for (int l = 0; l < kLanes; ++l) {

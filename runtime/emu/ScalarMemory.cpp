@@ -38,9 +38,11 @@ void sload(Wave &w, const Inst &in) {
   const uint8_t *p = w.dispatch->memory->translate(addr, 4ull * n);
   if (!p) {
     w.fault("scalar load of " + std::to_string(4 * n) +
-            " bytes from unmapped address " + hex(addr));
+                " bytes from unmapped address " + hex(addr),
+            FaultKind::BadAddress);
     return;
   }
+  logMem(w, MemSpace::Scalar, kMemRead, 0, addr, 4 * n);
   for (unsigned i = 0; i < n; ++i) {
     uint32_t x;
     std::memcpy(&x, p + 4 * i, 4);
@@ -61,9 +63,11 @@ void sbufferLoad(Wave &w, const Inst &in) {
     if (o + 4 <= numRecords) {
       const uint8_t *p = w.dispatch->memory->translate(base + o, 4);
       if (!p) {
-        w.fault("s_buffer_load from unmapped address " + hex(base + o));
+        w.fault("s_buffer_load from unmapped address " + hex(base + o),
+                FaultKind::BadAddress);
         return;
       }
+      logMem(w, MemSpace::Scalar, kMemRead, 0, base + o, 4);
       std::memcpy(&x, p, 4);
     }
     w.s[in.dst[0].reg + i] = x;

@@ -12,6 +12,7 @@
 #include "runtime/CodeObject.h"
 #include "runtime/emu/Decoder.h"
 #include "runtime/emu/Memory.h"
+#include "runtime/emu/Observer.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -44,12 +45,16 @@ std::string instAt(LaunchPlan &p, uint64_t pc) {
 }
 
 /// Creates workgroup `index` of `plan` with its waves initialised.
-std::unique_ptr<Workgroup> makeWorkgroup(LaunchPlan &plan, uint64_t index,
-                                         std::vector<std::unique_ptr<Wave>> &pool) {
+std::unique_ptr<Workgroup> makeWorkgroup(LaunchPlan &plan, uint32_t launch,
+                                         uint64_t index, uint32_t &nextUid,
+                                         std::vector<std::unique_ptr<Wave>> &pool,
+                                         std::vector<MemRecord> *memLog) {
   Dispatch &d = plan.dispatch;
   const KernelDescriptor &kd = d.kernel->descriptor;
   auto wg = std::make_unique<Workgroup>();
   wg->dispatch = &d;
+  wg->index = index;
+  wg->launch = launch;
   wg->id[0] = uint32_t(index % d.grid[0]);
   wg->id[1] = uint32_t((index / d.grid[0]) % d.grid[1]);
   wg->id[2] = uint32_t(index / (uint64_t(d.grid[0]) * d.grid[1]));
@@ -84,6 +89,9 @@ std::unique_ptr<Workgroup> makeWorkgroup(LaunchPlan &plan, uint64_t index,
     w->instructions = 0;
     w->priority = 0;
     w->error.clear();
+    w->faultKind = FaultKind::Other;
+    w->uid = nextUid++;
+    w->memLog = memLog;
     w->pc = plan.entryPc;
     w->scratch.assign(size_t(d.privateBytesPerLane) * kLanes, 0);
     // EXEC: the work-items this wave holds.
@@ -155,6 +163,10 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
   std::vector<uint64_t> nextGroup(plans.size(), 0), residentCount(plans.size(), 0);
   std::vector<std::unique_ptr<Wave>> pool;
   uint64_t progress = 0, clock = 0;
+  uint32_t nextUid = 0;
+  // One log serves every wave: waves run one at a time.
+  std::vector<MemRecord> memLog;
+  memLog.reserve(4 * kLanes * 4);
   for (LaunchPlan *p : plans) {
     p->dispatch.progress = &progress;
     p->dispatch.clock = &clock;
@@ -171,8 +183,14 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
     for (size_t i = 0; i < plans.size(); ++i) {
       LaunchPlan &p = *plans[i];
       uint64_t total = uint64_t(p.dispatch.grid[0]) * p.dispatch.grid[1] * p.dispatch.grid[2];
+      if (p.options.workgroupLimit)
+        total = std::min(total, p.options.workgroupLimit);
       while (residentCount[i] < p.maxResidentGroups && nextGroup[i] < total) {
-        resident.push_back({&p, makeWorkgroup(p, nextGroup[i]++, pool)});
+        Observer *obs = p.dispatch.observer;
+        resident.push_back({&p, makeWorkgroup(p, uint32_t(i), nextGroup[i]++, nextUid,
+                                              pool, obs ? &memLog : nullptr)});
+        if (obs)
+          obs->workgroupBegin(*resident.back().wg);
         ++residentCount[i];
         ++p.stats.workgroups;
       }
@@ -194,22 +212,56 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
         w.yield = false;
         uint32_t n = 0;
         const Inst *last = nullptr;
-        while (n < slice) {
-          const Inst *in = prog.fetch(w.pc, error);
-          if (!in) {
-            w.fault(error);
-            break;
+        if (Observer *obs = p.dispatch.observer) {
+          // The observed loop: tools see each instruction before and after
+          // it runs, with the memory it touched.
+          while (n < slice) {
+            const Inst *in = prog.fetch(w.pc, error);
+            if (!in) {
+              w.fault(error);
+              break;
+            }
+            last = in;
+            obs->beforeIssue(w, *in);
+            memLog.clear();
+            w.pc += in->size;
+            in->exec(w, *in);
+            ++n;
+            obs->afterIssue(w, *in, memLog);
+            if (w.state == WaveState::Barrier)
+              obs->barrierArrive(w, *in);
+            else if (w.state == WaveState::Ended)
+              obs->waveEnd(w);
+            if (w.yield)
+              break;
           }
-          last = in;
-          w.pc += in->size;
-          in->exec(w, *in);
-          ++n;
-          if (w.yield)
-            break;
+        } else {
+          while (n < slice) {
+            const Inst *in = prog.fetch(w.pc, error);
+            if (!in) {
+              w.fault(error);
+              break;
+            }
+            last = in;
+            w.pc += in->size;
+            in->exec(w, *in);
+            ++n;
+            if (w.yield)
+              break;
+          }
         }
         w.instructions += n;
         p.stats.waveInstructions += n;
         sinceProgress += n;
+        if (p.dispatch.observer && p.dispatch.observer->stopRequested()) {
+          double seconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - start).count();
+          for (LaunchPlan *q : plans) {
+            q->stats.stoppedEarly = true;
+            q->stats.seconds = seconds;
+          }
+          return Error::success();
+        }
         if (w.state == WaveState::Faulted) {
           std::string text = last ? instAt(p, last->pc) : instAt(p, w.pc);
           if (w.error == "unsupported instruction")
@@ -234,6 +286,8 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
             wp->state = WaveState::Running;
         wg.atBarrier = 0;
         ++progress;
+        if (Observer *obs = p.dispatch.observer)
+          obs->barrierRelease(wg);
       }
     }
 
@@ -246,6 +300,8 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
           if (plans[i] == resident[r].plan)
             planIndex = i;
         --residentCount[planIndex];
+        if (Observer *obs = resident[r].plan->dispatch.observer)
+          obs->workgroupEnd(wg);
         for (auto &wp : wg.waves)
           pool.push_back(std::move(wp));
         resident.erase(resident.begin() + r);

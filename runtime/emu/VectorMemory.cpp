@@ -99,24 +99,30 @@ Roles findRoles(const Inst &in, bool hasData) {
 /// Host pointer for a lane's access, or nullptr after faulting. Buffer
 /// range failures return `outOfRange` instead.
 uint8_t *resolve(Wave &w, uint64_t addr, unsigned bytes, int lane,
-                 bool flat, const char *what) {
+                 bool flat, const char *what, uint8_t kind) {
   if (flat) {
     if (addr - kSharedAperture < kApertureSize) {
       uint64_t off = addr - kSharedAperture;
-      if (off + bytes <= w.wg->lds.size())
+      if (off + bytes <= w.wg->lds.size()) {
+        logMem(w, MemSpace::Lds, kind, lane, off, bytes);
         return w.wg->lds.data() + off;
+      }
       w.fault(std::string("flat ") + what + " to LDS offset " + hex(off) +
               " (lane " + std::to_string(lane) + ") is outside the workgroup's " +
-              std::to_string(w.wg->lds.size()) + " bytes of LDS");
+              std::to_string(w.wg->lds.size()) + " bytes of LDS",
+              FaultKind::BadAddress);
       return nullptr;
     }
     if (addr - kPrivateAperture < kApertureSize) {
       uint64_t off = addr - kPrivateAperture;
       uint64_t per = w.dispatch->privateBytesPerLane;
-      if (off + bytes <= per)
+      if (off + bytes <= per) {
+        logMem(w, MemSpace::Scratch, kind, lane, off, bytes);
         return w.scratch.data() + lane * per + off;
+      }
       w.fault(std::string("flat ") + what + " to private offset " + hex(off) +
-              " is outside the " + std::to_string(per) + "-byte private segment");
+              " is outside the " + std::to_string(per) + "-byte private segment",
+              FaultKind::BadAddress);
       return nullptr;
     }
   }
@@ -124,7 +130,10 @@ uint8_t *resolve(Wave &w, uint64_t addr, unsigned bytes, int lane,
   if (!p)
     w.fault(std::string(what) + " of " + std::to_string(bytes) +
             " bytes at unmapped address " + hex(addr) + " (lane " +
-            std::to_string(lane) + ")");
+            std::to_string(lane) + ")",
+            FaultKind::BadAddress);
+  else
+    logMem(w, MemSpace::Global, kind, lane, addr, bytes);
   return p;
 }
 
@@ -199,9 +208,12 @@ void flatAccess(Wave &w, const Inst &in) {
       if (off + bytes > per) {
         w.fault("scratch access at offset " + hex(off) + " (lane " +
                 std::to_string(l) + ") is outside the " + std::to_string(per) +
-                "-byte private segment");
+                "-byte private segment",
+                FaultKind::BadAddress);
         return;
       }
+      logMem(w, MemSpace::Scratch, store ? kMemWrite : atomic ? kMemAtomic : kMemRead,
+             l, off, bytes);
       p = w.scratch.data() + l * per + off;
     } else {
       uint64_t addr;
@@ -211,7 +223,8 @@ void flatAccess(Wave &w, const Inst &in) {
         addr = uint64_t(w.row(vaddr->reg)[l]) |
                (uint64_t(w.row(vaddr->reg + 1)[l]) << 32);
       addr += uint64_t(offset);
-      p = resolve(w, addr, bytes, l, flat, store ? "store" : atomic ? "atomic" : "load");
+      p = resolve(w, addr, bytes, l, flat, store ? "store" : atomic ? "atomic" : "load",
+                  store ? kMemWrite : atomic ? kMemAtomic : kMemRead);
       if (!p)
         return;
     }
@@ -326,18 +339,20 @@ void bufferAccess(Wave &w, const Inst &in) {
       if (ldsAddr + 4 * dw > w.wg->lds.size()) {
         w.fault("buffer_load ... lds writes LDS at " + hex(ldsAddr) +
                 " beyond the workgroup's " + std::to_string(w.wg->lds.size()) +
-                " bytes (M0 = " + hex(m0) + ")");
+                " bytes (M0 = " + hex(m0) + ")",
+                FaultKind::BadAddress);
         return;
       }
       for (unsigned i = 0; i < dw; ++i) {
         uint32_t x = 0;
         if (inRange(4 * i, 4)) {
-          uint8_t *p = resolve(w, addr + 4 * i, 4, l, false, "buffer load");
+          uint8_t *p = resolve(w, addr + 4 * i, 4, l, false, "buffer load", kMemRead);
           if (!p)
             return;
           std::memcpy(&x, p, 4);
         }
         std::memcpy(&w.wg->lds[ldsAddr + 4 * i], &x, 4);
+        logMem(w, MemSpace::Lds, kMemWrite, l, ldsAddr + 4 * i, 4);
       }
       wrote = true;
       continue;
@@ -346,7 +361,7 @@ void bufferAccess(Wave &w, const Inst &in) {
       if (bytes <= 4) {
         if (!inRange(0, bytes))
           continue;
-        uint8_t *p = resolve(w, addr, bytes, l, false, "buffer store");
+        uint8_t *p = resolve(w, addr, bytes, l, false, "buffer store", kMemWrite);
         if (!p)
           return;
         storeLane(w, *vdata, d.kind, l, p);
@@ -354,7 +369,7 @@ void bufferAccess(Wave &w, const Inst &in) {
         for (unsigned i = 0; i < bytes / 4; ++i) {
           if (!inRange(4 * i, 4))
             continue;
-          uint8_t *p = resolve(w, addr + 4 * i, 4, l, false, "buffer store");
+          uint8_t *p = resolve(w, addr + 4 * i, 4, l, false, "buffer store", kMemWrite);
           if (!p)
             return;
           std::memcpy(p, w.row(vdata->reg + i) + l, 4);
@@ -366,7 +381,7 @@ void bufferAccess(Wave &w, const Inst &in) {
     if (atomic) {
       if (!inRange(0, bytes))
         continue;
-      uint8_t *p = resolve(w, addr, bytes, l, false, "buffer atomic");
+      uint8_t *p = resolve(w, addr, bytes, l, false, "buffer atomic", kMemAtomic);
       if (!p)
         return;
       uint64_t src = w.row(vdata->reg)[l], cmp = 0;
@@ -399,7 +414,7 @@ void bufferAccess(Wave &w, const Inst &in) {
         loadLane(w, in.dst[0], d.kind, l, zero);
         continue;
       }
-      uint8_t *p = resolve(w, addr, bytes, l, false, "buffer load");
+      uint8_t *p = resolve(w, addr, bytes, l, false, "buffer load", kMemRead);
       if (!p)
         return;
       loadLane(w, in.dst[0], d.kind, l, p);
@@ -407,7 +422,7 @@ void bufferAccess(Wave &w, const Inst &in) {
       for (unsigned i = 0; i < bytes / 4; ++i) {
         uint32_t x = 0;
         if (inRange(4 * i, 4)) {
-          uint8_t *p = resolve(w, addr + 4 * i, 4, l, false, "buffer load");
+          uint8_t *p = resolve(w, addr + 4 * i, 4, l, false, "buffer load", kMemRead);
           if (!p)
             return;
           std::memcpy(&x, p, 4);

@@ -101,8 +101,27 @@ enum FormFlags : uint32_t {
   kFormDpp8 = 1u << 18,
 };
 
+/// What an instruction does to the memory counters and ordering, for the
+/// observers (check mode, timing): set by the decoder from the opcode name.
+enum MemClassFlags : uint8_t {
+  kMemClassVm = 1u << 0,      // counted in vmcnt (VMEM, buffer_wbl2)
+  kMemClassLgkm = 1u << 1,    // counted in lgkmcnt, in order (LDS/GDS)
+  kMemClassSmem = 1u << 2,    // counted in lgkmcnt, out of order (SMEM)
+  kMemClassWaitcnt = 1u << 3, // s_waitcnt
+  kMemClassBarrier = 1u << 4, // s_barrier
+  kMemClassWbl2 = 1u << 5,    // buffer_wbl2: L2 write-back (release)
+  kMemClassInv = 1u << 6,     // buffer_inv / buffer_wbinvl1*: invalidate (acquire)
+  kMemClassLdsDma = 1u << 7,  // buffer_load ... lds: global -> LDS, in vmcnt
+};
+
+/// Cache-policy bits of gfx940+ memory instructions as MC prints them
+/// (AMDGPU CPol: SC0 = GLC, NT = SLC, SC1 = SCC).
+enum CachePolicy : uint8_t { kCpolSc0 = 1, kCpolNt = 2, kCpolSc1 = 16 };
+
 struct Wave;
 struct Inst;
+struct MemRecord;
+class Observer;
 using Handler = void (*)(Wave &, const Inst &);
 
 /// One predecoded instruction. Handlers read operands by position (`dst`,
@@ -134,9 +153,14 @@ struct Inst {
   const void *aux = nullptr;
   uint64_t target = 0;     // branch target (device address)
   uint32_t textIndex = 0;  // index of the printed text in the Program
+  uint8_t memClass = 0;    // MemClassFlags
+  uint8_t cpol = 0;        // CachePolicy bits of memory instructions
 };
 
 enum class WaveState : uint8_t { Running, Barrier, Ended, Faulted };
+
+/// Why a wave faulted: check mode reports bad addresses as their own class.
+enum class FaultKind : uint8_t { Other, BadAddress };
 
 struct Workgroup;
 struct Dispatch;
@@ -158,6 +182,12 @@ struct Wave {
   uint64_t timeCounter = 0;
   int priority = 0;
   std::string error;       // set with state == Faulted
+  FaultKind faultKind = FaultKind::Other;
+  /// Unique among the waves of one scheduler run (all its launches), for
+  /// observers that keep per-wave state.
+  uint32_t uid = 0;
+  /// Non-null while an observer watches: handlers append every lane access.
+  std::vector<MemRecord> *memLog = nullptr;
   std::vector<uint32_t> vstorage;
   std::vector<uint8_t> scratch; // private segment, lane-interleaved by dword
 
@@ -183,11 +213,12 @@ struct Wave {
   uint32_t *row(unsigned r) { return v + size_t(r) * kLanes; }
 
   /// Stops the wave with a message; the scheduler reports it with the pc.
-  void fault(std::string message) {
+  void fault(std::string message, FaultKind kind = FaultKind::Other) {
     if (state == WaveState::Faulted)
       return;
     state = WaveState::Faulted;
     error = std::move(message);
+    faultKind = kind;
     yield = true;
   }
 };
@@ -195,6 +226,8 @@ struct Wave {
 /// One workgroup: LDS and barrier bookkeeping.
 struct Workgroup {
   uint32_t id[3] = {0, 0, 0};
+  uint64_t index = 0;      // linear workgroup index in its launch
+  uint32_t launch = 0;     // index of its launch in the scheduler run
   std::vector<uint8_t> lds;
   std::vector<std::unique_ptr<Wave>> waves;
   uint32_t atBarrier = 0;
@@ -217,6 +250,7 @@ struct Dispatch {
   uint32_t privateBytesPerLane = 0;
   uint64_t *progress = nullptr;  // bumped on every memory modification
   uint64_t *clock = nullptr;     // s_memtime
+  Observer *observer = nullptr;  // check mode and/or timing, else null
 };
 
 } // namespace kcc::emu
