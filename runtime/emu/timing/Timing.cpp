@@ -1,0 +1,386 @@
+//===- Timing.cpp - Cycle estimates of a kernel launch --------------------===//
+#include "runtime/emu/timing/Timing.h"
+#include "runtime/CodeObject.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+namespace kcc::emu::timing {
+
+uint64_t workgroupsPerCu(const KernelInfo &k, Chip chip, uint32_t wavesPerGroup,
+                         uint32_t dynamicLdsBytes) {
+  const ChipInfo &ci = getChipInfo(chip);
+  uint32_t regs = k.vgprCount;
+  if (k.agprCount)
+    regs = std::max(regs, k.descriptor.accumOffset + k.agprCount);
+  regs = std::max<uint32_t>((regs + 7) & ~7u, 8);
+  uint32_t wavesPerSimd = std::min<uint32_t>(ci.maxWavesPerSimd, 512 / regs);
+  uint32_t wavesPerCu = 4 * wavesPerSimd;
+  uint64_t groups = std::min<uint64_t>(16, wavesPerCu / std::max(1u, wavesPerGroup));
+  uint64_t lds = uint64_t(k.groupSegmentFixedSize) + dynamicLdsBytes;
+  if (lds)
+    groups = std::min<uint64_t>(groups, ci.ldsBytesPerWorkgroup / lds);
+  return std::max<uint64_t>(groups, 1);
+}
+
+std::optional<uint64_t> remainingIterations(StringRef compare, StringRef branch,
+                                            uint64_t a, uint64_t b, int64_t da,
+                                            int64_t db) {
+  StringRef c = compare;
+  if (!c.consume_front("s_cmp_") && !c.consume_front("s_cmpk_"))
+    return std::nullopt;
+  auto [rel, type] = c.split('_');
+  bool isSigned = type.starts_with("i");
+  bool wide = type.ends_with("64");
+  bool senseTrue;
+  if (branch.starts_with("s_cbranch_scc1"))
+    senseTrue = true;
+  else if (branch.starts_with("s_cbranch_scc0"))
+    senseTrue = false;
+  else
+    return std::nullopt;
+  if ((da == 0) == (db == 0))
+    return std::nullopt; // both or neither move: not a counted loop
+  auto holds = [&](uint64_t x, uint64_t y) {
+    if (!wide) {
+      x = uint32_t(x);
+      y = uint32_t(y);
+    }
+    int64_t sx = wide ? int64_t(x) : int64_t(int32_t(x));
+    int64_t sy = wide ? int64_t(y) : int64_t(int32_t(y));
+    if (rel == "eq") return x == y;
+    if (rel == "lg") return x != y;
+    if (rel == "lt") return isSigned ? sx < sy : x < y;
+    if (rel == "le") return isSigned ? sx <= sy : x <= y;
+    if (rel == "gt") return isSigned ? sx > sy : x > y;
+    if (rel == "ge") return isSigned ? sx >= sy : x >= y;
+    return false;
+  };
+  if (rel != "eq" && rel != "lg" && rel != "lt" && rel != "le" && rel != "gt" &&
+      rel != "ge")
+    return std::nullopt;
+  // Step the linear sequence until the branch falls through; the bound keeps
+  // a loop that never exits (or a misread compare) from running away.
+  constexpr uint64_t kLimit = uint64_t(1) << 26;
+  for (uint64_t j = 1; j <= kLimit; ++j) {
+    a += uint64_t(da);
+    b += uint64_t(db);
+    if (holds(a, b) != senseTrue)
+      return j;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+double mean(ArrayRef<double> v) {
+  double s = 0;
+  for (double x : v)
+    s += x;
+  return v.empty() ? 0 : s / double(v.size());
+}
+
+} // namespace
+
+TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu,
+                          const TimingOptions &options) {
+  TimingReport r;
+  r.chip = trace.chip;
+  const TimingParams &p = getTimingParams(trace.chip);
+  r.computeUnits = options.computeUnits ? options.computeUnits : p.computeUnits;
+  r.workgroups = workgroups;
+  r.wavesPerGroup = trace.wavesPerGroup;
+  r.groupsPerCu = groupsPerCu;
+  {
+    uint64_t last = ~0ull;
+    for (const WaveTrace &w : trace.waves)
+      if (w.workgroup != last) {
+        ++r.tracedGroups;
+        last = w.workgroup;
+      }
+  }
+  CuModelOptions mo;
+  mo.recordSpans = options.recordSpans;
+  r.timing = simulateCu(trace, mo);
+  r.simulatedCycles = r.timing.cycles;
+  r.cuCycles = r.timing.cycles;
+
+  // Instruction mix.
+  for (const WaveTrace &w : trace.waves)
+    for (const TraceOp &op : w.ops)
+      ++r.mix[unsigned(trace.insts[op.info].kind)];
+
+  // Loops: back-edges of the first traced wave, timed over all waves.
+  if (!trace.waves.empty()) {
+    const WaveTrace &w0 = trace.waves.front();
+    std::map<uint64_t, std::vector<size_t>> byPc; // pc -> indices in backEdges
+    for (size_t i = 0; i < w0.backEdges.size(); ++i)
+      byPc[w0.backEdges[i].pc].push_back(i);
+    uint64_t hotOps = 0;
+    for (auto &[pc, idx] : byPc) {
+      LoopTiming lt;
+      lt.pc = pc;
+      lt.text = trace.instText[w0.ops[w0.backEdges[idx.front()].op].info];
+      lt.iterations = idx.size() + (w0.ended ? 1 : 0);
+      // Cycles per iteration: consecutive back-edges of every wave, the first
+      // iteration (pipeline fill) left out when there are enough.
+      std::vector<double> perWave;
+      for (size_t wi = 0; wi < trace.waves.size(); ++wi) {
+        const WaveTrace &wt = trace.waves[wi];
+        const WaveTiming &tt = r.timing.waves[wi];
+        std::vector<uint64_t> cyc;
+        for (size_t i = 0; i < wt.backEdges.size() && i < tt.backEdgeCycles.size(); ++i)
+          if (wt.backEdges[i].pc == pc)
+            cyc.push_back(tt.backEdgeCycles[i]);
+        if (cyc.size() < 2)
+          continue;
+        size_t first = cyc.size() >= 3 ? 1 : 0;
+        perWave.push_back(double(cyc.back() - cyc[first]) / double(cyc.size() - 1 - first));
+      }
+      lt.cyclesPerIteration = mean(perWave);
+      if (idx.size() >= 2) {
+        uint64_t ops = 0;
+        for (size_t k = 0; k + 1 < idx.size(); ++k) {
+          const BackEdge &a = w0.backEdges[idx[k]], &b = w0.backEdges[idx[k + 1]];
+          for (uint32_t o = a.op + 1; o <= b.op; ++o)
+            lt.mixPerIteration[unsigned(trace.insts[w0.ops[o].info].kind)] += 1;
+          ops += b.op - a.op;
+        }
+        double n = double(idx.size() - 1);
+        for (double &x : lt.mixPerIteration)
+          x /= n;
+        lt.instructionsPerIteration = uint64_t(double(ops) / n + 0.5);
+        uint64_t span = w0.backEdges[idx.back()].op - w0.backEdges[idx.front()].op;
+        if (span > hotOps) {
+          hotOps = span;
+          r.hotLoop = int(r.loops.size());
+        }
+      }
+      r.loops.push_back(std::move(lt));
+    }
+  }
+
+  // Steady-state extrapolation.
+  if (trace.stoppedEarly && options.steadyStateIterations) {
+    unsigned K = options.steadyStateIterations;
+    uint64_t pc = trace.stopLoopPc;
+    const LoopTiming *loop = nullptr;
+    for (const LoopTiming &l : r.loops)
+      if (l.pc == pc)
+        loop = &l;
+    // The K-th back-edge of every wave: where the replay is complete.
+    uint64_t tK = 0;
+    for (size_t wi = 0; wi < trace.waves.size(); ++wi) {
+      unsigned seen = 0;
+      const WaveTrace &wt = trace.waves[wi];
+      for (size_t i = 0; i < wt.backEdges.size() && i < r.timing.waves[wi].backEdgeCycles.size(); ++i)
+        if (wt.backEdges[i].pc == pc && ++seen == K) {
+          tK = std::max(tK, r.timing.waves[wi].backEdgeCycles[i]);
+          break;
+        }
+    }
+    std::optional<uint64_t> remaining;
+    if (options.tripCount) {
+      remaining = options.tripCount > K ? options.tripCount - K : 0;
+      r.note = "trip count " + std::to_string(options.tripCount) + " given";
+    } else if (!trace.waves.empty()) {
+      const WaveTrace &w0 = trace.waves.front();
+      std::vector<const BackEdge *> be;
+      for (const BackEdge &e : w0.backEdges)
+        if (e.pc == pc)
+          be.push_back(&e);
+      if (be.size() >= K && K >= 2 && be[K - 1]->haveCompare && be[K - 2]->haveCompare) {
+        const BackEdge &x = *be[K - 1], &y = *be[K - 2];
+        const std::string &cmp = trace.insts[x.compareInfo].mnemonic;
+        const std::string &br = trace.insts[w0.ops[x.op].info].mnemonic;
+        remaining = remainingIterations(cmp, br, x.a, x.b, int64_t(x.a - y.a),
+                                        int64_t(x.b - y.b));
+        if (remaining)
+          r.note = "trip count " + std::to_string(K + *remaining) + " inferred from '" +
+                   trace.instText[x.compareInfo] + "'";
+      }
+    }
+    if (loop && remaining && tK) {
+      r.extrapolated = true;
+      r.cuCycles = tK + uint64_t(double(*remaining) * loop->cyclesPerIteration + 0.5);
+      r.note = std::to_string(K) + " iterations of loop @0x" + utohexstr(pc) +
+               " replayed, " + std::to_string(*remaining) + " extrapolated at " +
+               formatv("{0:F1}", loop->cyclesPerIteration).str() + " cycles (" + r.note +
+               "); the code after the loop is not timed";
+    } else {
+      r.note = "steady state: the trip count of loop @0x" + utohexstr(pc) +
+               " could not be inferred (give --trip-count); the estimate covers the "
+               "replayed iterations only";
+    }
+  }
+
+  // Device scale.
+  uint64_t perRound = uint64_t(r.computeUnits) * std::max<uint64_t>(1, r.tracedGroups);
+  r.rounds = workgroups ? (workgroups + perRound - 1) / perRound : 1;
+  r.kernelCycles = double(r.rounds) * double(r.cuCycles);
+  r.kernelSeconds = r.kernelCycles / (p.clockGHz * 1e9);
+  if (options.dramBytes > 0) {
+    double floor = options.dramBytes / p.hbmBytesPerSecond;
+    if (floor > r.kernelSeconds) {
+      r.kernelSeconds = floor;
+      r.memoryBound = true;
+    }
+  }
+  if (options.flops > 0 && r.kernelSeconds > 0)
+    r.tflops = options.flops / r.kernelSeconds / 1e12;
+
+  // Busy fractions over the replayed cycles.
+  double denom = double(std::max<uint64_t>(1, r.simulatedCycles));
+  for (const SimdBusy &b : r.timing.simds)
+    r.simds.push_back({double(b.mfma) / denom, double(b.valu) / denom,
+                       double(b.lds) / denom, double(b.vmem) / denom});
+  r.ldsPipe = double(r.timing.ldsBusy) / denom;
+  r.memoryPipe = double(r.timing.vmemBusy) / denom;
+
+  // Bank conflicts.
+  for (size_t i = 0; i < trace.insts.size(); ++i) {
+    const LdsSiteStats &s = trace.ldsStats[i];
+    if (!s.executions || s.cycles <= s.idealCycles)
+      continue;
+    LdsConflictSite c;
+    c.pc = trace.instPc[i];
+    c.text = trace.instText[i];
+    c.executions = s.executions;
+    c.degree = double(s.cycles) / double(s.idealCycles);
+    c.worst = s.worstDegreeX100 / 100.0;
+    r.ldsConflicts.push_back(std::move(c));
+  }
+  std::sort(r.ldsConflicts.begin(), r.ldsConflicts.end(),
+            [](const LdsConflictSite &a, const LdsConflictSite &b) { return a.pc < b.pc; });
+  r.trace = std::move(trace);
+  return r;
+}
+
+Expected<TimingReport> estimateLaunch(Device &device, ArrayRef<uint8_t> codeObject,
+                                      StringRef kernel, const LaunchOptions &launch,
+                                      ArrayRef<uint8_t> args,
+                                      const TimingOptions &options) {
+  auto co = CodeObject::parse(codeObject);
+  if (!co)
+    return co.takeError();
+  const KernelInfo *k = co->findKernel(kernel);
+  if (!k)
+    return createStringError(inconvertibleErrorCode(),
+                             "no kernel '%s' in the code object; it has: %s",
+                             kernel.str().c_str(), co->kernelNameList().c_str());
+  Chip chip = device.chip();
+  const TimingParams &p = getTimingParams(chip);
+  unsigned cus = options.computeUnits ? options.computeUnits : p.computeUnits;
+  uint64_t items = uint64_t(launch.block.x) * launch.block.y * launch.block.z;
+  uint32_t wavesPerGroup = uint32_t((items + 63) / 64);
+  uint64_t total = uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z;
+  uint64_t perCu = workgroupsPerCu(*k, chip, wavesPerGroup, launch.dynamicLdsBytes);
+  // A CU holds its share of the grid, at most its occupancy.
+  uint64_t traced = std::min<uint64_t>(perCu, (total + cus - 1) / cus);
+  traced = std::max<uint64_t>(traced, 1);
+
+  auto module = device.loadModule(codeObject);
+  if (!module)
+    return module.takeError();
+  RecorderOptions ro;
+  ro.tracedWorkgroups = traced;
+  ro.stopAfterIterations = options.steadyStateIterations;
+  TraceRecorder recorder(chip, ro);
+  LaunchOptions lo = launch;
+  lo.observer = &recorder;
+  if (options.steadyStateIterations)
+    lo.workgroupLimit = traced;
+  auto stats = device.launch(**module, kernel, lo, args);
+  if (!stats)
+    return stats.takeError();
+  TimingReport r = analyzeTrace(recorder.take(), total, perCu, options);
+  r.kernel = kernel.str();
+  r.launch = *stats;
+  return r;
+}
+
+void printReport(const TimingReport &r, raw_ostream &os) {
+  const TimingParams &p = getTimingParams(r.chip);
+  const ChipInfo &ci = getChipInfo(r.chip);
+  os << "timing model: " << ci.name << " (" << ci.marketing << "), " << r.computeUnits
+     << " CUs at " << format("%.2f", p.clockGHz) << " GHz\n";
+  os << "  workgroups: " << r.workgroups << " of " << r.wavesPerGroup
+     << " waves; occupancy " << r.groupsPerCu << " per CU; " << r.tracedGroups
+     << " replayed on one CU; " << r.rounds << " round(s)\n";
+  os << "  one CU: " << r.cuCycles << " cycles";
+  if (r.extrapolated)
+    os << " (replayed " << r.simulatedCycles << ")";
+  os << "\n";
+  if (!r.note.empty())
+    os << "  steady state: " << r.note << "\n";
+  os << "  kernel: " << format("%.0f", r.kernelCycles) << " cycles = "
+     << format("%.2f", r.kernelSeconds * 1e6) << " us";
+  if (r.memoryBound)
+    os << " (HBM-bound floor)";
+  if (r.tflops > 0)
+    os << ", " << format("%.1f", r.tflops) << " TFLOPS";
+  os << "\n";
+  if (!r.loops.empty()) {
+    os << "  loops (back-edges of the first traced wave):\n";
+    for (size_t i = 0; i < r.loops.size(); ++i) {
+      const LoopTiming &l = r.loops[i];
+      os << "    @0x" << utohexstr(l.pc) << " '" << l.text << "': " << l.iterations
+         << " iterations, " << format("%.1f", l.cyclesPerIteration) << " cycles/iteration";
+      if (int(i) == r.hotLoop)
+        os << " [hot]";
+      os << "\n";
+      if (l.instructionsPerIteration) {
+        os << "      per iteration:";
+        for (unsigned k = 0; k < kNumKinds; ++k)
+          if (l.mixPerIteration[k] > 0)
+            os << " " << kindName(Kind(k)) << " " << format("%.1f", l.mixPerIteration[k]);
+        os << "\n";
+      }
+    }
+  }
+  os << "  busy (fraction of " << r.simulatedCycles << " replayed cycles):\n";
+  for (size_t s = 0; s < r.simds.size(); ++s) {
+    const SimdFractions &f = r.simds[s];
+    os << "    SIMD" << s << ": MFMA " << format("%5.1f%%", 100 * f.mfma) << "  VALU "
+       << format("%5.1f%%", 100 * f.valu) << "  LDS " << format("%5.1f%%", 100 * f.lds)
+       << "  memory " << format("%5.1f%%", 100 * f.vmem) << "\n";
+  }
+  os << "    CU LDS pipe " << format("%.1f%%", 100 * r.ldsPipe) << ", memory pipe "
+     << format("%.1f%%", 100 * r.memoryPipe) << "\n";
+  os << "  instruction mix (replayed waves):";
+  for (unsigned k = 0; k < kNumKinds; ++k)
+    if (r.mix[k])
+      os << " " << kindName(Kind(k)) << " " << r.mix[k];
+  os << "\n";
+  if (!r.ldsConflicts.empty())
+    os << "  LDS bank conflicts: " << r.ldsConflicts.size()
+       << " instruction(s) (--bank-conflicts lists them)\n";
+}
+
+void printBankConflicts(const TimingReport &r, raw_ostream &os) {
+  const TimingParams &p = getTimingParams(r.chip);
+  os << "LDS bank conflicts (" << p.ldsBanks << " banks, lanes that ran):\n";
+  if (r.ldsConflicts.empty()) {
+    os << "  none\n";
+    return;
+  }
+  for (const LdsConflictSite &c : r.ldsConflicts)
+    os << "  @0x" << utohexstr(c.pc) << " '" << c.text << "': " << format("%.2f", c.degree)
+       << "-way on average, worst " << format("%.2f", c.worst) << "-way, "
+       << c.executions << " executions\n";
+}
+
+void printConstants(Chip chip, raw_ostream &os) {
+  os << "timing constants for " << getChipInfo(chip).name << ":\n";
+  for (const TimingConstant &c : timingTable(chip))
+    os << "  " << left_justify(c.name, 28) << " " << format("%10.4g", c.value) << " "
+       << left_justify(c.unit, 12) << " " << c.source << "\n";
+  os << "  mfma passes: " << mfmaPassSource() << "\n";
+}
+
+} // namespace kcc::emu::timing

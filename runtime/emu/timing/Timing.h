@@ -1,0 +1,148 @@
+//===- Timing.h - Cycle estimates of a kernel launch -----------*- C++ -*-===//
+//
+// The public face of the timing model: run a kernel on an emulated device
+// with a TraceRecorder attached, replay one CU's workgroups on the CU model,
+// and scale to the whole device:
+//
+//   cycles(kernel) = rounds * cycles(one CU),
+//   rounds = ceil(workgroups / (CUs * workgroups resident per CU)),
+//
+// where the workgroups resident per CU come from the kernel's occupancy
+// (registers, LDS, waves), as the emulator's residency computes them. A
+// memory-bound floor (compulsory DRAM bytes / HBM bandwidth) applies when
+// the caller gives the bytes.
+//
+// Steady-state mode runs only one CU's workgroups and stops them after K
+// iterations of their loop; the remaining iterations are inferred from the
+// loop's scalar compare (induction variable and bound) or given by the
+// caller, and charged at the replayed steady-state cycles per iteration.
+// The code after the loop (the epilogue) is then not timed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_RUNTIME_EMU_TIMING_TIMING_H
+#define KCC_RUNTIME_EMU_TIMING_TIMING_H
+
+#include "runtime/emu/Emulator.h"
+#include "runtime/emu/timing/CuModel.h"
+#include "runtime/emu/timing/Trace.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcc {
+struct KernelInfo;
+}
+
+namespace kcc::emu::timing {
+
+struct TimingOptions {
+  /// CUs of the device the estimate is for; 0 = the chip's (304 / 256).
+  unsigned computeUnits = 0;
+  /// Steady-state mode: stop after this many iterations of the hot loop and
+  /// extrapolate (0 = trace the whole run of one CU's workgroups).
+  unsigned steadyStateIterations = 0;
+  /// Total iterations of the hot loop, when the compare cannot tell.
+  uint64_t tripCount = 0;
+  /// FLOPs of the whole launch, for the TFLOPS figure (0 = not reported).
+  double flops = 0;
+  /// Compulsory DRAM bytes of the launch, for the memory-bound floor.
+  double dramBytes = 0;
+  /// Keep per-wave spans for the timeline picture.
+  bool recordSpans = false;
+};
+
+struct LoopTiming {
+  uint64_t pc = 0;          // back-edge branch offset in the image
+  std::string text;         // the branch
+  uint64_t iterations = 0;  // back-edges taken by the first traced wave, + 1
+  double cyclesPerIteration = 0; // steady state (first iteration excluded)
+  std::array<double, kNumKinds> mixPerIteration{}; // instructions per kind
+  uint64_t instructionsPerIteration = 0;
+};
+
+struct LdsConflictSite {
+  uint64_t pc = 0;
+  std::string text;
+  uint64_t executions = 0;
+  double degree = 1;   // cycles / conflict-free cycles, over all executions
+  double worst = 1;    // the worst single execution
+};
+
+struct SimdFractions {
+  double mfma = 0, valu = 0, lds = 0, vmem = 0;
+};
+
+struct TimingReport {
+  Chip chip = Chip::gfx942;
+  std::string kernel;
+  unsigned computeUnits = 0;
+  uint64_t workgroups = 0;
+  uint32_t wavesPerGroup = 0;
+  uint64_t groupsPerCu = 0;      // occupancy
+  uint64_t tracedGroups = 0;     // workgroups replayed on the CU
+  uint64_t rounds = 0;
+  uint64_t simulatedCycles = 0;  // replay of the traced part
+  uint64_t cuCycles = 0;         // one round on one CU (extrapolated if so)
+  double kernelCycles = 0;
+  double kernelSeconds = 0;
+  bool memoryBound = false;      // the DRAM floor decided kernelSeconds
+  double tflops = 0;
+  bool extrapolated = false;
+  std::string note;              // how the steady state was extrapolated
+  std::vector<LoopTiming> loops;
+  int hotLoop = -1;
+  std::vector<SimdFractions> simds; // busy fraction of the simulated cycles
+  double ldsPipe = 0, memoryPipe = 0;
+  std::array<uint64_t, kNumKinds> mix{}; // dynamic instructions, traced waves
+  std::vector<LdsConflictSite> ldsConflicts;
+  LaunchStats launch;
+  Trace trace;
+  CuTiming timing;
+};
+
+/// Residency of `kernel` on one CU of `chip` (workgroups at once), by the
+/// same rule as the emulator: waves per SIMD by registers (512 per lane,
+/// granule 8) and the chip's cap, workgroups by waves, LDS and 16 per CU.
+uint64_t workgroupsPerCu(const KernelInfo &kernel, Chip chip,
+                         uint32_t wavesPerGroup, uint32_t dynamicLdsBytes);
+
+/// Runs `kernel` of `codeObject` on `device` (arguments already laid out in
+/// `args`, buffers allocated there) and estimates its time on the chip.
+/// Without steady-state mode the launch runs to completion, so outputs are
+/// complete; with it only one CU's workgroups run, partially.
+llvm::Expected<TimingReport> estimateLaunch(Device &device,
+                                            llvm::ArrayRef<uint8_t> codeObject,
+                                            llvm::StringRef kernel,
+                                            const LaunchOptions &launch,
+                                            llvm::ArrayRef<uint8_t> args,
+                                            const TimingOptions &options);
+
+/// The analysis part alone: replays `trace` and fills a report (used by
+/// estimateLaunch and by tests that record their own traces).
+TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu,
+                          const TimingOptions &options);
+
+/// Human-readable report.
+void printReport(const TimingReport &report, llvm::raw_ostream &os);
+/// The bank-conflict report: every LDS instruction that conflicted.
+void printBankConflicts(const TimingReport &report, llvm::raw_ostream &os);
+/// The chip's constant table with sources.
+void printConstants(Chip chip, llvm::raw_ostream &os);
+
+/// Remaining iterations after the back-edge whose compare saw (a, b), for a
+/// loop whose compare operands move by (da, db) per iteration; nullopt when
+/// the compare does not describe a counted loop. `compare` and `branch` are
+/// mnemonics ("s_cmp_lg_u32", "s_cbranch_scc1").
+std::optional<uint64_t> remainingIterations(llvm::StringRef compare,
+                                            llvm::StringRef branch, uint64_t a,
+                                            uint64_t b, int64_t da, int64_t db);
+
+} // namespace kcc::emu::timing
+
+#endif // KCC_RUNTIME_EMU_TIMING_TIMING_H

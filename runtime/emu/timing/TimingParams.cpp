@@ -1,0 +1,206 @@
+//===- TimingParams.cpp - Per-chip constants of the timing model ----------===//
+//
+// Abbreviations in the sources:
+//   [DS300]   AMD Instinct MI300X data sheet (peak engine clock, CUs, peak
+//             TFLOPS, HBM bandwidth).
+//   [DS355]   AMD Instinct MI355X data sheet.
+//   [GCNWP]   AMD "Graphics Cores Next Architecture" white paper (2012), CU
+//             front end; CDNA keeps the GCN CU organisation.
+//   [CDNA3ISA] "AMD Instinct MI300 Instruction Set Architecture" reference.
+//   [CDNA3WP] AMD CDNA 3 architecture white paper.
+//   [CDNA4WP] AMD CDNA 4 architecture white paper.
+//   [SISched] llvm/lib/Target/AMDGPU/SISchedule.td, SIDPGFX940FullSpeedModel
+//             (used by gfx942 and gfx950; llvm-mca -mcpu=gfx9xx shows it).
+//   [GCNHR]   llvm/lib/Target/AMDGPU/GCNHazardRecognizer.cpp.
+//   [C&C]     Chips and Cheese, "Testing AMD's Giant MI300X" (2024),
+//             pointer-chasing latency measurements.
+// "Check:" notes show a constant reproducing a published peak.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emu/timing/TimingParams.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+namespace kcc::emu::timing {
+namespace {
+
+const TimingConstant kGfx942[] = {
+    {"clock_ghz", 2.1, "GHz", "[DS300] peak engine clock 2100 MHz"},
+    {"compute_units", 304, "CUs", "[DS300]"},
+    {"simds_per_cu", 4, "SIMDs", "[CDNA3WP] CU = 4 SIMD16 + scalar unit"},
+    {"issue_period", 4, "cycles",
+     "[GCNWP] each SIMD gets an issue slot every 4 cycles; up to one "
+     "instruction per type from different waves"},
+    {"valu_cycles", 4, "cycles",
+     "[GCNWP] wave64 over 16 lanes. Check: 304*4*16*2 flop*2.1 GHz = 81.7 "
+     "TFLOPS = [DS300] FP32 vector"},
+    {"trans_cycles", 16, "cycles", "[SISched] WriteTrans32: quarter rate"},
+    {"trans_use_wait_states", 1, "wait states",
+     "[GCNHR] checkVALUHazards: TransDefWaitstates (gfx940 trans forwarding)"},
+    {"permlane_cycles", 8, "cycles",
+     "[SISched] v_permlane*_swap: 2 VALU cycles (llvm-mca RThroughput 2); "
+     "gfx950 only"},
+    {"mfma_cycles_per_pass", 4, "cycles",
+     "[CDNA3ISA] MFMA pass = 4 cycles. Check: 32x32x8 bf16 = 8 passes "
+     "[SISched]; 304*4*16384/32*2.1 GHz = 1307 TFLOPS = [DS300] bf16 dense"},
+    {"mfma_read_extra_passes", 3, "wait states",
+     "[GCNHR] GFX940_XDL_N_PassWriteVgprVALUMemExpReadWaitStates = passes + 3"},
+    {"salu_cycles", 1, "cycles", "[SISched] WriteSALU latency 1"},
+    {"branch_taken_cycles", 8, "cycles",
+     "[SISched] WriteBranch latency 8 (a scheduling-model figure)"},
+    {"smem_latency", 150, "cycles", "assumption (scalar cache hit)"},
+    {"lds_banks", 32, "banks", "[CDNA3ISA] LDS: 32 banks of 4 bytes"},
+    {"lds_latency", 64, "cycles", "assumption (no vendor figure)"},
+    {"vmem_latency", 500, "cycles",
+     "assumption between L2 and Infinity Cache load-to-use latency of [C&C]"},
+    {"vmem_store_latency", 300, "cycles", "assumption (store acknowledged by L2)"},
+    {"l2_bytes_per_cycle_per_cu", 2048.0 / 38, "B/cycle",
+     "[CDNA3WP] L2 per XCD: 16 channels x 128 B/clk, shared by 38 CUs"},
+    {"hbm_bytes_per_second", 5.3e12, "B/s", "[DS300] 5.3 TB/s"},
+    {"barrier_latency", 16, "cycles", "assumption (last arrival to release)"},
+    {"sleep_cycles_per_unit", 64, "cycles", "[CDNA3ISA] s_sleep: ~64 clocks per unit"},
+};
+
+const TimingConstant kGfx950[] = {
+    {"clock_ghz", 2.4, "GHz", "[DS355] peak engine clock 2400 MHz"},
+    {"compute_units", 256, "CUs", "[DS355]"},
+    {"simds_per_cu", 4, "SIMDs", "[CDNA4WP] CU = 4 SIMD16 + scalar unit"},
+    {"issue_period", 4, "cycles", "[GCNWP] as gfx942"},
+    {"valu_cycles", 4, "cycles",
+     "[GCNWP] wave64 over 16 lanes. Check: 256*4*16*2*2 (packed) flop*2.4 "
+     "GHz = 157.3 TFLOPS = [DS355] FP32 vector"},
+    {"trans_cycles", 16, "cycles", "[SISched] WriteTrans32: quarter rate"},
+    {"trans_use_wait_states", 1, "wait states", "[GCNHR] TransDefWaitstates"},
+    {"permlane_cycles", 8, "cycles",
+     "[SISched] llvm-mca -mcpu=gfx950: v_permlane32_swap RThroughput 2"},
+    {"mfma_cycles_per_pass", 4, "cycles",
+     "[CDNA3ISA] pass = 4 cycles. Check: 32x32x16 bf16 = 8 passes [SISched]; "
+     "256*4*32768/32*2.4 GHz = 2517 TFLOPS = [DS355] bf16 dense"},
+    {"mfma_read_extra_passes", 4, "wait states",
+     "[GCNHR] GFX940_XDL_N_PassWriteVgprVALUMemExpReadWaitStates: passes + 3, "
+     "+1 on gfx950"},
+    {"salu_cycles", 1, "cycles", "[SISched] WriteSALU latency 1"},
+    {"branch_taken_cycles", 8, "cycles", "[SISched] WriteBranch latency 8"},
+    {"smem_latency", 150, "cycles", "assumption (scalar cache hit)"},
+    {"lds_banks", 64, "banks",
+     "[CDNA4WP] 160 KB LDS with doubled read bandwidth: 64 banks of 4 bytes"},
+    {"lds_latency", 64, "cycles", "assumption (no vendor figure)"},
+    {"vmem_latency", 560, "cycles", "assumption: gfx942's ns latency at 2.4 GHz"},
+    {"vmem_store_latency", 340, "cycles", "assumption: as gfx942, in ns"},
+    {"l2_bytes_per_cycle_per_cu", 2048.0 / 32, "B/cycle",
+     "[CDNA4WP] 32 CUs per XCD; L2 width as CDNA3 (2 KB/clk) assumed"},
+    {"hbm_bytes_per_second", 8.0e12, "B/s", "[DS355] 8 TB/s"},
+    {"barrier_latency", 16, "cycles", "assumption (last arrival to release)"},
+    {"sleep_cycles_per_unit", 64, "cycles", "[CDNA3ISA] s_sleep: ~64 clocks per unit"},
+};
+
+TimingParams build(Chip chip) {
+  TimingParams p;
+  p.chip = chip;
+  for (const TimingConstant &c : timingTable(chip)) {
+    StringRef n(c.name);
+    double v = c.value;
+    auto u = unsigned(v);
+    if (n == "clock_ghz") p.clockGHz = v;
+    else if (n == "compute_units") p.computeUnits = u;
+    else if (n == "simds_per_cu") p.simdsPerCu = u;
+    else if (n == "issue_period") p.issuePeriod = u;
+    else if (n == "valu_cycles") p.valuCycles = u;
+    else if (n == "trans_cycles") p.transCycles = u;
+    else if (n == "trans_use_wait_states") p.transUseWaitStates = u;
+    else if (n == "permlane_cycles") p.permlaneCycles = u;
+    else if (n == "mfma_cycles_per_pass") p.mfmaCyclesPerPass = u;
+    else if (n == "mfma_read_extra_passes") p.mfmaReadExtraPasses = u;
+    else if (n == "salu_cycles") p.saluCycles = u;
+    else if (n == "branch_taken_cycles") p.branchTakenCycles = u;
+    else if (n == "smem_latency") p.smemLatency = u;
+    else if (n == "lds_banks") p.ldsBanks = u;
+    else if (n == "lds_latency") p.ldsLatency = u;
+    else if (n == "vmem_latency") p.vmemLatency = u;
+    else if (n == "vmem_store_latency") p.vmemStoreLatency = u;
+    else if (n == "l2_bytes_per_cycle_per_cu") p.l2BytesPerCyclePerCu = v;
+    else if (n == "hbm_bytes_per_second") p.hbmBytesPerSecond = v;
+    else if (n == "barrier_latency") p.barrierLatency = u;
+    else if (n == "sleep_cycles_per_unit") p.sleepCyclesPerUnit = u;
+    else
+      report_fatal_error(Twine("timing table row without a field: ") + n);
+  }
+  return p;
+}
+
+/// Parses "MxNxK<type>" after the v_mfma_<out>_ prefix.
+bool parseShape(StringRef s, unsigned &m, unsigned &n, unsigned &k, StringRef &type) {
+  auto num = [&](unsigned &out) {
+    size_t i = 0;
+    while (i < s.size() && isdigit(static_cast<unsigned char>(s[i])))
+      ++i;
+    if (!i || s.take_front(i).getAsInteger(10, out))
+      return false;
+    s = s.drop_front(i);
+    return true;
+  };
+  if (!num(m) || !s.consume_front("x") || !num(n) || !s.consume_front("x") || !num(k))
+    return false;
+  type = s.ltrim('_');
+  return true;
+}
+
+} // namespace
+
+ArrayRef<TimingConstant> timingTable(Chip chip) {
+  if (chip == Chip::gfx942)
+    return kGfx942;
+  return kGfx950;
+}
+
+const TimingParams &getTimingParams(Chip chip) {
+  static const TimingParams p942 = build(Chip::gfx942);
+  static const TimingParams p950 = build(Chip::gfx950);
+  return chip == Chip::gfx942 ? p942 : p950;
+}
+
+StringRef mfmaPassSource() {
+  return "[SISched] SIDPGFX940FullSpeedModel: 4x4 2 passes; f64 4x4x4 4, "
+         "16x16x4 f64 8; 16x16 with K>=8 4 (16X16X8X/16X16X16/16X16X32), "
+         "16x16 with K<=4 8 (16X16X[14][FBI]); 32x32 with K>=8 or xf32 8 "
+         "(32X32X8/32X32X16/32X32X4XF), 32x32 with K<=4 16 "
+         "(32X32X[124][FBI]); smfmac 16x16 4, 32x32 8";
+}
+
+unsigned mfmaPasses(Chip, StringRef mnemonic) {
+  StringRef s = mnemonic;
+  bool sparse = false;
+  if (s.consume_front("v_smfmac_"))
+    sparse = true;
+  else if (!s.consume_front("v_mfma_"))
+    return 0;
+  // Output type: f32_, i32_, f64_.
+  size_t us = s.find('_');
+  if (us == StringRef::npos)
+    return 0;
+  StringRef out = s.take_front(us);
+  s = s.drop_front(us + 1);
+  unsigned m, n, k;
+  StringRef type;
+  if (!parseShape(s, m, n, k, type))
+    return 0;
+  (void)n;
+  bool xf32 = type.contains("xf32");
+  if (sparse)
+    return m == 32 ? 8 : 4;
+  if (out == "f64")
+    return m == 4 ? 4 : 8;
+  if (m == 4)
+    return 2;
+  if (m == 16)
+    return (k >= 8 || xf32) ? 4 : 8;
+  if (m == 32)
+    return (k >= 8 || xf32) ? 8 : 16;
+  return 16;
+}
+
+} // namespace kcc::emu::timing

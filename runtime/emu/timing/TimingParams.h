@@ -1,0 +1,77 @@
+//===- TimingParams.h - Per-chip constants of the timing model -*- C++ -*-===//
+//
+// Every number the cycle model uses lives in one table per chip
+// (TimingParams.cpp), each row with its unit and its source: an ISA guide
+// section, a vendor document, LLVM's AMDGPU scheduling model, or a published
+// measurement. Rows without a published figure say "assumption" so that a
+// reader knows which numbers calibration may move. `TimingParams` is the
+// typed view the model reads; `timingTable` is what `kcc run
+// --timing-constants` prints.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_RUNTIME_EMU_TIMING_TIMINGPARAMS_H
+#define KCC_RUNTIME_EMU_TIMING_TIMINGPARAMS_H
+
+#include "compiler/Target.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace kcc::emu::timing {
+
+/// One row of a chip's table.
+struct TimingConstant {
+  const char *name;
+  double value;
+  const char *unit;
+  const char *source;
+};
+
+/// The typed view of a chip's table. Cycles are shader-clock cycles.
+struct TimingParams {
+  Chip chip = Chip::gfx942;
+  double clockGHz = 0;
+  unsigned computeUnits = 0;
+  unsigned simdsPerCu = 0;
+  /// A SIMD is offered an issue slot every `issuePeriod` cycles; in that slot
+  /// up to one instruction per category from different waves may issue.
+  unsigned issuePeriod = 0;
+  unsigned valuCycles = 0;        // wave64 VALU op on a 16-lane SIMD
+  unsigned transCycles = 0;       // quarter-rate transcendental
+  unsigned transUseWaitStates = 0;// extra wait states before a trans result is read
+  unsigned permlaneCycles = 0;    // v_permlane16/32_swap
+  unsigned mfmaCyclesPerPass = 0;
+  unsigned mfmaReadExtraPasses = 0; // XDL result -> VALU/MFMA A,B read: passes + this
+  unsigned saluCycles = 0;
+  unsigned branchTakenCycles = 0;
+  unsigned smemLatency = 0;
+  unsigned ldsBanks = 0;
+  unsigned ldsLatency = 0;
+  unsigned vmemLatency = 0;
+  unsigned vmemStoreLatency = 0;
+  double l2BytesPerCyclePerCu = 0;
+  double hbmBytesPerSecond = 0;
+  unsigned barrierLatency = 0;
+  unsigned sleepCyclesPerUnit = 0;
+
+  /// LDS bytes per cycle without conflicts: one dword per bank.
+  unsigned ldsBytesPerCycle() const { return ldsBanks * 4; }
+};
+
+/// The rows of `chip`'s table, in print order.
+llvm::ArrayRef<TimingConstant> timingTable(Chip chip);
+
+/// The typed parameters of `chip`, built once from its table.
+const TimingParams &getTimingParams(Chip chip);
+
+/// MFMA passes of a mnemonic ("v_mfma_f32_32x32x8_bf16"), from the rules of
+/// LLVM's SIDPGFX940FullSpeedModel (SISchedule.td), which gfx942 and gfx950
+/// share. Returns 0 for a mnemonic that is not an MFMA/SMFMAC.
+unsigned mfmaPasses(Chip chip, llvm::StringRef mnemonic);
+
+/// The source text of the MFMA pass rules, for the constants printout.
+llvm::StringRef mfmaPassSource();
+
+} // namespace kcc::emu::timing
+
+#endif // KCC_RUNTIME_EMU_TIMING_TIMINGPARAMS_H

@@ -1,0 +1,127 @@
+//===- Trace.h - Per-wave instruction traces for the timing model -*- C++ -*-//
+//
+// The timing model is trace driven: the functional emulator runs the kernel
+// (any interleaving of waves gives the same per-wave instruction streams for
+// kernels that synchronise with barriers and counters), a TraceRecorder
+// attached as the launch's Observer writes down what each wave of the traced
+// workgroups issued, with the dynamic facts timing needs (LDS conflict
+// cycles of the lanes that actually ran, memory bytes, branch direction,
+// loop-compare operands), and the CU model (CuModel.h) replays the streams
+// on a cycle clock.
+//
+// The recorder can also stop the launch once every traced wave has run
+// `stopAfterIterations` iterations of one loop (steady-state mode).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_RUNTIME_EMU_TIMING_TRACE_H
+#define KCC_RUNTIME_EMU_TIMING_TRACE_H
+
+#include "runtime/emu/Observer.h"
+#include "runtime/emu/timing/InstClass.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace kcc::emu::timing {
+
+/// One dynamic instruction of a wave.
+struct TraceOp {
+  uint32_t info = 0;      // index into Trace::insts
+  uint32_t cost = 0;      // LDS: cycles with conflicts; VMEM: bytes moved
+  uint32_t idealCost = 0; // LDS: cycles without conflicts
+  bool taken = false;     // branch left the fall-through path
+  bool backward = false;  // ... to a lower or equal address (a loop back-edge)
+};
+
+/// The operands of the last scalar compare before a back-edge, for the
+/// trip-count inference of steady-state mode.
+struct BackEdge {
+  uint32_t op = 0;        // index in WaveTrace::ops
+  uint64_t pc = 0;        // the branch's offset in the code object image
+  bool haveCompare = false;
+  uint32_t compareInfo = 0;
+  uint64_t a = 0, b = 0;  // compare operands (64-bit compares use both dwords)
+};
+
+struct WaveTrace {
+  uint64_t workgroup = 0;   // linear index in the launch
+  uint32_t waveInGroup = 0;
+  std::vector<TraceOp> ops;
+  std::vector<BackEdge> backEdges;
+  bool ended = false;       // reached s_endpgm (false: cut short)
+};
+
+/// Bank-conflict statistics of one static LDS instruction.
+struct LdsSiteStats {
+  uint64_t executions = 0;
+  uint64_t cycles = 0, idealCycles = 0;
+  unsigned worstDegreeX100 = 100; // worst execution, cycles/ideal * 100
+};
+
+/// Static instructions plus the traced waves.
+struct Trace {
+  Chip chip = Chip::gfx942;
+  std::vector<InstInfo> insts;
+  std::vector<uint64_t> instPc;     // offset in the image (for reports)
+  std::vector<std::string> instText;
+  std::vector<LdsSiteStats> ldsStats; // parallel to insts
+  std::vector<WaveTrace> waves;     // ordered by (workgroup, waveInGroup)
+  uint32_t wavesPerGroup = 1;
+  bool stoppedEarly = false;
+  /// The loop (back-edge offset) the recorder stopped on, if any.
+  uint64_t stopLoopPc = ~0ull;
+};
+
+struct RecorderOptions {
+  /// Workgroups with a linear index below this are traced.
+  uint64_t tracedWorkgroups = 1;
+  /// Steady-state mode: stop the launch once every live traced wave has taken
+  /// one back-edge this many times (0: never stop).
+  unsigned stopAfterIterations = 0;
+};
+
+class TraceRecorder final : public Observer {
+public:
+  TraceRecorder(Chip chip, const RecorderOptions &options);
+
+  void workgroupBegin(Workgroup &wg) override;
+  void beforeIssue(Wave &w, const Inst &in) override;
+  void afterIssue(Wave &w, const Inst &in,
+                  llvm::ArrayRef<MemRecord> mem) override;
+  void waveEnd(Wave &w) override;
+  bool stopRequested() override { return stop; }
+
+  /// The finished trace (waves sorted); the recorder is spent afterwards.
+  Trace take();
+
+private:
+  struct WaveState {
+    int32_t trace = -1;   // index in trace.waves, -1 = not traced
+    bool haveCompare = false;
+    uint32_t compareInfo = 0;
+    uint64_t a = 0, b = 0;
+    bool saturated = false;
+  };
+  uint32_t infoFor(Wave &w, const Inst &in);
+  WaveState &state(const Wave &w);
+  void checkStop(uint64_t pc);
+
+  Chip chip;
+  RecorderOptions options;
+  Trace trace;
+  llvm::DenseMap<const Inst *, uint32_t> infoIndex;
+  std::vector<WaveState> waves; // by Wave::uid
+  /// Per back-edge pc: how many traced waves have taken it
+  /// stopAfterIterations times.
+  std::map<uint64_t, unsigned> saturatedWaves;
+  std::map<std::pair<int32_t, uint64_t>, unsigned> backEdgeCounts;
+  unsigned liveTracedWaves = 0;
+  bool stop = false;
+};
+
+} // namespace kcc::emu::timing
+
+#endif // KCC_RUNTIME_EMU_TIMING_TRACE_H
