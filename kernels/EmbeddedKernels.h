@@ -1,0 +1,32 @@
+//===- EmbeddedKernels.h - The kernels of kernels/, in the library -*- C++ -*-===//
+//
+// Every kernels/<dir>/<name>.mlir is copied into the library at build time
+// (kernels/CMakeLists.txt runs cmake/EmbedKernels.cmake), so the JIT compiles
+// kernels by name without the source tree at hand.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_KERNELS_EMBEDDEDKERNELS_H
+#define KCC_KERNELS_EMBEDDEDKERNELS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace kcc {
+
+struct EmbeddedKernel {
+  llvm::StringRef name;   // file name without .mlir: "gemm"
+  llvm::StringRef path;   // path in the source tree: "kernels/gemm/gemm.mlir"
+  llvm::StringRef source; // the text
+};
+
+llvm::ArrayRef<EmbeddedKernel> embeddedKernels();
+std::optional<EmbeddedKernel> findEmbeddedKernel(llvm::StringRef name);
+/// "gemm, ...": for "no kernel named" messages.
+std::string embeddedKernelNameList();
+
+} // namespace kcc
+
+#endif // KCC_KERNELS_EMBEDDEDKERNELS_H

@@ -1,0 +1,195 @@
+//===- GemmOp.cpp - kcc::ops::gemm, the host side of gemm.mlir ------------===//
+#include "kernels/gemm/GemmOp.h"
+#include "runtime/Jit.h"
+#include "runtime/Kernel.h"
+#include "runtime/Module.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cstdint>
+
+using namespace llvm;
+
+namespace kcc::ops {
+namespace {
+
+Error error(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), "gemm: " + message);
+}
+
+std::string shapeText(const MatrixRef &m) {
+  return std::to_string(m.rows) + "x" + std::to_string(m.cols);
+}
+
+bool isIn(DType t) { return t == DType::bf16 || t == DType::f16; }
+
+/// Checks one matrix on its own: positive shape, stride, 32-bit reach,
+/// buffer size.
+Error checkMatrix(StringRef name, const MatrixRef &m, bool needEvenStride) {
+  if (m.rows <= 0 || m.cols <= 0)
+    return error(name + " is " + shapeText(m) +
+                 "; every dimension must be positive");
+  int64_t ld = m.stride();
+  if (ld < m.cols)
+    return error(name + "'s leading dimension " + Twine(ld) +
+                 " is less than its " + Twine(m.cols) + " columns");
+  // Rows of A and Bt are moved to LDS by 4-byte DMA: each row must start
+  // 4-byte aligned, which for 2-byte elements means an even stride.
+  if (needEvenStride && ld % 2)
+    return error(name + "'s leading dimension " + Twine(ld) +
+                 " is odd; its rows must start 4-byte aligned");
+  if (m.rows > INT32_MAX || m.cols > INT32_MAX || ld > INT32_MAX)
+    return error(name + " (" + shapeText(m) + ", leading dimension " + Twine(ld) +
+                 ") exceeds the kernel's 32-bit size arguments");
+  uint64_t bytes = (uint64_t(m.rows - 1) * uint64_t(ld) + uint64_t(m.cols)) *
+                   dtypeSize(m.dtype);
+  // The kernel addresses each operand through a buffer resource, whose
+  // range (num_records) is 32 bits.
+  if (bytes > UINT32_MAX)
+    return error(name + " spans " + Twine(bytes) +
+                 " bytes; the kernel reaches at most 4294967295 bytes of an "
+                 "operand");
+  if (bytes > m.buffer->size())
+    return error(name + " (" + shapeText(m) + ", leading dimension " + Twine(ld) +
+                 ", " + dtypeName(m.dtype) + ") needs " + Twine(bytes) +
+                 " bytes; its buffer has " + Twine(m.buffer->size()));
+  return Error::success();
+}
+
+std::optional<int64_t> paramValue(const std::vector<std::string> &params,
+                                  StringRef name) {
+  std::optional<int64_t> v;
+  for (const std::string &p : params) {
+    auto [key, value] = StringRef(p).split('=');
+    int64_t n;
+    if (key.trim() == name && !value.trim().getAsInteger(10, n))
+      v = n; // the last binding wins, as -D does
+  }
+  return v;
+}
+
+} // namespace
+
+std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias,
+                                    const std::vector<std::string> &overrides) {
+  // 64x64 per wave (128x128 per workgroup) keeps 4 waves' accumulators in
+  // AGPRs on both chips. gfx950's MFMA consumes K 16 at a time (32x32x16):
+  // BK=64 gives each LDS stage four MFMAs per tile, as BK=32 does with
+  // gfx942's 32x32x8, and fits gfx950's 160 KiB of LDS twice over.
+  std::vector<std::string> p = {
+      "DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str(),
+      "WM=64", "WN=64", chip == Chip::gfx950 ? "BK=64" : "BK=32",
+      std::string("HAS_BIAS=") + (hasBias ? "1" : "0")};
+  for (const std::string &o : overrides) {
+    StringRef key = StringRef(o).split('=').first.trim();
+    llvm::erase_if(p, [&](const std::string &e) {
+      return StringRef(e).split('=').first == key;
+    });
+    p.push_back(o);
+  }
+  return p;
+}
+
+Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
+                const std::optional<VectorRef> &bias) {
+  if (!a.buffer)
+    return error("A has no buffer");
+  if (!bt.buffer)
+    return error("Bt has no buffer");
+  if (!c.buffer)
+    return error("C has no buffer");
+  if (bias && !bias->buffer)
+    return error("bias has no buffer");
+  Device &device = a.buffer->device();
+  auto sameDevice = [&](StringRef name, const Buffer &b) -> Error {
+    if (&b.device() != &device)
+      return error(name + " is on " + b.device().spec() + " but A is on " +
+                   device.spec() + "; all operands must be on one device");
+    return Error::success();
+  };
+  if (Error e = sameDevice("Bt", *bt.buffer))
+    return e;
+  if (Error e = sameDevice("C", *c.buffer))
+    return e;
+  if (bias)
+    if (Error e = sameDevice("bias", *bias->buffer))
+      return e;
+
+  if (!isIn(a.dtype))
+    return error("A is " + dtypeName(a.dtype) + "; A and Bt must be bf16 or f16");
+  if (bt.dtype != a.dtype)
+    return error("Bt is " + dtypeName(bt.dtype) + " but A is " +
+                 dtypeName(a.dtype) + "; A and Bt must have the same dtype");
+  if (c.dtype != DType::bf16 && c.dtype != DType::f16 && c.dtype != DType::f32)
+    return error("C is " + dtypeName(c.dtype) + "; C must be bf16, f16 or f32");
+  if (bias && bias->dtype != a.dtype)
+    return error("bias is " + dtypeName(bias->dtype) + "; it must have A's dtype (" +
+                 dtypeName(a.dtype) + ")");
+
+  if (Error e = checkMatrix("A", a, /*needEvenStride=*/true))
+    return e;
+  if (Error e = checkMatrix("Bt", bt, /*needEvenStride=*/true))
+    return e;
+  if (a.cols != bt.cols)
+    return error("A is " + shapeText(a) + " but Bt is " + shapeText(bt) +
+                 "; both need K columns");
+  if (a.cols % 2)
+    return error("K = " + Twine(a.cols) +
+                 " is odd; the kernel moves K in pairs of elements (pad A and "
+                 "Bt with a zero column)");
+  if (c.rows != a.rows || c.cols != bt.rows)
+    return error("C is " + shapeText(c) + "; expected " + Twine(a.rows) + "x" +
+                 Twine(bt.rows) + " (A's rows x Bt's rows)");
+  if (Error e = checkMatrix("C", c, /*needEvenStride=*/false))
+    return e;
+  if (bias) {
+    if (bias->size != bt.rows)
+      return error("bias has " + Twine(bias->size) + " elements; expected N = " +
+                   Twine(bt.rows));
+    uint64_t bytes = uint64_t(bias->size) * dtypeSize(bias->dtype);
+    if (bytes > bias->buffer->size())
+      return error("bias (" + Twine(bias->size) + " " + dtypeName(bias->dtype) +
+                   ") needs " + Twine(bytes) + " bytes; its buffer has " +
+                   Twine(bias->buffer->size()));
+  }
+  return Error::success();
+}
+
+Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
+                            const MatrixRef &c, const std::optional<VectorRef> &bias,
+                            const GemmOptions &options) {
+  if (Error e = checkGemm(a, bt, c, bias))
+    return std::move(e);
+  Device &device = a.buffer->device();
+  std::vector<std::string> params =
+      gemmParams(device.chip(), a.dtype, c.dtype, bias.has_value(), options.params);
+  Jit &jit = options.jit ? *options.jit : Jit::shared();
+  Expected<Module> module = Module::compile(device, jit, "gemm", params);
+  if (!module)
+    return createStringError(inconvertibleErrorCode(),
+                             "gemm: cannot compile the kernel: " +
+                                 toString(module.takeError()));
+  Expected<Kernel> kernel = module->kernel("gemm");
+  if (!kernel)
+    return kernel.takeError();
+
+  int64_t wm = paramValue(params, "WM").value_or(64);
+  int64_t wn = paramValue(params, "WN").value_or(64);
+  LaunchConfig config;
+  config.grid = Dim3(uint32_t((a.rows + 2 * wm - 1) / (2 * wm)),
+                     uint32_t((bt.rows + 2 * wn - 1) / (2 * wn)));
+  config.block = Dim3(256);
+  // Without a bias the kernel never reads the pointer, but the slot still
+  // takes a device address: A's is a valid one.
+  KernelArgValue biasArg = bias ? KernelArgValue(*bias->buffer)
+                                : KernelArgValue(*a.buffer);
+  std::vector<KernelArgValue> args = {
+      *a.buffer,          *bt.buffer,          *c.buffer,
+      biasArg,            int32_t(a.rows),     int32_t(bt.rows),
+      int32_t(a.cols),    int32_t(a.stride()), int32_t(bt.stride()),
+      int32_t(c.stride())};
+  return kernel->launch(config, args);
+}
+
+} // namespace kcc::ops

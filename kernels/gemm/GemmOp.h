@@ -1,0 +1,57 @@
+//===- GemmOp.h - kcc::ops::gemm, the host side of gemm.mlir ----*- C++ -*-===//
+//
+//   C[M, N] = A[M, K] * Bt[N, K]^T (+ bias[N]),  f32 accumulation
+//
+// A and Bt are bf16 or f16 (the same), C is bf16, f16 or f32, the bias has
+// A's dtype. All are row-major with leading dimensions (row strides) of at
+// least their row length; K, lda and ldb must be even (the kernel moves K in
+// pairs of elements, 4 bytes at a time). Every operand must be on one device.
+// gemm() checks all of that with a message naming the operand, picks the
+// kernel parameters for the device's chip, compiles through the JIT (cached)
+// and launches.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_KERNELS_GEMM_GEMMOP_H
+#define KCC_KERNELS_GEMM_GEMMOP_H
+
+#include "compiler/Target.h"
+#include "runtime/Launch.h"
+#include "runtime/MatrixRef.h"
+
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcc {
+class Jit;
+namespace ops {
+
+struct GemmOptions {
+  /// The JIT to compile with; nullptr: Jit::shared().
+  Jit *jit = nullptr;
+  /// Overrides of the chosen tile parameters (WM=, WN=, BK=), for tuning.
+  std::vector<std::string> params;
+};
+
+/// The kernel parameters gemm() uses for these dtypes on `chip` (DTYPE, OUT,
+/// WM, WN, BK, HAS_BIAS), overrides applied.
+std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
+                                    bool hasBias,
+                                    const std::vector<std::string> &overrides = {});
+
+/// Checks the operands (see above) without launching.
+llvm::Error checkGemm(const MatrixRef &a, const MatrixRef &bt,
+                      const MatrixRef &c, const std::optional<VectorRef> &bias);
+
+/// Runs C = A * Bt^T (+ bias) on the operands' device and waits for it.
+llvm::Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
+                                  const MatrixRef &c,
+                                  const std::optional<VectorRef> &bias = std::nullopt,
+                                  const GemmOptions &options = {});
+
+} // namespace ops
+} // namespace kcc
+
+#endif // KCC_KERNELS_GEMM_GEMMOP_H

@@ -1,0 +1,166 @@
+//===- Jit.cpp - Compile kernels at run time, with caches -----------------===//
+#include "runtime/Jit.h"
+#include "compiler/Pipeline.h"
+#include "kernels/EmbeddedKernels.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace llvm;
+
+namespace kcc {
+
+StringRef cacheOutcomeName(CacheOutcome outcome) {
+  switch (outcome) {
+  case CacheOutcome::Compiled: return "compiled";
+  case CacheOutcome::MemoryHit: return "memory cache hit";
+  case CacheOutcome::DiskHit: return "disk cache hit";
+  }
+  return "?";
+}
+
+Jit::Jit(JitOptions options)
+    : options_(std::move(options)),
+      disk_(options_.cacheDirectory.empty() ? defaultCacheDirectory()
+                                            : options_.cacheDirectory) {}
+
+Jit::~Jit() = default;
+
+Jit &Jit::shared() {
+  // Never destroyed: op wrappers may run from static destructors of users.
+  static Jit *jit = new Jit();
+  return *jit;
+}
+
+Expected<CompiledKernel> Jit::compile(StringRef kernelOrSource,
+                                      ArrayRef<std::string> params, Chip chip) {
+  if (std::optional<EmbeddedKernel> k = findEmbeddedKernel(kernelOrSource))
+    return compileSource(k->source, k->path, params, chip);
+  // Kernel names have no white space; source text always has some.
+  if (kernelOrSource.find_first_of(" \t\n") == StringRef::npos)
+    return createStringError(inconvertibleErrorCode(),
+                             "no kernel named '" + kernelOrSource +
+                                 "'; kcc has: " + embeddedKernelNameList());
+  return compileSource(kernelOrSource, "<source>", params, chip);
+}
+
+Jit::Result Jit::produce(StringRef source, StringRef bufferName,
+                         ArrayRef<std::string> params, Chip chip,
+                         const std::string &key) {
+  Result r;
+  if (options_.useDiskCache) {
+    DiskCache::Lookup hit = disk_.lookup(key);
+    if (hit.status == DiskCache::LookupStatus::Hit) {
+      ++diskHits_;
+      r.outcome = CacheOutcome::DiskHit;
+      r.codeObject = std::make_shared<std::vector<uint8_t>>(std::move(hit.payload));
+      return r;
+    }
+    // A damaged entry is never trusted: compile again and overwrite it.
+    if (hit.status == DiskCache::LookupStatus::Damaged)
+      ++damaged_;
+  }
+  CompileOptions co;
+  co.chip = chip;
+  co.params.assign(params.begin(), params.end());
+  co.optLevel = options_.optLevel;
+  std::string diagnostics;
+  raw_string_ostream diag(diagnostics);
+  ++compiles_;
+  Expected<std::vector<uint8_t>> bytes =
+      compileKernelSource(source, bufferName, co, Stage::Hsaco, diag);
+  if (!bytes) {
+    r.error = toString(bytes.takeError());
+    if (!diagnostics.empty())
+      r.error += "\n" + StringRef(diagnostics).rtrim().str();
+    return r;
+  }
+  r.codeObject = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
+  if (options_.useDiskCache)
+    // The cache is an optimisation: a read-only or full disk must not fail
+    // the compile. The counter lets tests and tools notice.
+    if (Error e = disk_.store(key, *r.codeObject)) {
+      consumeError(std::move(e));
+      ++writeFailures_;
+    }
+  return r;
+}
+
+Expected<CompiledKernel> Jit::compileSource(StringRef source,
+                                            StringRef bufferName,
+                                            ArrayRef<std::string> params,
+                                            Chip chip) {
+  auto start = std::chrono::steady_clock::now();
+  CacheKeyInputs in;
+  in.source = source;
+  in.params.assign(params.begin(), params.end());
+  in.chip = chip;
+  in.optLevel = options_.optLevel;
+  in.compilerVersion = kccVersion();
+  std::string key = computeCacheKey(in);
+
+  std::shared_future<Result> future;
+  bool owner = false;
+  std::promise<Result> promise;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it != entries_.end()) {
+      future = it->second;
+    } else {
+      owner = true;
+      future = promise.get_future().share();
+      entries_.emplace(key, future);
+    }
+  }
+  Result r;
+  if (owner) {
+    r = produce(source, bufferName, params, chip, key);
+    promise.set_value(r);
+    // Failures and a disabled memory cache leave no entry behind: the next
+    // call tries again (only calls already waiting share this result).
+    if (!r.codeObject || !options_.useMemoryCache) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      entries_.erase(key);
+    }
+  } else {
+    r = future.get();
+    if (r.codeObject) {
+      ++memoryHits_;
+      r.outcome = CacheOutcome::MemoryHit;
+    }
+  }
+  if (!r.codeObject)
+    return createStringError(inconvertibleErrorCode(), r.error);
+  CompiledKernel out;
+  out.codeObject = r.codeObject;
+  out.key = key;
+  out.outcome = r.outcome;
+  out.seconds = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+void Jit::clearMemoryCache() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // Entries still being compiled stay, so that their waiters are served.
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    if (it->second.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+      it = entries_.erase(it);
+    else
+      ++it;
+  }
+}
+
+JitStats Jit::stats() const {
+  JitStats s;
+  s.compiles = compiles_;
+  s.memoryHits = memoryHits_;
+  s.diskHits = diskHits_;
+  s.damagedEntries = damaged_;
+  s.diskWriteFailures = writeFailures_;
+  return s;
+}
+
+} // namespace kcc

@@ -1,0 +1,68 @@
+//===- Kernel.h - One kernel of a loaded module, ready to launch -*- C++ -*-===//
+//
+// Launching checks every argument against the code object's metadata before
+// anything runs on the device: the count of explicit arguments, pointer or
+// value, the size of each value, the alignment of its slot, the device of
+// each buffer, and the launch geometry against the kernel's limits. A
+// mismatch is an llvm::Error naming the argument ("argument 4 ('M') of
+// kernel 'gemm' is a 4-byte value; got i64 (8 bytes)").
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_RUNTIME_KERNEL_H
+#define KCC_RUNTIME_KERNEL_H
+
+#include "runtime/KernelArg.h"
+#include "runtime/Launch.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <vector>
+
+namespace kcc {
+
+class Device;
+class ModuleState;
+struct KernelInfo;
+
+class Kernel {
+public:
+  llvm::StringRef name() const;
+  /// The metadata: arguments, register counts, LDS, ...
+  const KernelInfo &info() const { return *info_; }
+  Device &device() const;
+
+  /// Checks `args` (see above) and lays them out as the kernarg segment's
+  /// explicit part.
+  llvm::Expected<std::vector<uint8_t>>
+  packArguments(llvm::ArrayRef<KernelArgValue> args) const;
+  /// Checks the geometry against the kernel's metadata.
+  llvm::Error checkConfig(const LaunchConfig &config) const;
+
+  /// Checks and runs; returns when the kernel has finished.
+  llvm::Expected<LaunchResult> launch(const LaunchConfig &config,
+                                      llvm::ArrayRef<KernelArgValue> args) const;
+  llvm::Expected<LaunchResult>
+  launch(Dim3 grid, Dim3 block,
+         std::initializer_list<KernelArgValue> args) const {
+    LaunchConfig config;
+    config.grid = grid;
+    config.block = block;
+    return launch(config, llvm::ArrayRef<KernelArgValue>(args.begin(),
+                                                         args.size()));
+  }
+
+private:
+  friend class Module;
+  Kernel(std::shared_ptr<const ModuleState> module, const KernelInfo *info)
+      : module_(std::move(module)), info_(info) {}
+
+  std::shared_ptr<const ModuleState> module_; // keeps the code loaded
+  const KernelInfo *info_;
+};
+
+} // namespace kcc
+
+#endif // KCC_RUNTIME_KERNEL_H

@@ -1,0 +1,44 @@
+//===- Launch.h - Launch geometry and what a launch reports ----*- C++ -*-===//
+//
+// Geometry follows HIP (hipModuleLaunchKernel): `grid` counts workgroups per
+// dimension, `block` counts work-items per workgroup. Both device kinds take
+// it in this form; the emulator converts to the dispatch packet's grid size
+// in work-items as the HIP runtime does.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_RUNTIME_LAUNCH_H
+#define KCC_RUNTIME_LAUNCH_H
+
+#include <cstdint>
+#include <optional>
+
+namespace kcc {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  Dim3() = default;
+  Dim3(uint32_t x, uint32_t y = 1, uint32_t z = 1) : x(x), y(y), z(z) {}
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+struct LaunchConfig {
+  Dim3 grid;  // workgroups
+  Dim3 block; // work-items per workgroup
+  uint32_t dynamicLdsBytes = 0;
+};
+
+/// What one launch reports. A HIP device measures the kernel with events; the
+/// emulator counts what it executed (its wall time says nothing of a GPU's).
+struct LaunchResult {
+  /// Kernel time between two HIP events (HIP devices only).
+  std::optional<double> deviceMilliseconds;
+  /// Instructions issued, summed over waves (emulated devices only).
+  std::optional<uint64_t> waveInstructions;
+  uint64_t workgroups = 0;
+  /// Host wall time of the launch call, including the wait for completion.
+  double hostSeconds = 0;
+};
+
+} // namespace kcc
+
+#endif // KCC_RUNTIME_LAUNCH_H

@@ -1,0 +1,149 @@
+//===- Runtime.cpp - Entry point: devices of this process -----------------===//
+#include "runtime/Runtime.h"
+#include "runtime/EmuDevice.h"
+#include "runtime/emu/Emulator.h"
+#include "runtime/hip/HipDevice.h"
+#include "runtime/hip/HipLibrary.h"
+
+#include "llvm/Support/Process.h"
+
+using namespace llvm;
+
+namespace kcc {
+
+static Error error(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+Runtime::Runtime(RuntimeOptions options) : options_(std::move(options)) {}
+
+Runtime::~Runtime() {
+  // Emulated devices before their context, HIP devices before the library.
+  emuDevices_.clear();
+  emuContext_.reset();
+  hipDevices_.clear();
+}
+
+Expected<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options) {
+  std::unique_ptr<Runtime> rt(new Runtime(std::move(options)));
+  if (rt->options_.defaultDevice.empty())
+    if (std::optional<std::string> env = sys::Process::GetEnv("KCC_DEVICE"))
+      rt->options_.defaultDevice = *env;
+  // Asking for an emulated device by name means no GPU is wanted: do not
+  // load HIP (it takes time and, with a GPU, resources) for nothing.
+  if (StringRef(rt->options_.defaultDevice).starts_with("emu:") ||
+      !rt->options_.useHip)
+    rt->hipStatus_ = "HIP not used (an emulated device was asked for)";
+  else
+    rt->probeHip();
+  if (!rt->options_.defaultDevice.empty()) {
+    Expected<Device &> d = rt->device(rt->options_.defaultDevice);
+    if (!d)
+      return error("default device: " + toString(d.takeError()));
+  }
+  return rt;
+}
+
+void Runtime::probeHip() {
+  Expected<std::shared_ptr<hip::HipLibrary>> lib = hip::HipLibrary::load();
+  if (!lib) {
+    hipStatus_ = "HIP runtime not found: " + toString(lib.takeError());
+    return;
+  }
+  hipLibrary_ = *lib;
+  std::string from = " (HIP runtime " + hipLibrary_->path().str() + ")";
+  Expected<int> count = hipLibrary_->deviceCount();
+  if (!count) {
+    hipStatus_ = "no AMD GPU usable: " + toString(count.takeError()) + from;
+    return;
+  }
+  if (*count == 0) {
+    hipStatus_ = "no AMD GPU found" + from;
+    return;
+  }
+  std::string skipped;
+  for (int i = 0; i < *count; ++i) {
+    Expected<HipDevice::Properties> p = HipDevice::query(hipLibrary_, i);
+    if (!p) {
+      skipped += "; hip:" + std::to_string(i) + ": " + toString(p.takeError());
+      continue;
+    }
+    std::optional<Chip> chip = parseChip(p->archBase);
+    if (!chip) {
+      skipped += "; hip:" + std::to_string(i) + " is " + p->archBase +
+                 ", which kcc does not support (" + supportedChipList().str() + ")";
+      continue;
+    }
+    hipDevices_.push_back(
+        std::make_unique<HipDevice>(hipLibrary_, std::move(*p), *chip));
+  }
+  if (hipDevices_.empty())
+    hipStatus_ = "no supported AMD GPU found" + from + skipped;
+  else
+    hipStatus_ = std::to_string(hipDevices_.size()) + " AMD GPU" +
+                 (hipDevices_.size() == 1 ? "" : "s") + from + skipped;
+}
+
+Expected<Device &> Runtime::emulated(Chip chip) {
+  std::lock_guard<std::mutex> lock(emuMutex_);
+  for (auto &d : emuDevices_)
+    if (d->chip() == chip)
+      return *d;
+  if (!emuContext_)
+    emuContext_ = emu::Context::create();
+  Expected<emu::Device *> d = emuContext_->addDevice(chip);
+  if (!d)
+    return d.takeError();
+  emuDevices_.push_back(std::make_unique<EmuDevice>(**d));
+  return *emuDevices_.back();
+}
+
+std::vector<Device *> Runtime::devices() {
+  std::vector<Device *> out;
+  for (auto &d : hipDevices_)
+    out.push_back(d.get());
+  if (!out.empty())
+    return out;
+  for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
+    Expected<Device &> d = emulated(chip);
+    if (d)
+      out.push_back(&*d);
+    else
+      consumeError(d.takeError()); // the emulator supports every Chip
+  }
+  return out;
+}
+
+Expected<Device &> Runtime::defaultDevice() {
+  if (!options_.defaultDevice.empty())
+    return device(options_.defaultDevice);
+  if (!hipDevices_.empty())
+    return *hipDevices_.front();
+  return emulated(options_.emulatedChip);
+}
+
+Expected<Device &> Runtime::device(StringRef spec) {
+  auto [kind, rest] = spec.split(':');
+  if (kind == "emu") {
+    std::optional<Chip> chip = parseChip(rest);
+    if (!chip)
+      return error("unknown chip '" + rest + "' in device '" + spec +
+                   "'; emulated devices: emu:gfx942, emu:gfx950");
+    return emulated(*chip);
+  }
+  if (kind == "hip") {
+    unsigned index;
+    if (rest.getAsInteger(10, index))
+      return error("bad device '" + spec + "': expected hip:N with N a number");
+    if (hipDevices_.empty())
+      return error("device '" + spec + "' is not available: " + hipStatus_);
+    for (auto &d : hipDevices_)
+      if (d->spec() == spec)
+        return *d;
+    return error("device '" + spec + "' does not exist; " + hipStatus_);
+  }
+  return error("unknown device '" + spec +
+               "'; use hip:N (a GPU) or emu:gfx942 / emu:gfx950 (the emulator)");
+}
+
+} // namespace kcc
