@@ -254,6 +254,15 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
 
   auto p = std::make_unique<LaunchPlan>();
   p->options = o;
+  // KCC_EMU_CHECK=1 (or =uninit) checks every launch of the process, so a
+  // test suite runs under check mode without code changes.
+  if (const char *env = std::getenv("KCC_EMU_CHECK")) {
+    StringRef v(env);
+    if (v == "1" || v == "uninit") {
+      p->options.check.enabled = true;
+      p->options.check.uninit |= v == "uninit";
+    }
+  }
   Dispatch &d = p->dispatch;
   d.chip = chip_;
   d.memory = &memory();

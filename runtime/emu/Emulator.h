@@ -28,6 +28,19 @@ struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
 
+/// Check mode (runtime/emu/Check.h): the launch watches for kernel bugs
+/// and fails with a CheckError listing them. KCC_EMU_CHECK=1 (or
+/// `uninit`) in the environment turns it on for every launch.
+struct CheckOptions {
+  bool enabled = false;
+  /// Also report LDS bytes read before any write: off by default because
+  /// compilers legitimately read undefined padding and mask it.
+  bool uninit = false;
+  /// Seeds the interleaving of waves (slice lengths), so that a run is
+  /// reproducible and another seed tries another interleaving.
+  uint64_t seed = 1;
+};
+
 /// Options of one launch.
 struct LaunchOptions {
   Dim3 grid;                 // workgroups per dimension (hipModuleLaunchKernel)
@@ -48,6 +61,7 @@ struct LaunchOptions {
   /// Run only the first N workgroups in dispatch order (0: all), e.g. one
   /// CU's worth for a timing estimate.
   uint64_t workgroupLimit = 0;
+  CheckOptions check;
 };
 
 /// What one launch did.

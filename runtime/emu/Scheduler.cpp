@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Scheduler.h"
 #include "runtime/CodeObject.h"
+#include "runtime/emu/CheckMode.h"
 #include "runtime/emu/Decoder.h"
 #include "runtime/emu/Memory.h"
 #include "runtime/emu/Observer.h"
@@ -178,6 +179,36 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
     watchdog = std::min(watchdog, p->options.watchdogInstructions);
   std::string error;
 
+  // Check mode: one checker watches every launch of the run, beside any
+  // tool the caller attached.
+  std::unique_ptr<Checker> checker;
+  std::vector<std::unique_ptr<ObserverPair>> pairs;
+  uint64_t rng = 0;
+  for (LaunchPlan *p : plans)
+    if (p->options.check.enabled) {
+      if (!checker)
+        checker = Checker::create(plans);
+      rng ^= p->options.check.seed * 0x9e3779b97f4a7c15ull + 1;
+    }
+  if (checker)
+    for (LaunchPlan *p : plans) {
+      if (Observer *user = p->dispatch.observer) {
+        pairs.push_back(std::make_unique<ObserverPair>(*user, *checker));
+        p->dispatch.observer = pairs.back().get();
+      } else {
+        p->dispatch.observer = checker.get();
+      }
+    }
+  auto checkResult = [&](Error e) -> Error {
+    if (!checker)
+      return e;
+    std::vector<Finding> findings = checker->takeFindings();
+    if (findings.empty())
+      return e;
+    Error found = make_error<CheckError>(std::move(findings));
+    return e ? joinErrors(std::move(found), std::move(e)) : std::move(found);
+  };
+
   while (true) {
     // Admit workgroups.
     for (size_t i = 0; i < plans.size(); ++i) {
@@ -204,6 +235,12 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
       Workgroup &wg = *resident[r].wg;
       Program &prog = *p.dispatch.program;
       uint32_t slice = p.options.sliceInstructions ? p.options.sliceInstructions : 64;
+      if (checker) {
+        // Seeded slice lengths: reproducible, and another seed gives
+        // another interleaving of the waves.
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        slice = 1 + uint32_t(rng % (2 * uint64_t(slice)));
+      }
       for (auto &wp : wg.waves) {
         Wave &w = *wp;
         if (w.state != WaveState::Running)
@@ -263,14 +300,18 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
           return Error::success();
         }
         if (w.state == WaveState::Faulted) {
+          if (checker && w.faultKind == FaultKind::BadAddress && last) {
+            checker->addBadAddress(w, last->pc);
+            return checkResult(Error::success());
+          }
           std::string text = last ? instAt(p, last->pc) : instAt(p, w.pc);
           if (w.error == "unsupported instruction")
-            return createStringError(inconvertibleErrorCode(),
-                                     "unsupported instruction %s in kernel %s",
-                                     text.c_str(), p.dispatch.kernelName.c_str());
-          return createStringError(inconvertibleErrorCode(), "%s at %s: %s",
-                                   where(p, wg, w).c_str(), text.c_str(),
-                                   w.error.c_str());
+            return checkResult(createStringError(
+                inconvertibleErrorCode(), "unsupported instruction %s in kernel %s",
+                text.c_str(), p.dispatch.kernelName.c_str()));
+          return checkResult(createStringError(inconvertibleErrorCode(), "%s at %s: %s",
+                                               where(p, wg, w).c_str(), text.c_str(),
+                                               w.error.c_str()));
         }
         if (w.state == WaveState::Ended) {
           ++wg.ended;
@@ -335,13 +376,25 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
                  (wp->state == WaveState::Barrier ? " at barrier, next " : " at ") +
                  instAt(*res.plan, wp->pc);
         }
+      if (checker) {
+        std::vector<Wave *> waiting;
+        for (auto &res : resident)
+          for (auto &wp : res.wg->waves)
+            if (wp->state != WaveState::Ended)
+              waiting.push_back(wp.get());
+        checker->addDeadlock(anyRan ? "deadlock: no progress; waves spin on a "
+                                      "condition nothing will change; waiting waves:"
+                                    : "deadlock: no wave can run; waiting waves:",
+                             waiting);
+        return checkResult(Error::success());
+      }
       return createStringError(inconvertibleErrorCode(), "%s", msg.c_str());
     }
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (LaunchPlan *p : plans)
     p->stats.seconds = seconds;
-  return Error::success();
+  return checkResult(Error::success());
 }
 
 } // namespace kcc::emu

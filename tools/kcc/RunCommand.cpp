@@ -24,8 +24,9 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: kcc run CODE_OBJECT --kernel NAME --device emu:gfx942|emu:gfx950 "
-    "--grid X[,Y,Z] --block X[,Y,Z] [--lds-bytes N] [--cus N] --arg "
-    "in=FILE|out=FILE:BYTES|inout=FILE|i32=V|u32=V|i64=V|f32=V ...";
+    "--grid X[,Y,Z] --block X[,Y,Z] [--lds-bytes N] [--cus N] "
+    "[--check[=uninit]] [--check-seed N] --arg "
+    "in=FILE|out=FILE:BYTES|inout=FILE|null|i32=V|u32=V|i64=V|f32=V ...";
 
 int fail(const Twine &message) {
   errs() << "kcc run: error: " << message << "\n";
@@ -46,7 +47,7 @@ bool parseDim(StringRef text, emu::Dim3 &out) {
 }
 
 struct ArgSpec {
-  enum Kind { In, Out, InOut, I32, U32, I64, F32 } kind;
+  enum Kind { In, Out, InOut, Null, I32, U32, I64, F32 } kind;
   std::string text;     // as given
   std::string file;
   uint64_t bytes = 0;   // out buffers
@@ -63,6 +64,11 @@ Expected<ArgSpec> parseArg(StringRef text) {
     return createStringError(inconvertibleErrorCode(),
                              "bad --arg '" + text + "': " + why);
   };
+  // HIP launchers pass null for pointers a kernel does not use.
+  if (text == "null") {
+    a.kind = ArgSpec::Null;
+    return a;
+  }
   if (value.empty() && !text.contains('='))
     return bad("expected KIND=VALUE");
   if (key == "in" || key == "inout") {
@@ -117,7 +123,7 @@ Expected<ArgSpec> parseArg(StringRef text) {
     a.scalar = bits;
     return a;
   }
-  return bad("unknown kind '" + key + "' (in, out, inout, i32, u32, i64, f32)");
+  return bad("unknown kind '" + key + "' (in, out, inout, null, i32, u32, i64, f32)");
 }
 
 } // namespace
@@ -165,6 +171,17 @@ int runCommand(ArrayRef<const char *> argv) {
       auto v = value("--lds-bytes");
       if (!v || v->getAsInteger(0, options.dynamicLdsBytes))
         return fail("--lds-bytes needs a byte count");
+    } else if (a == "--check") {
+      options.check.enabled = true;
+    } else if (a == "--check=uninit") {
+      options.check.enabled = true;
+      options.check.uninit = true;
+    } else if (a.starts_with("--check-seed")) {
+      auto v = value("--check-seed");
+      if (!v || v->getAsInteger(0, options.check.seed))
+        return fail("--check-seed needs an integer");
+    } else if (a.starts_with("--check")) {
+      return fail("unknown check mode '" + a + "' (--check or --check=uninit)");
     } else if (a.starts_with("--cus")) {
       auto v = value("--cus");
       if (!v || v->getAsInteger(0, options.computeUnits) || !options.computeUnits)
@@ -224,14 +241,14 @@ int runCommand(ArrayRef<const char *> argv) {
     const KernelArg &ka = *expected[i];
     ArgSpec &s = specs[i];
     bool isBuffer = s.kind == ArgSpec::In || s.kind == ArgSpec::Out ||
-                    s.kind == ArgSpec::InOut;
+                    s.kind == ArgSpec::InOut || s.kind == ArgSpec::Null;
     std::string name = "argument " + std::to_string(i) +
                        (ka.name.empty() ? "" : " ('" + ka.name + "')");
     if (ka.kind == ArgKind::GlobalBuffer) {
       if (!isBuffer)
         return fail(name + " is a pointer" +
                     (ka.typeName.empty() ? "" : " (" + ka.typeName + ")") +
-                    "; pass in=, out= or inout=");
+                    "; pass in=, out=, inout= or null");
     } else if (ka.kind == ArgKind::ByValue) {
       if (isBuffer) {
         if (ka.size != 8)
