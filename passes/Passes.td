@@ -34,7 +34,7 @@ def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
     ListOption<"params", "params", "std::string",
                "Parameter values, each NAME=VALUE">
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
 def TileAllocateLds : Pass<"tile-allocate-lds", "::mlir::ModuleOp"> {

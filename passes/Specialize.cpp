@@ -11,7 +11,10 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace kcc {
@@ -128,7 +131,13 @@ LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
     TypeParamDeclOp decl = entry.getValue();
     auto it = given.find(entry.getKey());
     if (it != given.end()) {
-      Type type = parseType(it->second, ctx);
+      Type type;
+      {
+        // A value that does not parse is reported once, below, in terms of
+        // the parameter; the parser's own diagnostic would only confuse.
+        ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+        type = parseType(it->second, ctx);
+      }
       if (!type || !(type.isBF16() || type.isF16() || type.isF32()))
         return decl.emitError("type parameter '")
                << entry.getKey() << "' must be bf16, f16 or f32, not '"
@@ -146,6 +155,34 @@ LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
   return success();
 }
 
+/// The value of an i1 computed from constants only (parameters after
+/// binding), without changing the IR; std::nullopt when it is not constant.
+static std::optional<bool> foldCondition(Value v) {
+  std::function<Attribute(Value, int)> eval = [&](Value x, int depth) -> Attribute {
+    Operation *def = x.getDefiningOp();
+    if (!def || depth > 16)
+      return {};
+    Attribute constant;
+    if (matchPattern(x, m_Constant(&constant)))
+      return constant;
+    SmallVector<Attribute> operands;
+    for (Value operand : def->getOperands()) {
+      Attribute a = eval(operand, depth + 1);
+      if (!a)
+        return {};
+      operands.push_back(a);
+    }
+    SmallVector<OpFoldResult> folded;
+    if (failed(def->fold(operands, folded)) || folded.size() != def->getNumResults())
+      return {};
+    return dyn_cast<Attribute>(folded[cast<OpResult>(x).getResultNumber()]);
+  };
+  auto attr = dyn_cast_or_null<IntegerAttr>(eval(v, 0));
+  if (!attr)
+    return std::nullopt;
+  return attr.getValue().getBoolValue();
+}
+
 void TileSpecializePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -161,8 +198,8 @@ void TileSpecializePass::runOnOperation() {
     return signalPassFailure();
 
   // Types and attributes: dimensions, element types, MFMA shapes.
-  bool unknownName = false;
-  std::string unknown;
+  bool unknownName = false, badDim = false;
+  std::string unknown, badDimText;
   auto resolveDims = [&](ArrayRef<int64_t> shape, ArrayRef<StringAttr> names,
                          SmallVectorImpl<int64_t> &out) {
     for (size_t i = 0; i < shape.size(); ++i) {
@@ -178,6 +215,12 @@ void TileSpecializePass::runOnOperation() {
         out.push_back(1);
         continue;
       }
+      if (it->second < 1) {
+        badDim = true;
+        badDimText = (name + " = " + Twine(it->second)).str();
+        out.push_back(1);
+        continue;
+      }
       out.push_back(it->second);
     }
   };
@@ -186,7 +229,8 @@ void TileSpecializePass::runOnOperation() {
     if (attr.isResolved())
       return attr;
     return MfmaLayoutAttr::get(ctx, attr.getOperand(), attr.getM(), attr.getN(),
-                               defaultMfmaK(*parsedChip, attr.getM()));
+                               defaultMfmaK(*parsedChip, attr.getM()),
+                               attr.getKFromAcc());
   });
   replacer.addReplacement([&](DtypeParamType type) -> Type {
     auto it = bindings.types.find(type.getName());
@@ -218,29 +262,40 @@ void TileSpecializePass::runOnOperation() {
     return PtrType::get(ctx, replacer.replace(type.getElementType()));
   });
 
-  // Check every op's tile types before replacing, so a bad value is reported
-  // at the op that uses it.
-  WalkResult checked = module.walk([&](Operation *op) -> WalkResult {
-    for (Value v : op->getResults()) {
-      unknownName = false;
-      Type t = replacer.replace(v.getType());
-      if (unknownName) {
-        op->emitOpError("uses undeclared parameter '") << unknown << "'";
-        return WalkResult::interrupt();
-      }
-      if (auto tile = dyn_cast<TileType>(t)) {
-        std::string why;
-        if (!LayoutMap::get(tile, &why)) {
-          op->emitOpError("with the bound parameters, ") << why;
-          return WalkResult::interrupt();
-        }
-      }
-      if (auto lds = dyn_cast<LdsType>(t))
-        if (lds.getRows() < 1 || lds.getCols() < 1) {
-          op->emitOpError("LDS buffer dimensions must be positive, got ") << lds;
-          return WalkResult::interrupt();
-        }
+  // Check every value's type before replacing, so a bad value is reported
+  // at the op (or block) that holds it.
+  auto checkType = [&](Type original, auto emit) -> bool {
+    unknownName = false;
+    badDim = false;
+    Type t = replacer.replace(original);
+    if (unknownName) {
+      emit() << "uses undeclared parameter '" << unknown << "'";
+      return false;
     }
+    if (badDim) {
+      emit() << "needs a positive dimension, but " << badDimText;
+      return false;
+    }
+    if (auto tile = dyn_cast<TileType>(t)) {
+      std::string why;
+      if (!LayoutMap::get(tile, &why)) {
+        emit() << "with the bound parameters, " << why;
+        return false;
+      }
+    }
+    return true;
+  };
+  WalkResult checked = module.walk([&](Operation *op) -> WalkResult {
+    for (Value v : op->getResults())
+      if (!checkType(v.getType(), [&] { return op->emitOpError(); }))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (!checkType(arg.getType(), [&] {
+                return op->emitOpError("argument #") << arg.getArgNumber() << " ";
+              }))
+            return WalkResult::interrupt();
     return WalkResult::advance();
   });
   if (checked.wasInterrupted())
@@ -260,6 +315,53 @@ void TileSpecializePass::runOnOperation() {
                                     : builder.getIntegerAttr(type, value);
     Value c = builder.create<arith::ConstantOp>(op.getLoc(), cast<TypedAttr>(attr));
     op.replaceAllUsesWith(c);
+    op.erase();
+  }
+
+  // A kernel's workgroup size may be a parameter too: tile.block_size = @NAME.
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto ref = func->getAttrOfType<FlatSymbolRefAttr>(TileDialect::kBlockSizeAttrName);
+    if (!ref)
+      continue;
+    auto it = bindings.ints.find(ref.getValue());
+    if (it == bindings.ints.end()) {
+      func.emitOpError("tile.block_size names '")
+          << ref.getValue() << "', which is not an integer parameter";
+      return signalPassFailure();
+    }
+    func->setAttr(TileDialect::kBlockSizeAttrName,
+                  OpBuilder(ctx).getI64IntegerAttr(it->second));
+  }
+
+  // Take the branches that the parameters decide: an scf.if whose condition
+  // folds to a constant is replaced by the region it would run, so code for
+  // other parameter values (an instruction the chip lacks, say) is gone
+  // before it is verified. Nothing else is folded or erased: the output
+  // stays the kernel as written.
+  SmallVector<scf::IfOp> ifs;
+  module.walk<WalkOrder::PreOrder>([&](scf::IfOp op) { ifs.push_back(op); });
+  llvm::SmallPtrSet<Operation *, 8> erased;
+  for (scf::IfOp op : ifs) {
+    if (erased.count(op))
+      continue;
+    std::optional<bool> cond = foldCondition(op.getCondition());
+    if (!cond)
+      continue;
+    Region &taken = *cond ? op.getThenRegion() : op.getElseRegion();
+    // Whatever sits in the other region goes with it.
+    Region &dropped = *cond ? op.getElseRegion() : op.getThenRegion();
+    dropped.walk([&](Operation *inner) { erased.insert(inner); });
+    if (taken.empty()) {
+      op.erase();
+      continue;
+    }
+    Block &block = taken.front();
+    auto yield = cast<scf::YieldOp>(block.getTerminator());
+    SmallVector<Value> results(yield.getOperands());
+    yield.erase();
+    op->getBlock()->getOperations().splice(Block::iterator(op),
+                                           block.getOperations());
+    op.replaceAllUsesWith(results);
     op.erase();
   }
 

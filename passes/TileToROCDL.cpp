@@ -26,6 +26,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace kcc {
@@ -370,6 +371,19 @@ struct MakeBufferLowering : public TilePattern<MakeBufferOp> {
   }
 };
 
+/// tile.ptr_add -> getelementptr on the global pointer.
+struct PtrAddLowering : public TilePattern<PtrAddOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(PtrAddOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Type elt = typeConverter->convertType(op.getPtr().getType().getElementType());
+    rw.replaceOpWithNewOp<LLVM::GEPOp>(op, adaptor.getPtr().getType(), elt,
+                                       adaptor.getPtr(),
+                                       ArrayRef<LLVM::GEPArg>{adaptor.getOffset()});
+    return success();
+  }
+};
+
 /// Per-lane array coordinates of register 0's element, minus its register
 /// part: row + rowL(lane), col + colL(lane) in array terms.
 struct LaneOrigin {
@@ -458,7 +472,7 @@ struct StoreLowering : public TilePattern<StoreOp> {
     LayoutMap map = layoutOf(type);
     Type elt = typeConverter->convertType(type.getElementType());
     int64_t esize = elementBytes(type.getElementType());
-    MemoryView view{map, /*transpose=*/false};
+    MemoryView view{map, op.getTranspose()};
     LaneOrigin origin = laneOrigin(rw, loc, view, adaptor.getRow(), adaptor.getCol());
     Value zero = i32(rw, loc, 0);
     bool bounded = adaptor.getBoundRows() != nullptr;
@@ -539,7 +553,8 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     int64_t cols = lds.getCols();
     int64_t line = 64 * width;
     int64_t lines = lds.getRows() * cols * esize / line;
-    int64_t waves = std::max<int64_t>(1, facts->blockSizeOf(op) / 64);
+    int64_t waves = op.getWaves() ? *op.getWaves()
+                                  : std::max<int64_t>(1, facts->blockSizeOf(op) / 64);
     if (lines % waves != 0)
       return op.emitOpError("the stage is ")
              << lines << " DMA lines of " << line
@@ -550,6 +565,8 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     Value tid = rw.create<ROCDL::ThreadIdXOp>(loc, rw.getI32Type());
     Value wave = rw.create<ROCDL::ReadfirstlaneOp>(
         loc, rw.getI32Type(), rw.create<LLVM::LShrOp>(loc, tid, i32(rw, loc, 6)));
+    if (op.getWaves())
+      wave = rw.create<LLVM::URemOp>(loc, wave, i32(rw, loc, waves));
     Value stageBase = ldsAddress(
         rw, loc, adaptor.getLds(),
         mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
@@ -592,6 +609,12 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
   }
 };
 
+/// The s_waitcnt immediate of gfx9: vmcnt[3:0] in bits 3:0, vmcnt[5:4] in
+/// bits 15:14, expcnt (not waited: 7) in 6:4, lgkmcnt in 11:8.
+int64_t waitcntBits(int64_t vm, int64_t lgkm) {
+  return (vm & 0xF) | ((vm >> 4) << 14) | (7 << 4) | (lgkm << 8);
+}
+
 /// tile.wait -> s_waitcnt with the gfx9 encoding: vmcnt[3:0] in bits 3:0 and
 /// vmcnt[5:4] in bits 15:14, expcnt in 6:4, lgkmcnt in 11:8. Counters not
 /// named are left at their maximum (not waited on).
@@ -601,9 +624,23 @@ struct WaitLowering : public TilePattern<WaitOp> {
                                 ConversionPatternRewriter &rw) const override {
     int64_t vm = op.getVmcnt() ? *op.getVmcnt() : 63;
     int64_t lgkm = op.getLgkmcnt() ? *op.getLgkmcnt() : 15;
-    int64_t exp = 7;
-    int64_t bits = (vm & 0xF) | ((vm >> 4) << 14) | (exp << 4) | (lgkm << 8);
-    rw.replaceOpWithNewOp<ROCDL::SWaitcntOp>(op, bits);
+    rw.replaceOpWithNewOp<ROCDL::SWaitcntOp>(op, waitcntBits(vm, lgkm));
+    return success();
+  }
+};
+
+/// tile.wait_vmcnt -> s_waitcnt vmcnt(N) for the constant N the count folded
+/// to (counts above the counter's 63 wait on nothing).
+struct WaitVmcntLowering : public TilePattern<WaitVmcntOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(WaitVmcntOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    APInt count;
+    if (!matchPattern(op.getCount(), m_ConstantInt(&count)))
+      return op.emitOpError("count must be a compile-time constant after "
+                            "specialisation");
+    int64_t vm = std::min<int64_t>(count.getSExtValue(), 63);
+    rw.replaceOpWithNewOp<ROCDL::SWaitcntOp>(op, waitcntBits(vm, 15));
     return success();
   }
 };
@@ -728,7 +765,7 @@ struct LdsStoreLowering : public TilePattern<LdsStoreOp> {
     TileType type = op.getValue().getType();
     LdsType lds = op.getLds().getType();
     LayoutMap map = layoutOf(type);
-    MemoryView view{map, /*transpose=*/false};
+    MemoryView view{map, op.getTranspose()};
     int64_t esize = elementBytes(type.getElementType());
     LdsScopes scopes = this->facts->lookup(op.getLds());
     Value base = ldsLaneBase(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
@@ -860,6 +897,45 @@ struct Exp2Lowering : public TilePattern<Exp2Op> {
   }
 };
 
+/// tile.log2 -> v_log_f32 per element (llvm.amdgcn.log: no denormal fix-up).
+struct Log2Lowering : public TilePattern<Log2Op> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(Log2Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto vt = cast<VectorType>(adaptor.getOperand().getType());
+    Value result = poison(rw, loc, vt);
+    for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+      Value x = extract(rw, loc, adaptor.getOperand(), i);
+      Value y = rw.create<LLVM::CallIntrinsicOp>(loc, rw.getF32Type(),
+                                                 rw.getStringAttr("llvm.amdgcn.log"),
+                                                 ValueRange{x})
+                    .getResult(0);
+      result = insert(rw, loc, result, y, i);
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// tile.any -> OR of the lane's registers, then a ballot compared with 0
+/// (a scalar compare: the result is wave-uniform).
+struct AnyLowering : public TilePattern<AnyOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(AnyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto vt = cast<VectorType>(adaptor.getOperand().getType());
+    Value lane = extract(rw, loc, adaptor.getOperand(), 0);
+    for (int64_t i = 1; i < vt.getNumElements(); ++i)
+      lane = rw.create<LLVM::OrOp>(loc, lane, extract(rw, loc, adaptor.getOperand(), i));
+    Value ballot = rw.create<ROCDL::BallotOp>(loc, rw.getI64Type(), lane);
+    Value zero = rw.create<LLVM::ConstantOp>(loc, rw.getI64Type(), rw.getI64IntegerAttr(0));
+    rw.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::ne, ballot, zero);
+    return success();
+  }
+};
+
 struct ConvertLowering : public TilePattern<ConvertOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
@@ -923,6 +999,16 @@ struct CmpILowering : public TilePattern<CmpIOp> {
                                 ConversionPatternRewriter &rw) const override {
     auto pred = static_cast<LLVM::ICmpPredicate>(op.getPredicate());
     rw.replaceOpWithNewOp<LLVM::ICmpOp>(op, pred, adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+struct CmpFLowering : public TilePattern<CmpFOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(CmpFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto pred = static_cast<LLVM::FCmpPredicate>(op.getPredicate());
+    rw.replaceOpWithNewOp<LLVM::FCmpOp>(op, pred, adaptor.getLhs(), adaptor.getRhs());
     return success();
   }
 };
@@ -1096,18 +1182,11 @@ struct BarrierLowering : public TilePattern<BarrierOp> {
   }
 };
 
-int32_t kindMask(ArrayAttr kinds) {
-  int32_t mask = 0;
-  for (Attribute a : kinds)
-    mask |= static_cast<int32_t>(cast<SchedGroupKindAttr>(a).getValue());
-  return mask;
-}
-
 struct SchedBarrierLowering : public TilePattern<SchedBarrierOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(SchedBarrierOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
-    rw.replaceOpWithNewOp<ROCDL::SchedBarrier>(op, kindMask(op.getAllowed()));
+    rw.replaceOpWithNewOp<ROCDL::SchedBarrier>(op, op.getAllowed());
     return success();
   }
 };
@@ -1164,7 +1243,7 @@ static void populatePatterns(LLVMTypeConverter &converter,
                LaneIdLowering, MakeBufferLowering, LoadLowering, StoreLowering,
                LdsAllocLowering, AsyncCopyLowering, WaitLowering,
                LdsLoadLowering, LdsStoreLowering, MmaLowering, Exp2Lowering,
-               ConvertLowering, SplatLowering, IotaLowering, CmpILowering,
+               ConvertLowering, Log2Lowering, AnyLowering, SplatLowering, IotaLowering, CmpILowering,
                SelectLowering, ReduceLowering<ReduceMaxOp>,
                ReduceLowering<ReduceSumOp>, BroadcastLowering, RelayoutLowering,
                BarrierLowering, SchedBarrierLowering, SchedGroupBarrierLowering,
@@ -1173,6 +1252,8 @@ static void populatePatterns(LLVMTypeConverter &converter,
                BinaryLowering<MulFOp, LLVM::FMulOp>,
                BinaryLowering<MaxFOp, LLVM::MaxNumOp>,
                BinaryLowering<MinFOp, LLVM::MinNumOp>,
+               BinaryLowering<DivFOp, LLVM::FDivOp>, CmpFLowering, PtrAddLowering,
+               WaitVmcntLowering,
                BinaryLowering<AddIOp, LLVM::AddOp>,
                BinaryLowering<SubIOp, LLVM::SubOp>>(converter, chip, facts);
 }
@@ -1207,10 +1288,33 @@ LogicalResult checkReady(ModuleOp module) {
       return op->emitOpError("must be expanded by tile-expand-schedule before "
                              "lowering"),
              WalkResult::interrupt();
-    if (auto alloc = dyn_cast<LdsAllocOp>(op); alloc && !alloc.getOffset())
-      return op->emitOpError("has no LDS offset; run tile-allocate-lds before "
-                             "lowering"),
-             WalkResult::interrupt();
+    if (auto alloc = dyn_cast<LdsAllocOp>(op)) {
+      auto func = op->getParentOfType<func::FuncOp>();
+      if (!alloc.getOffset() || !func || !func->hasAttr("tile.lds_bytes"))
+        return op->emitOpError("has no LDS placement; run tile-allocate-lds "
+                               "before lowering"),
+               WalkResult::interrupt();
+    }
+    if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+      // Each wave of the workgroup takes whole DMA lines of the stage.
+      LdsType lds = copy.getLds().getType();
+      auto func = op->getParentOfType<func::FuncOp>();
+      auto block = func ? func->getAttrOfType<IntegerAttr>(TileDialect::kBlockSizeAttrName)
+                        : IntegerAttr();
+      int64_t waves = copy.getWaves() ? *copy.getWaves()
+                                      : std::max<int64_t>(1, (block ? block.getInt() : 64) / 64);
+      if (lds.isResolved()) {
+        int64_t line = 64 * copy.getWidth();
+        int64_t lines = lds.getRows() * lds.getCols() * elementBytes(lds.getElementType()) / line;
+        if (lines % waves != 0)
+          return op->emitOpError("the stage is ")
+                     << lines << " DMA lines of " << line
+                     << " bytes, which do not split evenly over the "
+                        "workgroup's "
+                     << waves << " waves",
+                 WalkResult::interrupt();
+      }
+    }
     for (Type t : op->getResultTypes())
       if (auto tile = dyn_cast<TileType>(t)) {
         std::string why;

@@ -50,14 +50,21 @@ static std::optional<Instance> buildMfma(MfmaLayoutAttr mfma, std::string *why) 
     break;
   }
   inst.coords.resize(64 * inst.regs);
+  // K index of register i in lane l: consecutive per lane, or in the order
+  // of an accumulator's rows (groups of 4 rows, 64 / N lane groups apart).
+  auto kIndex = [&](unsigned l, int64_t i, int64_t width) -> int64_t {
+    if (mfma.getKFromAcc())
+      return (i / 4) * 4 * (64 / width) + (l / width) * 4 + i % 4;
+    return (l / width) * inst.regs + i;
+  };
   for (unsigned l = 0; l < 64; ++l)
     for (int64_t i = 0; i < inst.regs; ++i) {
       switch (mfma.getOperand()) {
       case MfmaOperand::a:
-        inst.at(l, i) = {l % m, (l / m) * inst.regs + i};
+        inst.at(l, i) = {l % m, kIndex(l, i, m)};
         break;
       case MfmaOperand::b:
-        inst.at(l, i) = {(l / n) * inst.regs + i, l % n};
+        inst.at(l, i) = {kIndex(l, i, n), l % n};
         break;
       case MfmaOperand::acc:
         inst.at(l, i) = {(i / 4) * 4 * (64 / n) + (l / n) * 4 + i % 4, l % n};

@@ -35,9 +35,19 @@ Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
         << role << "'";
     return {};
   }
-  SmallVector<int64_t, 3> dims;
-  if (succeeded(parser.parseOptionalComma())) {
+  SmallVector<int64_t, 3> dims = {32, 32};
+  bool kFromAcc = false, haveShape = false;
+  while (succeeded(parser.parseOptionalComma())) {
     loc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword("k_from_acc"))) {
+      kFromAcc = true;
+      continue;
+    }
+    if (haveShape) {
+      parser.emitError(loc, "expected 'k_from_acc'");
+      return {};
+    }
+    dims.clear();
     if (parser.parseDimensionList(dims, /*allowDynamic=*/false,
                                   /*withTrailingX=*/false))
       return {};
@@ -45,14 +55,14 @@ Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
       parser.emitError(loc, "expected an MxN or MxNxK MFMA shape");
       return {};
     }
-  } else {
-    dims = {32, 32};
+    haveShape = true;
   }
   if (parser.parseGreater())
     return {};
   return parser.getChecked<MfmaLayoutAttr>(parser.getContext(), *operand,
                                            dims[0], dims[1],
-                                           dims.size() == 3 ? dims[2] : 0);
+                                           dims.size() == 3 ? dims[2] : 0,
+                                           kFromAcc);
 }
 
 void MfmaLayoutAttr::print(AsmPrinter &printer) const {
@@ -61,12 +71,18 @@ void MfmaLayoutAttr::print(AsmPrinter &printer) const {
     printer << ", " << getM() << "x" << getN() << "x" << getK();
   else if (getM() != 32 || getN() != 32)
     printer << ", " << getM() << "x" << getN();
+  if (getKFromAcc())
+    printer << ", k_from_acc";
   printer << ">";
 }
 
 LogicalResult
 MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       MfmaOperand, int64_t m, int64_t n, int64_t k) {
+                       MfmaOperand operand, int64_t m, int64_t n, int64_t k,
+                       bool kFromAcc) {
+  if (kFromAcc && operand == MfmaOperand::acc)
+    return emitError() << "'k_from_acc' orders the K dimension of an 'a' or "
+                          "'b' operand; an accumulator has none";
   if (m != n || (m != 32 && m != 16))
     return emitError() << "no MFMA with 16-bit inputs has an " << m << "x" << n
                        << " shape; supported: 32x32 and 16x16";

@@ -50,13 +50,22 @@ def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma"> {
     with the widest K of the chip (32x32x8 on gfx942, 32x32x16 on gfx950) and
     `#tile.mfma<a, 16x16>` the 16x16 one; `tile-specialize` fills it in.
 
+    With `k_from_acc`, an `a` or `b` operand's K dimension runs in the order
+    of an accumulator's rows instead: register j of lane l holds
+    k = (j / 4) * 4 * (64 / N) + (l / N) * 4 + j % 4. An accumulator then
+    feeds the next MFMA as its `b` (or, transposed, `a`) operand by
+    `tile.relayout` alone, as long as the other operand uses the same order
+    (for 32x32x8 and 16x16x16 the two orders coincide).
+
     ```mlir
     #tile.mfma<a, 32x32x8>
     #tile.mfma<acc>
+    #tile.mfma<b, 32x32x16, k_from_acc>
     ```
   }];
   let parameters = (ins EnumParameter<Tile_MfmaOperand>:$operand,
-                        "int64_t":$m, "int64_t":$n, "int64_t":$k);
+                        "int64_t":$m, "int64_t":$n, "int64_t":$k,
+                        "bool":$kFromAcc);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

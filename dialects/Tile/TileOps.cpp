@@ -17,6 +17,41 @@
 using namespace mlir;
 using namespace kcc::tile;
 
+/// `[valu, salu]` <-> the sched_barrier mask (bits of SchedGroupKind).
+static ParseResult parseSchedKinds(OpAsmParser &parser, IntegerAttr &mask) {
+  int32_t bits = 0;
+  auto parseKind = [&]() -> ParseResult {
+    StringRef name;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&name))
+      return failure();
+    std::optional<SchedGroupKind> kind = symbolizeSchedGroupKind(name);
+    if (!kind)
+      return parser.emitError(loc, "unknown instruction class '")
+             << name << "'; expected alu, valu, salu, mfma, vmem, vmem_read, "
+                        "vmem_write, ds, ds_read, ds_write or trans";
+    bits |= static_cast<int32_t>(*kind);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseKind))
+    return failure();
+  mask = parser.getBuilder().getI32IntegerAttr(bits);
+  return success();
+}
+
+static void printSchedKinds(OpAsmPrinter &printer, Operation *, IntegerAttr mask) {
+  printer << "[";
+  bool first = true;
+  for (int32_t bit = 1; bit <= 1024; bit <<= 1) {
+    if (!(mask.getInt() & bit))
+      continue;
+    printer << (first ? "" : ", ")
+            << stringifySchedGroupKind(static_cast<SchedGroupKind>(bit));
+    first = false;
+  }
+  printer << "]";
+}
+
 #define GET_OP_CLASSES
 #include "dialects/Tile/TileOps.cpp.inc"
 
@@ -72,6 +107,15 @@ LogicalResult ParamDeclOp::verify() {
   return success();
 }
 
+LogicalResult TypeParamDeclOp::verify() {
+  if (auto def = getDefaultTypeAttr())
+    if (!def.getValue().isIntOrFloat())
+      return emitOpError("element-type parameters are integers or floats; the "
+                         "default ")
+             << def.getValue() << " is neither";
+  return success();
+}
+
 LogicalResult ParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto decl = symbolTable.lookupNearestSymbolFrom<ParamDeclOp>(*this, getNameAttr());
   if (!decl)
@@ -91,9 +135,12 @@ LogicalResult ParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MakeBufferOp::verify() {
-  return verifyElementMatch(*this, getPtr().getType().getElementType(),
-                            getResult().getType().getElementType(),
-                            "the pointer");
+  Type p = getPtr().getType().getElementType();
+  Type b = getResult().getType().getElementType();
+  if (p != b)
+    return emitOpError("the pointer holds ")
+           << p << " but the buffer holds " << b;
+  return success();
 }
 
 LogicalResult LoadOp::verify() {
@@ -219,6 +266,10 @@ LogicalResult MmaOp::verify() {
       la.getK() != lb.getK() || la.getK() != lc.getK())
     return emitOpError("operands use different MFMA shapes: ")
            << la << ", " << lb << ", " << lc;
+  if (la.getKFromAcc() != lb.getKFromAcc())
+    return emitOpError("a and b must order K the same way (both or neither "
+                       "'k_from_acc'): ")
+           << la << ", " << lb;
   Type ea = a.getElementType(), eb = b.getElementType();
   if (ea != eb)
     return emitOpError("a and b must hold the same element type; got ")
@@ -251,6 +302,20 @@ LogicalResult Exp2Op::verify() {
   Type e = getOperand().getType().getElementType();
   if (!e.isF32())
     return emitOpError("exp2 works on f32 tiles, not ") << e;
+  return success();
+}
+
+LogicalResult Log2Op::verify() {
+  Type e = getOperand().getType().getElementType();
+  if (!e.isF32())
+    return emitOpError("log2 works on f32 tiles, not ") << e;
+  return success();
+}
+
+LogicalResult AnyOp::verify() {
+  if (!getOperand().getType().getElementType().isInteger(1))
+    return emitOpError("takes an i1 tile, not a tile of ")
+           << getOperand().getType().getElementType();
   return success();
 }
 
@@ -292,6 +357,16 @@ LogicalResult CmpIOp::verify() {
   TileType lhs = getLhs().getType(), res = getResult().getType();
   if (!lhs.getElementType().isSignlessInteger())
     return emitOpError("compares integer tiles, not ") << lhs.getElementType();
+  if (!res.getElementType().isInteger(1) || !sameShapeAndLayout(lhs, res))
+    return emitOpError("result must be an i1 tile of the operands' shape and "
+                       "layout");
+  return success();
+}
+
+LogicalResult CmpFOp::verify() {
+  TileType lhs = getLhs().getType(), res = getResult().getType();
+  if (!isa<FloatType, DtypeParamType>(lhs.getElementType()))
+    return emitOpError("compares float tiles, not ") << lhs.getElementType();
   if (!res.getElementType().isInteger(1) || !sameShapeAndLayout(lhs, res))
     return emitOpError("result must be an i1 tile of the operands' shape and "
                        "layout");

@@ -49,6 +49,7 @@ def Tile_TypeParamDeclOp : Tile_Op<"type_param_decl", [Symbol, HasParent<"::mlir
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, OptionalAttr<TypeAttr>:$default_type);
   let assemblyFormat = "$sym_name (`=` $default_type^)? attr-dict";
+  let hasVerifier = 1;
 }
 
 def Tile_ParamOp : Tile_Op<"param", [Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
@@ -109,6 +110,17 @@ def Tile_MakeBufferOp : Tile_Op<"make_buffer", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_PtrAddOp : Tile_Op<"ptr_add", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "a pointer `offset` elements past `ptr`";
+  let description = [{
+    Selects one slice of a larger tensor (a batch and head of attention's
+    [B, S, H, D] inputs, say) before a buffer is made over it.
+  }];
+  let arguments = (ins Tile_Ptr:$ptr, Index:$offset);
+  let results = (outs Tile_Ptr:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr)";
+}
+
 def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
   let summary = "loads a tile from a row-major matrix in a buffer";
   let description = [{
@@ -138,14 +150,17 @@ def Tile_StoreOp : Tile_Op<"store", [AttrSizedOperandSegments]> {
   let summary = "stores a tile into a row-major matrix in a buffer";
   let description = [{
     The inverse of `tile.load`; with `bounds`, elements outside are not
-    written.
+    written; with `transpose`, the tile is written into the transposed
+    matrix (element (r, c) to `(row + c) * stride + col + r`).
   }];
   let arguments = (ins Tile_AnyTile:$value, Tile_Buffer:$buffer, Index:$row,
                        Index:$col, Index:$stride,
-                       Optional<Index>:$bound_rows, Optional<Index>:$bound_cols);
+                       Optional<Index>:$bound_rows, Optional<Index>:$bound_cols,
+                       UnitAttr:$transpose);
   let assemblyFormat = [{
     $value `,` $buffer `[` $row `,` $col `]` `stride` $stride
-    (`bounds` $bound_rows^ `,` $bound_cols)? attr-dict `:` type($value) `,` type($buffer)
+    (`bounds` $bound_rows^ `,` $bound_cols)? (`transpose` $transpose^)? attr-dict
+    `:` type($value) `,` type($buffer)
   }];
   let hasVerifier = 1;
 }
@@ -180,12 +195,16 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments]> {
     the buffer, by `buffer_load_dword ... lds` DMA: the data bypasses the
     registers, and is ready after `tile.wait vmcnt(...)` and a barrier. Each
     lane moves `width` bytes per instruction (4; 16 on gfx950), so a padded
-    LDS row must hold a whole number of 64 * width-byte lines.
+    LDS row must hold a whole number of 64 * width-byte lines. The waves of
+    the workgroup share the lines; with `waves = N` only waves 0..N-1 do
+    (the others must not execute the op), which lets one wave group of a
+    stagger own all the DMA.
   }];
   let arguments = (ins Tile_Buffer:$buffer, Index:$row, Index:$col, Index:$stride,
                        Optional<Index>:$bound_rows, Optional<Index>:$bound_cols,
                        Tile_Lds:$lds, Index:$stage,
-                       DefaultValuedAttr<I64Attr, "4">:$width);
+                       DefaultValuedAttr<I64Attr, "4">:$width,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$waves);
   let assemblyFormat = [{
     $buffer `[` $row `,` $col `]` `stride` $stride
     (`bounds` $bound_rows^ `,` $bound_cols)? `->` $lds `[` $stage `]`
@@ -209,6 +228,17 @@ def Tile_WaitOp : Tile_Op<"wait"> {
                        OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<15>]>>:$lgkmcnt);
   let assemblyFormat = "(`vmcnt` `(` $vmcnt^ `)`)? (`lgkmcnt` `(` $lgkmcnt^ `)`)? attr-dict";
   let hasVerifier = 1;
+}
+
+def Tile_WaitVmcntOp : Tile_Op<"wait_vmcnt"> {
+  let summary = "waits until at most %count vector-memory operations are outstanding";
+  let description = [{
+    Like `tile.wait vmcnt(N)` with N computed from parameters (the number of
+    DMA instructions a copy issues depends on the tile sizes): `count` must
+    fold to a constant after specialisation.
+  }];
+  let arguments = (ins Index:$count);
+  let assemblyFormat = "$count attr-dict";
 }
 
 def Tile_LdsLoadOp : Tile_Op<"lds_load"> {
@@ -238,10 +268,18 @@ def Tile_LdsLoadOp : Tile_Op<"lds_load"> {
 
 def Tile_LdsStoreOp : Tile_Op<"lds_store"> {
   let summary = "writes a tile from registers into an LDS stage";
+  let description = [{
+    Element (r, c) goes to (row + r, col + c) of the stage; with `transpose`
+    to (row + c, col + r), which is how a matrix that no transposing read can
+    reach (V on gfx942) is stored transposed on its way through registers.
+    Consecutive registers at consecutive addresses become one wide
+    ds_write.
+  }];
   let arguments = (ins Tile_AnyTile:$value, Tile_Lds:$lds, Index:$stage,
-                       Index:$row, Index:$col);
+                       Index:$row, Index:$col, UnitAttr:$transpose);
   let assemblyFormat = [{
-    $value `,` $lds `[` $stage `]` `[` $row `,` $col `]` attr-dict `:` type($value) `,` type($lds)
+    $value `,` $lds `[` $stage `]` `[` $row `,` $col `]` (`transpose` $transpose^)? attr-dict
+    `:` type($value) `,` type($lds)
   }];
   let hasVerifier = 1;
 }
@@ -277,6 +315,7 @@ def Tile_SubFOp : Tile_BinaryOp<"subf", "floating-point subtraction">;
 def Tile_MulFOp : Tile_BinaryOp<"mulf", "floating-point multiplication">;
 def Tile_MaxFOp : Tile_BinaryOp<"maxf", "floating-point maximum (NaN-propagating as v_max_f32 is not; use on finite data)">;
 def Tile_MinFOp : Tile_BinaryOp<"minf", "floating-point minimum">;
+def Tile_DivFOp : Tile_BinaryOp<"divf", "floating-point division (correctly rounded)">;
 def Tile_AddIOp : Tile_BinaryOp<"addi", "integer addition">;
 def Tile_SubIOp : Tile_BinaryOp<"subi", "integer subtraction">;
 
@@ -289,6 +328,31 @@ def Tile_Exp2Op : Tile_Op<"exp2", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins Tile_AnyTile:$operand);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_Log2Op : Tile_Op<"log2", [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise log2(x) on f32 tiles, one v_log_f32 per element";
+  let description = [{
+    Denormal inputs flush to zero (log2 gives -inf), as `v_log_f32` does;
+    used for log-sum-exp outputs.
+  }];
+  let arguments = (ins Tile_AnyTile:$operand);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_AnyOp : Tile_Op<"any", [Pure]> {
+  let summary = "true in every lane when any element of an i1 tile is true in any lane";
+  let description = [{
+    A wave-uniform flag (`s_cmp` on a ballot), so branching on it is a scalar
+    branch: for example lazy rescaling in attention skips the rescale when
+    no row maximum grew enough in any lane.
+  }];
+  let arguments = (ins Tile_AnyTile:$operand);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand)";
   let hasVerifier = 1;
 }
 
@@ -327,6 +391,14 @@ def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
 def Tile_CmpIOp : Tile_Op<"cmpi", [Pure, SameTypeOperands]> {
   let summary = "elementwise integer comparison into an i1 tile";
   let arguments = (ins Arith_CmpIPredicateAttr:$predicate, Tile_AnyTile:$lhs, Tile_AnyTile:$rhs);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_CmpFOp : Tile_Op<"cmpf", [Pure, SameTypeOperands]> {
+  let summary = "elementwise floating-point comparison into an i1 tile";
+  let arguments = (ins Arith_CmpFPredicateAttr:$predicate, Tile_AnyTile:$lhs, Tile_AnyTile:$rhs);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
   let hasVerifier = 1;
@@ -410,10 +482,12 @@ def Tile_SchedBarrierOp : Tile_Op<"sched_barrier"> {
   let description = [{
     No instruction crosses this point in the final schedule, except those of
     the classes listed (`tile.sched_barrier [valu, salu]`); `[]` fences all.
+    The classes are those of `#tile.group`: alu, valu, salu, mfma, vmem,
+    vmem_read, vmem_write, ds, ds_read, ds_write, trans. The attribute holds
+    LLVM's mask (`llvm.amdgcn.sched.barrier`).
   }];
-  let arguments = (ins TypedArrayAttrBase<
-      EnumAttr<Tile_Dialect, Tile_SchedGroupKind, "sched_kind">, "classes">:$allowed);
-  let assemblyFormat = "$allowed attr-dict";
+  let arguments = (ins I32Attr:$allowed);
+  let assemblyFormat = "custom<SchedKinds>($allowed) attr-dict";
 }
 
 def Tile_SchedGroupBarrierOp : Tile_Op<"sched_group_barrier"> {

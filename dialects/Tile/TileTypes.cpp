@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -164,6 +165,7 @@ Type LdsType::parse(AsmParser &parser) {
   SmallVector<StringAttr> names;
   Type element;
   int64_t pad = 0, stages = 1;
+  llvm::SmallSet<StringRef, 2> seen;
   if (parser.parseLess() || parseShape(parser, shape, names) ||
       parser.parseComma() || parser.parseType(element))
     return {};
@@ -176,6 +178,10 @@ Type LdsType::parse(AsmParser &parser) {
     if (!slot) {
       parser.emitError(loc, "unknown LDS buffer property '")
           << key << "'; expected 'pad' or 'stages'";
+      return {};
+    }
+    if (!seen.insert(key).second) {
+      parser.emitError(loc, "LDS buffer property '") << key << "' given twice";
       return {};
     }
     if (parser.parseInteger(*slot))

@@ -87,8 +87,8 @@ func.func @dtype() {
 tile.param_decl @BM : i64 = 64
 // CHECK-LABEL: func.func @k(
 // CHECK: tile.splat %{{.*}} : f32 -> <[96, 32], f32, #tile.mfma<acc, 32x32x8>>
-func.func @k(%f: f32) {
+func.func @k(%f: f32) -> !tile.tile<[BM, 32], f32, #tile.mfma<acc>> {
   // expected-error@+1 {{'tile.splat' op with the bound parameters, tile shape 48x32 is not a multiple of the layout's 32x32}}
   %0 = tile.splat %f : f32 -> !tile.tile<[BM, 32], f32, #tile.mfma<acc>>
-  return
+  return %0 : !tile.tile<[BM, 32], f32, #tile.mfma<acc>>
 }

@@ -71,7 +71,7 @@ module attributes {tile.chip = "gfx950"} {
 
 module attributes {tile.chip = "gfx942"} {
   func.func @k() {
-    // expected-error@+1 {{'tile.lds_alloc' op has no LDS offset; run tile-allocate-lds before lowering}}
+    // expected-error@+1 {{'tile.lds_alloc' op has no LDS placement; run tile-allocate-lds before lowering}}
     %0 = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
     return
   }
@@ -103,8 +103,7 @@ module attributes {tile.chip = "gfx942"} {
 module attributes {tile.chip = "gfx942"} {
   func.func @k(%b: !tile.buffer<bf16>, %i: index) attributes {tile.kernel, tile.block_size = 256 : i64, tile.lds_bytes = 512 : i64} {
     %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[8, 32], bf16>
-    // expected-error@+2 {{'tile.async_copy' op the stage is 2 DMA lines of 256 bytes, which do not split evenly over the workgroup's 4 waves}}
-    // expected-error@+1 {{failed to legalize operation 'tile.async_copy'}}
+    // expected-error@+1 {{'tile.async_copy' op the stage is 2 DMA lines of 256 bytes, which do not split evenly over the workgroup's 4 waves}}
     tile.async_copy %b[%i, %i] stride %i -> %0[%i] : !tile.buffer<bf16>, !tile.lds<[8, 32], bf16>
     return
   }

@@ -404,7 +404,7 @@ func.func @sched(%lagging: i1) {
   tile.barrier
   tile.barrier unfenced
   tile.sched_barrier []
-  tile.sched_barrier [#tile<sched_kind valu>, #tile<sched_kind salu>]
+  tile.sched_barrier [valu, salu]
   tile.sched_group_barrier #tile.group<ds_read, 2> sync 1
   tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>] x 2 sync 3
   tile.setprio 3

@@ -195,7 +195,7 @@ func.func @decl_in_func() {
 //===----------------------------------------------------------------------===//
 
 func.func @make_buffer_element(%p: !tile.ptr<f16>, %n: index) {
-  // expected-error@+1 {{'tile.make_buffer' op the pointer holds 'f16' but the tile holds 'bf16'}}
+  // expected-error@+1 {{'tile.make_buffer' op the pointer holds 'f16' but the buffer holds 'bf16'}}
   %0 = tile.make_buffer %p, %n : !tile.ptr<f16> -> !tile.buffer<bf16>
   return
 }

@@ -255,8 +255,8 @@ func.func @reductions(%x: !tile.tile<[BM, 64], f32, #tile.mfma<acc>>,
 // CHECK: tile.barrier{{$}}
 // CHECK-NEXT: tile.barrier unfenced{{$}}
 // CHECK-NEXT: tile.sched_barrier []{{$}}
-// CHECK-NEXT: tile.sched_barrier [#tile<sched_kind valu>, #tile<sched_kind salu>]{{$}}
-// CHECK-NEXT: tile.sched_barrier [#tile<sched_kind alu>, #tile<sched_kind mfma>, #tile<sched_kind vmem>, #tile<sched_kind vmem_read>, #tile<sched_kind vmem_write>, #tile<sched_kind ds>, #tile<sched_kind ds_read>, #tile<sched_kind ds_write>, #tile<sched_kind trans>]{{$}}
+// CHECK-NEXT: tile.sched_barrier [valu, salu]{{$}}
+// CHECK-NEXT: tile.sched_barrier [alu, mfma, vmem, vmem_read, vmem_write, ds, ds_read, ds_write, trans]{{$}}
 // CHECK-NEXT: tile.sched_group_barrier <mfma, 1>{{$}}
 // CHECK-NEXT: tile.sched_group_barrier <mfma, 1>{{$}}
 // CHECK-NEXT: tile.sched_group_barrier <ds_read, 2> sync 1{{$}}
@@ -275,8 +275,8 @@ func.func @sched(%lagging: i1) {
   tile.barrier
   tile.barrier unfenced
   tile.sched_barrier []
-  tile.sched_barrier [#tile<sched_kind valu>, #tile<sched_kind salu>]
-  tile.sched_barrier [#tile<sched_kind alu>, #tile<sched_kind mfma>, #tile<sched_kind vmem>, #tile<sched_kind vmem_read>, #tile<sched_kind vmem_write>, #tile<sched_kind ds>, #tile<sched_kind ds_read>, #tile<sched_kind ds_write>, #tile<sched_kind trans>]
+  tile.sched_barrier [valu, salu]
+  tile.sched_barrier [alu, mfma, vmem, vmem_read, vmem_write, ds, ds_read, ds_write, trans]
   tile.sched_group_barrier #tile.group<mfma, 1>
   tile.sched_group_barrier #tile.group<mfma, 1> sync 0
   tile.sched_group_barrier #tile.group<ds_read, 2> sync 1
