@@ -7,6 +7,7 @@
 #include "tools/kcc/RunCommand.h"
 #include "runtime/CodeObject.h"
 #include "runtime/emu/Emulator.h"
+#include "tools/kcc/TimingCommand.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -135,6 +136,7 @@ int runCommand(ArrayRef<const char *> argv) {
   std::string codeObjectPath, kernel, device;
   emu::LaunchOptions options;
   bool haveGrid = false, haveBlock = false;
+  TimingCommand timing;
   std::vector<ArgSpec> specs;
   for (size_t i = 0; i < args.size(); ++i) {
     StringRef a = args[i];
@@ -146,7 +148,7 @@ int runCommand(ArrayRef<const char *> argv) {
       return std::nullopt;
     };
     if (a == "-h" || a == "--help") {
-      outs() << kUsage << "\n";
+      outs() << kUsage << "\n  " << TimingCommand::kUsage << "\n";
       return 0;
     }
     if (a.starts_with("--kernel")) {
@@ -194,6 +196,9 @@ int runCommand(ArrayRef<const char *> argv) {
       if (!spec)
         return fail(toString(spec.takeError()));
       specs.push_back(std::move(*spec));
+    } else if (timing.handles(a)) {
+      if (Error e = timing.parse(args, i))
+        return fail(toString(std::move(e)));
     } else if (a.starts_with("-")) {
       return fail("unknown option '" + a + "'; " + kUsage);
     } else if (codeObjectPath.empty()) {
@@ -300,7 +305,8 @@ int runCommand(ArrayRef<const char *> argv) {
     std::memcpy(kernarg.data() + ka.offset, &value, ka.size);
   }
 
-  auto stats = d.launch(**module, kernel, options, kernarg);
+  auto stats = timing.enabled() ? timing.launch(d, bytes, kernel, options, kernarg)
+                                : d.launch(**module, kernel, options, kernarg);
   if (!stats)
     return fail(toString(stats.takeError()));
 

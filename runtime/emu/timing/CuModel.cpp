@@ -49,6 +49,7 @@ struct WaveSim {
   uint64_t blockedUntil = 0;  // nop, branch refetch, sleep, barrier
   uint64_t arrivedAt = 0;     // when the next instruction became next
   bool atBarrier = false;
+  uint32_t barrierInfo = 0;   // the s_barrier waited at (for tooltips)
   bool done = false;
   std::deque<uint64_t> vm;    // completion times in issue order (monotonic)
   std::vector<Lgkm> lgkm;
@@ -159,7 +160,7 @@ void Sim::maybeRelease(GroupSim &g, uint64_t t) {
   for (unsigned wi : g.waiting) {
     WaveSim &w = waves[wi];
     w.atBarrier = false;
-    span(w, w.arrivedAt, release, SpanKind::Barrier, 0);
+    span(w, w.arrivedAt, release, SpanKind::Barrier, w.barrierInfo);
     w.blockedUntil = release;
     w.arrivedAt = release;
   }
@@ -279,6 +280,7 @@ void Sim::issue(WaveSim &w, uint64_t t) {
   case Kind::Barrier: {
     GroupSim &g = groups[w.group];
     w.atBarrier = true;
+    w.barrierInfo = op.info;
     w.arrivedAt = t;
     ++g.arrived;
     g.waiting.push_back(unsigned(&w - waves.data()));

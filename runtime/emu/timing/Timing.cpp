@@ -197,7 +197,13 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
       if (be.size() >= K && K >= 2 && be[K - 1]->haveCompare && be[K - 2]->haveCompare) {
         const BackEdge &x = *be[K - 1], &y = *be[K - 2];
         const std::string &cmp = trace.insts[x.compareInfo].mnemonic;
-        const std::string &br = trace.insts[w0.ops[x.op].info].mnemonic;
+        std::string br = trace.insts[w0.ops[x.op].info].mnemonic;
+        if (!StringRef(br).starts_with("s_cbranch_scc") && x.haveExitBranch) {
+          // Rotated loop: it continues while the exit branch is not taken.
+          br = trace.insts[x.exitBranchInfo].mnemonic;
+          br = StringRef(br).starts_with("s_cbranch_scc1") ? "s_cbranch_scc0"
+                                                          : "s_cbranch_scc1";
+        }
         remaining = remainingIterations(cmp, br, x.a, x.b, int64_t(x.a - y.a),
                                         int64_t(x.b - y.b));
         if (remaining)

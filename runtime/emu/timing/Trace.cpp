@@ -67,6 +67,7 @@ void TraceRecorder::beforeIssue(Wave &w, const Inst &in) {
     // next back-edge will test.
     bool wide = in.src[0].width >= 2 || StringRef(ii.mnemonic).ends_with("64");
     s.haveCompare = true;
+    s.haveExitBranch = false;
     s.compareInfo = info;
     s.a = wide ? readScalar64(w, in.src[0]) : readScalar32(w, in.src[0]);
     s.b = wide ? readScalar64(w, in.src[1]) : readScalar32(w, in.src[1]);
@@ -141,6 +142,10 @@ void TraceRecorder::afterIssue(Wave &w, const Inst &in, ArrayRef<MemRecord> mem)
   case Kind::Branch: {
     op.taken = w.pc != in.pc + in.size;
     op.backward = op.taken && w.pc <= in.pc;
+    if (!op.taken && StringRef(ii.mnemonic).starts_with("s_cbranch_scc")) {
+      s.haveExitBranch = true;
+      s.exitBranchInfo = op.info;
+    }
     if (op.backward) {
       BackEdge be;
       be.op = uint32_t(wt.ops.size() - 1);
@@ -149,6 +154,8 @@ void TraceRecorder::afterIssue(Wave &w, const Inst &in, ArrayRef<MemRecord> mem)
       be.compareInfo = s.compareInfo;
       be.a = s.a;
       be.b = s.b;
+      be.haveExitBranch = s.haveExitBranch;
+      be.exitBranchInfo = s.exitBranchInfo;
       wt.backEdges.push_back(be);
       if (options.stopAfterIterations) {
         unsigned &n = backEdgeCounts[{s.trace, be.pc}];

@@ -44,6 +44,10 @@ struct BackEdge {
   bool haveCompare = false;
   uint32_t compareInfo = 0;
   uint64_t a = 0, b = 0;  // compare operands (64-bit compares use both dwords)
+  /// A rotated loop ends in s_branch and leaves through a conditional branch
+  /// after the compare; that branch, not taken, is the loop condition.
+  bool haveExitBranch = false;
+  uint32_t exitBranchInfo = 0;
 };
 
 struct WaveTrace {
@@ -103,7 +107,8 @@ private:
     bool haveCompare = false;
     uint32_t compareInfo = 0;
     uint64_t a = 0, b = 0;
-    bool saturated = false;
+    bool haveExitBranch = false;
+    uint32_t exitBranchInfo = 0;
   };
   uint32_t infoFor(Wave &w, const Inst &in);
   WaveState &state(const Wave &w);

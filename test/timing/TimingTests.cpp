@@ -1,0 +1,240 @@
+//===- TimingTests.cpp - The CU model on kernels with known cycle counts --===//
+//
+// Each kernel of asm/timing_kernels.s runs on the emulator with the trace
+// recorder; the expected cycles are computed here by hand from the chip
+// constants (runtime/emu/timing/TimingParams.cpp), so a change of the model
+// or of a constant that moves them makes these fail.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emu/timing/LdsBanks.h"
+#include "runtime/emu/timing/Timeline.h"
+#include "runtime/emu/timing/Timing.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+using namespace kcc;
+using namespace kcc::emu;
+using namespace kcc::emu::timing;
+
+namespace {
+
+const char *chipName(Chip c) { return c == Chip::gfx942 ? "gfx942" : "gfx950"; }
+
+class TimingTest : public ::testing::TestWithParam<Chip> {
+protected:
+  TimingReport run(const std::string &kernel, TimingOptions options = {}) {
+    std::string path = std::string(KCC_TIMING_KERNEL_DIR) + "/timing_kernels-" +
+                       chipName(GetParam()) + ".hsaco";
+    auto file = llvm::MemoryBuffer::getFile(path);
+    EXPECT_TRUE(bool(file)) << "cannot read " << path;
+    if (!file)
+      return {};
+    auto ctx = Context::create();
+    auto dev = ctx->addDevice(GetParam());
+    EXPECT_TRUE(bool(dev));
+    LaunchOptions lo;
+    lo.grid = {1, 1, 1};
+    lo.block = {64, 1, 1};
+    options.recordSpans = true;
+    llvm::ArrayRef<uint8_t> bytes(
+        reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
+        (*file)->getBufferSize());
+    auto r = estimateLaunch(**dev, bytes, kernel, lo, {}, options);
+    if (!r) {
+      ADD_FAILURE() << llvm::toString(r.takeError());
+      return {};
+    }
+    return std::move(*r);
+  }
+  static std::vector<Span> spans(const TimingReport &r, SpanKind kind) {
+    std::vector<Span> out;
+    if (r.timing.waves.empty())
+      return out;
+    for (const Span &s : r.timing.waves[0].spans)
+      if (s.kind == kind)
+        out.push_back(s);
+    return out;
+  }
+  const TimingParams &params() const { return getTimingParams(GetParam()); }
+};
+
+// 32x32x8 bf16 is 8 passes of 4 cycles on both chips: 16 back to back take
+// 16 * 32 = 512 cycles of the pipe, one starting every 32.
+TEST_P(TimingTest, IndependentMfmasIssueAtPassRate) {
+  TimingReport r = run("mfma_indep");
+  auto m = spans(r, SpanKind::Mfma);
+  ASSERT_EQ(m.size(), 16u);
+  for (size_t i = 1; i < m.size(); ++i)
+    EXPECT_EQ(m[i].begin - m[i - 1].begin, 32u) << "MFMA " << i;
+  EXPECT_EQ(m.back().end - m.front().begin, 512u);
+  EXPECT_NEAR(r.simds[0].mfma * double(r.simulatedCycles), 512.0, 0.5);
+}
+
+// Accumulating into the same registers does not wait for the result.
+TEST_P(TimingTest, AccumulatorChainIssuesAtPassRate) {
+  TimingReport r = run("mfma_chain_c");
+  auto m = spans(r, SpanKind::Mfma);
+  ASSERT_EQ(m.size(), 16u);
+  EXPECT_EQ(m.back().end - m.front().begin, 512u);
+}
+
+// Reading the previous result as A waits passes + 3 wait states on gfx942
+// (+4 on gfx950), 4 cycles each: 44 / 48 cycles per MFMA.
+TEST_P(TimingTest, DependentMfmasWaitForTheResult) {
+  TimingReport r = run("mfma_chain_ab");
+  auto m = spans(r, SpanKind::Mfma);
+  ASSERT_EQ(m.size(), 16u);
+  uint64_t latency = GetParam() == Chip::gfx942 ? 44 : 48;
+  for (size_t i = 1; i < m.size(); ++i)
+    EXPECT_EQ(m[i].begin - m[i - 1].begin, latency) << "MFMA " << i;
+  EXPECT_EQ(m.back().begin - m.front().begin, 15 * latency);
+}
+
+// v_mov, s_nop 7, v_mov: the nop's slot and its 8 wait states, 4 cycles
+// each, separate the two VALU ops: (1 + 8) * 4 = 36.
+TEST_P(TimingTest, NopWaitStates) {
+  TimingReport r = run("nop_wait");
+  auto v = spans(r, SpanKind::Valu);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1].begin - v[0].begin, 36u);
+}
+
+// ds_read_b32 of 64 lanes at a 4-byte stride: 256 bytes over 32 banks (gfx942)
+// = 2 cycles, over 64 banks (gfx950) = 1; at an 8-byte stride every bank in
+// use delivers two dwords: twice the time. ds_read_b128 at a 16-byte stride:
+// 1024 bytes, 8 / 4 cycles, no conflict.
+TEST_P(TimingTest, TwoWayBankConflictDoublesLdsTime) {
+  TimingReport r = run("lds_stride");
+  auto l = spans(r, SpanKind::Lds);
+  ASSERT_EQ(l.size(), 9u);
+  uint64_t base = GetParam() == Chip::gfx942 ? 2 : 1;
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(l[i].end - l[i].begin, base) << "read " << i;
+  for (size_t i = 4; i < 8; ++i)
+    EXPECT_EQ(l[i].end - l[i].begin, 2 * base) << "read " << i;
+  EXPECT_EQ(l[8].end - l[8].begin, 4 * base);
+  // The report names the four stride-8 reads (four static instructions),
+  // and nothing else.
+  ASSERT_EQ(r.ldsConflicts.size(), 4u);
+  for (const LdsConflictSite &c : r.ldsConflicts) {
+    EXPECT_NE(c.text.find("ds_read_b32 v4"), std::string::npos) << c.text;
+    EXPECT_DOUBLE_EQ(c.degree, 2.0);
+    EXPECT_EQ(c.executions, 1u);
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printBankConflicts(r, os);
+  EXPECT_NE(text.find("2.00-way"), std::string::npos) << text;
+}
+
+// One MFMA per iteration bounds the loop at 32 cycles; the scalar work and
+// the taken branch (8 cycles) hide under it.
+TEST_P(TimingTest, LoopCyclesPerIteration) {
+  TimingReport r = run("counted_loop");
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_EQ(r.loops[0].iterations, 64u);
+  EXPECT_DOUBLE_EQ(r.loops[0].cyclesPerIteration, 32.0);
+  EXPECT_EQ(r.hotLoop, 0);
+  EXPECT_DOUBLE_EQ(r.loops[0].mixPerIteration[unsigned(Kind::Mfma)], 1.0);
+}
+
+// Steady state: 4 iterations replayed, the other 60 inferred from
+// s_cmp_lt_u32 s2, 64 and charged at 32 cycles; the result matches the full
+// replay within the epilogue (s_endpgm only here).
+TEST_P(TimingTest, SteadyStateExtrapolatesTheTripCount) {
+  TimingReport full = run("counted_loop");
+  TimingOptions o;
+  o.steadyStateIterations = 4;
+  TimingReport steady = run("counted_loop", o);
+  EXPECT_TRUE(steady.extrapolated) << steady.note;
+  EXPECT_NE(steady.note.find("trip count 64 inferred"), std::string::npos) << steady.note;
+  EXPECT_NEAR(double(steady.cuCycles), double(full.cuCycles), 0.01 * double(full.cuCycles));
+}
+
+// The device scale: rounds of residency over the chip's CUs.
+TEST_P(TimingTest, KernelScalesByRounds) {
+  TimingReport r = run("mfma_indep");
+  EXPECT_EQ(r.rounds, 1u);
+  EXPECT_DOUBLE_EQ(r.kernelCycles, double(r.cuCycles));
+  TimingOptions o;
+  o.flops = 16.0 * 32 * 32 * 8 * 2;
+  TimingReport f = run("mfma_indep", o);
+  EXPECT_GT(f.tflops, 0);
+}
+
+TEST_P(TimingTest, TimelineRenders) {
+  TimingReport r = run("counted_loop");
+  std::string svg;
+  llvm::raw_string_ostream os(svg);
+  writeTimelineSvg(r, TimelineOptions(), os);
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  EXPECT_NE(svg.find("v_mfma_f32_32x32x8_bf16"), std::string::npos);
+  auto [b, e] = timelineWindow(r, TimelineOptions());
+  EXPECT_EQ(e - b, 32u); // one iteration
+}
+
+INSTANTIATE_TEST_SUITE_P(Chips, TimingTest, ::testing::Values(Chip::gfx942, Chip::gfx950),
+                         [](const ::testing::TestParamInfo<Chip> &i) {
+                           return std::string(chipName(i.param));
+                         });
+
+// Pass counts of SIDPGFX940FullSpeedModel (SISchedule.td).
+TEST(MfmaPasses, FollowLlvmSchedule) {
+  struct Case { const char *m; unsigned passes; };
+  for (Case c : {Case{"v_mfma_f32_32x32x8_bf16", 8}, {"v_mfma_f32_16x16x16_bf16", 4},
+                 {"v_mfma_f32_32x32x16_bf16", 8}, {"v_mfma_f32_16x16x32_bf16", 4},
+                 {"v_mfma_f32_32x32x2_f32", 16}, {"v_mfma_f32_16x16x4_f32", 8},
+                 {"v_mfma_f32_32x32x1_2b_f32", 16}, {"v_mfma_f32_4x4x4_16b_f16", 2},
+                 {"v_mfma_f32_32x32x4_2b_f16", 16}, {"v_mfma_f32_32x32x4_xf32", 8},
+                 {"v_mfma_f32_16x16x8_xf32", 4}, {"v_mfma_f64_16x16x4_f64", 8},
+                 {"v_mfma_f64_4x4x4_4b_f64", 4}, {"v_mfma_i32_32x32x16_i8", 8},
+                 {"v_mfma_f32_32x32x16_fp8_fp8", 8}, {"v_smfmac_f32_32x32x16_bf16", 8},
+                 {"v_add_f32", 0}})
+    EXPECT_EQ(mfmaPasses(Chip::gfx942, c.m), c.passes) << c.m;
+}
+
+// The tables reproduce the data-sheet peaks they cite.
+TEST(TimingParams, ReproduceDataSheetPeaks) {
+  const TimingParams &a = getTimingParams(Chip::gfx942);
+  double perSimd942 = 32.0 * 32 * 8 * 2 / (8 * a.mfmaCyclesPerPass);
+  EXPECT_NEAR(a.computeUnits * 4 * perSimd942 * a.clockGHz * 1e9 / 1e12, 1307.4, 1.0);
+  const TimingParams &b = getTimingParams(Chip::gfx950);
+  double perSimd950 = 32.0 * 32 * 16 * 2 / (8 * b.mfmaCyclesPerPass);
+  EXPECT_NEAR(b.computeUnits * 4 * perSimd950 * b.clockGHz * 1e9 / 1e12, 2516.6, 1.0);
+  EXPECT_EQ(a.ldsBanks, 32u);
+  EXPECT_EQ(b.ldsBanks, 64u);
+}
+
+TEST(LdsBanks, BroadcastIsFree) {
+  uint32_t addr[64];
+  for (uint32_t &a : addr)
+    a = 128;
+  LdsAccessCost c = ldsAccessCost(addr, ~0ull, 4, 32);
+  EXPECT_EQ(c.cycles, c.idealCycles);
+  // A 32-dword stride puts every lane of a phase on one bank: 32-way.
+  for (int l = 0; l < 64; ++l)
+    addr[l] = uint32_t(l) * 128;
+  c = ldsAccessCost(addr, ~0ull, 4, 32);
+  EXPECT_EQ(c.cycles, 64u);
+  EXPECT_EQ(c.idealCycles, 2u);
+}
+
+TEST(TripCount, CountedLoops) {
+  // for (i = 0; i < 10; ++i): the compare after the increment saw (3, 10).
+  EXPECT_EQ(remainingIterations("s_cmp_lt_u32", "s_cbranch_scc1", 3, 10, 1, 0), 7u);
+  // Count down to zero: s_cmp_lg_u32 s, 0 saw 5.
+  EXPECT_EQ(remainingIterations("s_cmp_lg_u32", "s_cbranch_scc1", 5, 0, -1, 0), 5u);
+  // Exit on equality with scc0 ... branch back while not equal.
+  EXPECT_EQ(remainingIterations("s_cmp_eq_u32", "s_cbranch_scc0", 16, 64, 16, 0), 3u);
+  // Neither operand moves: not a counted loop.
+  EXPECT_FALSE(remainingIterations("s_cmp_lt_u32", "s_cbranch_scc1", 3, 10, 0, 0));
+  EXPECT_FALSE(remainingIterations("s_cmp_lt_u32", "s_cbranch_vccnz", 3, 10, 1, 0));
+}
+
+} // namespace

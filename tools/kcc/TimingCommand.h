@@ -1,0 +1,61 @@
+//===- TimingCommand.h - `kcc run --timing` options and output -*- C++ -*-===//
+//
+//   kcc run ... --timing [--timing-cus N] [--steady-state[=K]] [--trip-count N]
+//       [--flops F] [--dram-bytes B] [--timeline OUT.svg]
+//       [--timeline-iterations N] [--timeline-window A:B] [--bank-conflicts]
+//       [--timing-constants]
+//
+// Any of the options turns timing on. The launch then runs with the timing
+// model's trace recorder (runtime/emu/timing/Timing.h) and the estimate is
+// printed after the emulator's own line.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_TOOLS_KCC_TIMINGCOMMAND_H
+#define KCC_TOOLS_KCC_TIMINGCOMMAND_H
+
+#include "runtime/emu/Emulator.h"
+#include "runtime/emu/timing/Timeline.h"
+#include "runtime/emu/timing/Timing.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace kcc {
+
+class TimingCommand {
+public:
+  static constexpr const char *kUsage =
+      "[--timing [--timing-cus N] [--steady-state[=K]] [--trip-count N] "
+      "[--flops F] [--dram-bytes B] [--timeline OUT.svg] "
+      "[--timeline-iterations N] [--timeline-window A:B] [--bank-conflicts] "
+      "[--timing-constants]]";
+
+  /// Whether `arg` is one of the timing options.
+  bool handles(llvm::StringRef arg) const;
+  /// Parses the option at args[i] (advancing i past a separate value).
+  llvm::Error parse(llvm::ArrayRef<llvm::StringRef> args, size_t &i);
+  bool enabled() const { return on; }
+
+  /// Runs the launch with the timing model and prints the report (and writes
+  /// the timeline); returns the emulator's launch statistics.
+  llvm::Expected<emu::LaunchStats>
+  launch(emu::Device &device, llvm::ArrayRef<uint8_t> codeObject,
+         llvm::StringRef kernel, const emu::LaunchOptions &launch,
+         llvm::ArrayRef<uint8_t> args);
+
+private:
+  bool on = false;
+  bool bankConflicts = false;
+  bool constants = false;
+  std::string timelinePath;
+  emu::timing::TimingOptions options;
+  emu::timing::TimelineOptions timeline;
+};
+
+} // namespace kcc
+
+#endif // KCC_TOOLS_KCC_TIMINGCOMMAND_H
