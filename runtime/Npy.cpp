@@ -81,8 +81,8 @@ Expected<NpyArray> parseNpy(ArrayRef<uint8_t> bytes) {
     headerLen = support::endian::read32le(bytes.data() + 8);
     headerStart = 12;
   } else {
-    return error("unsupported .npy version " + Twine(major) + "." +
-                 Twine(bytes[7]) + " (1.0, 2.0 and 3.0 are read)");
+    return error("unsupported .npy version " + Twine(unsigned(major)) + "." +
+                 Twine(unsigned(bytes[7])) + " (1.0, 2.0 and 3.0 are read)");
   }
   if (bytes.size() < headerStart + headerLen)
     return error(".npy header is truncated");

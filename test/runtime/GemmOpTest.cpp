@@ -1,0 +1,256 @@
+//===- GemmOpTest.cpp - kcc::ops::gemm on emulated gfx942 and gfx950 ------===//
+//
+// Random bf16/f16 data through the op wrapper (JIT, cache, argument checks,
+// launch) on the emulator, every element against a float64 reference from
+// the same rounded inputs; then each bad argument with its exact message.
+//
+//===----------------------------------------------------------------------===//
+#include "kernels/gemm/GemmOp.h"
+#include "runtime/Jit.h"
+#include "runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace kcc;
+
+namespace {
+
+struct Case {
+  Chip chip;
+  int M, N, K;
+  DType in = DType::bf16, out = DType::f32;
+  bool bias = false;
+  int lda = 0, ldb = 0, ldc = 0; // 0: packed
+};
+
+std::string caseName(const Case &c) {
+  std::string s = getChipInfo(c.chip).name.str() + "_" + std::to_string(c.M) +
+                  "x" + std::to_string(c.N) + "x" + std::to_string(c.K) + "_" +
+                  dtypeName(c.in).str() + "_" + dtypeName(c.out).str();
+  if (c.bias) s += "_bias";
+  if (c.lda || c.ldb || c.ldc) s += "_strided";
+  return s;
+}
+
+/// One runtime and one JIT for the whole binary: compiled variants are
+/// shared between cases, as in a real process.
+struct Shared {
+  std::unique_ptr<Runtime> rt;
+  std::unique_ptr<Jit> jit;
+  static Shared &get() {
+    static Shared s = [] {
+      Shared s;
+      RuntimeOptions o;
+      o.useHip = false;
+      s.rt = llvm::cantFail(Runtime::create(o));
+      JitOptions jo;
+      jo.useDiskCache = false; // tests must not depend on earlier runs
+      s.jit = std::make_unique<Jit>(jo);
+      return s;
+    }();
+    return s;
+  }
+};
+
+class GemmOpTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GemmOpTest, MatchesReference) {
+  const Case &c = GetParam();
+  Shared &s = Shared::get();
+  Device &d = llvm::cantFail(
+      s.rt->device(c.chip == Chip::gfx942 ? "emu:gfx942" : "emu:gfx950"));
+  int lda = c.lda ? c.lda : c.K, ldb = c.ldb ? c.ldb : c.K, ldc = c.ldc ? c.ldc : c.N;
+  std::mt19937 rng(c.M * 131 + c.N * 7 + c.K);
+  std::normal_distribution<float> normal;
+  bool bf = c.in == DType::bf16;
+  auto quantise = [&](float x) { return bf ? floatToBf16(x) : floatToF16(x); };
+  auto value = [&](uint16_t h) { return double(bf ? bf16ToFloat(h) : f16ToFloat(h)); };
+  // Padding elements of strided rows hold NaN: reading them would show.
+  std::vector<uint16_t> a(size_t(c.M) * lda, 0x7e00), bt(size_t(c.N) * ldb, 0x7e00),
+      bias(c.N);
+  for (int m = 0; m < c.M; ++m)
+    for (int k = 0; k < c.K; ++k)
+      a[size_t(m) * lda + k] = quantise(normal(rng));
+  for (int n = 0; n < c.N; ++n)
+    for (int k = 0; k < c.K; ++k)
+      bt[size_t(n) * ldb + k] = quantise(normal(rng));
+  for (auto &x : bias)
+    x = quantise(normal(rng));
+
+  Buffer da = llvm::cantFail(Buffer::fromHost(d, a));
+  Buffer db = llvm::cantFail(Buffer::fromHost(d, bt));
+  Buffer dbias = llvm::cantFail(Buffer::fromHost(d, bias));
+  size_t outSize = dtypeSize(c.out);
+  Buffer dc = llvm::cantFail(Buffer::allocate(d, size_t(c.M) * ldc * outSize));
+  ASSERT_FALSE(bool(dc.fill(0xff))); // NaN everywhere the kernel does not write
+
+  ops::GemmOptions o;
+  o.jit = s.jit.get();
+  std::optional<VectorRef> biasRef;
+  if (c.bias)
+    biasRef = VectorRef(dbias, c.in, c.N);
+  auto r = ops::gemm({da, c.in, c.M, c.K, lda}, {db, c.in, c.N, c.K, ldb},
+                     {dc, c.out, c.M, c.N, ldc}, biasRef, o);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  ASSERT_TRUE(r->waveInstructions.has_value());
+  EXPECT_GT(*r->waveInstructions, 0u);
+
+  std::vector<uint8_t> out(dc.size());
+  ASSERT_FALSE(bool(dc.read(out.data(), out.size())));
+  int bad = 0;
+  for (int m = 0; m < c.M; ++m)
+    for (int n = 0; n < ldc; ++n) {
+      size_t i = size_t(m) * ldc + n;
+      double got;
+      if (c.out == DType::f32) {
+        float f;
+        std::memcpy(&f, &out[4 * i], 4);
+        got = f;
+      } else {
+        uint16_t h;
+        std::memcpy(&h, &out[2 * i], 2);
+        got = c.out == DType::bf16 ? bf16ToFloat(h) : f16ToFloat(h);
+      }
+      if (n >= c.N) { // padding of C: untouched
+        if (!std::isnan(got) && ++bad <= 5)
+          ADD_FAILURE() << "C padding [" << m << "][" << n << "] written";
+        continue;
+      }
+      double ref = c.bias ? value(bias[n]) : 0.0;
+      for (int k = 0; k < c.K; ++k)
+        ref += value(a[size_t(m) * lda + k]) * value(bt[size_t(n) * ldb + k]);
+      double tol = c.out == DType::f32
+                       ? 1e-5 * std::sqrt(double(c.K)) * (1 + std::fabs(ref))
+                       : std::fabs(ref) * (c.out == DType::bf16 ? 0x1p-8 : 0x1p-11) + 1e-4;
+      if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
+        ADD_FAILURE() << "C[" << m << "][" << n << "] = " << got << ", reference "
+                      << ref;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
+    all.push_back({chip, 100, 70, 52});                        // tails in M, N, K
+    all.push_back({chip, 1, 1, 2});                            // smallest
+    all.push_back({chip, 130, 260, 34, DType::f16, DType::f32}); // N > M, two N blocks
+    all.push_back({chip, 257, 3, 66, DType::bf16, DType::bf16, true});  // tall, thin
+    all.push_back({chip, 64, 200, 128, DType::f16, DType::f16, true});  // wide, bias
+    all.push_back({chip, 33, 47, 40, DType::bf16, DType::f32, false, 48, 44, 50}); // strides
+  }
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(Emulated, GemmOpTest, ::testing::ValuesIn(cases()),
+                         [](const auto &info) { return caseName(info.param); });
+
+/// Bad arguments: one buffer set, each case bends one thing.
+class GemmOpErrors : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Shared &s = Shared::get();
+    d = &llvm::cantFail(s.rt->device("emu:gfx950"));
+    other = &llvm::cantFail(s.rt->device("emu:gfx942"));
+    a = std::make_unique<Buffer>(llvm::cantFail(Buffer::allocate(*d, 64 * 32 * 2)));
+    bt = std::make_unique<Buffer>(llvm::cantFail(Buffer::allocate(*d, 48 * 32 * 2)));
+    c = std::make_unique<Buffer>(llvm::cantFail(Buffer::allocate(*d, 64 * 48 * 4)));
+    bias = std::make_unique<Buffer>(llvm::cantFail(Buffer::allocate(*d, 48 * 2)));
+    elsewhere = std::make_unique<Buffer>(llvm::cantFail(Buffer::allocate(*other, 1 << 16)));
+    opts.jit = s.jit.get();
+  }
+  std::string run(MatrixRef ma, MatrixRef mb, MatrixRef mc,
+                  std::optional<VectorRef> vb = std::nullopt) {
+    auto r = ops::gemm(ma, mb, mc, vb, opts);
+    if (r)
+      return "(launched)";
+    return llvm::toString(r.takeError());
+  }
+  MatrixRef A() { return {*a, DType::bf16, 64, 32}; }
+  MatrixRef B() { return {*bt, DType::bf16, 48, 32}; }
+  MatrixRef C() { return {*c, DType::f32, 64, 48}; }
+  Device *d, *other;
+  std::unique_ptr<Buffer> a, bt, c, bias, elsewhere;
+  ops::GemmOptions opts;
+};
+
+TEST_F(GemmOpErrors, Valid) { EXPECT_EQ(run(A(), B(), C()), "(launched)"); }
+
+TEST_F(GemmOpErrors, DTypes) {
+  EXPECT_EQ(run({*a, DType::f32, 64, 16}, B(), C()),
+            "gemm: A is f32; A and Bt must be bf16 or f16");
+  EXPECT_EQ(run(A(), {*bt, DType::f16, 48, 32}, C()),
+            "gemm: Bt is f16 but A is bf16; A and Bt must have the same dtype");
+  EXPECT_EQ(run(A(), B(), {*c, DType::i32, 64, 48}),
+            "gemm: C is i32; C must be bf16, f16 or f32");
+  EXPECT_EQ(run(A(), B(), C(), VectorRef(*bias, DType::f32, 48)),
+            "gemm: bias is f32; it must have A's dtype (bf16)");
+}
+
+TEST_F(GemmOpErrors, Shapes) {
+  EXPECT_EQ(run({*a, DType::bf16, 0, 32}, B(), C()),
+            "gemm: A is 0x32; every dimension must be positive");
+  EXPECT_EQ(run(A(), {*bt, DType::bf16, 48, 30}, C()),
+            "gemm: A is 64x32 but Bt is 48x30; both need K columns");
+  EXPECT_EQ(run({*a, DType::bf16, 64, 31, 32}, {*bt, DType::bf16, 48, 31, 32}, C()),
+            "gemm: K = 31 is odd; the kernel moves K in pairs of elements (pad A "
+            "and Bt with a zero column)");
+  EXPECT_EQ(run(A(), B(), {*c, DType::f32, 64, 47}),
+            "gemm: C is 64x47; expected 64x48 (A's rows x Bt's rows)");
+  EXPECT_EQ(run(A(), B(), C(), VectorRef(*bias, DType::bf16, 47)),
+            "gemm: bias has 47 elements; expected N = 48");
+}
+
+TEST_F(GemmOpErrors, Strides) {
+  EXPECT_EQ(run({*a, DType::bf16, 64, 32, 30}, B(), C()),
+            "gemm: A's leading dimension 30 is less than its 32 columns");
+  EXPECT_EQ(run({*a, DType::bf16, 32, 32, 33}, B(), {*c, DType::f32, 32, 48}),
+            "gemm: A's leading dimension 33 is odd; its rows must start 4-byte "
+            "aligned");
+  EXPECT_EQ(run(A(), {*bt, DType::bf16, 24, 32, 63}, {*c, DType::f32, 64, 24}),
+            "gemm: Bt's leading dimension 63 is odd; its rows must start 4-byte "
+            "aligned");
+  EXPECT_EQ(run(A(), B(), {*c, DType::f32, 64, 48, 40}),
+            "gemm: C's leading dimension 40 is less than its 48 columns");
+  EXPECT_EQ(run(A(), B(), {*c, DType::f32, 64, 48, int64_t(1) << 31}),
+            "gemm: C (64x48, leading dimension 2147483648) exceeds the kernel's "
+            "32-bit size arguments");
+}
+
+TEST_F(GemmOpErrors, BufferSizes) {
+  EXPECT_EQ(run({*a, DType::bf16, 65, 32}, B(), {*c, DType::f32, 65, 48}),
+            "gemm: A (65x32, leading dimension 32, bf16) needs 4160 bytes; its "
+            "buffer has 4096");
+  EXPECT_EQ(run(A(), B(), {*c, DType::f32, 64, 48, 50}),
+            "gemm: C (64x48, leading dimension 50, f32) needs 12792 bytes; its "
+            "buffer has 12288");
+  EXPECT_EQ(run(A(), B(), C(), VectorRef(*a, DType::bf16, 48)), "(launched)");
+  Buffer tiny = llvm::cantFail(Buffer::allocate(*d, 10));
+  EXPECT_EQ(run(A(), B(), C(), VectorRef(tiny, DType::bf16, 48)),
+            "gemm: bias (48 bf16) needs 96 bytes; its buffer has 10");
+}
+
+TEST_F(GemmOpErrors, Devices) {
+  EXPECT_EQ(run(A(), {*elsewhere, DType::bf16, 48, 32}, C()),
+            "gemm: Bt is on emu:gfx942 but A is on emu:gfx950; all operands "
+            "must be on one device");
+  EXPECT_EQ(run(A(), B(), {*elsewhere, DType::f32, 64, 48}),
+            "gemm: C is on emu:gfx942 but A is on emu:gfx950; all operands "
+            "must be on one device");
+  MatrixRef none;
+  EXPECT_EQ(run(none, B(), C()), "gemm: A has no buffer");
+}
+
+TEST(GemmParams, PerChip) {
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false),
+            (std::vector<std::string>{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64",
+                                      "BK=64", "HAS_BIAS=0"}));
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::bf16, true, {"WM=32"}),
+            (std::vector<std::string>{"DTYPE=f16", "OUT=bf16", "WN=64", "BK=32",
+                                      "HAS_BIAS=1", "WM=32"}));
+}
+
+} // namespace
