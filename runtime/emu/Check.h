@@ -48,6 +48,7 @@ struct Finding {
   FindingSite other;        // the other access / the producing instruction
   std::string what;         // register or address ("LDS [0x100, +4)", "v5")
   std::string detail;       // why, in a sentence
+  uint32_t occurrences = 1; // lanes/bytes/registers with the same two sites
   std::string message() const;
 };
 

@@ -49,6 +49,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -96,6 +97,8 @@ std::string Finding::message() const {
   }
   if (!detail.empty())
     m += "\n    " + detail;
+  if (occurrences > 1)
+    m += " (" + std::to_string(occurrences) + " lanes, bytes or registers)";
   return m;
 }
 
@@ -427,14 +430,17 @@ public:
       WaveCk &o = *waves[wp->uid];
       if (&o == &c || !o.atBarrier)
         continue;
+      // Reported at the barrier, as a count mismatch found at the end of
+      // the workgroup is: the same bug gives the same site in any
+      // interleaving.
       endedWhileWaiting.insert(w.wg);
-      Finding f = base(FindingClass::BarrierMisuse, w, c.lastPc, -1);
-      f.site.access = "end after " + std::to_string(c.barriers) + " barriers";
-      f.other = site(*wp, o.lastBarrierPc, -1);
-      f.other.access = "barrier " + std::to_string(o.barriers);
+      Finding f = base(FindingClass::BarrierMisuse, *wp, o.lastBarrierPc, -1);
+      f.site.access = "barrier " + std::to_string(o.barriers);
+      f.other = site(w, c.lastPc, -1);
+      f.other.access = "end after " + std::to_string(c.barriers) + " barriers";
       f.detail = "a wave ended while another waits at a barrier: the waves "
                  "reach different numbers of barriers";
-      report(std::move(f), c.lastPc, o.lastBarrierPc);
+      report(std::move(f), o.lastBarrierPc, c.lastPc);
       break;
     }
   }
@@ -530,11 +536,19 @@ private:
     return f;
   }
 
-  /// Each finding once: by class and both program counters.
+  /// Each finding once, by class and both program counters: the other
+  /// lanes, bytes and registers of the same pair of instructions are the
+  /// same bug and only count.
   void report(Finding f, uint64_t pcA, uint64_t pcB) {
-    auto key = std::make_tuple(uint8_t(f.kind), pcA, pcB, f.what);
-    if (!seen.insert(key).second || findings.size() >= 200)
+    auto key = std::make_tuple(uint8_t(f.kind), pcA, pcB);
+    auto it = seen.find(key);
+    if (it != seen.end()) {
+      ++findings[it->second].occurrences;
       return;
+    }
+    if (findings.size() >= 200)
+      return;
+    seen[key] = findings.size();
     findings.push_back(std::move(f));
   }
 
@@ -954,7 +968,7 @@ private:
   Cell *lastCells = nullptr;
   std::unordered_map<uint64_t, std::unique_ptr<SyncVar>> globalSync;
   std::set<const Workgroup *> endedWhileWaiting;
-  std::set<std::tuple<uint8_t, uint64_t, uint64_t, std::string>> seen;
+  std::map<std::tuple<uint8_t, uint64_t, uint64_t>, size_t> seen;
   std::vector<Finding> findings;
 };
 

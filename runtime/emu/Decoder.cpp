@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Decoder.h"
+#include "runtime/CodeObject.h"
+#include "runtime/emu/Emulator.h"
 #include "runtime/emu/Ops.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -29,6 +31,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <map>
 #include <mutex>
 
 extern "C" {
@@ -440,6 +443,74 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
       out.negHi |= (m & kModAbs) ? 1u << i : 0;
     }
   }
+}
+
+Expected<std::vector<DecodedInstruction>>
+disassembleKernel(ArrayRef<uint8_t> codeObject, StringRef kernel, Chip chip) {
+  auto co = CodeObject::parse(codeObject);
+  if (!co)
+    return co.takeError();
+  const KernelInfo *k = co->findKernel(kernel);
+  if (!k)
+    return createStringError(inconvertibleErrorCode(),
+                             "no kernel '%s' in the code object; it has: %s",
+                             kernel.str().c_str(), co->kernelNameList().c_str());
+  auto decoder = Decoder::get(chip);
+  if (!decoder)
+    return decoder.takeError();
+  auto image = co->buildImage(0);
+  if (!image)
+    return image.takeError();
+  std::vector<std::pair<uint64_t, uint64_t>> code;
+  for (const LoadSegment &seg : co->segments())
+    if (seg.executable)
+      code.push_back({seg.vaddr, seg.vaddr + seg.fileSize});
+  auto inCode = [&](uint64_t a) {
+    for (auto &r : code)
+      if (a >= r.first && a + 4 <= r.second && a + 4 <= image->size())
+        return true;
+    return false;
+  };
+  // Reachability from the entry, so that padding and data after the code
+  // are not mistaken for instructions.
+  std::map<uint64_t, DecodedInstruction> seen;
+  std::vector<uint64_t> work{k->entryAddress};
+  while (!work.empty()) {
+    uint64_t pc = work.back();
+    work.pop_back();
+    while (inCode(pc) && !seen.count(pc)) {
+      Inst in;
+      std::string text;
+      uint64_t avail = std::min<uint64_t>(16, image->size() - pc);
+      (*decoder)->decode(ArrayRef<uint8_t>(image->data() + pc, avail), pc, in, text);
+      DecodedInstruction d;
+      d.offset = pc;
+      d.text = text;
+      d.mnemonic = StringRef(text).split(' ').first.str();
+      d.decodable = in.exec != faultUndecodable;
+      d.implemented = d.decodable && in.exec != faultUnsupported;
+      seen[pc] = d;
+      StringRef m = d.mnemonic;
+      int64_t imm = in.nctrl ? int16_t(in.ctrl[0])
+                             : (in.nsrc && in.src[0].kind == OpndKind::Imm
+                                    ? int16_t(in.src[0].imm) : 0);
+      uint64_t target = pc + 4 + uint64_t(imm * 4);
+      if (m == "s_branch") {
+        pc = target;
+        continue;
+      }
+      if (m.starts_with("s_cbranch_"))
+        work.push_back(target);
+      if (m.starts_with("s_endpgm") || m == "s_setpc_b64" || m == "s_code_end" ||
+          !d.decodable)
+        break;
+      pc += in.size;
+    }
+  }
+  std::vector<DecodedInstruction> out;
+  for (auto &[pc, d] : seen)
+    out.push_back(std::move(d));
+  return out;
 }
 
 const Inst *Program::fetchSlow(uint64_t pc, std::string &error) {

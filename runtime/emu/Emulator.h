@@ -136,6 +136,23 @@ public:
   launchConcurrent(llvm::ArrayRef<LaunchRequest> requests) = 0;
 };
 
+/// One instruction of a kernel as the emulator decodes it.
+struct DecodedInstruction {
+  uint64_t offset = 0;      // address in the code object as linked
+  std::string text;         // disassembly
+  std::string mnemonic;     // "v_mfma_f32_32x32x8_bf16"
+  bool decodable = true;    // LLVM's disassembler accepts the bytes
+  bool implemented = true;  // the emulator executes it on this chip
+};
+
+/// The instructions of `kernel` that its entry can reach (following
+/// branches; s_setpc/s_swappc targets are not followed), in address order.
+/// What `kcc emu-coverage` reports, and how tests find the address of an
+/// instruction.
+llvm::Expected<std::vector<DecodedInstruction>>
+disassembleKernel(llvm::ArrayRef<uint8_t> codeObject, llvm::StringRef kernel,
+                  Chip chip);
+
 } // namespace kcc::emu
 
 #endif // KCC_RUNTIME_EMU_EMULATOR_H
