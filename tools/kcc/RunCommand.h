@@ -22,6 +22,11 @@ namespace kcc {
 /// (reported as one line on stderr).
 int runCommand(llvm::ArrayRef<const char *> args);
 
+/// Runs `kcc emu-coverage FILE.hsaco [--mcpu=CHIP]` (CoverageCommand.cpp):
+/// the opcodes of every kernel, their counts and whether the emulator
+/// implements them. Returns 1 when one is missing.
+int emuCoverageCommand(llvm::ArrayRef<const char *> args);
+
 } // namespace kcc
 
 #endif // KCC_TOOLS_KCC_RUNCOMMAND_H

@@ -209,5 +209,12 @@ int main(int argc, char **argv) {
     return fail("this kcc was built without the emulator; 'kcc run' is unavailable");
 #endif
   }
+  if (argc > 1 && StringRef(argv[1]) == "emu-coverage") {
+#ifdef KCC_HAVE_RUN_COMMAND
+    return kcc::emuCoverageCommand(ArrayRef<const char *>(argv + 2, argv + argc));
+#else
+    return fail("this kcc was built without the emulator; 'kcc emu-coverage' is unavailable");
+#endif
+  }
   return compileMain(argc, argv);
 }
