@@ -3,6 +3,8 @@
 // Runs three clang-built kernels (emu_bench_kernels.hip) on each emulated
 // chip and prints wave-instructions per second: a VALU-bound FMA chain, an
 // MFMA-bound loop (also as GFLOP/s) and a memory-bound triad (also as GB/s).
+// Then it runs the MFMA-heavy and the memory-bound kernel again in check mode
+// (LaunchOptions::check) and prints the slowdown against plain emulation.
 //
 //   ninja emu_bench && ./bin/emu_bench [KERNEL_DIR]
 //
@@ -99,6 +101,41 @@ int main(int argc, char **argv) {
       snprintf(extra, sizeof(extra), "%.2f GFLOP/s", flops / s.seconds / 1e9);
       report(name, "mfma_loop", s, extra);
     }
+    // Check mode against plain emulation, on the same launches.
+    auto slowdown = [&](StringRef what, auto run) {
+      emu::LaunchStats plain = run(false), checked = run(true);
+      outs() << format("%-7s %-10s check mode %8.3f s vs plain %8.3f s: %5.1fx slowdown",
+                       name.str().c_str(), what.str().c_str(), checked.seconds,
+                       plain.seconds, checked.seconds / plain.seconds)
+             << "\n";
+    };
+    slowdown("mfma_loop", [&](bool checkMode) {
+      const int groups = 16, iters = 100;
+      uint64_t out = check(dev.allocate(groups * 64 * 4));
+      emu::LaunchOptions o;
+      o.grid = {groups, 1, 1};
+      o.block = {64, 1, 1};
+      o.check.enabled = checkMode;
+      auto s = check(dev.launch(*module, "mfma_loop", o, Args().add(out).add(iters).bytes));
+      check(dev.free(out));
+      return s;
+    });
+    slowdown("triad", [&](bool checkMode) {
+      // 4 MiB per buffer: check mode keeps 12 bytes of shadow per byte.
+      const int n = 1 << 18;
+      uint64_t a = check(dev.allocate(uint64_t(n) * 16));
+      uint64_t b = check(dev.allocate(uint64_t(n) * 16));
+      uint64_t c = check(dev.allocate(uint64_t(n) * 16));
+      emu::LaunchOptions o;
+      o.grid = {256, 1, 1};
+      o.block = {256, 1, 1};
+      o.check.enabled = checkMode;
+      auto s = check(dev.launch(*module, "triad", o,
+                                Args().add(a).add(b).add(c).add(2.0f).add(n).bytes));
+      for (uint64_t p : {a, b, c})
+        check(dev.free(p));
+      return s;
+    });
     {
       const int n = 1 << 20; // float4 elements: 16 MiB per buffer
       uint64_t a = check(dev.allocate(uint64_t(n) * 16));
