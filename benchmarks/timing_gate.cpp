@@ -4,7 +4,7 @@
 //
 // Compiles kernels/gemm/gemm.mlir (bf16 in, f32 out, default tiles) for
 // gfx942 and gfx950, runs one CU's workgroups of a 256 x 256 x 4096 GEMM in
-// steady-state mode (4 iterations of the K loop) and prints, per chip, the
+// steady-state mode (8 iterations of the K loop) and prints, per chip, the
 // steady-state cycles per iteration, the MFMA-pipe busy fraction and the
 // instruction mix per iteration. With --baseline it compares against the
 // committed figures and exits 1 when a figure is worse by more than the
@@ -97,7 +97,7 @@ Expected<Figures> measure(Chip chip, StringRef source) {
   launch.grid = {uint32_t(M / (2 * W)), uint32_t(N / (2 * W)), 1};
   launch.block = {256, 1, 1};
   emu::timing::TimingOptions to;
-  to.steadyStateIterations = 4;
+  to.steadyStateIterations = 8;
   auto report = emu::timing::estimateLaunch(d, *hsaco, "gemm", launch, args, to);
   if (!report)
     return report.takeError();

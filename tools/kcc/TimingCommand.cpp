@@ -49,7 +49,7 @@ Error TimingCommand::parse(ArrayRef<StringRef> args, size_t &i) {
     return Error::success();
   }
   if (flag == "--steady-state") {
-    options.steadyStateIterations = 4;
+    options.steadyStateIterations = 8;
     if (hasInline && (inlineValue.getAsInteger(0, options.steadyStateIterations) ||
                       options.steadyStateIterations < 3))
       return bad("--steady-state=K needs K >= 3 (the first iteration is the fill)");

@@ -78,13 +78,6 @@ std::optional<uint64_t> remainingIterations(StringRef compare, StringRef branch,
 
 namespace {
 
-double mean(ArrayRef<double> v) {
-  double s = 0;
-  for (double x : v)
-    s += x;
-  return v.empty() ? 0 : s / double(v.size());
-}
-
 } // namespace
 
 TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu,
@@ -127,22 +120,36 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
       lt.pc = pc;
       lt.text = trace.instText[w0.ops[w0.backEdges[idx.front()].op].info];
       lt.iterations = idx.size() + (w0.ended ? 1 : 0);
-      // Cycles per iteration: consecutive back-edges of every wave, the first
-      // iteration (pipeline fill) left out when there are enough.
-      std::vector<double> perWave;
+      // Cycles per iteration of the CU: the rate at which all its waves
+      // together take this back-edge, once each has taken it once (the fill),
+      // times the number of waves. Per-wave intervals would mislead: with
+      // oldest-first issue one wave may stream through its iterations while
+      // the others on its SIMD wait, and a cut-short trace then never shows
+      // them sharing the pipe.
+      std::vector<uint64_t> all;
+      unsigned wavesInLoop = 0;
       for (size_t wi = 0; wi < trace.waves.size(); ++wi) {
         const WaveTrace &wt = trace.waves[wi];
         const WaveTiming &tt = r.timing.waves[wi];
-        std::vector<uint64_t> cyc;
+        bool any = false;
         for (size_t i = 0; i < wt.backEdges.size() && i < tt.backEdgeCycles.size(); ++i)
-          if (wt.backEdges[i].pc == pc)
-            cyc.push_back(tt.backEdgeCycles[i]);
-        if (cyc.size() < 2)
-          continue;
-        size_t first = cyc.size() >= 3 ? 1 : 0;
-        perWave.push_back(double(cyc.back() - cyc[first]) / double(cyc.size() - 1 - first));
+          if (wt.backEdges[i].pc == pc) {
+            all.push_back(tt.backEdgeCycles[i]);
+            any = true;
+          }
+        wavesInLoop += any;
       }
-      lt.cyclesPerIteration = mean(perWave);
+      std::sort(all.begin(), all.end());
+      // The drain is trimmed like the fill: waves whose (cut-short) trace
+      // ended leave their SIMD to the others, which is not steady state.
+      if (wavesInLoop && all.size() > wavesInLoop) {
+        size_t first = wavesInLoop - 1;
+        size_t last = all.size() > 2 * wavesInLoop ? all.size() - wavesInLoop : all.size() - 1;
+        uint64_t from = all[first], to = all[last];
+        if (to > from)
+          lt.cyclesPerIteration =
+              double(to - from) / double(last - first) * double(wavesInLoop);
+      }
       if (idx.size() >= 2) {
         uint64_t ops = 0;
         for (size_t k = 0; k + 1 < idx.size(); ++k) {
