@@ -213,7 +213,13 @@ void fillHidden(const KernelInfo &k, const LaunchOptions &o, uint8_t *kernarg) {
     case ArgKind::HiddenDynamicLdsSize: put(o.dynamicLdsBytes); break;
     case ArgKind::HiddenSharedBase: put(kSharedAperture); break;
     case ArgKind::HiddenPrivateBase: put(kPrivateAperture); break;
-    default: break; // printf/hostcall/heap/queue pointers stay null
+    // Not an OpenCL enqueue or multi-grid launch: HIP passes 0.
+    case ArgKind::HiddenMultigridSyncArg: case ArgKind::HiddenDefaultQueue:
+    case ArgKind::HiddenCompletionAction: put(0); break;
+    // Pointers to device objects are filled by the caller (plan), which
+    // allocates them; printf and hostcall need a host service the
+    // emulator does not run, so they stay null as for a kernel without it.
+    default: break;
     }
   }
 }
@@ -288,6 +294,21 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
   uint8_t *kp = memory().translate(*kernarg, kernargBytes);
   std::memcpy(kp, args.data(), args.size());
   fillHidden(*k, o, kp);
+  // The queue object and device heap HIP points hidden_queue_ptr and
+  // hidden_heap_v1 at: zeroed device memory (a fresh heap is all zeros,
+  // which the device-libs allocator reads as empty).
+  for (const KernelArg &a : k->args) {
+    uint64_t bytes = a.kind == ArgKind::HiddenQueuePtr  ? 256
+                     : a.kind == ArgKind::HiddenHeapV1 ? (4ull << 20)
+                                                       : 0;
+    if (!bytes || a.size != 8)
+      continue;
+    auto obj = allocate(bytes);
+    if (!obj)
+      return obj.takeError();
+    p->ownedAllocations.push_back(*obj);
+    support::endian::write64le(kp + a.offset, *obj);
+  }
   auto packet = allocate(64);
   if (!packet)
     return packet.takeError();
@@ -332,6 +353,8 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
 void DeviceImpl::release(LaunchPlan &p) {
   consumeError(free(p.dispatch.kernargAddress));
   consumeError(free(p.dispatch.packetAddress));
+  for (uint64_t a : p.ownedAllocations)
+    consumeError(free(a));
 }
 
 Expected<LaunchStats> DeviceImpl::launch(Module &module, StringRef kernel,

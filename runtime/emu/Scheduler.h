@@ -28,6 +28,9 @@ struct LaunchPlan {
   uint32_t maxResidentGroups = 1;
   LaunchOptions options;
   LaunchStats stats;
+  /// Device memory the launch owns besides kernarg and packet (the queue
+  /// object and heap that hidden arguments point to); freed with the plan.
+  std::vector<uint64_t> ownedAllocations;
 };
 
 /// Runs all plans to completion, interleaved. On a fault or a hang, the
