@@ -1,0 +1,191 @@
+// RUN: kcc %s --mcpu=gfx942 -o %t-gfx942.hsaco
+// RUN: not kcc run %t-gfx942.hsaco --kernel gemm --device emu:gfx942 --grid 1,1 --block 256 --arg out=%t.a:65536 --arg out=%t.b:65536 --arg out=%t.c:65536 --arg null --arg i32=128 --arg i32=128 --arg i32=256 --arg i32=256 --arg i32=256 --arg i32=128 --check 2>&1 | FileCheck %s
+// RUN: kcc %s --mcpu=gfx950 -o %t-gfx950.hsaco
+// RUN: not kcc run %t-gfx950.hsaco --kernel gemm --device emu:gfx950 --grid 1,1 --block 256 --arg out=%t.a:65536 --arg out=%t.b:65536 --arg out=%t.c:65536 --arg null --arg i32=128 --arg i32=128 --arg i32=256 --arg i32=256 --arg i32=256 --arg i32=128 --check 2>&1 | FileCheck %s
+//
+// The stagger bug in kcc's GEMM: the DMA (tile.async_copy, buffer_load ... lds)
+// of K block k + 2 into the ping buffer starts before the barrier at which
+// every wave has finished reading ping for block k, so one wave's LDS DMA
+// overwrites bytes another wave still reads. Check mode names both: the
+// ds_read of ping and the buffer_load ... lds into it, in different waves.
+//
+// CHECK: kcc run: error: check mode found
+// CHECK: [race] kernel gemm: LDS [0x{{[0-9A-F]+}}, +{{[0-9]}}): {{(LDS DMA write at 0x[0-9A-F]+ 'buffer_load_dword .* lds'|read at 0x[0-9A-F]+ 'ds_read)}}
+// CHECK-NEXT: other: {{(LDS DMA write at 0x[0-9A-F]+ 'buffer_load_dword .* lds'|read at 0x[0-9A-F]+ 'ds_read)}}
+//
+// Derived from kernels/gemm/gemm.mlir (the fixed kernel, which runs clean:
+// test/emu/check/gemm-clean.test).
+
+// kcc GEMM: C[M, N] = A[M, K] * B[K, N] (+ bias[N]), f32 accumulation.
+//
+// A is row-major [M, K] (row stride lda). B is given transposed, as the
+// row-major [N, K] matrix Bt (row stride ldb) - the layout of a Linear
+// layer's weight - so that both operands reach LDS by DMA with K contiguous
+// and are read into MFMA operands with ds_read_b64/b128 on both chips.
+// C is row-major [M, N] (row stride ldc) of OUT elements.
+//
+// A workgroup of 4 waves (2 x 2) computes a (2 WM) x (2 WN) block of C; each
+// wave a WM x WN block with 32x32 MFMAs (32x32x8 on gfx942, 32x32x16 on
+// gfx950). K advances BK at a time through two LDS buffers, ping (a0, b0)
+// and pong (a1, b1): while the waves multiply the tiles of one, DMA
+// (buffer_load ... lds) fills the other. The loop body handles one K block
+// from each, so every LDS access names its buffer statically: each buffer
+// has its own alias scope and the backend need not wait for the DMA into
+// one buffer before reading the other. Each buffer has a stage per wave row
+// (A) or wave column (B).
+//
+// Tails: rows of A past M and of Bt past N read as zero; K must be even (the
+// DMA moves K in pairs of elements and zero-fills a pair only whole), which
+// kcc::ops::gemm checks. C blocks at the edges are stored element by element.
+//
+// Parameters: DTYPE (bf16, f16), OUT (bf16, f16, f32), WM, WN (multiples of
+// 32), BK (a multiple of the MFMA K; WM * BK and WN * BK multiples of 512),
+// HAS_BIAS. Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
+
+tile.type_param_decl @DTYPE = bf16
+tile.type_param_decl @OUT = f32
+tile.param_decl @WM : i64 = 64
+tile.param_decl @WN : i64 = 64
+tile.param_decl @BK : i64 = 32
+tile.param_decl @HAS_BIAS : i1 = false
+
+// Starts the DMA of K block `kb` of this workgroup's rows of A and Bt into
+// one buffer (its two stages: rows m0.. and m1.. of A, n0.. and n1.. of Bt).
+func.func private @fetch(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>,
+                         %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>,
+                         %kb: index, %m0: index, %m1: index, %n0: index, %n1: index,
+                         %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bk = tile.param @BK : index
+  %k0 = arith.muli %kb, %bk : index
+  tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>
+  tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>
+  tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>
+  tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>
+  return
+}
+
+// acc += A block * B block, from one buffer; the wave's rows of A are stage
+// `wrow` and its columns of B stage `wcol`.
+func.func private @multiply(%lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, %wrow: index, %wcol: index,
+                            %acc: !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>> {
+  %c0 = arith.constant 0 : index
+  %fa = tile.lds_load %lds_a[%wrow][%c0, %c0] : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2> -> !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+  %fb = tile.lds_load %lds_b[%wcol][%c0, %c0] transpose : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2> -> !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+  %r = tile.mma %fa, %fb, %acc : !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  // Start MFMAs as soon as their operands arrive: one LDS read, one MFMA.
+  tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>] x 16
+  return %r : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+}
+
+func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<"DTYPE">>,
+                %c: !tile.ptr<!tile.dtype<"OUT">>, %bias: !tile.ptr<!tile.dtype<"DTYPE">>,
+                %M: index, %N: index, %K: index,
+                %lda: index, %ldb: index, %ldc: index)
+    attributes {tile.kernel, tile.block_size = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %wm = tile.param @WM : index
+  %wn = tile.param @WN : index
+  %bk = tile.param @BK : index
+  %has_bias = tile.param @HAS_BIAS : i1
+
+  // This workgroup's block of C and this wave's part of it.
+  %pm = tile.program_id 0
+  %pn = tile.program_id 1
+  %bm = arith.muli %wm, %c2 : index
+  %bn = arith.muli %wn, %c2 : index
+  %m0 = arith.muli %pm, %bm : index
+  %n0 = arith.muli %pn, %bn : index
+  %m1 = arith.addi %m0, %wm : index
+  %n1 = arith.addi %n0, %wn : index
+  %wave = tile.wave_id
+  %wrow = arith.divui %wave, %c2 : index
+  %wcol = arith.remui %wave, %c2 : index
+
+  %a_elems = arith.muli %M, %lda : index
+  %b_elems = arith.muli %N, %ldb : index
+  %c_elems = arith.muli %M, %ldc : index
+  %abuf = tile.make_buffer %a, %a_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
+  %bbuf = tile.make_buffer %bt, %b_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
+  %cbuf = tile.make_buffer %c, %c_elems : !tile.ptr<!tile.dtype<"OUT">> -> !tile.buffer<!tile.dtype<"OUT">>
+
+  %a0 = tile.lds_alloc "a0" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>
+  %b0 = tile.lds_alloc "b0" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>
+  %a1 = tile.lds_alloc "a1" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>
+  %b1 = tile.lds_alloc "b1" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>
+
+  // K blocks: nk = ceil(K / BK), taken two per iteration (ping, pong).
+  %kb = arith.addi %K, %bk : index
+  %kb1 = arith.subi %kb, %c1 : index
+  %nk = arith.divui %kb1, %bk : index
+
+  func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+  tile.wait vmcnt(0)
+  tile.barrier
+
+  %acc0 = tile.splat %zero : f32 -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  %acc = scf.for %k = %c0 to %nk step %c2 iter_args(%acc_i = %acc0) -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
+    // Block k is in ping; block k + 1 (if any) goes to pong meanwhile.
+    %k1 = arith.addi %k, %c1 : index
+    %has1 = arith.cmpi ult, %k1, %nk : index
+    scf.if %has1 {
+      func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+    }
+    %acc_p = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_i) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  // BUG (stagger): block k + 2 starts into ping before the barrier that
+  // ends every wave's reads of ping.
+    %k2 = arith.addi %k, %c2 : index
+    %has2 = arith.cmpi ult, %k2, %nk : index
+    scf.if %has2 {
+      func.call @fetch(%abuf, %bbuf, %a0, %b0, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+    }
+    // Pong has landed, and every wave is done with ping.
+    tile.wait vmcnt(0)
+    tile.barrier
+    %acc_n = scf.if %has1 -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
+      %acc_q = func.call @multiply(%a1, %b1, %wrow, %wcol, %acc_p) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+      tile.wait vmcnt(0)
+      tile.barrier
+      scf.yield %acc_q : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    } else {
+      scf.yield %acc_p : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    }
+    scf.yield %acc_n : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  }
+
+  %mw0 = arith.muli %wrow, %wm : index
+  %nw0 = arith.muli %wcol, %wn : index
+  %mw = arith.addi %m0, %mw0 : index
+  %nw = arith.addi %n0, %nw0 : index
+  %with_bias = scf.if %has_bias -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
+    %biasbuf = tile.make_buffer %bias, %N : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
+    %brow = tile.load %biasbuf[%c0, %nw] stride %c0 bounds %c1, %N : !tile.buffer<!tile.dtype<"DTYPE">> -> !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>>
+    %brow32 = tile.convert %brow : !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>> -> !tile.tile<[1, WN], f32, #tile.slice<0, #tile.mfma<acc>>>
+    %bfull = tile.broadcast %brow32 : !tile.tile<[1, WN], f32, #tile.slice<0, #tile.mfma<acc>>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    %sum = tile.addf %acc, %bfull : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    scf.yield %sum : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  } else {
+    scf.yield %acc : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  }
+  %out = tile.convert %with_bias : !tile.tile<[WM, WN], f32, #tile.mfma<acc>> -> !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>
+
+  // Whole blocks take vector stores; blocks at the edges of C are masked.
+  %mend = arith.addi %mw, %wm : index
+  %nend = arith.addi %nw, %wn : index
+  %m_in = arith.cmpi ule, %mend, %M : index
+  %n_in = arith.cmpi ule, %nend, %N : index
+  %inside = arith.andi %m_in, %n_in : i1
+  scf.if %inside {
+    tile.store %out, %cbuf[%mw, %nw] stride %ldc : !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
+  } else {
+    tile.store %out, %cbuf[%mw, %nw] stride %ldc bounds %M, %N : !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
+  }
+  return
+}
