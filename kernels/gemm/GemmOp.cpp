@@ -127,10 +127,13 @@ Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
     return error("bias is " + dtypeName(bias->dtype) + "; it must have A's dtype (" +
                  dtypeName(a.dtype) + ")");
 
-  if (Error e = checkMatrix("A", a, /*needEvenStride=*/true))
-    return e;
-  if (Error e = checkMatrix("Bt", bt, /*needEvenStride=*/true))
-    return e;
+  // Shapes before strides and sizes: an odd K is the root cause of an odd
+  // packed leading dimension, and the message should say so.
+  for (auto [name, m] : {std::pair<const char *, const MatrixRef *>{"A", &a},
+                         {"Bt", &bt}, {"C", &c}})
+    if (m->rows <= 0 || m->cols <= 0)
+      return error(name + Twine(" is ") + shapeText(*m) +
+                   "; every dimension must be positive");
   if (a.cols != bt.cols)
     return error("A is " + shapeText(a) + " but Bt is " + shapeText(bt) +
                  "; both need K columns");
@@ -138,6 +141,10 @@ Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
     return error("K = " + Twine(a.cols) +
                  " is odd; the kernel moves K in pairs of elements (pad A and "
                  "Bt with a zero column)");
+  if (Error e = checkMatrix("A", a, /*needEvenStride=*/true))
+    return e;
+  if (Error e = checkMatrix("Bt", bt, /*needEvenStride=*/true))
+    return e;
   if (c.rows != a.rows || c.cols != bt.rows)
     return error("C is " + shapeText(c) + "; expected " + Twine(a.rows) + "x" +
                  Twine(bt.rows) + " (A's rows x Bt's rows)");

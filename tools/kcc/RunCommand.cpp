@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kcc/RunCommand.h"
+#include "tools/kcc/RunKernel.h"
 #include "runtime/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 #include "tools/kcc/TimingCommand.h"
@@ -133,6 +134,9 @@ int runCommand(ArrayRef<const char *> argv) {
   std::vector<StringRef> args(argv.begin(), argv.end());
   if (!args.empty() && args[0] == "run")
     args.erase(args.begin());
+  // `kcc run gemm ...`: a kernel of kcc by name, through the JIT.
+  if (!args.empty() && isNamedKernel(args[0]))
+    return runNamedKernel(args);
   std::string codeObjectPath, kernel, device;
   emu::LaunchOptions options;
   bool haveGrid = false, haveBlock = false;
