@@ -55,8 +55,12 @@ static void expandStagger(StaggerOp op) {
   Value lagging = op.getLagging();
   conditionalBarrier(b, loc, lagging);
   Block &body = op.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  SmallVector<Value> results(yield.getValues());
+  yield.erase();
   op->getBlock()->getOperations().splice(Block::iterator(op),
                                          body.getOperations());
+  op.replaceAllUsesWith(results);
   Value one = b.create<arith::ConstantIntOp>(loc, 1, 1);
   Value leading = b.create<arith::XOrIOp>(loc, lagging, one);
   conditionalBarrier(b, loc, leading);

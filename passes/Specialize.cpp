@@ -252,8 +252,21 @@ void TileSpecializePass::runOnOperation() {
     SmallVector<int64_t> shape;
     resolveDims(type.getShape(), type.getDimParams(), shape);
     SmallVector<StringAttr> none(shape.size(), StringAttr::get(ctx, ""));
+    int64_t pad = type.getPad();
+    if (StringRef name = type.getPadParam().getValue(); !name.empty()) {
+      auto it = bindings.ints.find(name);
+      if (it == bindings.ints.end()) {
+        unknownName = true;
+        unknown = name.str();
+      } else if (it->second < 0) {
+        badDim = true;
+        badDimText = (name + " = " + Twine(it->second)).str();
+      } else {
+        pad = it->second;
+      }
+    }
     return LdsType::get(ctx, shape, none, replacer.replace(type.getElementType()),
-                        type.getPad(), type.getStages());
+                        pad, type.getStages(), StringAttr::get(ctx, ""));
   });
   replacer.addReplacement([&](BufferType type) -> Type {
     return BufferType::get(ctx, replacer.replace(type.getElementType()));
@@ -273,7 +286,8 @@ void TileSpecializePass::runOnOperation() {
       return false;
     }
     if (badDim) {
-      emit() << "needs a positive dimension, but " << badDimText;
+      emit() << "needs a positive dimension (a non-negative pad), but "
+             << badDimText;
       return false;
     }
     if (auto tile = dyn_cast<TileType>(t)) {

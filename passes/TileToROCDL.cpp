@@ -183,6 +183,17 @@ SmallVector<std::pair<int64_t, int64_t>> accessRuns(const MemoryView &view,
   return runs;
 }
 
+/// The waves that share an async copy: its `waves` operand (a constant once
+/// specialised) or the whole workgroup.
+std::optional<int64_t> copyWaves(AsyncCopyOp op, int64_t blockSize) {
+  if (!op.getWaves())
+    return std::max<int64_t>(1, blockSize / 64);
+  APInt n;
+  if (!matchPattern(op.getWaves(), m_ConstantInt(&n)) || n.getSExtValue() < 1)
+    return std::nullopt;
+  return n.getSExtValue();
+}
+
 /// Alias scopes of an LDS access: its own buffer's scope, and no-alias with
 /// every other buffer of the kernel.
 struct LdsScopes {
@@ -553,28 +564,30 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     int64_t cols = lds.getCols();
     int64_t line = 64 * width;
     int64_t lines = lds.getRows() * cols * esize / line;
-    int64_t waves = op.getWaves() ? *op.getWaves()
-                                  : std::max<int64_t>(1, facts->blockSizeOf(op) / 64);
-    if (lines % waves != 0)
+    std::optional<int64_t> waves = copyWaves(op, facts->blockSizeOf(op));
+    if (!waves)
+      return op.emitOpError("'waves' must be a compile-time constant after "
+                            "specialisation");
+    if (lines % *waves != 0)
       return op.emitOpError("the stage is ")
              << lines << " DMA lines of " << line
              << " bytes, which do not split evenly over the workgroup's "
-             << waves << " waves";
+             << *waves << " waves";
     LdsScopes scopes = this->facts->lookup(op.getLds());
     Value lane = laneId(rw, loc);
     Value tid = rw.create<ROCDL::ThreadIdXOp>(loc, rw.getI32Type());
     Value wave = rw.create<ROCDL::ReadfirstlaneOp>(
         loc, rw.getI32Type(), rw.create<LLVM::LShrOp>(loc, tid, i32(rw, loc, 6)));
     if (op.getWaves())
-      wave = rw.create<LLVM::URemOp>(loc, wave, i32(rw, loc, waves));
+      wave = rw.create<LLVM::URemOp>(loc, wave, i32(rw, loc, *waves));
     Value stageBase = ldsAddress(
         rw, loc, adaptor.getLds(),
         mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
     Value zero = i32(rw, loc, 0);
     Value colsV = i32(rw, loc, cols);
-    for (int64_t k = 0; k < lines / waves; ++k) {
+    for (int64_t k = 0; k < lines / *waves; ++k) {
       // Line j = k * waves + wave (uniform).
-      Value j = add(rw, loc, i32(rw, loc, k * waves), wave);
+      Value j = add(rw, loc, i32(rw, loc, k * *waves), wave);
       Value lineElem = mul(rw, loc, j, i32(rw, loc, 64 * perLane));
       Value e = add(rw, loc, lineElem, mul(rw, loc, lane, i32(rw, loc, perLane)));
       Value r = rw.create<LLVM::UDivOp>(loc, e, colsV);
@@ -871,6 +884,16 @@ struct BinaryLowering : public TilePattern<TileOp> {
   LogicalResult matchAndRewrite(TileOp op, typename TileOp::Adaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
     rw.replaceOpWithNewOp<LLVMOp>(op, adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+/// tile.fma -> llvm.fma on the lane's vector (v_fma_f32 / v_pk_fma_f32).
+struct FmaLowering : public TilePattern<FmaOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(FmaOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<LLVM::FMAOp>(op, adaptor.getA(), adaptor.getB(), adaptor.getC());
     return success();
   }
 };
@@ -1243,7 +1266,7 @@ static void populatePatterns(LLVMTypeConverter &converter,
                LaneIdLowering, MakeBufferLowering, LoadLowering, StoreLowering,
                LdsAllocLowering, AsyncCopyLowering, WaitLowering,
                LdsLoadLowering, LdsStoreLowering, MmaLowering, Exp2Lowering,
-               ConvertLowering, Log2Lowering, AnyLowering, SplatLowering, IotaLowering, CmpILowering,
+               ConvertLowering, Log2Lowering, FmaLowering, AnyLowering, SplatLowering, IotaLowering, CmpILowering,
                SelectLowering, ReduceLowering<ReduceMaxOp>,
                ReduceLowering<ReduceSumOp>, BroadcastLowering, RelayoutLowering,
                BarrierLowering, SchedBarrierLowering, SchedGroupBarrierLowering,
@@ -1301,17 +1324,20 @@ LogicalResult checkReady(ModuleOp module) {
       auto func = op->getParentOfType<func::FuncOp>();
       auto block = func ? func->getAttrOfType<IntegerAttr>(TileDialect::kBlockSizeAttrName)
                         : IntegerAttr();
-      int64_t waves = copy.getWaves() ? *copy.getWaves()
-                                      : std::max<int64_t>(1, (block ? block.getInt() : 64) / 64);
+      std::optional<int64_t> waves = copyWaves(copy, block ? block.getInt() : 64);
+      if (!waves)
+        return op->emitOpError("'waves' must be a compile-time constant after "
+                               "specialisation"),
+               WalkResult::interrupt();
       if (lds.isResolved()) {
         int64_t line = 64 * copy.getWidth();
         int64_t lines = lds.getRows() * lds.getCols() * elementBytes(lds.getElementType()) / line;
-        if (lines % waves != 0)
+        if (lines % *waves != 0)
           return op->emitOpError("the stage is ")
                      << lines << " DMA lines of " << line
                      << " bytes, which do not split evenly over the "
                         "workgroup's "
-                     << waves << " waves",
+                     << *waves << " waves",
                  WalkResult::interrupt();
       }
     }

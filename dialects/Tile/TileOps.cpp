@@ -455,3 +455,13 @@ LogicalResult SchedInterleaveOp::verify() {
       return emitOpError("group counts must be positive");
   return success();
 }
+
+LogicalResult StaggerOp::verify() {
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("yields ")
+           << yield.getValues().size() << " values of types "
+           << yield.getValues().getTypes() << " but returns "
+           << getResultTypes();
+  return success();
+}

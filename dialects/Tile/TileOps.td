@@ -7,6 +7,7 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Dialect/Arith/IR/ArithBase.td"
 
 def Tile_AnyTile : Type<CPred<"::llvm::isa<::kcc::tile::TileType>($_self)">,
@@ -196,19 +197,19 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments]> {
     registers, and is ready after `tile.wait vmcnt(...)` and a barrier. Each
     lane moves `width` bytes per instruction (4; 16 on gfx950), so a padded
     LDS row must hold a whole number of 64 * width-byte lines. The waves of
-    the workgroup share the lines; with `waves = N` only waves 0..N-1 do
+    the workgroup share the lines; with `waves %n` only waves 0..n-1 do
     (the others must not execute the op), which lets one wave group of a
-    stagger own all the DMA.
+    stagger own all the DMA; `%n` must fold to a constant after
+    specialisation.
   }];
   let arguments = (ins Tile_Buffer:$buffer, Index:$row, Index:$col, Index:$stride,
                        Optional<Index>:$bound_rows, Optional<Index>:$bound_cols,
-                       Tile_Lds:$lds, Index:$stage,
-                       DefaultValuedAttr<I64Attr, "4">:$width,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$waves);
+                       Tile_Lds:$lds, Index:$stage, Optional<Index>:$waves,
+                       DefaultValuedAttr<I64Attr, "4">:$width);
   let assemblyFormat = [{
     $buffer `[` $row `,` $col `]` `stride` $stride
     (`bounds` $bound_rows^ `,` $bound_cols)? `->` $lds `[` $stage `]`
-    attr-dict `:` type($buffer) `,` type($lds)
+    (`waves` $waves^)? attr-dict `:` type($buffer) `,` type($lds)
   }];
   let hasVerifier = 1;
 }
@@ -318,6 +319,17 @@ def Tile_MinFOp : Tile_BinaryOp<"minf", "floating-point minimum">;
 def Tile_DivFOp : Tile_BinaryOp<"divf", "floating-point division (correctly rounded)">;
 def Tile_AddIOp : Tile_BinaryOp<"addi", "integer addition">;
 def Tile_SubIOp : Tile_BinaryOp<"subi", "integer subtraction">;
+
+def Tile_FmaOp : Tile_Op<"fma", [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise a * b + c with one rounding (v_fma_f32)";
+  let description = [{
+    Lets a kernel fold a scale into a subtraction at no cost: softmax's
+    exp2(scale * s - scale * m) is one fma per element.
+  }];
+  let arguments = (ins Tile_AnyTile:$a, Tile_AnyTile:$b, Tile_AnyTile:$c);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
+}
 
 def Tile_Exp2Op : Tile_Op<"exp2", [Pure, SameOperandsAndResultType]> {
   let summary = "elementwise 2^x on f32 tiles, one v_exp_f32 per element";
@@ -524,18 +536,37 @@ def Tile_SetPrioOp : Tile_Op<"setprio"> {
   let assemblyFormat = "$priority attr-dict";
 }
 
-def Tile_StaggerOp : Tile_Op<"stagger", [SingleBlock, NoTerminator]> {
+def Tile_StaggerOp : Tile_Op<"stagger", [SingleBlockImplicitTerminator<"YieldOp">,
+                                          RecursiveMemoryEffects]> {
   let summary = "runs the body with two wave groups phase-shifted by one barrier";
   let description = [{
     Waves for which `lagging` is true wait at one extra `s_barrier` before
     the body, and the others at one extra barrier after it, so the groups
     meet every barrier of the body one phase apart (while one group runs its
     MFMA cluster, the other runs its softmax) and the barrier counts of all
-    waves still match. `tile-expand-schedule` expands it.
+    waves still match. The body's `tile.yield` gives the results.
+    `tile-expand-schedule` expands it.
+
+    ```mlir
+    %m, %l = tile.stagger %lagging -> (!row, !row) {
+      ...
+      tile.yield %m1, %l1 : !row, !row
+    }
+    ```
   }];
   let arguments = (ins I1:$lagging);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$lagging $body attr-dict";
+  let assemblyFormat = "$lagging (`->` `(` type($results)^ `)`)? $body attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
+                                     HasParent<"StaggerOp">]> {
+  let summary = "the results of a tile.stagger body";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* no values */ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
 #endif // KCC_TILE_OPS

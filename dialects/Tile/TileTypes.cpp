@@ -165,6 +165,7 @@ Type LdsType::parse(AsmParser &parser) {
   SmallVector<StringAttr> names;
   Type element;
   int64_t pad = 0, stages = 1;
+  StringRef padParam;
   llvm::SmallSet<StringRef, 2> seen;
   if (parser.parseLess() || parseShape(parser, shape, names) ||
       parser.parseComma() || parser.parseType(element))
@@ -184,20 +185,29 @@ Type LdsType::parse(AsmParser &parser) {
       parser.emitError(loc, "LDS buffer property '") << key << "' given twice";
       return {};
     }
+    // pad may name a parameter: pad = PAD.
+    StringRef name;
+    if (slot == &pad && succeeded(parser.parseOptionalKeyword(&name))) {
+      padParam = name;
+      continue;
+    }
     if (parser.parseInteger(*slot))
       return {};
   }
   if (parser.parseGreater())
     return {};
   return parser.getChecked<LdsType>(parser.getContext(), shape, names, element,
-                                    pad, stages);
+                                    pad, stages,
+                                    StringAttr::get(parser.getContext(), padParam));
 }
 
 void LdsType::print(AsmPrinter &printer) const {
   printer << "<";
   printShape(printer, getShape(), getDimParams());
   printer << ", " << getElementType();
-  if (getPad())
+  if (!getPadParam().getValue().empty())
+    printer << ", pad = " << getPadParam().getValue();
+  else if (getPad())
     printer << ", pad = " << getPad();
   if (getStages() != 1)
     printer << ", stages = " << getStages();
@@ -207,7 +217,7 @@ void LdsType::print(AsmPrinter &printer) const {
 LogicalResult LdsType::verify(function_ref<InFlightDiagnostic()> emitError,
                               ArrayRef<int64_t> shape,
                               ArrayRef<StringAttr> dimParams, Type elementType,
-                              int64_t pad, int64_t stages) {
+                              int64_t pad, int64_t stages, StringAttr padParam) {
   if (failed(verifyShape(emitError, shape, dimParams)))
     return failure();
   if (!elementType.isIntOrFloat() && !isa<DtypeParamType>(elementType))
@@ -222,7 +232,8 @@ LogicalResult LdsType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 bool LdsType::isResolved() const {
-  return hasNoParams(getDimParams()) && isResolvedElement(getElementType());
+  return hasNoParams(getDimParams()) && isResolvedElement(getElementType()) &&
+         getPadParam().getValue().empty();
 }
 
 int64_t LdsType::getStageBytes() const {

@@ -67,12 +67,13 @@ def Tile_LdsType : Tile_Type<"Lds", "lds"> {
     (stages, for multi-buffering) of a row-major ROWS x COLS array whose rows
     are COLS + P elements apart (padding rows moves each row to other banks,
     so that column-wise reads avoid bank conflicts). `pad` defaults to 0 and
-    `stages` to 1.
+    `stages` to 1; `pad` may name an integer parameter.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         ArrayRefParameter<"::mlir::StringAttr">:$dimParams,
                         "::mlir::Type":$elementType,
-                        "int64_t":$pad, "int64_t":$stages);
+                        "int64_t":$pad, "int64_t":$stages,
+                        "::mlir::StringAttr":$padParam);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -241,7 +241,7 @@ func.func @store_half_bounds(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32
 func.func @async_copy_half_bounds(%b: !tile.buffer<bf16>, %i: index) {
   %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
   // expected-error@+1 {{'tile.async_copy' op needs both row and column bounds, or neither}}
-  "tile.async_copy"(%b, %i, %i, %i, %i, %l, %i) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 1, 1>, width = 4 : i64}> : (!tile.buffer<bf16>, index, index, index, index, !tile.lds<[64, 64], bf16>, index) -> ()
+  "tile.async_copy"(%b, %i, %i, %i, %i, %l, %i) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 1, 1, 0>, width = 4 : i64}> : (!tile.buffer<bf16>, index, index, index, index, !tile.lds<[64, 64], bf16>, index) -> ()
   return
 }
 

@@ -1,0 +1,518 @@
+// kcc FlashAttention forward: O = softmax(scale * Q K^T [+ causal mask]) V.
+//
+// Q, O [B, S_q, H, D]; K, V [B, S_kv, H_kv, D] (H a multiple of H_kv: MHA,
+// GQA, MQA); strides in elements (batch, token, head) are arguments, the
+// head dimension is contiguous. Optional log-sum-exp output
+// LSE [B, H, S_q] (f32, natural log). Causal masking aligns the diagonal
+// bottom-right: query i sees keys j <= i + (S_kv - S_q).
+//
+// The computation is transposed, as in AMD's hand-written MI355X kernels: a
+// wave owns 32 queries and computes S^T = K Q^T (KV tokens down, its queries
+// across), so that
+//   - each lane holds one query column: the softmax reductions over keys are
+//     a reduction within the lane's registers plus one exchange between the
+//     two halves of the wave (v_permlane32_swap on gfx950);
+//   - P^T is already the B operand of O^T = V^T P^T: an accumulator becomes
+//     an MFMA operand by `tile.relayout` alone, with K (keys) taken in the
+//     accumulator's row order (`k_from_acc`) on both operands.
+// The softmax runs on exp2: the `scale` argument is scale * log2(e), applied
+// in f32 by the one fma per score that also subtracts the maximum. Rows of a key tile are masked only on tiles that
+// cross the diagonal or the end of the sequence; tiles entirely above the
+// diagonal are never visited. Lazy rescale: the running maximum is only
+// raised (and O, l rescaled) when it grew by more than 8 (a factor of 256 in
+// exp2) in some lane; otherwise the stale maximum keeps P below 2^8.
+//
+// K and V tiles are double-buffered in LDS (ping a, pong b; one alias scope
+// each) and filled by buffer_load ... lds DMA while the other buffer is
+// used. K rows are padded (PAD) so that the K reads are free of bank
+// conflicts. V reaches the MFMA with K (keys) within lanes:
+//   - V_TR: V is copied by DMA as [BN, D] and read with the transposing LDS
+//     read ds_read_b64_tr_b16 (gfx950);
+//   - otherwise each wave loads its rows of V into registers and stores them
+//     transposed, as V^T [D, BN], from which plain ds_reads serve (gfx942).
+// With STAGGER the workgroup's two wave groups run half a tile apart (one
+// computes its softmax while the other keeps the matrix cores busy): the
+// lagging group waits at one extra barrier before the loop, the leading
+// group at one after, and only the leading group issues DMA, at points where
+// both groups are done with the buffer it overwrites.
+//
+// Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile), BLOCK
+// (work-items: 64 per wave, 32 queries per wave), CAUSAL, LSE_OUT, STAGGER,
+// V_TR, LAZY, PAD, VR/VC (V's LDS shape: BN x D with V_TR, else D x BN),
+// VROWS (= BN / waves: the rows of V each wave moves without V_TR).
+// Launch: grid (ceil(S_q / (32 * waves)), H, B), block BLOCK.
+
+tile.type_param_decl @DTYPE = bf16
+tile.param_decl @D : i64 = 128
+tile.param_decl @BN : i64 = 64
+tile.param_decl @BLOCK : i64 = 512
+tile.param_decl @CAUSAL : i1 = false
+tile.param_decl @LSE_OUT : i1 = false
+tile.param_decl @STAGGER : i1 = true
+tile.param_decl @V_TR : i1 = true
+tile.param_decl @LAZY : i1 = true
+tile.param_decl @PAD : i64 = 8
+tile.param_decl @VR : i64 = 64
+tile.param_decl @VC : i64 = 128
+tile.param_decl @VROWS : i64 = 8
+
+// K and V tiles in LDS, and the register tiles of one wave.
+!kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD>
+!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = 0>
+!buf = !tile.buffer<!tile.dtype<"DTYPE">>
+!ptr = !tile.ptr<!tile.dtype<"DTYPE">>
+!qt = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+!kf = !tile.tile<[BN, D], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+!vf = !tile.tile<[D, BN], !tile.dtype<"DTYPE">, #tile.mfma<a, k_from_acc>>
+!s = !tile.tile<[BN, 32], f32, #tile.mfma<acc>>
+!si = !tile.tile<[BN, 32], i32, #tile.mfma<acc>>
+!sm = !tile.tile<[BN, 32], i1, #tile.mfma<acc>>
+!pa = !tile.tile<[BN, 32], !tile.dtype<"DTYPE">, #tile.mfma<acc>>
+!pb = !tile.tile<[BN, 32], !tile.dtype<"DTYPE">, #tile.mfma<b, k_from_acc>>
+!o = !tile.tile<[D, 32], f32, #tile.mfma<acc>>
+!ob = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<acc>>
+!row = !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc>>>
+!rowm = !tile.tile<[1, 32], i1, #tile.slice<0, #tile.mfma<acc>>>
+!vreg = !tile.tile<[VROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[4, 1], [2, 32]>>
+!vreg32 = !tile.tile<[VROWS, D], f32, #tile.blocked<[4, 1], [2, 32]>>
+
+// Starts moving key tile `j` into `kb`: DMA shared by the first `issuers`
+// waves.
+func.func private @fetch_k(%kbuf: !buf, %kb: !kl, %j: index, %Skv: index,
+                           %ks: index, %issuers: index) {
+  %c0 = arith.constant 0 : index
+  %bn = tile.param @BN : index
+  %d = tile.param @D : index
+  %r = arith.muli %j, %bn : index
+  tile.async_copy %kbuf[%r, %c0] stride %ks bounds %Skv, %d -> %kb[%c0] waves %issuers : !buf, !kl
+  return
+}
+
+// Starts moving value tile `j` into `vb` by DMA (V_TR only).
+func.func private @fetch_v(%vbuf: !buf, %vb: !vl, %j: index, %Skv: index,
+                           %vs: index, %issuers: index) {
+  %c0 = arith.constant 0 : index
+  %bn = tile.param @BN : index
+  %d = tile.param @D : index
+  %r = arith.muli %j, %bn : index
+  tile.async_copy %vbuf[%r, %c0] stride %vs bounds %Skv, %d -> %vb[%c0] waves %issuers : !buf, !vl
+  return
+}
+
+// This wave's rows of value tile `j`, into registers (without V_TR).
+func.func private @load_v(%vbuf: !buf, %j: index, %Skv: index, %vs: index) -> !vreg {
+  %c0 = arith.constant 0 : index
+  %bn = tile.param @BN : index
+  %d = tile.param @D : index
+  %vrows = tile.param @VROWS : index
+  %wave = tile.wave_id
+  %r0 = arith.muli %j, %bn : index
+  %rw = arith.muli %wave, %vrows : index
+  %r = arith.addi %r0, %rw : index
+  %v = tile.load %vbuf[%r, %c0] stride %vs bounds %Skv, %d : !buf -> !vreg
+  return %v : !vreg
+}
+
+// Stores this wave's rows of a value tile transposed: V^T [D, BN] in LDS.
+func.func private @store_vt(%v: !vreg, %vb: !vl) {
+  %c0 = arith.constant 0 : index
+  %vrows = tile.param @VROWS : index
+  %wave = tile.wave_id
+  %col = arith.muli %wave, %vrows : index
+  tile.lds_store %v, %vb[%c0][%c0, %col] transpose : !vreg, !vl
+  return
+}
+
+// S^T for key tile `j`, masked where the tile crosses the diagonal or the
+// end of the keys (a wave-uniform decision).
+func.func private @scores(%kb: !kl, %qt: !qt, %j: index, %q0: index,
+                          %Sq: index, %Skv: index) -> !s {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %bn = tile.param @BN : index
+  %causal = tile.param @CAUSAL : i1
+  %kf = tile.lds_load %kb[%c0][%c0, %c0] : !kl -> !kf
+  %z = tile.splat %zero : f32 -> !s
+  tile.setprio 1
+  %s = tile.mma %kf, %qt, %z : !kf, !qt -> !s
+  tile.setprio 0
+  // Keys k0 .. k0 + BN - 1 against queries q0 .. q0 + 31, which see keys up
+  // to q + (S_kv - S_q).
+  %k0 = arith.muli %j, %bn : index
+  %klast = arith.addi %k0, %bn : index
+  %klast1 = arith.subi %klast, %c1 : index
+  %offs = arith.subi %Skv, %Sq : index
+  %qsee = arith.addi %q0, %offs : index
+  %crosses = arith.cmpi sgt, %klast1, %qsee : index
+  %diag = arith.andi %causal, %crosses : i1
+  %tail = arith.cmpi sgt, %klast, %Skv : index
+  %mask = arith.ori %diag, %tail : i1
+  %r = scf.if %mask -> !s {
+    %k0i = arith.index_cast %k0 : index to i32
+    %qseei = arith.index_cast %qsee : index to i32
+    %skvi = arith.index_cast %Skv : index to i32
+    %rows = tile.iota 0 : !si
+    %cols = tile.iota 1 : !si
+    %k0t = tile.splat %k0i : i32 -> !si
+    %qt0 = tile.splat %qseei : i32 -> !si
+    %skvt = tile.splat %skvi : i32 -> !si
+    %key = tile.addi %rows, %k0t : !si
+    %sees = tile.addi %cols, %qt0 : !si
+    %inf = tile.splat %ninf : f32 -> !s
+    %inside = tile.cmpi slt, %key, %skvt : !si -> !sm
+    %s1 = tile.select %inside, %s, %inf : !sm, !s
+    %s2 = scf.if %causal -> !s {
+      %seen = tile.cmpi sle, %key, %sees : !si -> !sm
+      %s3 = tile.select %seen, %s1, %inf : !sm, !s
+      scf.yield %s3 : !s
+    } else {
+      scf.yield %s1 : !s
+    }
+    scf.yield %s2 : !s
+  } else {
+    scf.yield %s : !s
+  }
+  return %r : !s
+}
+
+// Online softmax of one tile of raw scores s (scale not applied): returns
+// P^T (as the B operand of the next MFMA) and the new running maximum m (raw
+// units), sum l and output O. `c` is scale * log2(e): P = 2^(c s - c m), one
+// fma per element.
+func.func private @softmax(%s: !s, %c: f32, %m: !row, %l: !row, %o: !o) -> (!pb, !row, !row, !o) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %eight = arith.constant 8.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %lazy = tile.param @LAZY : i1
+  %ct = tile.splat %c : f32 -> !row
+  %mt = tile.reduce_max %s dim 0 : !s -> !row
+  %mn = tile.maxf %m, %mt : !row
+  %diff = tile.subf %mn, %m : !row
+  %grow = tile.mulf %diff, %ct : !row
+  %thr = tile.splat %eight : f32 -> !row
+  // NaN (no key seen yet in a column) compares false: nothing to rescale.
+  %grew = tile.cmpf ogt, %grow, %thr : !row -> !rowm
+  %any = tile.any %grew : !rowm
+  %true = arith.constant true
+  %notlazy = arith.xori %lazy, %true : i1
+  %rescale = arith.ori %any, %notlazy : i1
+  %res:3 = scf.if %rescale -> (!row, !row, !o) {
+    // corr = 2^(c (m_old - m_new)); 1 where no key is seen yet (both -inf).
+    %ninft = tile.splat %ninf : f32 -> !row
+    %onet = tile.splat %one : f32 -> !row
+    %dm = tile.subf %m, %mn : !row
+    %dmc = tile.mulf %dm, %ct : !row
+    %e = tile.exp2 %dmc : !row
+    %none = tile.cmpf oeq, %mn, %ninft : !row -> !rowm
+    %corr = tile.select %none, %onet, %e : !rowm, !row
+    %cb = tile.broadcast %corr : !row -> !o
+    %o2 = tile.mulf %o, %cb : !o
+    %l2 = tile.mulf %l, %corr : !row
+    scf.yield %mn, %l2, %o2 : !row, !row, !o
+  } else {
+    scf.yield %m, %l, %o : !row, !row, !o
+  }
+  // 2^(c s - c m) with m = -inf read as 0 (the column's scores are -inf too).
+  %ninft2 = tile.splat %ninf : f32 -> !row
+  %zt = tile.splat %zero : f32 -> !row
+  %unseen = tile.cmpf oeq, %res#0, %ninft2 : !row -> !rowm
+  %msafe = tile.select %unseen, %zt, %res#0 : !rowm, !row
+  %negc = arith.negf %c : f32
+  %negct = tile.splat %negc : f32 -> !row
+  %mneg = tile.mulf %msafe, %negct : !row
+  %mb = tile.broadcast %mneg : !row -> !s
+  %cs = tile.splat %c : f32 -> !s
+  %x = tile.fma %s, %cs, %mb : !s
+  %p = tile.exp2 %x : !s
+  %ps = tile.reduce_sum %p dim 0 : !s -> !row
+  %ln = tile.addf %res#1, %ps : !row
+  %pd = tile.convert %p : !s -> !pa
+  %pb = tile.relayout %pd : !pa -> !pb
+  return %pb, %res#0, %ln, %res#2 : !pb, !row, !row, !o
+}
+
+// O^T += V^T P^T from one value buffer.
+func.func private @accumulate(%vb: !vl, %p: !pb, %o: !o) -> !o {
+  %c0 = arith.constant 0 : index
+  %vtr = tile.param @V_TR : i1
+  %vf = scf.if %vtr -> !vf {
+    %t = tile.lds_load %vb[%c0][%c0, %c0] transpose : !vl -> !vf
+    scf.yield %t : !vf
+  } else {
+    %t = tile.lds_load %vb[%c0][%c0, %c0] : !vl -> !vf
+    scf.yield %t : !vf
+  }
+  tile.setprio 1
+  %r = tile.mma %vf, %p, %o : !vf, !pb -> !o
+  tile.setprio 0
+  return %r : !o
+}
+
+// One key/value tile j from buffers (kc, vc), while tile j + 1 (if any)
+// moves into (kn, vn). Barriers: X after the scores (K j free), Y after the
+// accumulation (V j free).
+func.func private @step(%kbuf: !buf, %vbuf: !buf, %kc: !kl, %vc: !vl, %kn: !kl, %vn: !vl,
+                        %j: index, %n: index, %qt: !qt, %q0: index,
+                        %Sq: index, %Skv: index, %ks: index, %vs: index,
+                        %issuer: i1, %issuers: index, %nk: index, %nv: index,
+                        %scale: f32, %m: !row, %l: !row, %o: !o) -> (!row, !row, !o) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %vtr = tile.param @V_TR : i1
+  %j1 = arith.addi %j, %c1 : index
+  %has_next = arith.cmpi ult, %j1, %n : index
+  %fetch = arith.andi %issuer, %has_next : i1
+  scf.if %fetch {
+    func.call @fetch_k(%kbuf, %kn, %j1, %Skv, %ks, %issuers) : (!buf, !kl, index, index, index, index) -> ()
+  }
+  // Without V_TR every wave moves its rows of the next V tile through
+  // registers: loaded now, stored once the buffer is free.
+  %true = arith.constant true
+  %novtr = arith.xori %vtr, %true : i1
+  %vload = arith.andi %has_next, %novtr : i1
+  %vnext = scf.if %vload -> !vreg {
+    %v = func.call @load_v(%vbuf, %j1, %Skv, %vs) : (!buf, index, index, index) -> !vreg
+    scf.yield %v : !vreg
+  } else {
+    %zero = arith.constant 0.0 : f32
+    %z32 = tile.splat %zero : f32 -> !vreg32
+    %v = tile.convert %z32 : !vreg32 -> !vreg
+    scf.yield %v : !vreg
+  }
+  %s = func.call @scores(%kc, %qt, %j, %q0, %Sq, %Skv) : (!kl, !qt, index, index, index, index) -> !s
+  %p, %m2, %l2, %o2 = func.call @softmax(%s, %scale, %m, %l, %o) : (!s, f32, !row, !row, !o) -> (!pb, !row, !row, !o)
+  // V j (DMA issued half a step ago) must have landed; K j + 1 may not yet.
+  %vwait = arith.andi %issuer, %vtr : i1
+  scf.if %vwait {
+    scf.if %fetch {
+      tile.wait_vmcnt %nk
+    } else {
+      tile.wait vmcnt(0)
+    }
+  }
+  tile.barrier
+  %vdma = arith.andi %fetch, %vtr : i1
+  scf.if %vdma {
+    func.call @fetch_v(%vbuf, %vn, %j1, %Skv, %vs, %issuers) : (!buf, !vl, index, index, index, index) -> ()
+  }
+  scf.if %vload {
+    func.call @store_vt(%vnext, %vn) : (!vreg, !vl) -> ()
+  }
+  %o3 = func.call @accumulate(%vc, %p, %o2) : (!vl, !pb, !o) -> !o
+  // K j + 1 must have landed; V j + 1 may not yet.
+  scf.if %issuer {
+    scf.if %vdma {
+      tile.wait_vmcnt %nv
+    } else {
+      tile.wait vmcnt(0)
+    }
+  }
+  tile.barrier
+  return %m2, %l2, %o3 : !row, !row, !o
+}
+
+func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>,
+                    %Sq: index, %Skv: index, %H: index, %Hkv: index,
+                    %q_b: index, %q_s: index, %q_h: index,
+                    %k_b: index, %k_s: index, %k_h: index,
+                    %v_b: index, %v_s: index, %v_h: index,
+                    %o_b: index, %o_s: index, %o_h: index,
+                    %scale: f32)
+    attributes {tile.kernel, tile.block_size = @BLOCK} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ln2 = arith.constant 0.693147182 : f32
+  %d = tile.param @D : index
+  %bn = tile.param @BN : index
+  %block = tile.param @BLOCK : index
+  %causal = tile.param @CAUSAL : i1
+  %lse_out = tile.param @LSE_OUT : i1
+  %stagger = tile.param @STAGGER : i1
+  %vtr = tile.param @V_TR : i1
+
+  // Which batch, head and queries.
+  %bq = tile.program_id 0
+  %h = tile.program_id 1
+  %b = tile.program_id 2
+  %waves = arith.divui %block, %c64 : index
+  %wave = tile.wave_id
+  %per_wg = arith.muli %waves, %c32 : index
+  %qwg = arith.muli %bq, %per_wg : index
+  %qw = arith.muli %wave, %c32 : index
+  %q0 = arith.addi %qwg, %qw : index
+  %group = arith.divui %H, %Hkv : index
+  %hk = arith.divui %h, %group : index
+
+  // Buffers over this batch and head.
+  %dm1 = arith.subi %d, %c1 : index
+  %qoff_b = arith.muli %b, %q_b : index
+  %qoff_h = arith.muli %h, %q_h : index
+  %qoff = arith.addi %qoff_b, %qoff_h : index
+  %koff_b = arith.muli %b, %k_b : index
+  %koff_h = arith.muli %hk, %k_h : index
+  %koff = arith.addi %koff_b, %koff_h : index
+  %voff_b = arith.muli %b, %v_b : index
+  %voff_h = arith.muli %hk, %v_h : index
+  %voff = arith.addi %voff_b, %voff_h : index
+  %ooff_b = arith.muli %b, %o_b : index
+  %ooff_h = arith.muli %h, %o_h : index
+  %ooff = arith.addi %ooff_b, %ooff_h : index
+  %sq1 = arith.subi %Sq, %c1 : index
+  %skv1 = arith.subi %Skv, %c1 : index
+  %qn0 = arith.muli %sq1, %q_s : index
+  %qn = arith.addi %qn0, %d : index
+  %kn0 = arith.muli %skv1, %k_s : index
+  %kn = arith.addi %kn0, %d : index
+  %vn0 = arith.muli %skv1, %v_s : index
+  %vn = arith.addi %vn0, %d : index
+  %on0 = arith.muli %sq1, %o_s : index
+  %on = arith.addi %on0, %d : index
+  %qp = tile.ptr_add %q, %qoff : !ptr
+  %kp = tile.ptr_add %k, %koff : !ptr
+  %vp = tile.ptr_add %v, %voff : !ptr
+  %op = tile.ptr_add %o, %ooff : !ptr
+  %qbuf = tile.make_buffer %qp, %qn : !ptr -> !buf
+  %kbuf = tile.make_buffer %kp, %kn : !ptr -> !buf
+  %vbuf = tile.make_buffer %vp, %vn : !ptr -> !buf
+  %obuf = tile.make_buffer %op, %on : !ptr -> !buf
+
+  %ka = tile.lds_alloc "k_ping" : !kl
+  %va = tile.lds_alloc "v_ping" : !vl
+  %kb = tile.lds_alloc "k_pong" : !kl
+  %vb = tile.lds_alloc "v_pong" : !vl
+
+  // Q^T, loaded once. The scale is applied in f32 inside the softmax's fma:
+  // rounding a pre-scaled Q back to bf16 would cost the log-sum-exp output
+  // about 2e-3 of accuracy, for no fewer instructions.
+  %qt = tile.load %qbuf[%q0, %c0] stride %q_s bounds %Sq, %d transpose : !buf -> !qt
+
+  // Key tiles to visit: all of them, or (causal) up to the one holding the
+  // last key the workgroup's last query sees.
+  %bn1 = arith.subi %bn, %c1 : index
+  %skvb = arith.addi %Skv, %bn1 : index
+  %ntiles = arith.divui %skvb, %bn : index
+  %qwg_end = arith.addi %qwg, %per_wg : index
+  %qlast0 = arith.minsi %qwg_end, %Sq : index
+  %qlast = arith.subi %qlast0, %c1 : index
+  %offs = arith.subi %Skv, %Sq : index
+  %kmax = arith.addi %qlast, %offs : index
+  %kmax_ok = arith.cmpi sge, %kmax, %c0 : index
+  %kmax_t0 = arith.divsi %kmax, %bn : index
+  %kmax_t = arith.addi %kmax_t0, %c1 : index
+  %kmax_n = arith.select %kmax_ok, %kmax_t, %c0 : index
+  %causal_n = arith.minsi %ntiles, %kmax_n : index
+  %n = arith.select %causal, %causal_n, %ntiles : index
+
+  // The waves that issue DMA: the leading group of a stagger, else all.
+  %half = arith.divui %waves, %c2 : index
+  %issuers = arith.select %stagger, %half, %waves : index
+  %lagging = arith.cmpi uge, %wave, %half : index
+  %is_lead = arith.cmpi ult, %wave, %issuers : index
+  // DMA instructions per issuing wave for one K and one V tile.
+  %dbytes = arith.muli %d, %c2 : index
+  %tile_bytes = arith.muli %bn, %dbytes : index
+  %tile_lines = arith.divui %tile_bytes, %c256 : index
+  %nk = arith.divui %tile_lines, %issuers : index
+  %nv = arith.select %vtr, %nk, %c0 : index
+
+  // Prologue: tile 0 into ping.
+  %has0 = arith.cmpi ult, %c0, %n : index
+  %fetch0 = arith.andi %has0, %is_lead : i1
+  scf.if %fetch0 {
+    func.call @fetch_k(%kbuf, %ka, %c0, %Skv, %k_s, %issuers) : (!buf, !kl, index, index, index, index) -> ()
+    scf.if %vtr {
+      func.call @fetch_v(%vbuf, %va, %c0, %Skv, %v_s, %issuers) : (!buf, !vl, index, index, index, index) -> ()
+    }
+  }
+  %true = arith.constant true
+  %novtr0 = arith.xori %vtr, %true : i1
+  %vreg0 = arith.andi %has0, %novtr0 : i1
+  scf.if %vreg0 {
+    %v0 = func.call @load_v(%vbuf, %c0, %Skv, %v_s) : (!buf, index, index, index) -> !vreg
+    func.call @store_vt(%v0, %va) : (!vreg, !vl) -> ()
+  }
+  tile.wait vmcnt(0)
+  tile.barrier
+
+  %m0 = tile.splat %ninf : f32 -> !row
+  %l0 = tile.splat %zero : f32 -> !row
+  %o0 = tile.splat %zero : f32 -> !o
+  // Two tiles per iteration, ping then pong, so that every LDS access names
+  // its buffer (and alias scope) statically.
+  %m, %l, %oacc = scf.if %stagger -> (!row, !row, !o) {
+    %r:3 = tile.stagger %lagging -> (!row, !row, !o) {
+      %x:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %m0, %l0, %o0)
+          : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
+      tile.yield %x#0, %x#1, %x#2 : !row, !row, !o
+    }
+    scf.yield %r#0, %r#1, %r#2 : !row, !row, !o
+  } else {
+    %x:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %m0, %l0, %o0)
+        : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
+    scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
+  }
+
+  // O = O^T / l, stored transposed into O [S_q, D]; rows no key reaches
+  // (l = 0) are 0.
+  %zrow = tile.splat %zero : f32 -> !row
+  %one = arith.constant 1.0 : f32
+  %ones = tile.splat %one : f32 -> !row
+  %empty = tile.cmpf oeq, %l, %zrow : !row -> !rowm
+  %lsafe = tile.select %empty, %ones, %l : !rowm, !row
+  %inv = tile.divf %ones, %lsafe : !row
+  %invb = tile.broadcast %inv : !row -> !o
+  %out = tile.mulf %oacc, %invb : !o
+  %outd = tile.convert %out : !o -> !ob
+  tile.store %outd, %obuf[%q0, %c0] stride %o_s bounds %Sq, %d transpose : !ob, !buf
+
+  scf.if %lse_out {
+    // LSE = ln(sum_j e^(scale s_j)) = (c m + log2 l) ln 2, c = scale log2(e).
+    %bh0 = arith.muli %b, %H : index
+    %bh = arith.addi %bh0, %h : index
+    %loff = arith.muli %bh, %Sq : index
+    %lp = tile.ptr_add %lse, %loff : !tile.ptr<f32>
+    %lbuf = tile.make_buffer %lp, %Sq : !tile.ptr<f32> -> !tile.buffer<f32>
+    %lg = tile.log2 %l : !row
+    %sct = tile.splat %scale : f32 -> !row
+    %lsum = tile.fma %m, %sct, %lg : !row
+    %ln2t = tile.splat %ln2 : f32 -> !row
+    %lse_v = tile.mulf %lsum, %ln2t : !row
+    tile.store %lse_v, %lbuf[%c0, %q0] stride %c0 bounds %c1, %Sq : !row, !tile.buffer<f32>
+  }
+  return
+}
+
+// The key/value loop: tiles 0, 2, 4, ... from ping, 1, 3, ... from pong.
+func.func private @loop(%kbuf: !buf, %vbuf: !buf, %ka: !kl, %va: !vl, %kb: !kl, %vb: !vl,
+                        %n: index, %qt: !qt, %q0: index, %Sq: index, %Skv: index,
+                        %ks: index, %vs: index, %issuer: i1, %issuers: index,
+                        %nk: index, %nv: index, %scale: f32, %m0: !row, %l0: !row, %o0: !o)
+    -> (!row, !row, !o) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r:3 = scf.for %j = %c0 to %n step %c2 iter_args(%m = %m0, %l = %l0, %o = %o0) -> (!row, !row, !o) {
+    %a:3 = func.call @step(%kbuf, %vbuf, %ka, %va, %kb, %vb, %j, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %m, %l, %o)
+        : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
+    %j1 = arith.addi %j, %c1 : index
+    %more = arith.cmpi ult, %j1, %n : index
+    %b:3 = scf.if %more -> (!row, !row, !o) {
+      %x:3 = func.call @step(%kbuf, %vbuf, %kb, %vb, %ka, %va, %j1, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %a#0, %a#1, %a#2)
+          : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
+      scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
+    } else {
+      scf.yield %a#0, %a#1, %a#2 : !row, !row, !o
+    }
+    scf.yield %b#0, %b#1, %b#2 : !row, !row, !o
+  }
+  return %r#0, %r#1, %r#2 : !row, !row, !o
+}
