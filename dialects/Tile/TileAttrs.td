@@ -33,6 +33,21 @@ def Tile_SchedGroupKind : I32EnumAttr<"SchedGroupKind",
   let genSpecializedAttr = 0;
 }
 
+def Tile_MemoryScope : I32EnumAttr<"MemoryScope",
+    "the set of agents a memory ordering applies to", [
+    I32EnumAttrCase<"workgroup", 0>, I32EnumAttrCase<"agent", 1>,
+    I32EnumAttrCase<"system", 2>
+  ]> {
+  let cppNamespace = "::kcc::tile";
+}
+
+def Tile_FlagPredicate : I32EnumAttr<"FlagPredicate",
+    "when a flag wait is satisfied", [
+    I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ge", 1>
+  ]> {
+  let cppNamespace = "::kcc::tile";
+}
+
 class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Tile_Dialect, name, traits> {
   let mnemonic = attrMnemonic;

@@ -465,3 +465,23 @@ LogicalResult StaggerOp::verify() {
            << getResultTypes();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Multi-GPU
+//===----------------------------------------------------------------------===//
+
+LogicalResult PeerPtrOp::verify() {
+  if (!getBases().getType().getElementType().isSignlessInteger(64))
+    return emitOpError("the heap-base table holds i64 addresses, not ")
+           << getBases().getType().getElementType();
+  return success();
+}
+
+static LogicalResult verifyFlagPtr(Operation *op, PtrType flags) {
+  if (!flags.getElementType().isSignlessInteger(32))
+    return op->emitOpError("flags are i32 words, not ") << flags.getElementType();
+  return success();
+}
+
+LogicalResult FlagStoreOp::verify() { return verifyFlagPtr(*this, getFlags().getType()); }
+LogicalResult FlagWaitOp::verify() { return verifyFlagPtr(*this, getFlags().getType()); }

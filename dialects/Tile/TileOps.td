@@ -569,4 +569,60 @@ def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Multi-GPU: peer memory and flags
+//===----------------------------------------------------------------------===//
+
+def Tile_PeerPtrOp : Tile_Op<"peer_ptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "the same symmetric-heap allocation on another rank";
+  let description = [{
+    Every rank's heap holds each allocation at the same offset, so the peer
+    address is `ptr - bases[from] + bases[to]`, with `bases` the table of
+    heap base addresses (one i64 per rank) the runtime passes to the kernel.
+
+    ```mlir
+    %remote = tile.peer_ptr %a, %bases, %me, %r : !tile.ptr<bf16>, !tile.ptr<i64>
+    ```
+  }];
+  let arguments = (ins Tile_Ptr:$ptr, Tile_Ptr:$bases, Index:$from, Index:$to);
+  let results = (outs Tile_Ptr:$result);
+  let assemblyFormat = "$ptr `,` $bases `,` $from `,` $to attr-dict `:` type($ptr) `,` type($bases)";
+  let hasVerifier = 1;
+}
+
+def Tile_FlagStoreOp : Tile_Op<"flag_store"> {
+  let summary = "stores a flag word with release ordering at a scope";
+  let description = [{
+    `flag[index] = value` as an atomic store that releases at `scope`: every
+    memory access of this wave before it is visible to an agent of the scope
+    that acquires the flag (a `tile.flag_wait`). Writes of the workgroup's
+    other waves are ordered before it only through a `tile.barrier` first.
+    Executed once per wave (every lane stores the same word).
+  }];
+  let arguments = (ins Tile_Ptr:$flags, Index:$index, I32:$value,
+                       Tile_MemoryScope:$scope);
+  let assemblyFormat = "$flags `[` $index `]` `,` $value $scope attr-dict `:` type($flags)";
+  let hasVerifier = 1;
+}
+
+def Tile_FlagWaitOp : Tile_Op<"flag_wait"> {
+  let summary = "spins until a flag word satisfies a predicate, then acquires";
+  let description = [{
+    Loads `flag[index]` with acquire ordering at `scope` until it is equal to
+    (`eq`) or at least (`ge`, for epoch counters that never need a reset)
+    `value`, sleeping between polls. Accesses after it see what the releasing
+    wave wrote before its `tile.flag_store`.
+  }];
+  let arguments = (ins Tile_Ptr:$flags, Index:$index, Tile_FlagPredicate:$predicate,
+                       I32:$value, Tile_MemoryScope:$scope);
+  let assemblyFormat = "$flags `[` $index `]` $predicate $value $scope attr-dict `:` type($flags)";
+  let hasVerifier = 1;
+}
+
+def Tile_FenceOp : Tile_Op<"fence"> {
+  let summary = "a release-acquire fence at a scope";
+  let arguments = (ins Tile_MemoryScope:$scope);
+  let assemblyFormat = "$scope attr-dict";
+}
+
 #endif // KCC_TILE_OPS
