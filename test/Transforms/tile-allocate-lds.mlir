@@ -7,12 +7,13 @@
 // RUN: kcc-opt %t/limit.mlir --tile-specialize=chip=gfx950 --tile-allocate-lds | FileCheck %t/limit.mlir --check-prefix=GFX950
 //
 // RUN: kcc-opt %t/nochip.mlir --tile-allocate-lds -verify-diagnostics
-// RUN: kcc-opt %t/unbound.mlir --tile-allocate-lds -verify-diagnostics
+// RUN: kcc-opt %t/unbound.mlir --tile-allocate-lds -split-input-file -verify-diagnostics
 
 //--- alloc.mlir
 // Buffers are placed in program order, each at the next 16-byte boundary,
 // with one alias scope each; the kernel records its total.
 tile.param_decl @BM : i64 = 64
+tile.param_decl @PAD : i64 = 8
 
 // CHECK-LABEL: func.func @kernel()
 // CHECK-SAME: tile.lds_bytes = 20016 : i64
@@ -42,6 +43,18 @@ func.func @second(%c: i1) {
   scf.if %c {
     %y = tile.lds_alloc "y" : !tile.lds<[64, 128], f32>
   }
+  return
+}
+
+// A parameter-named pad is bound before placement: 32 rows of (64 + 8) bf16
+// is 4608 bytes.
+// CHECK-LABEL: func.func @named_pad()
+// CHECK-SAME: tile.lds_bytes = 5120 : i64
+// CHECK: tile.lds_alloc "k" {offset = 0 : i64, scope = 0 : i64} : <[32, 64], bf16, pad = 8>
+// CHECK: tile.lds_alloc "v" {offset = 4608 : i64, scope = 1 : i64} : <[16, 16], bf16>
+func.func @named_pad() {
+  %k = tile.lds_alloc "k" : !tile.lds<[32, 64], bf16, pad = PAD>
+  %v = tile.lds_alloc "v" : !tile.lds<[16, 16], bf16>
   return
 }
 
@@ -79,6 +92,17 @@ module attributes {tile.chip = "gfx950"} {
   func.func @k() {
     // expected-error@+1 {{'tile.lds_alloc' op has unbound parameters; run tile-specialize first}}
     %a = tile.lds_alloc "a" : !tile.lds<[BM, 64], bf16>
+    return
+  }
+}
+
+// -----
+
+// A pad named by a parameter is unbound too.
+module attributes {tile.chip = "gfx942"} {
+  func.func @k() {
+    // expected-error@+1 {{'tile.lds_alloc' op has unbound parameters; run tile-specialize first}}
+    %a = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16, pad = PAD>
     return
   }
 }

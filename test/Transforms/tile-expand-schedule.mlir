@@ -114,3 +114,30 @@ func.func @in_loop(%lagging: i1, %n: index) {
   }
   return
 }
+
+// A stagger with results: its uses take the values the body yielded, and
+// the yield goes with the stagger.
+// CHECK-LABEL: func.func @stagger_results(
+// CHECK-SAME: %[[LAG:[^:]+]]: i1, %[[X:[^:]+]]: f32
+// CHECK-NEXT: scf.if %[[LAG]] {
+// CHECK-NEXT:   tile.barrier unfenced
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[A:.*]] = arith.addf %[[X]], %[[X]] : f32
+// CHECK-NEXT: tile.barrier{{$}}
+// CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT: %[[LEAD:.*]] = arith.xori %[[LAG]], %[[TRUE]] : i1
+// CHECK-NEXT: scf.if %[[LEAD]] {
+// CHECK-NEXT:   tile.barrier unfenced
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[A]], %[[X]] : f32
+// CHECK-NEXT: return %[[P]], %[[A]] : f32, f32
+// CHECK-NOT: tile.yield
+func.func @stagger_results(%lagging: i1, %x: f32) -> (f32, f32) {
+  %r:2 = tile.stagger %lagging -> (f32, f32) {
+    %a = arith.addf %x, %x : f32
+    tile.barrier
+    tile.yield %a, %x : f32, f32
+  }
+  %p = arith.mulf %r#0, %r#1 : f32
+  return %p, %r#0 : f32, f32
+}

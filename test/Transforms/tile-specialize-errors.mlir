@@ -19,6 +19,16 @@
 // RUN: kcc-opt %t/undeclared.mlir --tile-specialize=chip=gfx942 -split-input-file -verify-diagnostics
 // RUN: kcc-opt %t/divide.mlir --tile-specialize="chip=gfx942 params=BM=48" -verify-diagnostics
 // RUN: kcc-opt %t/divide.mlir --tile-specialize="chip=gfx942 params=BM=96" | FileCheck %t/divide.mlir
+//
+// Regressions (bugs 1, 2, 7 of the first round) and the attention additions.
+// RUN: kcc-opt %t/arg-undeclared.mlir --tile-specialize=chip=gfx942 -verify-diagnostics
+// RUN: kcc-opt %t/arg-divide.mlir --tile-specialize="chip=gfx942 params=BM=48" -verify-diagnostics
+// RUN: kcc-opt %t/nonpositive.mlir --tile-specialize="chip=gfx942 params=BM=0" -split-input-file -verify-diagnostics
+// RUN: kcc-opt %t/negative.mlir --tile-specialize="chip=gfx942 params=BM=-32" -verify-diagnostics
+// RUN: not kcc-opt %t/params.mlir --tile-specialize="chip=gfx942 params=CAUSAL=1,OUT=notatype" 2>&1 | FileCheck %s --check-prefix=NOTATYPE --implicit-check-not=error:
+// RUN: kcc-opt %t/pad.mlir --tile-specialize="chip=gfx942 params=PAD=-1" -split-input-file -verify-diagnostics
+// RUN: kcc-opt %t/block.mlir --tile-specialize=chip=gfx942 -split-input-file -verify-diagnostics
+// RUN: kcc-opt %t/branch.mlir --tile-specialize="chip=gfx942 params=TR=1" -verify-diagnostics
 
 // UNKNOWN: <unknown>:0: error: unknown parameter 'XX'; this kernel declares: BM, CAUSAL, DT, OUT
 // UNKNOWN-NONE: <unknown>:0: error: unknown parameter 'XX'; this kernel declares: none
@@ -26,6 +36,9 @@
 // SYNTAX: <unknown>:0: error: parameter 'CAUSAL' must be written NAME=VALUE
 // CHIP: <unknown>:0: error: unsupported chip 'gfx90a'; supported: gfx942, gfx950
 // NOCHIP: <unknown>:0: error: no target chip given; supported: gfx942, gfx950
+// A type value that does not parse is reported once, in terms of the
+// parameter (the type parser's own "expected non-function type" is dropped).
+// NOTATYPE: params.mlir:4:1: error: type parameter 'OUT' must be bf16, f16 or f32, not 'notatype'
 
 //--- params.mlir
 tile.param_decl @BM : i64 = 64
@@ -91,4 +104,97 @@ func.func @k(%f: f32) -> !tile.tile<[BM, 32], f32, #tile.mfma<acc>> {
   // expected-error@+1 {{'tile.splat' op with the bound parameters, tile shape 48x32 is not a multiple of the layout's 32x32}}
   %0 = tile.splat %f : f32 -> !tile.tile<[BM, 32], f32, #tile.mfma<acc>>
   return %0 : !tile.tile<[BM, 32], f32, #tile.mfma<acc>>
+}
+
+//--- arg-undeclared.mlir
+// Block-argument types are checked like op results.
+// expected-error@+1 {{'func.func' op argument #1 uses undeclared parameter 'ZZ'}}
+func.func @k(%i: index, %p: !tile.ptr<!tile.dtype<"ZZ">>) {
+  return
+}
+
+//--- arg-divide.mlir
+tile.param_decl @BM : i64 = 64
+// expected-error@+1 {{'func.func' op argument #0 with the bound parameters, tile shape 48x32 is not a multiple of the layout's 32x32}}
+func.func @k(%t: !tile.tile<[BM, 32], f32, #tile.mfma<acc>>) {
+  return
+}
+
+//--- nonpositive.mlir
+tile.param_decl @BM : i64 = 64
+func.func @k(%f: f32) {
+  // expected-error@+1 {{'tile.splat' op needs a positive dimension (a non-negative pad), but BM = 0}}
+  %0 = tile.splat %f : f32 -> !tile.tile<[BM, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+tile.param_decl @BM : i64 = 64
+func.func @k() {
+  // expected-error@+1 {{'tile.lds_alloc' op needs a positive dimension (a non-negative pad), but BM = 0}}
+  %0 = tile.lds_alloc "a" : !tile.lds<[BM, 64], bf16>
+  return
+}
+
+// -----
+
+// In a block argument too.
+tile.param_decl @BM : i64 = 64
+// expected-error@+1 {{'func.func' op argument #1 needs a positive dimension (a non-negative pad), but BM = 0}}
+func.func @k(%f: f32, %l: !tile.lds<[BM, 64], bf16>) {
+  return
+}
+
+//--- negative.mlir
+tile.param_decl @BM : i64 = 64
+func.func @k(%f: f32) {
+  // expected-error@+1 {{'tile.splat' op needs a positive dimension (a non-negative pad), but BM = -32}}
+  %0 = tile.splat %f : f32 -> !tile.tile<[BM, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+//--- pad.mlir
+tile.param_decl @PAD : i64 = 8
+func.func @k() {
+  // expected-error@+1 {{'tile.lds_alloc' op needs a positive dimension (a non-negative pad), but PAD = -1}}
+  %0 = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16, pad = PAD>
+  return
+}
+
+// -----
+
+tile.param_decl @PAD : i64 = 8
+func.func @k() {
+  // expected-error@+1 {{'tile.lds_alloc' op uses undeclared parameter 'QQ'}}
+  %0 = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16, pad = QQ>
+  return
+}
+
+//--- block.mlir
+tile.type_param_decl @DT = bf16
+// expected-error@+1 {{'func.func' op tile.block_size names 'DT', which is not an integer parameter}}
+func.func @k() attributes {tile.kernel, tile.block_size = @DT} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op tile.block_size names 'NOPE', which is not an integer parameter}}
+func.func @k() attributes {tile.kernel, tile.block_size = @NOPE} {
+  return
+}
+
+//--- branch.mlir
+// The branch the parameters take is verified for the chip.
+tile.param_decl @TR : i1 = false
+func.func @k(%a: !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16>>,
+             %b: !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>>,
+             %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>) {
+  %tr = tile.param @TR : i1
+  scf.if %tr {
+    // expected-error@+1 {{'tile.mma' op no MFMA of shape 32x32x16 on gfx942; it has 32x32x8 and 16x16x16}}
+    %0 = tile.mma %a, %b, %c : !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16>>, !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>
+  }
+  return
 }

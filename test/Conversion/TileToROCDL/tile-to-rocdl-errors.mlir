@@ -100,11 +100,63 @@ module attributes {tile.chip = "gfx942"} {
 // -----
 
 // Four waves cannot share the two DMA lines of a 512-byte stage.
+// Regression (bug 8): reported once, before the conversion starts (no
+// "failed to legalize operation" after it).
 module attributes {tile.chip = "gfx942"} {
   func.func @k(%b: !tile.buffer<bf16>, %i: index) attributes {tile.kernel, tile.block_size = 256 : i64, tile.lds_bytes = 512 : i64} {
     %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[8, 32], bf16>
     // expected-error@+1 {{'tile.async_copy' op the stage is 2 DMA lines of 256 bytes, which do not split evenly over the workgroup's 4 waves}}
     tile.async_copy %b[%i, %i] stride %i -> %0[%i] : !tile.buffer<bf16>, !tile.lds<[8, 32], bf16>
     return
+  }
+}
+
+// -----
+
+// Regression (bug 9): a buffer with an offset in a function without
+// tile.lds_bytes (tile-allocate-lds did not run over it) made an
+// llvm.mlir.addressof of a global that was never created.
+module attributes {tile.chip = "gfx942"} {
+  func.func @k(%i: index) -> !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>> {
+    // expected-error@+1 {{'tile.lds_alloc' op has no LDS placement; run tile-allocate-lds before lowering}}
+    %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[32, 8], bf16>
+    %1 = tile.lds_load %0[%i][%i, %i] : !tile.lds<[32, 8], bf16> -> !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>
+    return %1 : !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>
+  }
+}
+
+// -----
+
+// 'waves' replaces the workgroup's wave count: 4 lines over 3 waves.
+module attributes {tile.chip = "gfx942"} {
+  func.func @k(%b: !tile.buffer<bf16>, %i: index) attributes {tile.kernel, tile.block_size = 256 : i64, tile.lds_bytes = 1024 : i64} {
+    %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[16, 32], bf16>
+    %c3 = arith.constant 3 : index
+    // expected-error@+1 {{'tile.async_copy' op the stage is 4 DMA lines of 256 bytes, which do not split evenly over the workgroup's 3 waves}}
+    tile.async_copy %b[%i, %i] stride %i -> %0[%i] waves %c3 : !tile.buffer<bf16>, !tile.lds<[16, 32], bf16>
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.chip = "gfx950"} {
+  func.func @k(%b: !tile.buffer<bf16>, %i: index, %w: index) attributes {tile.kernel, tile.block_size = 256 : i64, tile.lds_bytes = 1024 : i64} {
+    %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[16, 32], bf16>
+    // expected-error@+1 {{'tile.async_copy' op 'waves' must be a compile-time constant after specialisation}}
+    tile.async_copy %b[%i, %i] stride %i -> %0[%i] waves %w : !tile.buffer<bf16>, !tile.lds<[16, 32], bf16>
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.chip = "gfx950"} {
+  func.func @k(%lagging: i1, %x: f32) -> f32 {
+    // expected-error@+1 {{'tile.stagger' op must be expanded by tile-expand-schedule before lowering}}
+    %0 = tile.stagger %lagging -> (f32) {
+      tile.yield %x : f32
+    }
+    return %0 : f32
   }
 }

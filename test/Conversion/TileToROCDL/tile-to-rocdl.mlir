@@ -8,6 +8,13 @@
 // source is rejected at the ops on gfx942.
 // RUN: kcc-opt %t/gfx950.mlir --tile-specialize=chip=gfx950 --tile-allocate-lds --tile-expand-schedule --convert-tile-to-rocdl | FileCheck %t/gfx950.mlir
 // RUN: kcc-opt %t/gfx950.mlir --tile-specialize=chip=gfx942 -verify-diagnostics
+//
+// The ops and layouts of attention (k_from_acc operands, transposed stores,
+// log2/any/cmpf/divf/fma, ptr_add, wait_vmcnt, DMA by some waves).
+// RUN: kcc-opt %t/attention.mlir --tile-specialize=chip=gfx942 --tile-allocate-lds --tile-expand-schedule --convert-tile-to-rocdl | FileCheck %t/attention.mlir --check-prefixes=CHECK,GFX942
+// RUN: kcc-opt %t/attention.mlir --tile-specialize=chip=gfx950 --tile-allocate-lds --tile-expand-schedule --convert-tile-to-rocdl | FileCheck %t/attention.mlir --check-prefixes=CHECK,GFX950
+// A wait count that is not a constant when lowered (no canonicalisation ran).
+// RUN: not kcc-opt %t/wait-vmcnt.mlir --tile-specialize=chip=gfx942 --convert-tile-to-rocdl 2>&1 | FileCheck %t/wait-vmcnt.mlir
 
 // The lowering of every tile op family to LLVM + ROCDL, after the passes that
 // precede it in the pipeline.
@@ -455,4 +462,306 @@ func.func @tr(%i: index) -> (!tile.tile<[16, 32], bf16, #tile.mfma<b>>, !tile.ti
   %0 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[16, 32], bf16> -> !tile.tile<[16, 32], bf16, #tile.mfma<b>>
   %1 = tile.lds_load %w[%i][%i, %i] transpose : !tile.lds<[32, 64], bf16> -> !tile.tile<[16, 32], bf16, #tile.mfma<b>>
   return %0, %1 : !tile.tile<[16, 32], bf16, #tile.mfma<b>>, !tile.tile<[16, 32], bf16, #tile.mfma<b>>
+}
+
+// A k_from_acc b operand read down its columns: runs of 4 K, one
+// ds_read_b64_tr_b16 each (gfx942 has none, as for the plain order).
+// CHECK-LABEL: llvm.func @tr_k_from_acc(
+// CHECK-COUNT-4: rocdl.ds.read.tr16.b64 %{{.*}} : <3> -> vector<4xbf16>
+// CHECK-NOT: rocdl.ds.read.tr16.b64
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+func.func @tr_k_from_acc(%i: index) -> !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>> attributes {tile.kernel} {
+  %l = tile.lds_alloc "p" : !tile.lds<[32, 32], bf16>
+  // expected-error@+1 {{'tile.lds_load' op reads each lane's b operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none}}
+  %0 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+  return %0 : !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+}
+
+//--- attention.mlir
+tile.param_decl @BLOCK : i64 = 256
+tile.param_decl @ISSUERS : i64 = 2
+tile.param_decl @N : i64 = 5
+
+//===----------------------------------------------------------------------===//
+// k_from_acc
+//===----------------------------------------------------------------------===//
+
+// An accumulator becomes a k_from_acc b operand without moving a register,
+// for 32x32 and for 16x16 on both chips.
+// CHECK-LABEL: llvm.func @relayout_k_from_acc(%arg0: vector<16xbf16>) -> vector<16xbf16>
+// CHECK-NEXT: llvm.return %arg0 : vector<16xbf16>
+func.func @relayout_k_from_acc(%p: !tile.tile<[32, 32], bf16, #tile.mfma<acc>>) -> !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>> {
+  %0 = tile.relayout %p : !tile.tile<[32, 32], bf16, #tile.mfma<acc>> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+  return %0 : !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+}
+
+// CHECK-LABEL: llvm.func @relayout_k_from_acc_16x16(%arg0: vector<8xf16>) -> vector<8xf16>
+// CHECK-NEXT: llvm.return %arg0 : vector<8xf16>
+func.func @relayout_k_from_acc_16x16(%p: !tile.tile<[32, 16], f16, #tile.mfma<acc, 16x16>>) -> !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16, k_from_acc>> {
+  %0 = tile.relayout %p : !tile.tile<[32, 16], f16, #tile.mfma<acc, 16x16>> -> !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16, k_from_acc>>
+  return %0 : !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16, k_from_acc>>
+}
+
+// That is right because the orders agree: the K index (iota 0) of each
+// register of a k_from_acc b operand is the row of the same register of the
+// accumulator, (j / 4) * 4 * (64 / N) + (l / N) * 4 + j % 4. The plain b
+// order agrees with it on gfx942 (32x32x8) only; on gfx950 (32x32x16) a lane
+// holds 8 consecutive K.
+// CHECK-LABEL: llvm.func @iota_k_from_acc()
+// acc 32x32:
+// CHECK: llvm.and %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[F0:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: llvm.mul %{{.*}}, %[[F0]] : i32
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: llvm.mlir.constant(dense<[0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27]> : vector<16xi32>) : vector<16xi32>
+// b 32x32 k_from_acc, both chips:
+// CHECK: llvm.and %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[F1:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: llvm.mul %{{.*}}, %[[F1]] : i32
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: llvm.mlir.constant(dense<[0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27]> : vector<16xi32>) : vector<16xi32>
+// plain b 32x32:
+// GFX942: llvm.and %{{.*}}, %{{.*}} : i32
+// GFX942-NEXT: %[[F2:.*]] = llvm.mlir.constant(4 : i32) : i32
+// GFX942-NEXT: llvm.mul %{{.*}}, %[[F2]] : i32
+// GFX942-NEXT: llvm.add
+// GFX942-NEXT: llvm.mlir.constant(dense<[0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27]> : vector<16xi32>) : vector<16xi32>
+// GFX950: llvm.and %{{.*}}, %{{.*}} : i32
+// GFX950-NEXT: %[[F2:.*]] = llvm.mlir.constant(8 : i32) : i32
+// GFX950-NEXT: llvm.mul %{{.*}}, %[[F2]] : i32
+// GFX950-NEXT: llvm.add
+// GFX950-NEXT: llvm.mlir.constant(dense<[0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]> : vector<16xi32>) : vector<16xi32>
+// acc 16x16 (two row blocks) and b 16x16 k_from_acc (two 16x16x16 K blocks on
+// gfx942, one 16x16x32 on gfx950): lane group l / 16 picks 4 rows.
+// CHECK: llvm.and %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[F3:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: llvm.mul %{{.*}}, %[[F3]] : i32
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: llvm.mlir.constant(dense<[0, 1, 2, 3, 16, 17, 18, 19]> : vector<8xi32>) : vector<8xi32>
+// CHECK: llvm.and %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[F4:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: llvm.mul %{{.*}}, %[[F4]] : i32
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: llvm.mlir.constant(dense<[0, 1, 2, 3, 16, 17, 18, 19]> : vector<8xi32>) : vector<8xi32>
+// CHECK-NOT: llvm.mlir.constant(dense
+// CHECK: llvm.return
+func.func @iota_k_from_acc() -> (!tile.tile<[32, 32], i32, #tile.mfma<acc>>, !tile.tile<[32, 32], i32, #tile.mfma<b, k_from_acc>>, !tile.tile<[32, 32], i32, #tile.mfma<b>>, !tile.tile<[32, 16], i32, #tile.mfma<acc, 16x16>>, !tile.tile<[32, 16], i32, #tile.mfma<b, 16x16, k_from_acc>>) {
+  %0 = tile.iota 0 : !tile.tile<[32, 32], i32, #tile.mfma<acc>>
+  %1 = tile.iota 0 : !tile.tile<[32, 32], i32, #tile.mfma<b, k_from_acc>>
+  %2 = tile.iota 0 : !tile.tile<[32, 32], i32, #tile.mfma<b>>
+  %3 = tile.iota 0 : !tile.tile<[32, 16], i32, #tile.mfma<acc, 16x16>>
+  %4 = tile.iota 0 : !tile.tile<[32, 16], i32, #tile.mfma<b, 16x16, k_from_acc>>
+  return %0, %1, %2, %3, %4 : !tile.tile<[32, 32], i32, #tile.mfma<acc>>, !tile.tile<[32, 32], i32, #tile.mfma<b, k_from_acc>>, !tile.tile<[32, 32], i32, #tile.mfma<b>>, !tile.tile<[32, 16], i32, #tile.mfma<acc, 16x16>>, !tile.tile<[32, 16], i32, #tile.mfma<b, 16x16, k_from_acc>>
+}
+
+// The K order changes which element a register holds, not the instruction:
+// O^T += V^T P^T is the chip's widest 32x32 bf16 MFMA over K = 32, with the
+// operands sliced as for the plain order.
+// CHECK-LABEL: llvm.func @mma_k_from_acc(%arg0: vector<16xbf16>, %arg1: vector<16xbf16>, %arg2: vector<16xf32>)
+// GFX942: llvm.shufflevector %arg0, %arg0 [0, 1, 2, 3] : vector<16xbf16>
+// GFX942-COUNT-4: rocdl.mfma.f32.32x32x8bf16.1k %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (vector<4xi16>, vector<4xi16>, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
+// GFX950: llvm.shufflevector %arg0, %arg0 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xbf16>
+// GFX950-COUNT-2: rocdl.mfma.f32.32x32x16.bf16 %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (vector<8xbf16>, vector<8xbf16>, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
+// CHECK-NOT: rocdl.mfma
+// CHECK: llvm.return
+func.func @mma_k_from_acc(%v: !tile.tile<[32, 32], bf16, #tile.mfma<a, k_from_acc>>,
+                          %p: !tile.tile<[32, 32], bf16, #tile.mfma<acc>>,
+                          %o: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) -> !tile.tile<[32, 32], f32, #tile.mfma<acc>> {
+  %pb = tile.relayout %p : !tile.tile<[32, 32], bf16, #tile.mfma<acc>> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+  %0 = tile.mma %v, %pb, %o : !tile.tile<[32, 32], bf16, #tile.mfma<a, k_from_acc>>, !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  return %0 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+}
+
+// An operand read along its K rows: the plain 32x32x16 operand of gfx950 is
+// 8 consecutive K per lane (2 ds_read_b128 for [32, 32]); in the k_from_acc
+// order runs of 4 (4 ds_read_b64), as on gfx942.
+// CHECK-LABEL: llvm.func @lds_k_from_acc(
+// CHECK-COUNT-4: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xbf16>
+// CHECK-NOT: llvm.load
+// GFX942-COUNT-4: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xbf16>
+// GFX950-COUNT-2: llvm.load %{{.*}} {alias_scopes = [#{{.*}}], alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+func.func @lds_k_from_acc(%i: index) -> (!tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>, !tile.tile<[32, 32], bf16, #tile.mfma<b>>) attributes {tile.kernel} {
+  %l = tile.lds_alloc "kv" : !tile.lds<[32, 32], bf16>
+  %0 = tile.lds_load %l[%i][%i, %i] transpose : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+  %1 = tile.lds_load %l[%i][%i, %i] transpose : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b>>
+  return %0, %1 : !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>, !tile.tile<[32, 32], bf16, #tile.mfma<b>>
+}
+
+//===----------------------------------------------------------------------===//
+// Transposed stores
+//===----------------------------------------------------------------------===//
+
+// blocked<[4, 1], [2, 32]>: 4 rows of one column per lane. Transposed, the
+// 4 registers are consecutive in an LDS row: one 8-byte ds_write_b64;
+// as written, 4 ds_write_b16.
+// CHECK-LABEL: llvm.func @lds_store_transpose(
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alias_scopes = [#{{.*}}], alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store %{{.*}} vector
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alias_scopes = [#{{.*}}], alignment = 2 : i64} : bf16, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+func.func @lds_store_transpose(%t: !tile.tile<[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>, %i: index) attributes {tile.kernel} {
+  %l = tile.lds_alloc "vt" : !tile.lds<[32, 8], bf16>
+  tile.lds_store %t, %l[%i][%i, %i] transpose : !tile.tile<[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>, !tile.lds<[32, 8], bf16>
+  tile.lds_store %t, %l[%i][%i, %i] : !tile.tile<[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>, !tile.lds<[32, 8], bf16>
+  return
+}
+
+// The same into global memory: one 8-byte buffer store per lane, at
+// ((row + c) * stride + col + r) * 2 bytes.
+// CHECK-LABEL: llvm.func @store_transpose(%arg0: !llvm.ptr<8>, %arg1: vector<4xbf16>, %arg2: i32, %arg3: i32)
+// CHECK: %[[W:.*]] = llvm.bitcast %{{.*}} : vector<4xbf16> to vector<2xi32>
+// CHECK-NEXT: rocdl.raw.ptr.buffer.store %[[W]], %arg0, %{{.*}}, %{{.*}}, %{{.*}} : vector<2xi32>
+// CHECK-NOT: rocdl.raw.ptr.buffer.store
+// CHECK: llvm.return
+func.func @store_transpose(%b: !tile.buffer<bf16>, %t: !tile.tile<[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>, %n: index, %i: index) {
+  tile.store %t, %b[%i, %i] stride %n transpose : !tile.tile<[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>, !tile.buffer<bf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and normalisation
+//===----------------------------------------------------------------------===//
+
+// fma and divf map onto LLVM's vector ops; log2 is v_log_f32 per element;
+// tile.any ORs the lane's registers and tests the ballot against zero.
+// CHECK-LABEL: llvm.func @softmax_ops(%arg0: vector<4xf32>, %arg1: vector<4xf32>, %arg2: vector<4xf32>)
+// CHECK-NEXT: %[[F:.*]] = llvm.intr.fma(%arg0, %arg1, %arg2) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+// CHECK-NEXT: %[[D:.*]] = llvm.fdiv %[[F]], %arg1 : vector<4xf32>
+// CHECK-COUNT-4: llvm.call_intrinsic "llvm.amdgcn.log"(%{{.*}}) : (f32) -> f32
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: %[[GT:.*]] = llvm.fcmp "ogt" %[[L:.*]], %arg0 : vector<4xf32>
+// CHECK: %[[E0:.*]] = llvm.extractelement %[[GT]][%{{.*}} : i32] : vector<4xi1>
+// CHECK: %[[E1:.*]] = llvm.extractelement %[[GT]][%{{.*}} : i32] : vector<4xi1>
+// CHECK-NEXT: %[[O1:.*]] = llvm.or %[[E0]], %[[E1]] : i1
+// CHECK: %[[O2:.*]] = llvm.or %[[O1]], %{{.*}} : i1
+// CHECK: %[[O3:.*]] = llvm.or %[[O2]], %{{.*}} : i1
+// CHECK-NEXT: %[[B:.*]] = rocdl.ballot %[[O3]] : i64
+// CHECK-NEXT: %[[Z:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NEXT: %[[ANY:.*]] = llvm.icmp "ne" %[[B]], %[[Z]] : i64
+// CHECK: llvm.insertvalue %[[L]], %{{.*}}[0]
+// CHECK: llvm.insertvalue %[[ANY]], %{{.*}}[1]
+func.func @softmax_ops(%x: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>,
+                       %y: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>,
+                       %z: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>) -> (!tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>, i1) {
+  %0 = tile.fma %x, %y, %z : !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>
+  %1 = tile.divf %0, %y : !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>
+  %2 = tile.log2 %1 : !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>
+  %3 = tile.cmpf ogt, %2, %x : !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>> -> !tile.tile<[16, 16], i1, #tile.mfma<acc, 16x16>>
+  %4 = tile.any %3 : !tile.tile<[16, 16], i1, #tile.mfma<acc, 16x16>>
+  return %2, %4 : !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>, i1
+}
+
+// A row vector (one register per lane): no OR, the ballot of that register.
+// CHECK-LABEL: llvm.func @any_row(%arg0: vector<1xf32>, %arg1: vector<1xf32>) -> i1
+// CHECK-NEXT: %[[M:.*]] = llvm.fcmp "oeq" %arg0, %arg1 : vector<1xf32>
+// CHECK-NEXT: %[[I:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: %[[E:.*]] = llvm.extractelement %[[M]][%[[I]] : i32] : vector<1xi1>
+// CHECK-NEXT: %[[B:.*]] = rocdl.ballot %[[E]] : i64
+// CHECK-NEXT: %[[Z:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NEXT: %[[R:.*]] = llvm.icmp "ne" %[[B]], %[[Z]] : i64
+// CHECK-NEXT: llvm.return %[[R]] : i1
+func.func @any_row(%m: !tile.tile<[64, 1], f32, #tile.blocked<[1, 1], [64, 1]>>,
+                   %n: !tile.tile<[64, 1], f32, #tile.blocked<[1, 1], [64, 1]>>) -> i1 {
+  %0 = tile.cmpf oeq, %m, %n : !tile.tile<[64, 1], f32, #tile.blocked<[1, 1], [64, 1]>> -> !tile.tile<[64, 1], i1, #tile.blocked<[1, 1], [64, 1]>>
+  %1 = tile.any %0 : !tile.tile<[64, 1], i1, #tile.blocked<[1, 1], [64, 1]>>
+  return %1 : i1
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers, waits, DMA by some waves
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: llvm.func @ptr_add(%arg0: !llvm.ptr<1>, %arg1: i32) -> !llvm.ptr<1>
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %arg0[%arg1] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, bf16
+// CHECK-NEXT: llvm.return %[[P]] : !llvm.ptr<1>
+func.func @ptr_add(%p: !tile.ptr<bf16>, %n: index) -> !tile.ptr<bf16> {
+  %0 = tile.ptr_add %p, %n : !tile.ptr<bf16>
+  return %0 : !tile.ptr<bf16>
+}
+
+// s_waitcnt vmcnt(N) as tile.wait encodes it (lgkmcnt and expcnt not
+// waited); a count past the counter's 63 waits for nothing more than 63.
+// CHECK-LABEL: llvm.func @wait_vmcnt()
+// vmcnt(5) from a parameter: 0x0F75
+// CHECK: rocdl.s.waitcnt 3957{{$}}
+// vmcnt(20): 0x4F74
+// CHECK-NEXT: rocdl.s.waitcnt 20340{{$}}
+// vmcnt(0): 0x0F70
+// CHECK-NEXT: rocdl.s.waitcnt 3952{{$}}
+// vmcnt(100) -> vmcnt(63): 0xCF7F
+// CHECK-NEXT: rocdl.s.waitcnt 53119{{$}}
+// CHECK-NEXT: llvm.return
+func.func @wait_vmcnt() {
+  %n = tile.param @N : index
+  %c20 = arith.constant 20 : index
+  %c0 = arith.constant 0 : index
+  %c100 = arith.constant 100 : index
+  tile.wait_vmcnt %n
+  tile.wait_vmcnt %c20
+  tile.wait_vmcnt %c0
+  tile.wait_vmcnt %c100
+  return
+}
+
+// A [16, 32] bf16 stage is 4 DMA lines of 256 bytes. With 'waves 2' in a
+// workgroup of 256 (a parameter), waves 0 and 1 take 2 lines each: line
+// k * 2 + wave % 2.
+// CHECK-LABEL: llvm.func @dma_waves(
+// CHECK-SAME: rocdl.flat_work_group_size = "256,256", rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 256, 1, 1>
+// CHECK-SAME: tile.block_size = 256 : i64
+// CHECK: %[[TID:.*]] = rocdl.workitem.id.x : i32
+// CHECK-NEXT: %[[SIX:.*]] = llvm.mlir.constant(6 : i32) : i32
+// CHECK-NEXT: %[[W:.*]] = llvm.lshr %[[TID]], %[[SIX]] : i32
+// CHECK-NEXT: %[[WU:.*]] = rocdl.readfirstlane %[[W]] : i32
+// CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-NEXT: %[[WAVE:.*]] = llvm.urem %[[WU]], %[[TWO]] : i32
+// CHECK: llvm.add %{{.*}}, %[[WAVE]] : i32
+// CHECK: rocdl.raw.ptr.buffer.load.lds
+// CHECK: %[[K1:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-NEXT: llvm.add %[[K1]], %[[WAVE]] : i32
+// CHECK: rocdl.raw.ptr.buffer.load.lds
+// CHECK-NOT: rocdl.raw.ptr.buffer.load.lds
+// Without 'waves', all 4 waves share the lines: one each, no remainder.
+// CHECK: %[[TID2:.*]] = rocdl.workitem.id.x : i32
+// CHECK-NEXT: llvm.mlir.constant(6 : i32) : i32
+// CHECK-NEXT: %[[W2:.*]] = llvm.lshr %[[TID2]], %{{.*}} : i32
+// CHECK-NEXT: %[[WU2:.*]] = rocdl.readfirstlane %[[W2]] : i32
+// CHECK-NOT: llvm.urem %[[WU2]]
+// CHECK: llvm.add %{{.*}}, %[[WU2]] : i32
+// CHECK: rocdl.raw.ptr.buffer.load.lds
+// CHECK-NOT: rocdl.raw.ptr.buffer.load.lds
+// CHECK: llvm.return
+func.func @dma_waves(%b: !tile.buffer<bf16>, %n: index, %i: index) attributes {tile.kernel, tile.block_size = @BLOCK} {
+  %l = tile.lds_alloc "k" : !tile.lds<[16, 32], bf16>
+  %issuers = tile.param @ISSUERS : index
+  tile.async_copy %b[%i, %i] stride %n -> %l[%i] waves %issuers : !tile.buffer<bf16>, !tile.lds<[16, 32], bf16>
+  tile.async_copy %b[%i, %i] stride %n -> %l[%i] : !tile.buffer<bf16>, !tile.lds<[16, 32], bf16>
+  return
+}
+
+// A stagger's results are the values its body yielded.
+// CHECK-LABEL: llvm.func @stagger_results(%arg0: i1, %arg1: f32) -> f32
+// CHECK: ^bb2:
+// CHECK-NEXT: %[[A:.*]] = llvm.fadd %arg1, %arg1 : f32
+// CHECK: ^bb4:
+// CHECK-NEXT: llvm.return %[[A]] : f32
+func.func @stagger_results(%lagging: i1, %x: f32) -> f32 {
+  %r = tile.stagger %lagging -> (f32) {
+    %a = arith.addf %x, %x : f32
+    tile.yield %a : f32
+  }
+  return %r : f32
+}
+
+//--- wait-vmcnt.mlir
+// CHECK: wait-vmcnt.mlir:[[# @LINE + 4]]:3: error: 'tile.wait_vmcnt' op count must be a compile-time constant after specialisation
+func.func @k(%i: index) {
+  %c2 = arith.constant 2 : index
+  %m = arith.muli %i, %c2 : index
+  tile.wait_vmcnt %m
+  return
 }

@@ -83,6 +83,30 @@ func.func @lds_stages(%l: !tile.lds<[64, 64], bf16, stages = 0>)
 
 // -----
 
+// Regression (bug 6): a repeated LDS property was taken silently (the last
+// value won).
+// expected-error@+1 {{LDS buffer property 'pad' given twice}}
+func.func @lds_pad_twice(%l: !tile.lds<[4, 4], f32, pad = 1, pad = 2>)
+
+// -----
+
+// expected-error@+1 {{LDS buffer property 'stages' given twice}}
+func.func @lds_stages_twice(%l: !tile.lds<[4, 4], f32, stages = 2, pad = 1, stages = 2>)
+
+// -----
+
+// A parameter-named pad counts as the one 'pad'.
+// expected-error@+1 {{LDS buffer property 'pad' given twice}}
+func.func @lds_pad_param_twice(%l: !tile.lds<[64, 64], bf16, pad = PAD, pad = 8>)
+
+// -----
+
+// Only 'pad' may name a parameter.
+// expected-error@+1 {{expected integer value}}
+func.func @lds_stages_param(%l: !tile.lds<[64, 64], bf16, stages = NS>)
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Layout attributes
 //===----------------------------------------------------------------------===//
@@ -142,6 +166,26 @@ func.func @slice_parent(%t: !tile.tile<[32, 1], f32, #tile.slice<1, #tile.slice<
 
 // -----
 
+// expected-error@+1 {{'k_from_acc' orders the K dimension of an 'a' or 'b' operand; an accumulator has none}}
+func.func @mfma_acc_k_from_acc(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8, k_from_acc>>)
+
+// -----
+
+// expected-error@+1 {{'k_from_acc' orders the K dimension of an 'a' or 'b' operand; an accumulator has none}}
+func.func @mfma_acc_k_from_acc_default(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, k_from_acc>>)
+
+// -----
+
+// expected-error@+1 {{expected 'k_from_acc'}}
+func.func @mfma_two_shapes(%t: !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16, 32x32x8>>)
+
+// -----
+
+// expected-error@+1 {{expected 'k_from_acc'}}
+func.func @mfma_unknown_flag(%t: !tile.tile<[32, 16], bf16, #tile.mfma<b, 32x32x16, k_from_b>>)
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Parameters
 //===----------------------------------------------------------------------===//
@@ -153,6 +197,18 @@ tile.param_decl @X : f32
 
 // expected-error@+1 {{'tile.param_decl' op default value 1 : i32 does not have the parameter's type 'i64'}}
 tile.param_decl @X : i64 = 1 : i32
+
+// -----
+
+// Regression (bug 3): a default that is no element type was bound by
+// tile-specialize into an invalid tile type.
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are integers or floats; the default 'index' is neither}}
+tile.type_param_decl @DT = index
+
+// -----
+
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are integers or floats; the default 'vector<8xbf16>' is neither}}
+tile.type_param_decl @DT = vector<8xbf16>
 
 // -----
 
@@ -194,6 +250,7 @@ func.func @decl_in_func() {
 // Global memory
 //===----------------------------------------------------------------------===//
 
+// Regression (bug 5): the message named a "tile".
 func.func @make_buffer_element(%p: !tile.ptr<f16>, %n: index) {
   // expected-error@+1 {{'tile.make_buffer' op the pointer holds 'f16' but the buffer holds 'bf16'}}
   %0 = tile.make_buffer %p, %n : !tile.ptr<f16> -> !tile.buffer<bf16>
@@ -229,6 +286,22 @@ func.func @store_element(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
 func.func @store_half_bounds(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, %b: !tile.buffer<f32>, %i: index) {
   // expected-error@+1 {{'tile.store' op needs both row and column bounds, or neither}}
   "tile.store"(%t, %b, %i, %i, %i, %i) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 1>}> : (!tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, !tile.buffer<f32>, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @ptr_add_element(%p: !tile.ptr<bf16>, %n: index) {
+  // expected-error@+1 {{'tile.ptr_add' op failed to verify that all of {ptr, result} have same type}}
+  %0 = "tile.ptr_add"(%p, %n) : (!tile.ptr<bf16>, index) -> !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @ptr_add_offset(%p: !tile.ptr<bf16>, %n: i32) {
+  // expected-error@+1 {{'tile.ptr_add' op operand #1 must be index, but got 'i32'}}
+  %0 = "tile.ptr_add"(%p, %n) : (!tile.ptr<bf16>, i32) -> !tile.ptr<bf16>
   return
 }
 
@@ -359,6 +432,58 @@ module attributes {tile.chip = "gfx942"} {
     %l = tile.lds_alloc "a" : !tile.lds<[16, 32], f16>
     // expected-error@+1 {{'tile.lds_load' op reads each lane's a operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
     %0 = tile.lds_load %l[%i][%i, %i] transpose : !tile.lds<[16, 32], f16> -> !tile.tile<[32, 16], f16, #tile.mfma<a, 32x32x8>>
+    return
+  }
+}
+
+// -----
+
+func.func @wait_vmcnt_type(%n: i32) {
+  // expected-error@+1 {{'tile.wait_vmcnt' op operand #0 must be index, but got 'i32'}}
+  "tile.wait_vmcnt"(%n) : (i32) -> ()
+  return
+}
+
+// -----
+
+// k_from_acc operands: on gfx942 (32x32x8) the order is the plain one, so a
+// b operand read from a K x N array still runs down a column...
+module attributes {tile.chip = "gfx942"} {
+  func.func @lds_load_column_k_from_acc_gfx942(%i: index) {
+    %l = tile.lds_alloc "v" : !tile.lds<[32, 32], bf16>
+    // expected-error@+1 {{'tile.lds_load' op reads each lane's b operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
+    %0 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x8, k_from_acc>>
+    return
+  }
+}
+
+// -----
+
+// ... and so does an a operand read with 'transpose' (V^T stored D x BN).
+module attributes {tile.chip = "gfx942"} {
+  func.func @lds_load_column_a_k_from_acc_gfx942(%i: index) {
+    %l = tile.lds_alloc "v" : !tile.lds<[32, 32], bf16>
+    // expected-error@+1 {{'tile.lds_load' op reads each lane's a operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
+    %0 = tile.lds_load %l[%i][%i, %i] transpose : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<a, 32x32x8, k_from_acc>>
+    return
+  }
+}
+
+// -----
+
+// The same reads along rows verify on gfx942, and the column read on gfx950.
+module attributes {tile.chip = "gfx942"} {
+  func.func @lds_load_rows_k_from_acc_gfx942(%i: index) {
+    %l = tile.lds_alloc "v" : !tile.lds<[32, 32], bf16>
+    %0 = tile.lds_load %l[%i][%i, %i] transpose : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x8, k_from_acc>>
+    %1 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<a, 32x32x8, k_from_acc>>
+    return
+  }
+}
+module attributes {tile.chip = "gfx950"} {
+  func.func @lds_load_column_k_from_acc_gfx950(%i: index) {
+    %l = tile.lds_alloc "v" : !tile.lds<[32, 32], bf16>
+    %0 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x16, k_from_acc>>
     return
   }
 }
@@ -503,6 +628,28 @@ module attributes {tile.chip = "gfx942"} {
 
 // -----
 
+func.func @mma_k_from_acc_b_only(%a: !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16>>,
+                                  %b: !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16, k_from_acc>>,
+                                  %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>) {
+  // expected-error@+1 {{'tile.mma' op a and b must order K the same way (both or neither 'k_from_acc'): #tile.mfma<a, 32x32x16>, #tile.mfma<b, 32x32x16, k_from_acc>}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16>>, !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16, k_from_acc>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>
+  return
+}
+
+// -----
+
+// Also where the two orders coincide (32x32x8), and with the shape left to
+// the target.
+func.func @mma_k_from_acc_a_only(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, k_from_acc>>,
+                                  %b: !tile.tile<[8, 32], bf16, #tile.mfma<b>>,
+                                  %c: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.mma' op a and b must order K the same way (both or neither 'k_from_acc'): #tile.mfma<a, k_from_acc>, #tile.mfma<b>}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], bf16, #tile.mfma<a, k_from_acc>>, !tile.tile<[8, 32], bf16, #tile.mfma<b>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//
@@ -617,6 +764,80 @@ func.func @select_condition_shape(%m: !tile.tile<[64, 32], i1, #tile.mfma<acc, 3
                                   %x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
   // expected-error@+1 {{'tile.select' op the condition must be an i1 tile of the result's shape and layout}}
   %0 = tile.select %m, %x, %x : !tile.tile<[64, 32], i1, #tile.mfma<acc, 32x32x8>>, !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @log2_type(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.log2' op log2 works on f32 tiles, not 'bf16'}}
+  %0 = tile.log2 %x : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @any_type(%x: !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.any' op takes an i1 tile, not a tile of 'i32'}}
+  %0 = tile.any %x : !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @cmpf_int(%x: !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.cmpf' op compares float tiles, not 'i32'}}
+  %0 = tile.cmpf olt, %x, %x : !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], i1, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @cmpf_result_type(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.cmpf' op result must be an i1 tile of the operands' shape and layout}}
+  %0 = tile.cmpf olt, %x, %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @cmpf_result_layout(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.cmpf' op result must be an i1 tile of the operands' shape and layout}}
+  %0 = tile.cmpf olt, %x, %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], i1, #tile.mfma<acc, 16x16x16>>
+  return
+}
+
+// -----
+
+func.func @cmpf_operands(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, %y: !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16x16>>) {
+  // expected-error@+1 {{'tile.cmpf' op requires all operands to have the same type}}
+  %0 = "tile.cmpf"(%x, %y) <{predicate = 2 : i64}> : (!tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16x16>>) -> !tile.tile<[32, 32], i1, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @cmpf_predicate(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'predicate' [false, oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge, ult, ule, une, uno, true]}}
+  %0 = tile.cmpf sge, %x, %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], i1, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @divf_types(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>,
+                      %y: !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16x16>>) {
+  // expected-error@+1 {{'tile.divf' op requires the same type for all operands and results}}
+  %0 = "tile.divf"(%x, %y) : (!tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16x16>>) -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @fma_types(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>,
+                     %y: !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16x16>>) {
+  // expected-error@+1 {{'tile.fma' op requires the same type for all operands and results}}
+  %0 = "tile.fma"(%x, %x, %y) : (!tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>, !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16x16>>) -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
   return
 }
 
@@ -770,4 +991,51 @@ func.func @program_id_range() {
   // expected-error@+1 {{'tile.program_id' op attribute 'dim' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 2}}
   %0 = tile.program_id 3
   return
+}
+
+// -----
+
+// Regression (bug 4): the documented bare-keyword form is the syntax; a
+// class name it does not know is reported by name.
+func.func @sched_barrier_kind() {
+  // expected-error@+1 {{unknown instruction class 'vector'; expected alu, valu, salu, mfma, vmem, vmem_read, vmem_write, ds, ds_read, ds_write or trans}}
+  tile.sched_barrier [valu, vector]
+  return
+}
+
+// -----
+
+func.func @stagger_yield_count(%lagging: i1) {
+  // expected-error@+1 {{'tile.stagger' op yields 0 values of types}}
+  %0 = tile.stagger %lagging -> (f32) {
+    tile.barrier
+  }
+  return
+}
+
+// -----
+
+func.func @stagger_yield_type(%lagging: i1, %x: f32) {
+  // expected-error@+1 {{'tile.stagger' op yields 1 values of types 'f32' but returns 'i32'}}
+  %0 = tile.stagger %lagging -> (i32) {
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @stagger_yield_extra(%lagging: i1, %x: f32) {
+  // expected-error@+1 {{'tile.stagger' op yields 1 values of types 'f32' but returns}}
+  tile.stagger %lagging {
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @yield_parent(%x: f32) -> f32 {
+  // expected-error@+1 {{'tile.yield' op expects parent op 'tile.stagger'}}
+  tile.yield %x : f32
 }

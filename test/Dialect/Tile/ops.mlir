@@ -14,6 +14,8 @@
 // CHECK-NEXT: tile.param_decl @CAUSAL : i1{{$}}
 // CHECK-NEXT: tile.param_decl @FLAG : i1 = true
 // CHECK-NEXT: tile.param_decl @NB : index = 4 : index
+// CHECK-NEXT: tile.param_decl @PAD : i64 = 8 : i64
+// CHECK-NEXT: tile.param_decl @BLOCK : i64 = 256 : i64
 // CHECK-NEXT: tile.type_param_decl @DT = bf16
 // CHECK-NEXT: tile.type_param_decl @OUT{{$}}
 tile.param_decl @BM : i64 = 128
@@ -21,6 +23,8 @@ tile.param_decl @BK : i64 = 64 : i64
 tile.param_decl @CAUSAL : i1
 tile.param_decl @FLAG : i1 = true
 tile.param_decl @NB : index = 4 : index
+tile.param_decl @PAD : i64 = 8
+tile.param_decl @BLOCK : i64 = 256
 tile.type_param_decl @DT = bf16
 tile.type_param_decl @OUT
 
@@ -87,6 +91,29 @@ func.func @types(%p0: !tile.ptr<bf16>,
   return
 }
 
+// k_from_acc: an a or b operand whose K runs in an accumulator's row order;
+// printed after the shape, and kept when the shape is left to the target.
+// A parameter-named row padding.
+// CHECK-LABEL: func.func @types_attention(
+// CHECK-SAME: %{{.*}}: !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x16, k_from_acc>>,
+// CHECK-SAME: %{{.*}}: !tile.tile<[32, 32], bf16, #tile.mfma<a, k_from_acc>>,
+// CHECK-SAME: %{{.*}}: !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16, k_from_acc>>,
+// CHECK-SAME: %{{.*}}: !tile.tile<[32, 16], bf16, #tile.mfma<b, 16x16x32, k_from_acc>>,
+// CHECK-SAME: %{{.*}}: !tile.tile<[BM, 32], !tile.dtype<"DT">, #tile.mfma<a, 32x32x8, k_from_acc>>,
+// CHECK-SAME: %{{.*}}: !tile.lds<[BM, 64], bf16, pad = PAD>,
+// CHECK-SAME: %{{.*}}: !tile.lds<[64, 64], bf16, pad = PAD, stages = 2>,
+// CHECK-SAME: %{{.*}}: !tile.lds<[64, 64], bf16, pad = 4, stages = 2>)
+func.func @types_attention(%t0: !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x16, k_from_acc>>,
+                           %t1: !tile.tile<[32, 32], bf16, #tile.mfma<a, k_from_acc>>,
+                           %t2: !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16, k_from_acc>>,
+                           %t3: !tile.tile<[32, 16], bf16, #tile.mfma<b, 16x16x32, k_from_acc>>,
+                           %t4: !tile.tile<[BM, 32], !tile.dtype<"DT">, #tile.mfma<a, 32x32x8, k_from_acc>>,
+                           %l0: !tile.lds<[BM, 64], bf16, pad = PAD>,
+                           %l1: !tile.lds<[64, 64], bf16, stages = 2, pad = PAD>,
+                           %l2: !tile.lds<[64, 64], bf16, stages = 2, pad = 4>) {
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Ids
 //===----------------------------------------------------------------------===//
@@ -119,6 +146,11 @@ func.func @ids() -> (index, index, index, index, index) {
 // CHECK: tile.store %[[T]], %[[BUF]][%{{.*}}, %{{.*}}] stride %{{.*}} : <[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>>, <bf16>
 // CHECK: tile.store %[[T]], %[[BUF]][%{{.*}}, %{{.*}}] stride %{{.*}} bounds %{{.*}}, %{{.*}} : <[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>>, <bf16>
 // CHECK: tile.make_buffer %{{.*}}, %{{.*}} : <!tile.dtype<"DT">> -> <!tile.dtype<"DT">>
+// CHECK: tile.store %[[T]], %[[BUF]][%{{.*}}, %{{.*}}] stride %{{.*}} transpose : <[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>>, <bf16>
+// CHECK: tile.store %[[T]], %[[BUF]][%{{.*}}, %{{.*}}] stride %{{.*}} bounds %{{.*}}, %{{.*}} transpose : <[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>>, <bf16>
+// CHECK: %[[P:.*]] = tile.ptr_add %{{.*}}, %{{.*}} : <bf16>
+// CHECK: tile.ptr_add %[[P]], %{{.*}} : <bf16>
+// CHECK: tile.ptr_add %{{.*}}, %{{.*}} : <!tile.dtype<"DT">>
 func.func @global_memory(%p: !tile.ptr<bf16>, %q: !tile.ptr<!tile.dtype<"DT">>,
                          %n: index, %i: index, %j: index) {
   %buf = tile.make_buffer %p, %n : !tile.ptr<bf16> -> !tile.buffer<bf16>
@@ -129,6 +161,11 @@ func.func @global_memory(%p: !tile.ptr<bf16>, %q: !tile.ptr<!tile.dtype<"DT">>,
   tile.store %3, %buf[%i, %j] stride %n : !tile.tile<[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>>, !tile.buffer<bf16>
   tile.store %3, %buf[%i, %j] stride %n bounds %n, %n : !tile.tile<[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>>, !tile.buffer<bf16>
   %pbuf = tile.make_buffer %q, %n : !tile.ptr<!tile.dtype<"DT">> -> !tile.buffer<!tile.dtype<"DT">>
+  tile.store %3, %buf[%i, %j] stride %n transpose : !tile.tile<[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>>, !tile.buffer<bf16>
+  tile.store %3, %buf[%i, %j] stride %n bounds %n, %n transpose : !tile.tile<[8, 64], bf16, #tile.blocked<[1, 8], [8, 8]>>, !tile.buffer<bf16>
+  %p1 = tile.ptr_add %p, %i : !tile.ptr<bf16>
+  %p2 = tile.ptr_add %p1, %j : !tile.ptr<bf16>
+  %q1 = tile.ptr_add %q, %i : !tile.ptr<!tile.dtype<"DT">>
   return
 }
 
@@ -166,6 +203,30 @@ func.func @lds(%buf: !tile.buffer<bf16>, %t: !tile.tile<[8, 64], bf16, #tile.blo
   return
 }
 
+// The attention additions: DMA issued by the first %w waves only, a wait
+// whose count is an SSA value, transposed LDS stores, a parameter-named pad.
+// CHECK-LABEL: func.func @lds_attention(
+// CHECK: %[[K:.*]] = tile.lds_alloc "k" : <[64, 64], bf16, pad = PAD>
+// CHECK: tile.async_copy %{{.*}}[%{{.*}}, %{{.*}}] stride %{{.*}} -> %[[K]][%{{.*}}] waves %[[W:[^ ]*]] : <bf16>, <[64, 64], bf16, pad = PAD>
+// CHECK: tile.async_copy %{{.*}}[%{{.*}}, %{{.*}}] stride %{{.*}} bounds %{{.*}}, %{{.*}} -> %[[K]][%{{.*}}] waves %[[W]] {width = 16 : i64} : <bf16>, <[64, 64], bf16, pad = PAD>
+// CHECK: tile.async_copy %{{.*}}[%{{.*}}, %{{.*}}] stride %{{.*}} -> %[[K]][%{{.*}}] : <bf16>, <[64, 64], bf16, pad = PAD>
+// CHECK: tile.wait_vmcnt %[[W]]{{$}}
+// CHECK: tile.lds_store %{{.*}}, %[[K]][%{{.*}}] [%{{.*}}, %{{.*}}] transpose : <[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>, <[64, 64], bf16, pad = PAD>
+// CHECK: tile.lds_store %{{.*}}, %[[K]][%{{.*}}] [%{{.*}}, %{{.*}}] : <[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>, <[64, 64], bf16, pad = PAD>
+// CHECK: tile.lds_load %[[K]][%{{.*}}] [%{{.*}}, %{{.*}}] transpose : <[64, 64], bf16, pad = PAD> -> <[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+func.func @lds_attention(%buf: !tile.buffer<bf16>, %t: !tile.tile<[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>,
+                         %n: index, %i: index, %w: index) {
+  %k = tile.lds_alloc "k" : !tile.lds<[64, 64], bf16, pad = PAD>
+  tile.async_copy %buf[%i, %i] stride %n -> %k[%i] waves %w : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16, pad = PAD>
+  tile.async_copy %buf[%i, %i] stride %n bounds %n, %n -> %k[%i] waves %w {width = 16 : i64} : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16, pad = PAD>
+  tile.async_copy %buf[%i, %i] stride %n -> %k[%i] : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16, pad = PAD>
+  tile.wait_vmcnt %w
+  tile.lds_store %t, %k[%i][%i, %i] transpose : !tile.tile<[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>, !tile.lds<[64, 64], bf16, pad = PAD>
+  tile.lds_store %t, %k[%i][%i, %i] : !tile.tile<[8, 32], bf16, #tile.blocked<[4, 1], [2, 32]>>, !tile.lds<[64, 64], bf16, pad = PAD>
+  %0 = tile.lds_load %k[%i][%i, %i] transpose : !tile.lds<[64, 64], bf16, pad = PAD> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Compute
 //===----------------------------------------------------------------------===//
@@ -186,6 +247,24 @@ func.func @mma(%a: !tile.tile<[BM, BK], !tile.dtype<"DT">, #tile.mfma<a>>,
   %0 = tile.mma %a, %b, %c : !tile.tile<[BM, BK], !tile.dtype<"DT">, #tile.mfma<a>>, !tile.tile<[BK, 64], !tile.dtype<"DT">, #tile.mfma<b>> -> !tile.tile<[BM, 64], f32, #tile.mfma<acc>>
   %1 = tile.mma %a16, %b16, %c16 : !tile.tile<[16, 16], f16, #tile.mfma<a, 16x16x16>>, !tile.tile<[16, 16], f16, #tile.mfma<b, 16x16x16>> -> !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x16>>
   %2 = tile.mma %a32, %b32, %c32 : !tile.tile<[64, 32], bf16, #tile.mfma<a, 32x32x16>>, !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x16>> -> !tile.tile<[64, 32], f32, #tile.mfma<acc, 32x32x16>>
+  return
+}
+
+// An accumulator fed back as the b operand by relayout, with the a operand
+// in the same K order.
+// CHECK-LABEL: func.func @mma_k_from_acc(
+// CHECK: %[[PB:.*]] = tile.relayout %{{.*}} : <[32, 32], bf16, #tile.mfma<acc>> -> <[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+// CHECK: tile.mma %{{.*}}, %[[PB]], %{{.*}} : <[64, 32], bf16, #tile.mfma<a, k_from_acc>>, <[32, 32], bf16, #tile.mfma<b, k_from_acc>> -> <[64, 32], f32, #tile.mfma<acc>>
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : <[16, 32], f16, #tile.mfma<a, 16x16x32, k_from_acc>>, <[32, 16], f16, #tile.mfma<b, 16x16x32, k_from_acc>> -> <[16, 16], f32, #tile.mfma<acc, 16x16x32>>
+func.func @mma_k_from_acc(%p: !tile.tile<[32, 32], bf16, #tile.mfma<acc>>,
+                          %v: !tile.tile<[64, 32], bf16, #tile.mfma<a, k_from_acc>>,
+                          %o: !tile.tile<[64, 32], f32, #tile.mfma<acc>>,
+                          %a16: !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16x32, k_from_acc>>,
+                          %b16: !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16x32, k_from_acc>>,
+                          %c16: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x32>>) {
+  %pb = tile.relayout %p : !tile.tile<[32, 32], bf16, #tile.mfma<acc>> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>
+  %0 = tile.mma %v, %pb, %o : !tile.tile<[64, 32], bf16, #tile.mfma<a, k_from_acc>>, !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>> -> !tile.tile<[64, 32], f32, #tile.mfma<acc>>
+  %1 = tile.mma %a16, %b16, %c16 : !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16x32, k_from_acc>>, !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16x32, k_from_acc>> -> !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x32>>
   return
 }
 
@@ -228,6 +307,30 @@ func.func @elementwise(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>>, %f
   %14 = tile.cmpi ult, %12, %10 : !tile.tile<[32, 32], i32, #tile.mfma<acc, 16x16>> -> !tile.tile<[32, 32], i1, #tile.mfma<acc, 16x16>>
   %15 = tile.select %13, %5, %9 : !tile.tile<[32, 32], i1, #tile.mfma<acc, 16x16>>, !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>>
   return
+}
+
+// The softmax and normalisation ops of attention.
+// CHECK-LABEL: func.func @elementwise_attention(
+// CHECK: %[[F:.*]] = tile.fma %{{.*}}, %{{.*}}, %{{.*}} : <[32, 32], f32, #tile.mfma<acc>>
+// CHECK: %[[D:.*]] = tile.divf %[[F]], %{{.*}} : <[32, 32], f32, #tile.mfma<acc>>
+// CHECK: %[[L:.*]] = tile.log2 %[[D]] : <[32, 32], f32, #tile.mfma<acc>>
+// CHECK: %[[GT:.*]] = tile.cmpf ogt, %[[L]], %{{.*}} : <[32, 32], f32, #tile.mfma<acc>> -> <[32, 32], i1, #tile.mfma<acc>>
+// CHECK: tile.cmpf oeq, %{{.*}}, %{{.*}} : <[32, 1], f32, #tile.slice<1, #tile.mfma<acc>>> -> <[32, 1], i1, #tile.slice<1, #tile.mfma<acc>>>
+// CHECK: tile.cmpf uno, %{{.*}}, %{{.*}} : <[32, 32], !tile.dtype<"OUT">, #tile.mfma<acc>> -> <[32, 32], i1, #tile.mfma<acc>>
+// CHECK: tile.any %[[GT]] : <[32, 32], i1, #tile.mfma<acc>>
+// CHECK: tile.any %{{.*}} : <[32, 1], i1, #tile.slice<1, #tile.mfma<acc>>>
+func.func @elementwise_attention(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc>>,
+                                 %r: !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc>>>,
+                                 %o: !tile.tile<[32, 32], !tile.dtype<"OUT">, #tile.mfma<acc>>) -> (i1, i1) {
+  %0 = tile.fma %x, %x, %x : !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %1 = tile.divf %0, %x : !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %2 = tile.log2 %1 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %3 = tile.cmpf ogt, %2, %x : !tile.tile<[32, 32], f32, #tile.mfma<acc>> -> !tile.tile<[32, 32], i1, #tile.mfma<acc>>
+  %4 = tile.cmpf oeq, %r, %r : !tile.tile<[32, 1], f32, #tile.slice<1, #tile.mfma<acc>>> -> !tile.tile<[32, 1], i1, #tile.slice<1, #tile.mfma<acc>>>
+  %5 = tile.cmpf uno, %o, %o : !tile.tile<[32, 32], !tile.dtype<"OUT">, #tile.mfma<acc>> -> !tile.tile<[32, 32], i1, #tile.mfma<acc>>
+  %6 = tile.any %3 : !tile.tile<[32, 32], i1, #tile.mfma<acc>>
+  %7 = tile.any %4 : !tile.tile<[32, 1], i1, #tile.slice<1, #tile.mfma<acc>>>
+  return %6, %7 : i1, i1
 }
 
 // CHECK-LABEL: func.func @reductions(
@@ -293,9 +396,41 @@ func.func @sched(%lagging: i1) {
   return
 }
 
+// A stagger that returns values through tile.yield; one without results
+// needs no yield in the source and prints none.
+// CHECK-LABEL: func.func @stagger_results(
+// CHECK: %[[R:.*]]:2 = tile.stagger %{{.*}} -> (f32, !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+// CHECK-NEXT:   %[[A:.*]] = tile.addf %{{.*}}, %{{.*}} : <[32, 32], f32, #tile.mfma<acc>>
+// CHECK-NEXT:   tile.barrier
+// CHECK-NEXT:   tile.yield %{{.*}}, %[[A]] : f32, !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.stagger %{{.*}} {
+// CHECK-NEXT:   tile.barrier
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[R]]#0, %[[R]]#1 : f32, !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+func.func @stagger_results(%lagging: i1, %f: f32, %x: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) -> (f32, !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  %r:2 = tile.stagger %lagging -> (f32, !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+    %a = tile.addf %x, %x : !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+    tile.barrier
+    tile.yield %f, %a : f32, !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  }
+  tile.stagger %lagging {
+    tile.barrier
+    tile.yield
+  }
+  return %r#0, %r#1 : f32, !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+}
+
 // A kernel entry point with its workgroup size.
 // CHECK-LABEL: func.func @kernel()
 // CHECK-SAME: attributes {tile.block_size = 256 : i64, tile.kernel}
 func.func @kernel() attributes {tile.kernel, tile.block_size = 256 : i64} {
+  return
+}
+
+// The workgroup size may name a parameter (tile-specialize resolves it).
+// CHECK-LABEL: func.func @kernel_param_block()
+// CHECK-SAME: attributes {tile.block_size = @BLOCK, tile.kernel}
+func.func @kernel_param_block() attributes {tile.kernel, tile.block_size = @BLOCK} {
   return
 }
