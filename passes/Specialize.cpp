@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "passes/ConstantFold.h"
 
 #include "dialects/Tile/Layout.h"
 #include "dialects/Tile/TileDialect.h"
@@ -155,34 +156,6 @@ LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
   return success();
 }
 
-/// The value of an i1 computed from constants only (parameters after
-/// binding), without changing the IR; std::nullopt when it is not constant.
-static std::optional<bool> foldCondition(Value v) {
-  std::function<Attribute(Value, int)> eval = [&](Value x, int depth) -> Attribute {
-    Operation *def = x.getDefiningOp();
-    if (!def || depth > 16)
-      return {};
-    Attribute constant;
-    if (matchPattern(x, m_Constant(&constant)))
-      return constant;
-    SmallVector<Attribute> operands;
-    for (Value operand : def->getOperands()) {
-      Attribute a = eval(operand, depth + 1);
-      if (!a)
-        return {};
-      operands.push_back(a);
-    }
-    SmallVector<OpFoldResult> folded;
-    if (failed(def->fold(operands, folded)) || folded.size() != def->getNumResults())
-      return {};
-    return dyn_cast<Attribute>(folded[cast<OpResult>(x).getResultNumber()]);
-  };
-  auto attr = dyn_cast_or_null<IntegerAttr>(eval(v, 0));
-  if (!attr)
-    return std::nullopt;
-  return attr.getValue().getBoolValue();
-}
-
 void TileSpecializePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -275,6 +248,53 @@ void TileSpecializePass::runOnOperation() {
     return PtrType::get(ctx, replacer.replace(type.getElementType()));
   });
 
+  // Values.
+  SmallVector<ParamOp> uses;
+  module.walk([&](ParamOp op) { uses.push_back(op); });
+  for (ParamOp op : uses) {
+    OpBuilder builder(op);
+    Type type = op.getType();
+    int64_t value = bindings.ints.lookup(op.getName());
+    Attribute attr = type.isIndex() ? (Attribute)builder.getIndexAttr(value)
+                                    : builder.getIntegerAttr(type, value);
+    Value c = builder.create<arith::ConstantOp>(op.getLoc(), cast<TypedAttr>(attr));
+    op.replaceAllUsesWith(c);
+    op.erase();
+  }
+
+  // Take the branches that the parameters decide: an scf.if whose condition
+  // folds to a constant is replaced by the region it would run, so code for
+  // other parameter values (an instruction the chip lacks, say) is gone
+  // before it is verified. Nothing else is folded or erased: the output
+  // stays the kernel as written.
+  SmallVector<scf::IfOp> ifs;
+  module.walk<WalkOrder::PreOrder>([&](scf::IfOp op) { ifs.push_back(op); });
+  llvm::SmallPtrSet<Operation *, 8> erased;
+  for (scf::IfOp op : ifs) {
+    if (erased.count(op))
+      continue;
+    std::optional<int64_t> folded = foldToConstant(op.getCondition());
+    if (!folded)
+      continue;
+    bool cond = *folded != 0;
+    Region &taken = cond ? op.getThenRegion() : op.getElseRegion();
+    // Whatever sits in the other region goes with it.
+    Region &dropped = cond ? op.getElseRegion() : op.getThenRegion();
+    dropped.walk([&](Operation *inner) { erased.insert(inner); });
+    if (taken.empty()) {
+      op.erase();
+      continue;
+    }
+    Block &block = taken.front();
+    auto yield = cast<scf::YieldOp>(block.getTerminator());
+    SmallVector<Value> results(yield.getOperands());
+    yield.erase();
+    op->getBlock()->getOperations().splice(Block::iterator(op),
+                                           block.getOperations());
+    op.replaceAllUsesWith(results);
+    op.erase();
+  }
+
   // Check every value's type before replacing, so a bad value is reported
   // at the op (or block) that holds it.
   auto checkType = [&](Type original, auto emit) -> bool {
@@ -318,20 +338,6 @@ void TileSpecializePass::runOnOperation() {
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);
 
-  // Values.
-  SmallVector<ParamOp> uses;
-  module.walk([&](ParamOp op) { uses.push_back(op); });
-  for (ParamOp op : uses) {
-    OpBuilder builder(op);
-    Type type = op.getType();
-    int64_t value = bindings.ints.lookup(op.getName());
-    Attribute attr = type.isIndex() ? (Attribute)builder.getIndexAttr(value)
-                                    : builder.getIntegerAttr(type, value);
-    Value c = builder.create<arith::ConstantOp>(op.getLoc(), cast<TypedAttr>(attr));
-    op.replaceAllUsesWith(c);
-    op.erase();
-  }
-
   // A kernel's workgroup size may be a parameter too: tile.block_size = @NAME.
   for (auto func : module.getOps<func::FuncOp>()) {
     auto ref = func->getAttrOfType<FlatSymbolRefAttr>(TileDialect::kBlockSizeAttrName);
@@ -345,38 +351,6 @@ void TileSpecializePass::runOnOperation() {
     }
     func->setAttr(TileDialect::kBlockSizeAttrName,
                   OpBuilder(ctx).getI64IntegerAttr(it->second));
-  }
-
-  // Take the branches that the parameters decide: an scf.if whose condition
-  // folds to a constant is replaced by the region it would run, so code for
-  // other parameter values (an instruction the chip lacks, say) is gone
-  // before it is verified. Nothing else is folded or erased: the output
-  // stays the kernel as written.
-  SmallVector<scf::IfOp> ifs;
-  module.walk<WalkOrder::PreOrder>([&](scf::IfOp op) { ifs.push_back(op); });
-  llvm::SmallPtrSet<Operation *, 8> erased;
-  for (scf::IfOp op : ifs) {
-    if (erased.count(op))
-      continue;
-    std::optional<bool> cond = foldCondition(op.getCondition());
-    if (!cond)
-      continue;
-    Region &taken = *cond ? op.getThenRegion() : op.getElseRegion();
-    // Whatever sits in the other region goes with it.
-    Region &dropped = *cond ? op.getElseRegion() : op.getThenRegion();
-    dropped.walk([&](Operation *inner) { erased.insert(inner); });
-    if (taken.empty()) {
-      op.erase();
-      continue;
-    }
-    Block &block = taken.front();
-    auto yield = cast<scf::YieldOp>(block.getTerminator());
-    SmallVector<Value> results(yield.getOperands());
-    yield.erase();
-    op->getBlock()->getOperations().splice(Block::iterator(op),
-                                           block.getOperations());
-    op.replaceAllUsesWith(results);
-    op.erase();
   }
 
   // Record what was bound, then drop the declarations.

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "passes/ConstantFold.h"
 
 #include "dialects/Tile/Layout.h"
 #include "dialects/Tile/TileDialect.h"
@@ -188,10 +189,7 @@ SmallVector<std::pair<int64_t, int64_t>> accessRuns(const MemoryView &view,
 std::optional<int64_t> copyWaves(AsyncCopyOp op, int64_t blockSize) {
   if (!op.getWaves())
     return std::max<int64_t>(1, blockSize / 64);
-  APInt n;
-  if (!matchPattern(op.getWaves(), m_ConstantInt(&n)) || n.getSExtValue() < 1)
-    return std::nullopt;
-  return n.getSExtValue();
+  return foldToConstant(op.getWaves());
 }
 
 /// Alias scopes of an LDS access: its own buffer's scope, and no-alias with
@@ -648,11 +646,8 @@ struct WaitVmcntLowering : public TilePattern<WaitVmcntOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(WaitVmcntOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
-    APInt count;
-    if (!matchPattern(op.getCount(), m_ConstantInt(&count)))
-      return op.emitOpError("count must be a compile-time constant after "
-                            "specialisation");
-    int64_t vm = std::min<int64_t>(count.getSExtValue(), 63);
+    // checkReady made sure the count folds to a non-negative constant.
+    int64_t vm = std::min<int64_t>(*foldToConstant(op.getCount()), 63);
     rw.replaceOpWithNewOp<ROCDL::SWaitcntOp>(op, waitcntBits(vm, 15));
     return success();
   }
@@ -1433,6 +1428,16 @@ LogicalResult checkReady(ModuleOp module) {
                                "before lowering"),
                WalkResult::interrupt();
     }
+    if (auto wait = dyn_cast<WaitVmcntOp>(op)) {
+      std::optional<int64_t> n = foldToConstant(wait.getCount());
+      if (!n)
+        return op->emitOpError("count must be a compile-time constant after "
+                               "specialisation"),
+               WalkResult::interrupt();
+      if (*n < 0)
+        return op->emitOpError("count must be non-negative, not ") << *n,
+               WalkResult::interrupt();
+    }
     if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       // Each wave of the workgroup takes whole DMA lines of the stage.
       LdsType lds = copy.getLds().getType();
@@ -1443,6 +1448,9 @@ LogicalResult checkReady(ModuleOp module) {
       if (!waves)
         return op->emitOpError("'waves' must be a compile-time constant after "
                                "specialisation"),
+               WalkResult::interrupt();
+      if (*waves < 1)
+        return op->emitOpError("'waves' must be at least 1, not ") << *waves,
                WalkResult::interrupt();
       if (lds.isResolved()) {
         int64_t line = 64 * copy.getWidth();

@@ -40,8 +40,16 @@ Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
   while (succeeded(parser.parseOptionalComma())) {
     loc = parser.getCurrentLocation();
     if (succeeded(parser.parseOptionalKeyword("k_from_acc"))) {
+      if (kFromAcc) {
+        parser.emitError(loc, "'k_from_acc' given twice");
+        return {};
+      }
       kFromAcc = true;
       continue;
+    }
+    if (kFromAcc) {
+      parser.emitError(loc, "the MFMA shape comes before 'k_from_acc'");
+      return {};
     }
     if (haveShape) {
       parser.emitError(loc, "expected 'k_from_acc'");

@@ -108,11 +108,13 @@ LogicalResult ParamDeclOp::verify() {
 }
 
 LogicalResult TypeParamDeclOp::verify() {
-  if (auto def = getDefaultTypeAttr())
-    if (!def.getValue().isIntOrFloat())
-      return emitOpError("element-type parameters are integers or floats; the "
-                         "default ")
-             << def.getValue() << " is neither";
+  if (auto def = getDefaultTypeAttr()) {
+    Type t = def.getValue();
+    if (!(t.isBF16() || t.isF16() || t.isF32()))
+      return emitOpError("element-type parameters are bf16, f16 or f32 (as -D "
+                         "accepts); the default ")
+             << t << " is not";
+  }
   return success();
 }
 
@@ -298,6 +300,39 @@ LogicalResult MmaOp::verify() {
   return success();
 }
 
+/// Float arithmetic on float tiles, integer arithmetic on integer tiles (an
+/// element type parameter is checked once bound).
+static LogicalResult verifyArithElements(Operation *op, TileType type, bool isFloat) {
+  Type e = type.getElementType();
+  if (isa<DtypeParamType>(e))
+    return success();
+  if (isFloat && !isa<FloatType>(e))
+    return op->emitOpError("works on float tiles, not tiles of ") << e;
+  if (!isFloat && (!e.isSignlessInteger() || e.isInteger(1)))
+    return op->emitOpError("works on integer tiles, not tiles of ") << e;
+  return success();
+}
+
+#define KCC_FLOAT_BINARY(Op)                                                   \
+  LogicalResult Op::verify() {                                                 \
+    return verifyArithElements(*this, getResult().getType(), true);            \
+  }
+#define KCC_INT_BINARY(Op)                                                     \
+  LogicalResult Op::verify() {                                                 \
+    return verifyArithElements(*this, getResult().getType(), false);           \
+  }
+KCC_FLOAT_BINARY(AddFOp)
+KCC_FLOAT_BINARY(SubFOp)
+KCC_FLOAT_BINARY(MulFOp)
+KCC_FLOAT_BINARY(DivFOp)
+KCC_FLOAT_BINARY(MaxFOp)
+KCC_FLOAT_BINARY(MinFOp)
+KCC_FLOAT_BINARY(FmaOp)
+KCC_INT_BINARY(AddIOp)
+KCC_INT_BINARY(SubIOp)
+#undef KCC_FLOAT_BINARY
+#undef KCC_INT_BINARY
+
 LogicalResult Exp2Op::verify() {
   Type e = getOperand().getType().getElementType();
   if (!e.isF32())
@@ -459,10 +494,9 @@ LogicalResult SchedInterleaveOp::verify() {
 LogicalResult StaggerOp::verify() {
   auto yield = cast<YieldOp>(getBody().front().getTerminator());
   if (yield.getValues().getTypes() != getResultTypes())
-    return emitOpError("yields ")
-           << yield.getValues().size() << " values of types "
-           << yield.getValues().getTypes() << " but returns "
-           << getResultTypes();
+    return emitOpError("yields (")
+           << yield.getValues().getTypes() << ") but returns ("
+           << getResultTypes() << ")";
   return success();
 }
 

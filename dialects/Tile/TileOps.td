@@ -309,6 +309,7 @@ class Tile_BinaryOp<string mnemonic, string what>
   let arguments = (ins Tile_AnyTile:$lhs, Tile_AnyTile:$rhs);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Tile_AddFOp : Tile_BinaryOp<"addf", "floating-point addition">;
@@ -329,6 +330,7 @@ def Tile_FmaOp : Tile_Op<"fma", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins Tile_AnyTile:$a, Tile_AnyTile:$b, Tile_AnyTile:$c);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Tile_Exp2Op : Tile_Op<"exp2", [Pure, SameOperandsAndResultType]> {

@@ -202,12 +202,12 @@ tile.param_decl @X : i64 = 1 : i32
 
 // Regression (bug 3): a default that is no element type was bound by
 // tile-specialize into an invalid tile type.
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are integers or floats; the default 'index' is neither}}
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16 or f32 (as -D accepts); the default 'index' is not}}
 tile.type_param_decl @DT = index
 
 // -----
 
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are integers or floats; the default 'vector<8xbf16>' is neither}}
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16 or f32 (as -D accepts); the default 'vector<8xbf16>' is not}}
 tile.type_param_decl @DT = vector<8xbf16>
 
 // -----
@@ -1006,7 +1006,7 @@ func.func @sched_barrier_kind() {
 // -----
 
 func.func @stagger_yield_count(%lagging: i1) {
-  // expected-error@+1 {{'tile.stagger' op yields 0 values of types}}
+  // expected-error@+1 {{'tile.stagger' op yields () but returns ('f32')}}
   %0 = tile.stagger %lagging -> (f32) {
     tile.barrier
   }
@@ -1016,7 +1016,7 @@ func.func @stagger_yield_count(%lagging: i1) {
 // -----
 
 func.func @stagger_yield_type(%lagging: i1, %x: f32) {
-  // expected-error@+1 {{'tile.stagger' op yields 1 values of types 'f32' but returns 'i32'}}
+  // expected-error@+1 {{'tile.stagger' op yields ('f32') but returns ('i32')}}
   %0 = tile.stagger %lagging -> (i32) {
     tile.yield %x : f32
   }
@@ -1026,7 +1026,7 @@ func.func @stagger_yield_type(%lagging: i1, %x: f32) {
 // -----
 
 func.func @stagger_yield_extra(%lagging: i1, %x: f32) {
-  // expected-error@+1 {{'tile.stagger' op yields 1 values of types 'f32' but returns}}
+  // expected-error@+1 {{'tile.stagger' op yields ('f32') but returns ()}}
   tile.stagger %lagging {
     tile.yield %x : f32
   }
@@ -1038,4 +1038,50 @@ func.func @stagger_yield_extra(%lagging: i1, %x: f32) {
 func.func @yield_parent(%x: f32) -> f32 {
   // expected-error@+1 {{'tile.yield' op expects parent op 'tile.stagger'}}
   tile.yield %x : f32
+}
+
+// -----
+
+// Bug 10: float arithmetic needs float tiles, integer arithmetic integer ones.
+func.func @addf_on_ints(%a: !tile.tile<[32, 32], i32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.addf' op works on float tiles, not tiles of 'i32'}}
+  %0 = tile.addf %a, %a : !tile.tile<[32, 32], i32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+func.func @addi_on_floats(%a: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.addi' op works on integer tiles, not tiles of 'f32'}}
+  %0 = tile.addi %a, %a : !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+func.func @fma_on_ints(%a: !tile.tile<[32, 32], i32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.fma' op works on float tiles, not tiles of 'i32'}}
+  %0 = tile.fma %a, %a, %a : !tile.tile<[32, 32], i32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+// Bug 3: a type parameter's default is checked as -D values are.
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16 or f32 (as -D accepts); the default 'i32' is not}}
+tile.type_param_decl @DT = i32
+
+// -----
+
+// Bug 13: k_from_acc once, after the shape.
+// expected-error@+1 {{'k_from_acc' given twice}}
+func.func @twice(%a: !tile.tile<[32, 16], bf16, #tile.mfma<b, 32x32x16, k_from_acc, k_from_acc>>) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{the MFMA shape comes before 'k_from_acc'}}
+func.func @order(%a: !tile.tile<[32, 16], bf16, #tile.mfma<b, k_from_acc, 32x32x16>>) {
+  return
 }
