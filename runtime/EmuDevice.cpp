@@ -17,13 +17,19 @@ public:
 
 } // namespace
 
-EmuDevice::EmuDevice(emu::Device &device) : device_(device) {}
+EmuDevice::EmuDevice(emu::Device &device, unsigned ordinal)
+    : device_(device), ordinal_(ordinal) {}
+
+emu::Module &EmuDevice::emulatedModule(LoadedCode &code) {
+  return *static_cast<EmuLoadedCode &>(code).module;
+}
 EmuDevice::~EmuDevice() { releaseModules(); }
 
 Chip EmuDevice::chip() const { return device_.chip(); }
 
 std::string EmuDevice::spec() const {
-  return ("emu:" + getChipInfo(chip()).name).str();
+  std::string s = ("emu:" + getChipInfo(chip()).name).str();
+  return ordinal_ ? s + "." + std::to_string(ordinal_) : s;
 }
 
 std::string EmuDevice::description() const {

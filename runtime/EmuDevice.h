@@ -13,12 +13,14 @@
 namespace kcc {
 namespace emu {
 class Device;
+class Module;
 }
 
 class EmuDevice final : public Device {
 public:
-  /// `device` belongs to an emu::Context that outlives this object.
-  explicit EmuDevice(emu::Device &device);
+  /// `device` belongs to an emu::Context that outlives this object;
+  /// `ordinal` numbers the emulated devices of one chip ("emu:gfx942.1").
+  explicit EmuDevice(emu::Device &device, unsigned ordinal = 0);
   ~EmuDevice() override;
 
   DeviceKind kind() const override { return DeviceKind::Emu; }
@@ -42,8 +44,14 @@ public:
                                       const LaunchConfig &config,
                                       llvm::ArrayRef<uint8_t> kernarg) override;
 
+  /// The emulator's device, and the emulator's module behind code loaded
+  /// here: what emu::Context::launchConcurrent takes.
+  emu::Device &emulated() const { return device_; }
+  static emu::Module &emulatedModule(LoadedCode &code);
+
 private:
   emu::Device &device_;
+  unsigned ordinal_;
 };
 
 } // namespace kcc

@@ -16,6 +16,7 @@ namespace kcc {
 
 StringRef Kernel::name() const { return info_->name; }
 Device &Kernel::device() const { return module_->device; }
+LoadedCode &Kernel::loadedCode() const { return *module_->loaded; }
 
 static Error error(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);

@@ -24,6 +24,7 @@
 namespace kcc {
 
 class Device;
+class LoadedCode;
 class ModuleState;
 struct KernelInfo;
 
@@ -33,6 +34,9 @@ public:
   /// The metadata: arguments, register counts, LDS, ...
   const KernelInfo &info() const { return *info_; }
   Device &device() const;
+  /// The device's copy of the code (for launches the device interface does
+  /// not cover, such as one kernel on several emulated devices at once).
+  LoadedCode &loadedCode() const;
 
   /// Checks `args` (see above) and lays them out as the kernarg segment's
   /// explicit part.

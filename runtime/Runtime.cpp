@@ -84,18 +84,34 @@ void Runtime::probeHip() {
                  (hipDevices_.size() == 1 ? "" : "s") + from + skipped;
 }
 
-Expected<Device &> Runtime::emulated(Chip chip) {
+Expected<Device &> Runtime::emulated(Chip chip, unsigned ordinal) {
   std::lock_guard<std::mutex> lock(emuMutex_);
+  unsigned have = 0;
   for (auto &d : emuDevices_)
-    if (d->chip() == chip)
+    if (d->chip() == chip && have++ == ordinal)
       return *d;
   if (!emuContext_)
     emuContext_ = emu::Context::create();
-  Expected<emu::Device *> d = emuContext_->addDevice(chip);
-  if (!d)
-    return d.takeError();
-  emuDevices_.push_back(std::make_unique<EmuDevice>(**d));
+  // Devices of a chip are numbered in creation order: make the missing ones.
+  for (; have <= ordinal; ++have) {
+    Expected<emu::Device *> d = emuContext_->addDevice(chip);
+    if (!d)
+      return d.takeError();
+    emuDevices_.push_back(std::make_unique<EmuDevice>(**d, have));
+  }
   return *emuDevices_.back();
+}
+
+Expected<std::vector<Device *>> Runtime::emulatedDevices(Chip chip,
+                                                         unsigned count) {
+  std::vector<Device *> out;
+  for (unsigned i = 0; i < count; ++i) {
+    Expected<Device &> d = emulated(chip, i);
+    if (!d)
+      return d.takeError();
+    out.push_back(&*d);
+  }
+  return out;
 }
 
 std::vector<Device *> Runtime::devices() {
@@ -125,11 +141,17 @@ Expected<Device &> Runtime::defaultDevice() {
 Expected<Device &> Runtime::device(StringRef spec) {
   auto [kind, rest] = spec.split(':');
   if (kind == "emu") {
-    std::optional<Chip> chip = parseChip(rest);
+    // "emu:gfx942.2" is the third emulated gfx942 of this process.
+    auto [chipName, ordinalText] = rest.split('.');
+    unsigned ordinal = 0;
+    if (!ordinalText.empty() && ordinalText.getAsInteger(10, ordinal))
+      return error("bad device '" + spec +
+                   "': expected emu:CHIP or emu:CHIP.N with N a number");
+    std::optional<Chip> chip = parseChip(chipName);
     if (!chip)
-      return error("unknown chip '" + rest + "' in device '" + spec +
+      return error("unknown chip '" + chipName + "' in device '" + spec +
                    "'; emulated devices: emu:gfx942, emu:gfx950");
-    return emulated(*chip);
+    return emulated(*chip, ordinal);
   }
   if (kind == "hip") {
     unsigned index;

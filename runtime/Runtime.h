@@ -56,6 +56,15 @@ public:
   /// The device with this spec ("hip:0", "emu:gfx950"); emulated devices are
   /// created on first use. Errors say what specs exist.
   llvm::Expected<Device &> device(llvm::StringRef spec);
+  /// The first `count` emulated devices of `chip` ("emu:gfx942",
+  /// "emu:gfx942.1", ...), created on first use in the one emulator context
+  /// that all emulated devices share: several emulated GPUs of one process,
+  /// with one address space, as a symmetric heap across ranks needs.
+  llvm::Expected<std::vector<Device *>> emulatedDevices(Chip chip,
+                                                        unsigned count);
+  /// The emulator context behind the emulated devices (nullptr before the
+  /// first one exists): what launches on several of them at once go through.
+  emu::Context *emulatorContext() const { return emuContext_.get(); }
 
   /// Why HIP devices are or are not used: "3 AMD GPUs via /opt/rocm/lib/
   /// libamdhip64.so", "no AMD GPU found (HIP runtime libamdhip64.so: ...)",
@@ -67,7 +76,7 @@ public:
 private:
   explicit Runtime(RuntimeOptions options);
   void probeHip();
-  llvm::Expected<Device &> emulated(Chip chip);
+  llvm::Expected<Device &> emulated(Chip chip, unsigned ordinal = 0);
 
   RuntimeOptions options_;
   std::string hipStatus_;
@@ -75,7 +84,7 @@ private:
   std::vector<std::unique_ptr<Device>> hipDevices_;
   std::mutex emuMutex_;
   std::unique_ptr<emu::Context> emuContext_;
-  std::vector<std::unique_ptr<Device>> emuDevices_; // one per chip, lazily
+  std::vector<std::unique_ptr<Device>> emuDevices_; // per chip, lazily
 };
 
 } // namespace kcc

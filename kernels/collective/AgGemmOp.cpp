@@ -1,0 +1,444 @@
+//===- AgGemmOp.cpp - kcc::ops::all_gather_gemm, host side of ag_gemm.mlir ===//
+#include "kernels/collective/AgGemmOp.h"
+#include "kernels/gemm/GemmOp.h"
+#include "runtime/CodeObject.h"
+#include "runtime/Jit.h"
+#include "runtime/Kernel.h"
+#include "runtime/Module.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+#include <climits>
+
+using namespace llvm;
+
+namespace kcc::ops {
+namespace {
+
+Error error(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(),
+                           "all_gather_gemm: " + message);
+}
+
+std::string shapeText(const MatrixRef &m) {
+  return std::to_string(m.rows) + "x" + std::to_string(m.cols);
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Workgroups of `kernel` that one CU holds at once, by the rule the
+/// hardware (and the emulator's scheduler) applies: waves per SIMD by
+/// registers, workgroups by waves and LDS, at most 16.
+unsigned groupsPerCu(const KernelInfo &k, Chip chip, unsigned wavesPerGroup) {
+  const ChipInfo &c = getChipInfo(chip);
+  // AGPRs follow the VGPRs at a 4-aligned offset: an upper bound of the
+  // unified register count, so the estimate never exceeds the hardware's.
+  uint32_t regs = ((k.vgprCount + 3) & ~3u) + k.agprCount;
+  regs = std::max<uint32_t>((regs + 7) & ~7u, 8);
+  unsigned wavesPerSimd = std::min<unsigned>(c.maxWavesPerSimd, 512 / regs);
+  unsigned groups = std::min<unsigned>(16, 4 * wavesPerSimd / wavesPerGroup);
+  if (k.groupSegmentFixedSize)
+    groups = std::min<unsigned>(groups, c.ldsBytesPerWorkgroup /
+                                            k.groupSegmentFixedSize);
+  return std::max(groups, 1u);
+}
+
+Expected<Kernel> compileKernel(Device &device, Jit &jit, StringRef file,
+                               StringRef name,
+                               const std::vector<std::string> &params) {
+  Expected<Module> module = Module::compile(device, jit, file, params);
+  if (!module)
+    return error("cannot compile " + file + ": " + toString(module.takeError()));
+  return module->kernel(name);
+}
+
+/// Checks one per-rank matrix: shape, dtype, device, size.
+Error checkMatrix(StringRef name, unsigned rank, const MatrixRef &m,
+                  Device &device, int64_t rows, int64_t cols,
+                  ArrayRef<DType> dtypes) {
+  std::string who = (name + " of rank " + Twine(rank)).str();
+  if (!m.buffer)
+    return error(who + " has no buffer");
+  if (&m.buffer->device() != &device)
+    return error(who + " is on " + m.buffer->device().spec() +
+                 " but rank " + Twine(rank) + " is " + device.spec());
+  if (!is_contained(dtypes, m.dtype))
+    return error(who + " is " + dtypeName(m.dtype) + "; expected " +
+                 dtypeName(dtypes.front()) +
+                 (dtypes.size() > 1 ? " (or bf16/f16/f32 for C)" : ""));
+  if (m.rows != rows || m.cols != cols)
+    return error(who + " is " + shapeText(m) + "; expected " + Twine(rows) +
+                 "x" + Twine(cols));
+  if (m.stride() < m.cols)
+    return error(who + "'s leading dimension " + Twine(m.stride()) +
+                 " is less than its " + Twine(m.cols) + " columns");
+  if (m.stride() % 2 && name == "Bt")
+    return error(who + "'s leading dimension " + Twine(m.stride()) +
+                 " is odd; its rows must start 4-byte aligned");
+  uint64_t bytes = (uint64_t(m.rows - 1) * uint64_t(m.stride()) + uint64_t(m.cols)) *
+                   dtypeSize(m.dtype);
+  if (bytes > UINT32_MAX)
+    return error(who + " spans " + Twine(bytes) +
+                 " bytes; the kernel reaches at most 4294967295 bytes of an operand");
+  if (bytes > m.buffer->size())
+    return error(who + " needs " + Twine(bytes) + " bytes; its buffer has " +
+                 Twine(m.buffer->size()));
+  return Error::success();
+}
+
+} // namespace
+
+Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
+                                         unsigned world) {
+  if (world == 0)
+    return error("a world of 0 ranks");
+  if (M <= 0 || K <= 0)
+    return error("M = " + Twine(M) + " and K = " + Twine(K) +
+                 " must be positive");
+  if (K % world)
+    return error("K = " + Twine(K) + " is not divisible by the world size " +
+                 Twine(world) + "; every rank holds K / world columns of A");
+  int64_t kl = K / world;
+  AgGemmTiles t;
+  // A K block never straddles two shards (a flag guards one shard's
+  // columns), so each shard holds whole K blocks: 32 on gfx942 (four
+  // 32x32x8 MFMAs per stage), 64 on gfx950 when the shard allows (its
+  // 32x32x16 MFMA wants the longer block, as the GEMM's choice).
+  t.bk = chip == Chip::gfx950 && kl % 64 == 0 ? 64 : 32;
+  if (kl % t.bk)
+    return error("K = " + Twine(K) + " over " + Twine(world) +
+                 " ranks gives shards of " + Twine(kl) +
+                 " columns, not a multiple of the K block " + Twine(t.bk) +
+                 "; K must be a multiple of world x " + Twine(t.bk));
+  // A k group is the unit a flag guards: the largest multiple of BK that
+  // divides the shard and is at most 256 columns, so that workers start on a
+  // group while the rest of a large shard is still in flight, and small
+  // shards cost one flag each.
+  t.kg = t.bk;
+  for (int64_t g = t.bk; g <= std::min<int64_t>(kl, 256); g += t.bk)
+    if (kl % g == 0)
+      t.kg = g;
+  if (int64_t(M) * K > INT32_MAX)
+    return error("M x K = " + Twine(M * K) +
+                 " elements exceed the kernel's 32-bit staging indices");
+  t.mTiles = ceilDiv(M, 2 * t.wm);
+  t.nkGroups = K / t.kg;
+  return t;
+}
+
+Expected<AgGemmWorkspace> makeAllGatherGemmWorkspace(SymmetricHeap &heap,
+                                                     DType dtype, int64_t M,
+                                                     int64_t K) {
+  if (dtype != DType::bf16 && dtype != DType::f16)
+    return error("A is " + dtypeName(dtype) + "; A and Bt must be bf16 or f16");
+  Expected<AgGemmTiles> tiles =
+      allGatherGemmTiles(heap.device(heap.firstLocalRank()).chip(), M, K,
+                         heap.world());
+  if (!tiles)
+    return tiles.takeError();
+  AgGemmWorkspace ws;
+  ws.dtype = dtype;
+  ws.M = M;
+  ws.K = K;
+  ws.tiles = *tiles;
+  Expected<SymmetricAllocation> staging =
+      heap.allocate(uint64_t(M) * K * dtypeSize(dtype));
+  if (!staging)
+    return staging.takeError();
+  Expected<SymmetricAllocation> flags =
+      heap.allocate(uint64_t(tiles->mTiles) * tiles->nkGroups * 4);
+  if (!flags)
+    return flags.takeError();
+  ws.staging = *staging;
+  ws.flags = *flags;
+  if (Error e = heap.fill(ws.flags, 0))
+    return std::move(e);
+  return ws;
+}
+
+std::vector<std::string> allGatherGemmParams(DType in, DType out, bool hasBias,
+                                             const AgGemmTiles &t,
+                                             const AllGatherGemmOptions &o) {
+  std::vector<std::string> p = {
+      "DTYPE=" + dtypeName(in).str(),
+      "OUT=" + dtypeName(out).str(),
+      "WM=" + std::to_string(t.wm),
+      "WN=" + std::to_string(t.wn),
+      "BK=" + std::to_string(t.bk),
+      "KG=" + std::to_string(t.kg),
+      "FR=" + std::to_string(t.wm / 2),
+      std::string("HAS_BIAS=") + (hasBias ? "1" : "0"),
+      std::string("STAGE_MN=") + (o.mContiguousStaging ? "1" : "0"),
+      std::string("RELEASE_BARRIER=") + (o.releaseBarrier ? "1" : "0"),
+      std::string("RECORD=") + (o.record ? "1" : "0")};
+  for (const std::string &ov : o.params) {
+    StringRef key = StringRef(ov).split('=').first.trim();
+    erase_if(p, [&](const std::string &e) {
+      return StringRef(e).split('=').first == key;
+    });
+    p.push_back(ov);
+  }
+  return p;
+}
+
+Error checkAllGatherGemm(const SymmetricHeap &heap, const ShardedMatrix &a,
+                         ArrayRef<MatrixRef> bt, ArrayRef<MatrixRef> c,
+                         ArrayRef<VectorRef> bias,
+                         const AgGemmWorkspace &ws) {
+  unsigned world = heap.world();
+  if (!heap.allLocal())
+    return error("the heap spans processes; all_gather_gemm launches on every "
+                 "rank and needs all of them in this process");
+  if (a.dtype != DType::bf16 && a.dtype != DType::f16)
+    return error("A is " + dtypeName(a.dtype) + "; A and Bt must be bf16 or f16");
+  if (bt.size() != world || c.size() != world)
+    return error("got " + Twine(bt.size()) + " Bt and " + Twine(c.size()) +
+                 " C matrices for " + Twine(world) + " ranks; one each per rank");
+  if (!bias.empty() && bias.size() != world)
+    return error("got " + Twine(bias.size()) + " biases for " + Twine(world) +
+                 " ranks; one per rank, or none");
+  Expected<AgGemmTiles> tiles =
+      allGatherGemmTiles(heap.device(0).chip(), a.rows, a.cols, world);
+  if (!tiles)
+    return tiles.takeError();
+  uint64_t shardBytes = uint64_t(a.rows) * (a.cols / world) * dtypeSize(a.dtype);
+  if (a.alloc.bytes < shardBytes)
+    return error("A's shards are " + Twine(a.rows) + "x" +
+                 Twine(a.cols / world) + " " + dtypeName(a.dtype) + " (" +
+                 Twine(shardBytes) + " bytes) but their allocation has " +
+                 Twine(a.alloc.bytes));
+  if (a.alloc.offset + a.alloc.bytes > heap.bytesPerRank())
+    return error("A's allocation lies outside the heap");
+  int64_t N = bt.empty() ? 0 : bt[0].rows;
+  if (N <= 0)
+    return error("N = " + Twine(N) + " must be positive");
+  for (unsigned r = 0; r < world; ++r) {
+    Device &d = heap.device(r);
+    if (Error e = checkMatrix("Bt", r, bt[r], d, N, a.cols, {a.dtype}))
+      return e;
+    if (Error e = checkMatrix("C", r, c[r], d, a.rows, N,
+                              {DType::f32, DType::bf16, DType::f16}))
+      return e;
+    if (c[r].dtype != c[0].dtype)
+      return error("C of rank " + Twine(r) + " is " + dtypeName(c[r].dtype) +
+                   " but C of rank 0 is " + dtypeName(c[0].dtype));
+    if (!bias.empty()) {
+      const VectorRef &b = bias[r];
+      if (!b.buffer || &b.buffer->device() != &d)
+        return error("bias of rank " + Twine(r) + " is not on rank " +
+                     Twine(r) + "'s device " + d.spec());
+      if (b.dtype != a.dtype)
+        return error("bias of rank " + Twine(r) + " is " + dtypeName(b.dtype) +
+                     "; it must have A's dtype (" + dtypeName(a.dtype) + ")");
+      if (b.size != N)
+        return error("bias of rank " + Twine(r) + " has " + Twine(b.size) +
+                     " elements; expected N = " + Twine(N));
+      if (uint64_t(b.size) * dtypeSize(b.dtype) > b.buffer->size())
+        return error("bias of rank " + Twine(r) + " needs " +
+                     Twine(uint64_t(b.size) * dtypeSize(b.dtype)) +
+                     " bytes; its buffer has " + Twine(b.buffer->size()));
+    }
+  }
+  // The workspace: laid out for the same k groups and at least this size.
+  if (ws.dtype != a.dtype)
+    return error("the workspace stages " + dtypeName(ws.dtype) + " but A is " +
+                 dtypeName(a.dtype));
+  uint64_t stagingBytes = uint64_t(a.rows) * a.cols * dtypeSize(a.dtype);
+  if (ws.staging.bytes < stagingBytes)
+    return error("the workspace's staging buffer has " +
+                 Twine(ws.staging.bytes) + " bytes; M x K = " + Twine(a.rows) +
+                 "x" + Twine(a.cols) + " needs " + Twine(stagingBytes));
+  uint64_t flagBytes = uint64_t(tiles->mTiles) * tiles->nkGroups * 4;
+  if (ws.flags.bytes < flagBytes)
+    return error("the workspace has " + Twine(ws.flags.bytes / 4) +
+                 " flags; " + Twine(tiles->mTiles) + " m tiles x " +
+                 Twine(tiles->nkGroups) + " k groups need " + Twine(flagBytes / 4));
+  if (ws.tiles.kg != tiles->kg || ws.tiles.bk != tiles->bk)
+    return error("the workspace was made for k groups of " + Twine(ws.tiles.kg) +
+                 " (K = " + Twine(ws.K) + "); this call's shape uses " +
+                 Twine(tiles->kg) + "; make a workspace for it");
+  return Error::success();
+}
+
+Expected<AllGatherGemmResult>
+all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
+                ArrayRef<MatrixRef> bt, ArrayRef<MatrixRef> c,
+                ArrayRef<VectorRef> bias, AgGemmWorkspace &ws,
+                const AllGatherGemmOptions &options) {
+  if (Error e = checkAllGatherGemm(heap, a, bt, c, bias, ws))
+    return std::move(e);
+  unsigned world = heap.world();
+  Chip chip = heap.device(0).chip();
+  AgGemmTiles tiles = *allGatherGemmTiles(chip, a.rows, a.cols, world);
+  int64_t N = bt[0].rows;
+  AllGatherGemmResult result;
+  result.params = allGatherGemmParams(a.dtype, c[0].dtype, !bias.empty(), tiles,
+                                      options);
+  Jit &jit = options.jit ? *options.jit : Jit::shared();
+
+  std::vector<Kernel> kernels;
+  for (unsigned r = 0; r < world; ++r) {
+    Expected<Kernel> k =
+        compileKernel(heap.device(r), jit, "ag_gemm", "ag_gemm", result.params);
+    if (!k)
+      return k.takeError();
+    kernels.push_back(std::move(*k));
+  }
+
+  // Persistent grid: every workgroup resident at once, so a worker spinning
+  // on a flag never holds the slot its fetcher needs. Fetchers get about a
+  // quarter of the slots (copying a block is cheap next to the GEMM over
+  // it), never more than there are fetch jobs; workers the rest, never more
+  // than there are output tiles.
+  unsigned resident = heap.computeUnits(0) *
+                      groupsPerCu(kernels[0].info(), chip, /*wavesPerGroup=*/4);
+  if (resident < 2)
+    return error("only " + Twine(resident) + " workgroup fits on the device "
+                 "at once; the fused kernel needs a fetcher and a worker resident");
+  int64_t jobs = tiles.mTiles * tiles.nkGroups;
+  int64_t outTiles = tiles.mTiles * ceilDiv(N, 2 * tiles.wn);
+  unsigned fetchers = options.fetchers
+                          ? options.fetchers
+                          : unsigned(std::clamp<int64_t>(resident / 4, 1, jobs));
+  if (fetchers >= resident)
+    return error(Twine(fetchers) + " fetchers leave no room for a worker among " +
+                 Twine(resident) + " resident workgroups");
+  unsigned workers =
+      unsigned(std::clamp<int64_t>(outTiles, 1, resident - fetchers));
+  result.fetchers = fetchers;
+  result.workers = workers;
+  result.grid = fetchers + workers;
+
+  // The epoch: flags of earlier calls hold smaller values. Before the
+  // counter would pass INT32_MAX (the kernel compares signed), the flags are
+  // cleared and counting restarts.
+  if (ws.epoch == INT32_MAX) {
+    if (Error e = heap.fill(ws.flags, 0))
+      return std::move(e);
+    ws.epoch = 0;
+  }
+  int32_t epoch = ws.epoch + 1;
+
+  std::vector<Buffer> statBuffers;
+  if (options.record)
+    for (unsigned r = 0; r < world; ++r) {
+      Expected<Buffer> b = Buffer::allocate(heap.device(r), uint64_t(result.grid) * 16);
+      if (!b)
+        return b.takeError();
+      if (Error e = b->fill(0))
+        return std::move(e);
+      statBuffers.push_back(std::move(*b));
+    }
+
+  std::vector<RankLaunch> launches(world);
+  for (unsigned r = 0; r < world; ++r) {
+    RankLaunch &l = launches[r];
+    l.kernel = &kernels[r];
+    l.config.grid = Dim3(result.grid);
+    l.config.block = Dim3(256);
+    DevicePointer shard = heap.pointer(r, a.alloc);
+    // Pointers the kernel does not read (no bias, no counters) still take a
+    // valid device address: the shard's.
+    KernelArgValue biasArg = bias.empty() ? KernelArgValue(shard)
+                                          : KernelArgValue(*bias[r].buffer);
+    KernelArgValue statArg = options.record ? KernelArgValue(statBuffers[r])
+                                            : KernelArgValue(shard);
+    l.args = {shard,
+              heap.basesTable(r),
+              *bt[r].buffer,
+              *c[r].buffer,
+              biasArg,
+              heap.pointer(r, ws.staging),
+              heap.pointer(r, ws.flags),
+              statArg,
+              int32_t(a.rows),
+              int32_t(N),
+              int32_t(a.cols),
+              int32_t(bt[r].stride()),
+              int32_t(c[r].stride()),
+              int32_t(r),
+              int32_t(world),
+              int32_t(fetchers),
+              int32_t(epoch)};
+  }
+  Expected<std::vector<LaunchResult>> launched =
+      heap.launchAll(launches, options.launch);
+  if (!launched)
+    return launched.takeError();
+  // Only a completed call advances the epoch: after a failed launch the
+  // flags may hold `epoch` already, which the next call's epoch + 1 exceeds
+  // anyway - advancing on success alone keeps the count of calls exact.
+  ws.epoch = epoch;
+  result.launches = std::move(*launched);
+  for (const Buffer &b : statBuffers) {
+    Expected<std::vector<int32_t>> v = b.toHost<int32_t>();
+    if (!v)
+      return v.takeError();
+    std::vector<AgGemmWorkgroupStats> s(result.grid);
+    for (unsigned g = 0; g < result.grid; ++g)
+      s[g] = {(*v)[4 * g], (*v)[4 * g + 1], (*v)[4 * g + 2], (*v)[4 * g + 3]};
+    result.stats.push_back(std::move(s));
+  }
+  return result;
+}
+
+Expected<AllGatherThenGemmResult>
+all_gather_then_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
+                     ArrayRef<MatrixRef> bt, ArrayRef<MatrixRef> c,
+                     ArrayRef<VectorRef> bias, AgGemmWorkspace &ws,
+                     const AllGatherGemmOptions &options) {
+  if (Error e = checkAllGatherGemm(heap, a, bt, c, bias, ws))
+    return std::move(e);
+  unsigned world = heap.world();
+  int64_t N = bt[0].rows;
+  Jit &jit = options.jit ? *options.jit : Jit::shared();
+  std::vector<std::string> copyParams = {"DTYPE=" + dtypeName(a.dtype).str()};
+  std::vector<std::string> gemmP = gemmParams(heap.device(0).chip(), a.dtype,
+                                              c[0].dtype, !bias.empty());
+  std::vector<Kernel> copies, gemms;
+  for (unsigned r = 0; r < world; ++r) {
+    Expected<Kernel> k = compileKernel(heap.device(r), jit, "ag_copy", "ag_copy",
+                                       copyParams);
+    if (!k)
+      return k.takeError();
+    copies.push_back(std::move(*k));
+    Expected<Kernel> g = compileKernel(heap.device(r), jit, "gemm", "gemm", gemmP);
+    if (!g)
+      return g.takeError();
+    gemms.push_back(std::move(*g));
+  }
+  AllGatherThenGemmResult result;
+  std::vector<RankLaunch> gather(world), gemm(world);
+  for (unsigned r = 0; r < world; ++r) {
+    gather[r].kernel = &copies[r];
+    gather[r].config.grid = Dim3(uint32_t(ceilDiv(a.rows, 128)), world);
+    gather[r].config.block = Dim3(256);
+    gather[r].args = {heap.pointer(r, a.alloc), heap.basesTable(r),
+                      heap.pointer(r, ws.staging), int32_t(a.rows),
+                      int32_t(a.cols), int32_t(r), int32_t(world)};
+    // kernels/gemm with A = the gathered [M, K] matrix in the staging buffer.
+    gemm[r].kernel = &gemms[r];
+    gemm[r].config.grid = Dim3(uint32_t(ceilDiv(a.rows, 128)), uint32_t(ceilDiv(N, 128)));
+    gemm[r].config.block = Dim3(256);
+    KernelArgValue biasArg = bias.empty() ? KernelArgValue(*bt[r].buffer)
+                                          : KernelArgValue(*bias[r].buffer);
+    gemm[r].args = {heap.pointer(r, ws.staging), *bt[r].buffer, *c[r].buffer,
+                    biasArg, int32_t(a.rows), int32_t(N), int32_t(a.cols),
+                    int32_t(a.cols), int32_t(bt[r].stride()),
+                    int32_t(c[r].stride())};
+  }
+  Expected<std::vector<LaunchResult>> g = heap.launchAll(gather, options.launch);
+  if (!g)
+    return g.takeError();
+  result.gather = std::move(*g);
+  Expected<std::vector<LaunchResult>> m = heap.launchAll(gemm, options.launch);
+  if (!m)
+    return m.takeError();
+  result.gemm = std::move(*m);
+  return result;
+}
+
+} // namespace kcc::ops
