@@ -583,17 +583,48 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
         mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
     Value zero = i32(rw, loc, 0);
     Value colsV = i32(rw, loc, cols);
+    int64_t lineElems = 64 * perLane;
+    // When lines hold whole rows, or rows whole lines, a lane's position in
+    // its line maps to the same (row, col) offset in every line: compute the
+    // lane's part of the address once and add one uniform offset per line.
+    bool regular = lineElems % cols == 0 || cols % lineElems == 0;
+    Value laneElem = mul(rw, loc, lane, i32(rw, loc, perLane));
+    Value laneR, laneC, laneOff;
+    if (regular) {
+      laneR = rw.create<LLVM::UDivOp>(loc, laneElem, colsV);
+      laneC = rw.create<LLVM::URemOp>(loc, laneElem, colsV);
+      if (cols % lineElems == 0) { // a line is part of one row
+        laneR = zero;
+        laneC = laneElem;
+      }
+      laneOff = add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), laneC);
+    }
     for (int64_t k = 0; k < lines / *waves; ++k) {
       // Line j = k * waves + wave (uniform).
       Value j = add(rw, loc, i32(rw, loc, k * *waves), wave);
-      Value lineElem = mul(rw, loc, j, i32(rw, loc, 64 * perLane));
-      Value e = add(rw, loc, lineElem, mul(rw, loc, lane, i32(rw, loc, perLane)));
-      Value r = rw.create<LLVM::UDivOp>(loc, e, colsV);
-      Value c = rw.create<LLVM::URemOp>(loc, e, colsV);
-      Value gr = add(rw, loc, adaptor.getRow(), r);
-      Value gc = add(rw, loc, adaptor.getCol(), c);
-      Value off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc),
-                      i32(rw, loc, esize));
+      Value lineElem = mul(rw, loc, j, i32(rw, loc, lineElems));
+      // The line's first element, (r0, c0) of the block (uniform).
+      Value r0 = rw.create<LLVM::UDivOp>(loc, lineElem, colsV);
+      Value c0 = rw.create<LLVM::URemOp>(loc, lineElem, colsV);
+      Value gr, gc, off;
+      if (regular) {
+        Value lineOff = add(rw, loc,
+                            mul(rw, loc, add(rw, loc, adaptor.getRow(), r0), adaptor.getStride()),
+                            add(rw, loc, adaptor.getCol(), c0));
+        off = mul(rw, loc, add(rw, loc, lineOff, laneOff), i32(rw, loc, esize));
+        if (adaptor.getBoundRows()) {
+          gr = add(rw, loc, add(rw, loc, adaptor.getRow(), r0), laneR);
+          gc = add(rw, loc, add(rw, loc, adaptor.getCol(), c0), laneC);
+        }
+      } else {
+        Value e = add(rw, loc, lineElem, laneElem);
+        Value r = rw.create<LLVM::UDivOp>(loc, e, colsV);
+        Value c = rw.create<LLVM::URemOp>(loc, e, colsV);
+        gr = add(rw, loc, adaptor.getRow(), r);
+        gc = add(rw, loc, adaptor.getCol(), c);
+        off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc),
+                  i32(rw, loc, esize));
+      }
       if (adaptor.getBoundRows()) {
         Value inR = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, gr,
                                             adaptor.getBoundRows());
@@ -604,8 +635,6 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
         off = rw.create<LLVM::SelectOp>(loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
       }
       // The LDS address of the line (uniform: it goes to M0).
-      Value r0 = rw.create<LLVM::UDivOp>(loc, lineElem, colsV);
-      Value c0 = rw.create<LLVM::URemOp>(loc, lineElem, colsV);
       Value ldsOff = mul(rw, loc,
                          add(rw, loc, mul(rw, loc, r0, i32(rw, loc, lds.getRowStride())), c0),
                          i32(rw, loc, esize));
