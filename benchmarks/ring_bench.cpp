@@ -1,0 +1,342 @@
+//===- ring_bench.cpp - Ring attention: compute vs transfer per step -------===//
+//
+// For a sequence-parallel attention layer (per rank: B=1, H=64 query heads,
+// H_kv=8, D=128, bf16) this prints, per step of the bidirectional ring
+// schedule, the compute time of the step (fmha_fwd on the chunks that
+// arrived, plus ring_merge per partial) from the emulator's timing model, the
+// transfer time of the chunks fetched meanwhile for the next step (bytes /
+// link bandwidth), and how much of the transfer the compute hides. Then the
+// sequence length per rank above which every transfer is hidden, for
+//   * 8 ranks on one node (every pair over one xGMI link, --xgmi GB/s), and
+//   * 16 ranks over two nodes (pairs across nodes over the NIC, --nic GB/s
+//     per GPU; pairs within a node over xGMI),
+// non-causal and causal (zig-zag sharding: every step does the same causal
+// work on every rank).
+//
+// Kernel times come from the timing model (steady state of the key loop,
+// extrapolated to the trip count; the whole device's CUs and occupancy). The
+// step structure is the one kcc::ops::ring_attention runs: a step's fetch
+// overlaps the previous step's attention (double buffering), so step t
+// costs max(compute(t), transfer(t + 1)).
+//
+//   ring_bench [--chip gfx950|gfx942] [--xgmi GB/s] [--nic GB/s]
+//              [--seq S[,S...]] [--heads H] [--kv-heads H]
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline.h"
+#include "kernels/EmbeddedKernels.h"
+#include "kernels/attention/AttentionOp.h"
+#include "kernels/ring/RingAttention.h"
+#include "runtime/CodeObject.h"
+#include "runtime/emu/Emulator.h"
+#include "runtime/emu/timing/Timing.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using namespace kcc;
+using namespace kcc::ops;
+
+namespace {
+
+struct Config {
+  Chip chip = Chip::gfx950;
+  double xgmiGBs = 64;  // one MI300X/MI355X xGMI link, per direction
+  double nicGBs = 50;   // 400 Gb/s NIC per GPU
+  int heads = 64, kvHeads = 8, D = 128;
+  std::vector<int> seqs = {512, 1024, 2048, 4096, 8192};
+};
+
+/// Compiles `kernel` of the embedded file with `params` for the chip.
+Expected<std::vector<uint8_t>> compile(const Config &c, StringRef file,
+                                       const std::vector<std::string> &params) {
+  std::optional<EmbeddedKernel> k = findEmbeddedKernel(file);
+  if (!k)
+    return createStringError(inconvertibleErrorCode(), "no embedded kernel %s",
+                             file.str().c_str());
+  CompileOptions co;
+  co.chip = c.chip;
+  co.params = params;
+  std::string diags;
+  raw_string_ostream ds(diags);
+  auto h = compileKernelSource(k->source, k->path, co, Stage::Hsaco, ds);
+  if (!h)
+    return createStringError(inconvertibleErrorCode(), "%s: %s\n%s", file.str().c_str(),
+                             toString(h.takeError()).c_str(), diags.c_str());
+  return std::vector<uint8_t>(h->begin(), h->end());
+}
+
+/// Lays out explicit arguments: 8-byte pointers, then 4-byte ints / floats.
+std::vector<uint8_t> pack(const KernelInfo &k, const std::vector<uint64_t> &ptrs,
+                          const std::vector<int32_t> &ints, std::optional<float> f) {
+  std::vector<uint8_t> a(k.explicitArgsSize(), 0);
+  auto slots = k.explicitArgs();
+  size_t i = 0;
+  for (uint64_t p : ptrs)
+    std::memcpy(&a[slots[i++]->offset], &p, 8);
+  for (int32_t v : ints)
+    std::memcpy(&a[slots[i++]->offset], &v, 4);
+  if (f)
+    std::memcpy(&a[slots[i++]->offset], &*f, 4);
+  return a;
+}
+
+struct Timer {
+  const Config &c;
+  std::unique_ptr<emu::Context> ctx;
+  emu::Device *dev = nullptr;
+  std::map<std::string, double> cache;
+
+  explicit Timer(const Config &c) : c(c), ctx(emu::Context::create()) {
+    auto d = ctx->addDevice(c.chip);
+    if (d)
+      dev = *d;
+    else
+      consumeError(d.takeError());
+  }
+
+  Expected<uint64_t> buffer(uint64_t bytes) { return dev->allocate(std::max<uint64_t>(bytes, 4)); }
+
+  /// Seconds of fmha_fwd with LSE on Sq queries and Skv keys.
+  Expected<double> attention(int64_t Sq, int64_t Skv, bool causal) {
+    std::string key = "a" + std::to_string(Sq) + "_" + std::to_string(Skv) + (causal ? "c" : "");
+    if (cache.count(key))
+      return cache[key];
+    auto params = attentionParams(c.chip, DType::bf16, c.D, causal, true);
+    auto h = compile(c, "fmha_fwd", params);
+    if (!h)
+      return h.takeError();
+    auto co = CodeObject::parse(*h);
+    if (!co)
+      return co.takeError();
+    const KernelInfo *k = co->findKernel("fmha_fwd");
+    int64_t H = c.heads, Hkv = c.kvHeads, D = c.D;
+    auto q = buffer(uint64_t(Sq * H * D * 2)), kk = buffer(uint64_t(Skv * Hkv * D * 2)),
+         v = buffer(uint64_t(Skv * Hkv * D * 2)), o = buffer(uint64_t(Sq * H * D * 2)),
+         l = buffer(uint64_t(H * Sq * 4));
+    for (auto *e : {&q, &kk, &v, &o, &l})
+      if (!*e)
+        return e->takeError();
+    int32_t qs = int32_t(H * D), ks = int32_t(Hkv * D);
+    auto args = pack(*k, {*q, *kk, *v, *o, *l},
+                     {int32_t(Sq), int32_t(Skv), int32_t(H), int32_t(Hkv), int32_t(Sq) * qs, qs,
+                      int32_t(D), int32_t(Skv) * ks, ks, int32_t(D), int32_t(Skv) * ks, ks,
+                      int32_t(D), int32_t(Sq) * qs, qs, int32_t(D)},
+                     float(1.0 / std::sqrt(double(D)) * 1.4426950408889634));
+    int waves = attentionPath(c.chip, D) == AttentionPath::Gfx950Fast ? 8 : 4;
+    emu::LaunchOptions lo;
+    lo.grid = {uint32_t((Sq + 32 * waves - 1) / (32 * waves)), uint32_t(H), 1};
+    lo.block = {uint32_t(64 * waves), 1, 1};
+    emu::timing::TimingOptions to;
+    to.steadyStateIterations = 8;
+    to.dramBytes = double((Sq * H * D * 2) * 2 + Skv * Hkv * D * 2 * 2 + H * Sq * 4);
+    auto r = emu::timing::estimateLaunch(*dev, *h, "fmha_fwd", lo, args, to);
+    for (uint64_t p : {*q, *kk, *v, *o, *l})
+      consumeError(dev->free(p));
+    if (!r)
+      return r.takeError();
+    return cache[key] = r->kernelSeconds;
+  }
+
+  /// Seconds of one ring_merge over Sq tokens (memory bound).
+  Expected<double> merge(int64_t Sq) {
+    std::string key = "m" + std::to_string(Sq);
+    if (cache.count(key))
+      return cache[key];
+    auto h = compile(c, "ring_merge", {"DTYPE=bf16", "D=" + std::to_string(c.D), "FINAL=0"});
+    if (!h)
+      return h.takeError();
+    auto co = CodeObject::parse(*h);
+    if (!co)
+      return co.takeError();
+    const KernelInfo *k = co->findKernel("ring_merge");
+    int64_t H = c.heads, D = c.D;
+    auto acc = buffer(uint64_t(Sq * H * D * 4)), lse = buffer(uint64_t(H * Sq * 4)),
+         po = buffer(uint64_t(Sq * H * D * 2)), pl = buffer(uint64_t(H * Sq * 4));
+    for (auto *e : {&acc, &lse, &po, &pl})
+      if (!*e)
+        return e->takeError();
+    int32_t S = int32_t(Sq);
+    auto args = pack(*k, {*acc, *lse, *po, *pl, *po, *pl},
+                     {S, int32_t(S * H * D), int32_t(H * D), int32_t(D), int32_t(H * S), S,
+                      int32_t(S * H * D), int32_t(H * D), int32_t(D), int32_t(H * S), S,
+                      int32_t(S * H * D), int32_t(H * D), int32_t(D), int32_t(H * S), S},
+                     std::nullopt);
+    emu::LaunchOptions lo;
+    lo.grid = {uint32_t((Sq + 63) / 64), uint32_t(H), 1};
+    lo.block = {256, 1, 1};
+    emu::timing::TimingOptions to;
+    // Read O and LSE (f32) and the partial, write O and LSE back.
+    to.dramBytes = double(Sq * H * D * (4 + 2 + 4) + H * Sq * 4 * 3);
+    auto r = emu::timing::estimateLaunch(*dev, *h, "ring_merge", lo, args, to);
+    for (uint64_t p : {*acc, *lse, *po, *pl})
+      consumeError(dev->free(p));
+    if (!r)
+      return r.takeError();
+    return cache[key] = r->kernelSeconds;
+  }
+};
+
+struct StepRow {
+  unsigned step;
+  double compute, transfer; // transfer: of the chunks needed at `step`
+};
+
+/// The schedule of rank `rank` with `world` ranks of `perNode` per node.
+Expected<std::vector<StepRow>> schedule(Timer &t, const Config &c, unsigned world,
+                                        unsigned perNode, unsigned rank, int64_t S,
+                                        bool causal) {
+  RingSharding sh = causal ? RingSharding::ZigZag : RingSharding::Contiguous;
+  std::vector<RingChunk> mine = ringChunks(sh, world, rank, S);
+  std::vector<StepRow> rows;
+  double chunkBytes = double(2 * S * c.kvHeads * c.D * 2); // K and V, bf16
+  for (unsigned step = 0; step < world; ++step) {
+    StepRow row{step, 0, 0};
+    for (unsigned src : ringSources(world, rank, step)) {
+      for (const RingChunk &kc : ringChunks(sh, world, src, S))
+        for (const RingChunk &qc : mine) {
+          if (!qc.length || !kc.length || (causal && kc.index > qc.index))
+            continue;
+          bool diag = causal && kc.index == qc.index;
+          auto a = t.attention(qc.length, kc.length, diag);
+          if (!a)
+            return a.takeError();
+          auto m = t.merge(qc.length);
+          if (!m)
+            return m.takeError();
+          row.compute += *a + *m;
+        }
+      if (step > 0) {
+        // Both neighbours' chunks arrive over different links at once.
+        bool sameNode = src / perNode == rank / perNode;
+        double bw = (sameNode ? c.xgmiGBs : c.nicGBs) * 1e9;
+        row.transfer = std::max(row.transfer, chunkBytes / bw);
+      }
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Config c;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--chip")
+      c.chip = next() == "gfx942" ? Chip::gfx942 : Chip::gfx950;
+    else if (a == "--xgmi")
+      c.xgmiGBs = std::stod(next());
+    else if (a == "--nic")
+      c.nicGBs = std::stod(next());
+    else if (a == "--heads")
+      c.heads = std::stoi(next());
+    else if (a == "--kv-heads")
+      c.kvHeads = std::stoi(next());
+    else if (a == "--seq") {
+      c.seqs.clear();
+      SmallVector<StringRef> parts;
+      std::string list = next();
+      StringRef(list).split(parts, ',');
+      for (StringRef s : parts)
+        c.seqs.push_back(std::stoi(s.str()));
+    } else {
+      std::fprintf(stderr,
+                   "usage: ring_bench [--chip gfx950|gfx942] [--xgmi GB/s] [--nic GB/s] "
+                   "[--seq S,...] [--heads H] [--kv-heads H]\n");
+      return 2;
+    }
+  }
+  Timer t(c);
+  if (!t.dev) {
+    std::fprintf(stderr, "ring_bench: no emulated device\n");
+    return 1;
+  }
+  std::printf("ring attention, per rank B=1 H=%d H_kv=%d D=%d bf16 on %s; xGMI %.0f GB/s per "
+              "pair and direction, NIC %.0f GB/s per GPU\n",
+              c.heads, c.kvHeads, c.D, getChipInfo(c.chip).name.str().c_str(), c.xgmiGBs,
+              c.nicGBs);
+
+  struct Setup {
+    const char *name;
+    unsigned world, perNode;
+  };
+  for (Setup su : {Setup{"8 ranks, one node", 8, 8}, Setup{"16 ranks, two nodes", 16, 8}}) {
+    for (bool causal : {false, true}) {
+      std::printf("\n== %s, %s ==\n", su.name,
+                  causal ? "causal (zig-zag)" : "non-causal (contiguous)");
+      std::optional<int> hiddenFrom;
+      int prevS = 0;
+      double prevSlack = 0;
+      for (int S : c.seqs) {
+        // The rank with the most exposed transfer decides: the middle rank
+        // (two chunks per step) and, over two nodes, a rank at the node edge.
+        double worstExposed = 0, total = 0, computeSum = 0, transferSum = 0, hidden = 0;
+        double minSlack = 1e30;
+        std::vector<StepRow> shown;
+        for (unsigned rank = 0; rank < su.world; ++rank) {
+          auto rows = schedule(t, c, su.world, su.perNode, rank, S, causal);
+          if (!rows) {
+            std::fprintf(stderr, "ring_bench: %s\n", toString(rows.takeError()).c_str());
+            return 1;
+          }
+          double rt = 0, exposed = 0, cs = 0, ts = 0, hid = 0;
+          for (size_t s = 0; s < rows->size(); ++s) {
+            double next = s + 1 < rows->size() ? (*rows)[s + 1].transfer : 0;
+            rt += std::max((*rows)[s].compute, next);
+            exposed += std::max(0.0, next - (*rows)[s].compute);
+            cs += (*rows)[s].compute;
+            ts += next;
+            hid += std::min(next, (*rows)[s].compute);
+            if (s + 1 < rows->size())
+              minSlack = std::min(minSlack, (*rows)[s].compute - next);
+          }
+          rt += rows->front().transfer; // nothing to overlap step 0's arrival with
+          if (rank == su.world / 2)
+            shown = *rows;
+          if (exposed >= worstExposed) {
+            worstExposed = exposed;
+            total = rt, computeSum = cs, transferSum = ts, hidden = hid;
+          }
+        }
+        std::printf("S per rank %d (sequence %d):\n", S, S * int(su.world));
+        std::printf("  rank %u: step  compute us  transfer-next us  hidden\n", su.world / 2);
+        for (size_t s = 0; s < shown.size(); ++s) {
+          double next = s + 1 < shown.size() ? shown[s + 1].transfer : 0;
+          std::printf("           %4zu  %10.1f  %16.1f  %5.0f%%\n", s, shown[s].compute * 1e6,
+                      next * 1e6,
+                      next > 0 ? 100.0 * std::min(1.0, shown[s].compute / next) : 100.0);
+        }
+        std::printf("  worst rank: %.1f us total, compute %.1f us, transfer %.1f us, overlap "
+                    "%.0f%% of transfer hidden, %.1f us exposed\n",
+                    total * 1e6, computeSum * 1e6, transferSum * 1e6,
+                    transferSum > 0 ? 100.0 * hidden / transferSum : 100.0, worstExposed * 1e6);
+        if (minSlack >= 0 && !hiddenFrom) {
+          // Linear interpolation of the slack (compute - transfer) between
+          // the last exposed and the first hidden sequence length.
+          double s0 = prevS ? prevS + (S - prevS) * (-prevSlack) / (minSlack - prevSlack) : S;
+          hiddenFrom = int(std::ceil(s0));
+        }
+        prevS = S, prevSlack = minSlack;
+      }
+      if (hiddenFrom)
+        std::printf("  => transfer fully hidden from about S = %d tokens per rank\n",
+                    *hiddenFrom);
+      else
+        std::printf("  => transfer not fully hidden up to S = %d tokens per rank\n",
+                    c.seqs.back());
+    }
+  }
+  return 0;
+}
