@@ -276,9 +276,10 @@ int main(int argc, char **argv) {
     for (bool causal : {false, true}) {
       std::printf("\n== %s, %s ==\n", su.name,
                   causal ? "causal (zig-zag)" : "non-causal (contiguous)");
-      std::optional<int> hiddenFrom;
-      int prevS = 0;
-      double prevSlack = 0;
+      // Slack (compute - transfer of the next step, smallest over steps and
+      // ranks) per sequence length: not monotonic at small S, where the grid
+      // does not fill the device and attention time stops shrinking.
+      std::vector<std::pair<int, double>> slacks;
       for (int S : c.seqs) {
         // The rank with the most exposed transfer decides: the middle rank
         // (two chunks per step) and, over two nodes, a rank at the node edge.
@@ -299,7 +300,7 @@ int main(int argc, char **argv) {
             cs += (*rows)[s].compute;
             ts += next;
             hid += std::min(next, (*rows)[s].compute);
-            if (s + 1 < rows->size())
+            if (next > 0) // steps that fetch nothing have nothing to hide
               minSlack = std::min(minSlack, (*rows)[s].compute - next);
           }
           rt += rows->front().transfer; // nothing to overlap step 0's arrival with
@@ -322,16 +323,25 @@ int main(int argc, char **argv) {
                     "%.0f%% of transfer hidden, %.1f us exposed\n",
                     total * 1e6, computeSum * 1e6, transferSum * 1e6,
                     transferSum > 0 ? 100.0 * hidden / transferSum : 100.0, worstExposed * 1e6);
-        if (minSlack >= 0 && !hiddenFrom) {
-          // Linear interpolation of the slack (compute - transfer) between
-          // the last exposed and the first hidden sequence length.
-          double s0 = prevS ? prevS + (S - prevS) * (-prevSlack) / (minSlack - prevSlack) : S;
-          hiddenFrom = int(std::ceil(s0));
-        }
-        prevS = S, prevSlack = minSlack;
+        slacks.push_back({S, minSlack});
+      }
+      // Hidden from the point after the last exposed length, by linear
+      // interpolation of the slack between it and the next one.
+      std::optional<int> hiddenFrom;
+      size_t last = slacks.size();
+      for (size_t i = 0; i < slacks.size(); ++i)
+        if (slacks[i].second < 0)
+          last = i;
+      if (last == slacks.size())
+        hiddenFrom = slacks.front().first;
+      else if (last + 1 < slacks.size()) {
+        auto [s0, d0] = slacks[last];
+        auto [s1, d1] = slacks[last + 1];
+        hiddenFrom = int(std::ceil(s0 + (s1 - s0) * (-d0) / (d1 - d0)));
       }
       if (hiddenFrom)
-        std::printf("  => transfer fully hidden from about S = %d tokens per rank\n",
+        std::printf("  => transfer fully hidden from about S = %d tokens per rank (and at every "
+                    "larger length measured)\n",
                     *hiddenFrom);
       else
         std::printf("  => transfer not fully hidden up to S = %d tokens per rank\n",
