@@ -215,6 +215,42 @@ SymmetricHeap::createRank(Device &device, unsigned rank, unsigned world,
   return std::move(heap);
 }
 
+Expected<std::unique_ptr<SymmetricHeap>>
+SymmetricHeap::createEmulatedRank(Device &device, unsigned rank, unsigned world,
+                                  uint64_t bytesPerRank, void *sharedMemory) {
+  if (device.kind() != DeviceKind::Emu)
+    return error("createEmulatedRank needs an emulated device; " + device.spec() +
+                 " is a GPU (use createRank and IPC handles)");
+  if (world == 0 || rank >= world)
+    return error("rank " + Twine(rank) + " is not a rank of a world of " +
+                 Twine(world));
+  if (bytesPerRank == 0)
+    return error("a heap of 0 bytes per rank holds nothing");
+  if (!sharedMemory)
+    return error("createEmulatedRank needs the shared memory of every rank's heap");
+  std::unique_ptr<SymmetricHeap> heap(new SymmetricHeap());
+  heap->bytes_ = bytesPerRank;
+  heap->multiProcessRank_ = int(rank);
+  heap->ranks_.resize(world);
+  heap->mappingDevice_ = &device;
+  emu::Device &emu = static_cast<EmuDevice &>(device).emulated();
+  // The same address in every process: a fixed region allocate() never uses.
+  uint64_t stride = (bytesPerRank + 0xffff) & ~uint64_t(0xffff);
+  for (unsigned r = 0; r < world; ++r) {
+    Rank &rk = heap->ranks_[r];
+    rk.base = emu::Device::kExternalMappingBase + r * stride;
+    if (Error e = emu.mapExternal(rk.base,
+                                  static_cast<uint8_t *>(sharedMemory) + r * bytesPerRank,
+                                  bytesPerRank))
+      return std::move(e);
+    rk.emuMapped = true;
+  }
+  heap->ranks_[rank].device = &device;
+  if (Error e = heap->writeTables())
+    return std::move(e);
+  return std::move(heap);
+}
+
 Expected<IpcHandle> SymmetricHeap::ipcHandle() const {
   if (allLocal())
     return error("ipcHandle() is for heaps across processes (createRank)");
@@ -273,6 +309,8 @@ SymmetricHeap::~SymmetricHeap() {
     r.table.reset();
     if (r.owned)
       consumeError(r.device->free(r.base));
+    if (r.emuMapped)
+      consumeError(static_cast<EmuDevice &>(*mappingDevice_).emulated().unmapExternal(r.base));
     if (r.ipcOpened)
       if (Expected<const HipPeerApi &> api = HipPeerApi::get())
         (void)api->hipIpcCloseMemHandle(reinterpret_cast<void *>(r.base));

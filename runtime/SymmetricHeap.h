@@ -96,6 +96,18 @@ public:
   static llvm::Expected<std::unique_ptr<SymmetricHeap>>
   createRank(Device &device, unsigned rank, unsigned world,
              uint64_t bytesPerRank);
+  /// Rank `rank` of `world` on an emulated device, one rank per process of
+  /// one machine - the emulator's model of the inter-process path (HIP IPC)
+  /// of real GPUs. `sharedMemory` is host memory every process maps (POSIX
+  /// shared memory of world * bytesPerRank bytes, zeroed by its creator;
+  /// rank r's heap is the r-th part). Each process maps every part into its
+  /// emulator at the same address (emu::Device::kExternalMappingBase + r *
+  /// bytesPerRank rounded to 64 KiB), so the base table is the same in every
+  /// process and kernels reach peers' heaps as on GPUs. The shared memory
+  /// must outlive the heap.
+  static llvm::Expected<std::unique_ptr<SymmetricHeap>>
+  createEmulatedRank(Device &device, unsigned rank, unsigned world,
+                     uint64_t bytesPerRank, void *sharedMemory);
   /// The handle other processes open this rank's heap with.
   llvm::Expected<IpcHandle> ipcHandle() const;
   /// Maps every other rank's heap (handles[r] from rank r's ipcHandle();
@@ -168,6 +180,7 @@ private:
     uint64_t base = 0;        // as this process addresses it
     bool owned = false;       // allocated here (freed by the destructor)
     bool ipcOpened = false;   // mapped by hipIpcOpenMemHandle
+    bool emuMapped = false;   // mapped into the emulator (createEmulatedRank)
     std::optional<Buffer> table;
   };
   SymmetricHeap() = default;
@@ -176,6 +189,7 @@ private:
                          uint64_t bytes, uint64_t offset) const;
 
   std::vector<Rank> ranks_;
+  Device *mappingDevice_ = nullptr; // createEmulatedRank: the emulator it mapped into
   uint64_t bytes_ = 0;
   uint64_t used_ = 0;
   int multiProcessRank_ = -1; // this process's rank, or -1: all local

@@ -78,6 +78,12 @@ public:
   Error copyToDevice(uint64_t dst, const void *src, uint64_t bytes) override;
   Error copyFromDevice(void *dst, uint64_t src, uint64_t bytes) override;
   Error memset(uint64_t dst, uint8_t value, uint64_t bytes) override;
+  Error mapExternal(uint64_t address, void *host, uint64_t bytes) override {
+    return memory().mapExternal(address, static_cast<uint8_t *>(host), bytes);
+  }
+  Error unmapExternal(uint64_t address) override {
+    return memory().unmapExternal(address);
+  }
   Expected<std::shared_ptr<Module>> loadModule(ArrayRef<uint8_t> codeObject) override;
   Expected<LaunchStats> launch(Module &module, StringRef kernel,
                                const LaunchOptions &options,

@@ -98,6 +98,19 @@ public:
                                      uint64_t bytes) = 0;
   virtual llvm::Error memset(uint64_t dst, uint8_t value, uint64_t bytes) = 0;
 
+  /// Device memory backed by host memory owned elsewhere - typically a POSIX
+  /// shared-memory mapping that other processes map as well: `bytes` at
+  /// `host` become addressable at `address` (256-byte aligned, overlapping
+  /// no allocation or mapping of the Context). When every process maps the
+  /// same shared memory at the same address, emulated devices of different
+  /// processes share it as GPUs share peer-mapped (IPC) memory; addresses at
+  /// or above kExternalMappingBase are never used by allocate(). free()
+  /// refuses a mapping; unmapExternal() removes it (not the memory).
+  static constexpr uint64_t kExternalMappingBase = uint64_t(240) << 40;
+  virtual llvm::Error mapExternal(uint64_t address, void *host,
+                                  uint64_t bytes) = 0;
+  virtual llvm::Error unmapExternal(uint64_t address) = 0;
+
   /// Loads an ELF code object (v5; v4 accepted).
   virtual llvm::Expected<std::shared_ptr<Module>>
   loadModule(llvm::ArrayRef<uint8_t> codeObject) = 0;

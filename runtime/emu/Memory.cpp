@@ -24,6 +24,14 @@ Expected<uint64_t> Memory::allocate(unsigned device, uint64_t bytes) {
     return createStringError(inconvertibleErrorCode(),
                              "device %u is out of emulated address space",
                              device);
+  // External mappings may sit anywhere (a shared heap at a fixed address):
+  // never hand out memory over one.
+  if (overlaps(address, span))
+    return createStringError(inconvertibleErrorCode(),
+                             "device %u: allocation of %llu bytes at 0x%llx "
+                             "would overlap a mapped external region",
+                             device, (unsigned long long)bytes,
+                             (unsigned long long)address);
   // Guard gap of one 4 KiB page between buffers.
   next = ((address + span + 4095) & ~uint64_t(4095)) + 4096;
   std::unique_ptr<uint8_t[]> data(new (std::nothrow) uint8_t[bytes]);
@@ -33,7 +41,7 @@ Expected<uint64_t> Memory::allocate(unsigned device, uint64_t bytes) {
                              "emulated device memory",
                              (unsigned long long)bytes);
   std::memset(data.get(), 0, bytes);
-  blocks[address] = Block{bytes, std::move(data)};
+  blocks[address] = Block{bytes, std::move(data), nullptr};
   return address;
 }
 
@@ -43,6 +51,54 @@ Error Memory::free(uint64_t address) {
     return createStringError(inconvertibleErrorCode(),
                              "free of 0x%llx, which is not the start of an "
                              "allocation",
+                             (unsigned long long)address);
+  if (it->second.external)
+    return createStringError(inconvertibleErrorCode(),
+                             "free of 0x%llx, which is mapped external memory "
+                             "(unmap it instead)",
+                             (unsigned long long)address);
+  if (lastBase == address) {
+    lastBase = lastSize = 0;
+    lastData = nullptr;
+  }
+  blocks.erase(it);
+  return Error::success();
+}
+
+bool Memory::overlaps(uint64_t address, uint64_t bytes) const {
+  auto it = blocks.lower_bound(address + bytes);
+  if (it == blocks.begin())
+    return false;
+  --it; // the last block starting before the end of the range
+  return it->first + it->second.size > address;
+}
+
+Error Memory::mapExternal(uint64_t address, uint8_t *host, uint64_t bytes) {
+  if (!host || bytes == 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "mapping external memory needs a host pointer "
+                             "and a non-zero size");
+  if (address % 256 || address < kDeviceWindow)
+    return createStringError(inconvertibleErrorCode(),
+                             "external mapping at 0x%llx: the address must be "
+                             "256-byte aligned and inside a device window",
+                             (unsigned long long)address);
+  if (overlaps(address, bytes))
+    return createStringError(inconvertibleErrorCode(),
+                             "external mapping [0x%llx, +%llu) overlaps an "
+                             "allocation or another mapping",
+                             (unsigned long long)address,
+                             (unsigned long long)bytes);
+  blocks[address] = Block{bytes, nullptr, host};
+  return Error::success();
+}
+
+Error Memory::unmapExternal(uint64_t address) {
+  auto it = blocks.find(address);
+  if (it == blocks.end() || !it->second.external)
+    return createStringError(inconvertibleErrorCode(),
+                             "unmap of 0x%llx, which is not the start of an "
+                             "external mapping",
                              (unsigned long long)address);
   if (lastBase == address) {
     lastBase = lastSize = 0;
@@ -62,7 +118,7 @@ uint8_t *Memory::translateSlow(uint64_t address, uint64_t bytes) {
     return nullptr;
   lastBase = it->first;
   lastSize = it->second.size;
-  lastData = it->second.data.get();
+  lastData = it->second.ptr();
   return lastData + off;
 }
 

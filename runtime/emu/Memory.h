@@ -30,6 +30,13 @@ public:
   llvm::Expected<uint64_t> allocate(unsigned device, uint64_t bytes);
   llvm::Error free(uint64_t address);
 
+  /// Makes `bytes` of host memory owned elsewhere (a shared-memory mapping
+  /// other processes map too) addressable at `address`: 256-byte aligned,
+  /// overlapping no allocation or mapping. free() refuses it; unmapExternal()
+  /// removes it (the memory itself stays with its owner).
+  llvm::Error mapExternal(uint64_t address, uint8_t *host, uint64_t bytes);
+  llvm::Error unmapExternal(uint64_t address);
+
   /// Host pointer to [address, address + bytes) when it lies inside one
   /// allocation, else nullptr. The last hit is cached: accesses cluster.
   uint8_t *translate(uint64_t address, uint64_t bytes) {
@@ -48,8 +55,12 @@ private:
 
   struct Block {
     uint64_t size;
-    std::unique_ptr<uint8_t[]> data;
+    std::unique_ptr<uint8_t[]> data; // owned memory, or
+    uint8_t *external = nullptr;     // memory mapped by mapExternal
+    uint8_t *ptr() const { return external ? external : data.get(); }
   };
+  /// True when [address, address + bytes) meets an allocation or mapping.
+  bool overlaps(uint64_t address, uint64_t bytes) const;
   std::map<uint64_t, Block> blocks;
   std::map<unsigned, uint64_t> nextFree;
   uint64_t lastBase = 0, lastSize = 0;
