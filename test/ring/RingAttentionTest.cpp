@@ -108,8 +108,11 @@ Ranks makeRanks(Chip chip, unsigned world) {
 
 class RingAttentionTest : public ::testing::TestWithParam<Case> {};
 
-TEST_P(RingAttentionTest, MatchesFloat64OnGatheredSequence) {
-  const Case &c = GetParam();
+void runRingCase(const Case &c);
+
+TEST_P(RingAttentionTest, MatchesFloat64OnGatheredSequence) { runRingCase(GetParam()); }
+
+void runRingCase(const Case &c) {
   Ranks ranks = makeRanks(c.chip, c.world);
   ASSERT_TRUE(ranks.comm);
   bool bf = c.dtype == DType::bf16;
@@ -269,6 +272,21 @@ std::vector<Case> cases() {
 
 INSTANTIATE_TEST_SUITE_P(Ring, RingAttentionTest, ::testing::ValuesIn(cases()),
                          [](const auto &info) { return name(info.param); });
+
+/// The publish/fetch/merge kernels and their flags under the emulator's
+/// check mode (races, flags released before the data they guard, unwaited
+/// loads): any finding fails the launch, and so ring_attention.
+class RingAttentionCheckMode : public RingAttentionTest {
+protected:
+  void SetUp() override { setenv("KCC_EMU_CHECK", "1", 1); }
+  void TearDown() override { unsetenv("KCC_EMU_CHECK"); }
+};
+TEST_P(RingAttentionCheckMode, CleanUnderCheckMode) { runRingCase(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(
+    Ring, RingAttentionCheckMode,
+    ::testing::Values(Case{Chip::gfx942, 3, 40, 2, 1, 64, true, RingSharding::ZigZag,
+                           DType::bf16}),
+    [](const auto &info) { return name(info.param); });
 
 /// Operands of `world` ranks with S tokens each (rank `odd` gets `oddS`).
 struct Shards {
