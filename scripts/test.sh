@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs, builds and runs every test (lit: dialect, passes, ISA, CLI,
-# emulator, end to end, unit). Ends with one "check-kcc: N passed, M failed"
-# line; exits non-zero if anything failed.
+# Installs, builds and runs every test through lit (dialect, passes, ISA,
+# CLI, emulator, timing model, runtime, end to end, unit). Ends with one
+# "check-kcc: N passed, M failed" line; exits non-zero if anything failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh
 BUILD_DIR="${KCC_BUILD_DIR:-build}"
+# Every tool and test binary the suite runs (check-kcc's dependencies).
+./scripts/build.sh all kcc-test-deps
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 set +e
