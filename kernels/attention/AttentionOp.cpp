@@ -1,0 +1,432 @@
+//===- AttentionOp.cpp - kcc::ops::attention_forward, host side of fmha_fwd ===//
+//
+// The kernel (kernels/attention/fmha_fwd.mlir) takes 32-bit sizes and
+// strides, addresses each (batch, head) slice of Q, K, V and O through a
+// buffer resource, and moves rows of K and V to LDS with 4-byte DMA; the
+// checks below are exactly what those facts require, each with a message
+// that names the operand and the rule.
+//
+//===----------------------------------------------------------------------===//
+#include "kernels/attention/AttentionOp.h"
+#include "runtime/Jit.h"
+#include "runtime/Kernel.h"
+#include "runtime/Module.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+
+using namespace llvm;
+
+namespace kcc::ops {
+namespace {
+
+Error error(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), "attention: " + message);
+}
+
+/// "[2, 128, 8, 64]": a tensor's shape in the [B, S, H, D] order.
+std::string shapeText(const AttentionTensorRef &t) {
+  return "[" + std::to_string(t.batch) + ", " + std::to_string(t.seq) + ", " +
+         std::to_string(t.heads) + ", " + std::to_string(t.headDim) + "]";
+}
+
+std::string stridesText(const AttentionTensorRef &t) {
+  return "batch " + std::to_string(t.batchStrideOrPacked()) + ", token " +
+         std::to_string(t.tokenStrideOrPacked()) + ", head " +
+         std::to_string(t.headStrideOrPacked());
+}
+
+bool isIn(DType t) { return t == DType::bf16 || t == DType::f16; }
+
+/// The element after the last one the view reaches, counted from the
+/// buffer's start (strides are known to be non-negative here).
+uint64_t endElement(const AttentionTensorRef &t) {
+  return uint64_t(t.offset) + uint64_t(t.batch - 1) * uint64_t(t.batchStrideOrPacked()) +
+         uint64_t(t.seq - 1) * uint64_t(t.tokenStrideOrPacked()) +
+         uint64_t(t.heads - 1) * uint64_t(t.headStrideOrPacked()) + uint64_t(t.headDim);
+}
+
+/// Byte range [first, last) a view touches within its buffer.
+std::pair<uint64_t, uint64_t> byteRange(const AttentionTensorRef &t) {
+  unsigned size = dtypeSize(t.dtype);
+  return {uint64_t(t.offset) * size, endElement(t) * size};
+}
+
+bool sameView(const AttentionTensorRef &a, const AttentionTensorRef &b) {
+  return a.buffer == b.buffer && a.offset == b.offset &&
+         a.batchStrideOrPacked() == b.batchStrideOrPacked() &&
+         a.tokenStrideOrPacked() == b.tokenStrideOrPacked() &&
+         a.headStrideOrPacked() == b.headStrideOrPacked();
+}
+
+/// Strides, offset, 32-bit reach and buffer size of one tensor, its shape
+/// already checked.
+Error checkLayout(StringRef name, const AttentionTensorRef &t) {
+  struct Stride {
+    const char *what;
+    int64_t value;
+  } strides[] = {{"batch", t.batchStride}, {"token", t.tokenStride},
+                 {"head", t.headStride}};
+  for (const Stride &s : strides)
+    if (s.value < 0)
+      return error(name + "'s " + s.what + " stride " + Twine(s.value) +
+                   " is negative; strides must be at least 0");
+  if (t.offset < 0)
+    return error(name + "'s offset " + Twine(t.offset) + " is negative");
+  // Every row of D elements is read or written with 4-byte (and wider)
+  // accesses - K and V by 4-byte LDS DMA - so each row must start 4-byte
+  // aligned: with 2-byte elements, even offsets and strides.
+  for (const Stride &s : strides)
+    if (s.value % 2)
+      return error(name + "'s " + s.what + " stride " + Twine(s.value) +
+                   " is odd; rows of 2-byte elements must start 4-byte aligned");
+  if (t.offset % 2)
+    return error(name + "'s offset " + Twine(t.offset) +
+                 " is odd; rows of 2-byte elements must start 4-byte aligned");
+  // The kernel computes element offsets (batch * stride + head * stride,
+  // token * stride) in 32-bit signed integers.
+  uint64_t end = endElement(t);
+  for (const Stride &s : strides)
+    if (s.value > INT32_MAX)
+      return error(name + "'s " + s.what + " stride " + Twine(s.value) +
+                   " exceeds the kernel's 32-bit offsets (at most 2147483647)");
+  if (end > uint64_t(INT32_MAX))
+    return error(name + " (" + shapeText(t) + ", " + stridesText(t) + ", offset " +
+                 Twine(t.offset) + ") reaches element " + Twine(end - 1) +
+                 "; the kernel's 32-bit offsets reach at most 2147483647");
+  uint64_t bytes = end * dtypeSize(t.dtype);
+  if (bytes > t.buffer->size())
+    return error(name + " (" + shapeText(t) + ", " + stridesText(t) + ", offset " +
+                 Twine(t.offset) + ", " + dtypeName(t.dtype) + ") needs " +
+                 Twine(bytes) + " bytes; its buffer has " + Twine(t.buffer->size()));
+  return Error::success();
+}
+
+/// True when two elements of the view share an address: the dimensions
+/// that have more than one index, ordered by stride, must each step past
+/// everything the inner ones span.
+bool overlaps(const AttentionTensorRef &t) {
+  struct Dim {
+    int64_t stride, count;
+  };
+  SmallVector<Dim, 4> dims = {{1, t.headDim}};
+  if (t.heads > 1)
+    dims.push_back({t.headStrideOrPacked(), t.heads});
+  if (t.seq > 1)
+    dims.push_back({t.tokenStrideOrPacked(), t.seq});
+  if (t.batch > 1)
+    dims.push_back({t.batchStrideOrPacked(), t.batch});
+  llvm::sort(dims, [](const Dim &a, const Dim &b) { return a.stride < b.stride; });
+  uint64_t span = 0; // elements the inner dimensions cover, minus one
+  for (const Dim &d : dims) {
+    if (uint64_t(d.stride) <= span)
+      return true;
+    span += uint64_t(d.stride) * uint64_t(d.count - 1);
+  }
+  return false;
+}
+
+std::optional<int64_t> paramValue(const std::vector<std::string> &params,
+                                  StringRef name) {
+  std::optional<int64_t> v;
+  for (const std::string &p : params) {
+    auto [key, value] = StringRef(p).split('=');
+    int64_t n;
+    if (key.trim() == name && !value.trim().getAsInteger(10, n))
+      v = n; // the last binding wins, as -D does
+  }
+  return v;
+}
+
+/// The kernel's pointer argument for a view: the buffer itself when the
+/// view starts there (so that the launch checks its device), else the
+/// address of the first element.
+KernelArgValue pointerArg(const AttentionTensorRef &t) {
+  if (!t.offset)
+    return KernelArgValue(*t.buffer);
+  return KernelArgValue(
+      DevicePointer{t.buffer->address() + uint64_t(t.offset) * dtypeSize(t.dtype)});
+}
+
+} // namespace
+
+StringRef attentionPathName(AttentionPath path) {
+  switch (path) {
+  case AttentionPath::Gfx950Fast:
+    return "gfx950-fast";
+  case AttentionPath::Gfx942:
+    return "gfx942";
+  case AttentionPath::Generic:
+    return "generic";
+  }
+  return "generic";
+}
+
+AttentionPath attentionPath(Chip chip, int64_t headDim) {
+  if (chip == Chip::gfx942)
+    return AttentionPath::Gfx942;
+  return headDim == 128 ? AttentionPath::Gfx950Fast : AttentionPath::Generic;
+}
+
+std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim,
+                                         bool causal, bool lse,
+                                         const std::vector<std::string> &overrides) {
+  auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
+  std::vector<std::string> params = {"DTYPE=" + dtypeName(dtype).str(), p("D", headDim),
+                                     p("CAUSAL", causal), p("LSE_OUT", lse)};
+  // Rows of K of 256 bytes (D = 128) start in the same LDS bank; 8 elements
+  // of padding (16 bytes) spread them. Rows of 128 bytes (D = 64) already
+  // alternate between the two halves of the banks.
+  int64_t pad = headDim * 2 % 256 == 0 ? 8 : 0;
+  std::vector<std::string> shape;
+  switch (attentionPath(chip, headDim)) {
+  case AttentionPath::Gfx950Fast:
+    // 8 waves (256 queries) in two wave groups half a tile apart: one group's
+    // softmax hides under the other's MFMAs. 64-key tiles of K and V fill
+    // LDS by DMA; V is read transposed by ds_read_b64_tr_b16.
+    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", p("PAD", pad),
+             p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+    break;
+  case AttentionPath::Generic:
+    // D = 64 has half the MFMA work per key: 4 waves without a stagger keep
+    // twice as many workgroups per CU instead.
+    shape = {p("BN", 64), p("BLOCK", 256), "STAGGER=0", "V_TR=1", p("PAD", pad),
+             p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+    break;
+  case AttentionPath::Gfx942:
+    // 64 KiB of LDS: 32-key tiles, double-buffered. Without a transposing
+    // LDS read, each of the 4 waves stores 8 rows of V transposed as
+    // V^T [D, 32].
+    shape = {p("BN", 32), p("BLOCK", 256), "STAGGER=0", "V_TR=0", p("PAD", pad),
+             p("VR", headDim), p("VC", 32), p("VROWS", 8)};
+    break;
+  }
+  params.insert(params.end(), shape.begin(), shape.end());
+  for (const std::string &o : overrides) {
+    StringRef key = StringRef(o).split('=').first.trim();
+    llvm::erase_if(params, [&](const std::string &e) {
+      return StringRef(e).split('=').first == key;
+    });
+    params.push_back(o);
+  }
+  return params;
+}
+
+Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
+                     const AttentionTensorRef &v, const AttentionTensorRef &o,
+                     const AttentionOptions &options) {
+  const std::pair<const char *, const AttentionTensorRef *> all[] = {
+      {"Q", &q}, {"K", &k}, {"V", &v}, {"O", &o}};
+  for (auto [name, t] : all)
+    if (!t->buffer)
+      return error(Twine(name) + " has no buffer");
+  const std::optional<VectorRef> &lse = options.lse;
+  if (lse && !lse->buffer)
+    return error("LSE has no buffer");
+  Device &device = q.buffer->device();
+  auto sameDevice = [&](StringRef name, const Buffer &b) -> Error {
+    if (&b.device() != &device)
+      return error(name + " is on " + b.device().spec() + " but Q is on " +
+                   device.spec() + "; all operands must be on one device");
+    return Error::success();
+  };
+  for (auto [name, t] : ArrayRef(all).drop_front())
+    if (Error e = sameDevice(name, *t->buffer))
+      return e;
+  if (lse)
+    if (Error e = sameDevice("LSE", *lse->buffer))
+      return e;
+
+  if (!isIn(q.dtype))
+    return error("Q is " + dtypeName(q.dtype) + "; Q, K, V and O must be bf16 or f16");
+  for (auto [name, t] : ArrayRef(all).drop_front())
+    if (t->dtype != q.dtype)
+      return error(Twine(name) + " is " + dtypeName(t->dtype) + " but Q is " +
+                   dtypeName(q.dtype) + "; Q, K, V and O must have one dtype");
+  if (lse && lse->dtype != DType::f32)
+    return error("LSE is " + dtypeName(lse->dtype) + "; it must be f32");
+
+  // Shapes, before strides and sizes: the message should name the root
+  // cause.
+  for (auto [name, t] : all)
+    if (t->batch < 1 || t->seq < 1 || t->heads < 1 || t->headDim < 1)
+      return error(Twine(name) + " is " + shapeText(*t) +
+                   " ([B, S, H, D]); every dimension must be at least 1");
+  if (q.headDim != 64 && q.headDim != 128)
+    return error("head size D = " + Twine(q.headDim) +
+                 " is not supported; the kernel has D = 64 and D = 128");
+  if (k.batch != q.batch || k.headDim != q.headDim)
+    return error("K is " + shapeText(k) + " but Q is " + shapeText(q) +
+                 "; K needs Q's batch and head size");
+  if (v.batch != k.batch || v.seq != k.seq || v.heads != k.heads ||
+      v.headDim != k.headDim)
+    return error("V is " + shapeText(v) + " but K is " + shapeText(k) +
+                 "; V must have K's shape");
+  if (o.batch != q.batch || o.seq != q.seq || o.heads != q.heads ||
+      o.headDim != q.headDim)
+    return error("O is " + shapeText(o) + "; expected Q's shape " + shapeText(q));
+  if (q.heads % k.heads)
+    return error("H = " + Twine(q.heads) + " query heads is not a multiple of H_kv = " +
+                 Twine(k.heads) + " key/value heads");
+  if (q.heads > 65535 || q.batch > 65535)
+    return error("B = " + Twine(q.batch) + ", H = " + Twine(q.heads) +
+                 ": the launch grid has B and H as dimensions of at most 65535");
+
+  for (auto [name, t] : all)
+    if (Error e = checkLayout(name, *t))
+      return e;
+  if (overlaps(o))
+    return error("O's strides (" + stridesText(o) +
+                 ") make elements overlap; every output element needs its own "
+                 "address");
+  // Other workgroups still read K, V and the rest of Q while one writes its
+  // part of O. O exactly on Q is safe: each wave reads its queries once,
+  // before it writes the same rows.
+  auto intersect = [](std::pair<uint64_t, uint64_t> a, std::pair<uint64_t, uint64_t> b) {
+    return a.first < b.second && b.first < a.second;
+  };
+  for (auto [name, t] : ArrayRef(all).take_front(3)) {
+    if (t->buffer != o.buffer || (t == &q && sameView(q, o)))
+      continue;
+    if (intersect(byteRange(*t), byteRange(o)))
+      return error("O overlaps " + Twine(name) +
+                   " in their buffer; the kernel reads " + name +
+                   " while it writes O (only O = Q, the same view, may share memory)");
+  }
+  if (lse) {
+    uint64_t n = uint64_t(q.batch) * uint64_t(q.heads) * uint64_t(q.seq);
+    if (uint64_t(lse->size) != n)
+      return error("LSE has " + Twine(lse->size) + " elements; expected B * H * S_q = " +
+                   Twine(n));
+    if (n > uint64_t(INT32_MAX))
+      return error("LSE has " + Twine(n) +
+                   " elements; the kernel's 32-bit offsets reach at most 2147483647");
+    if (n * 4 > lse->buffer->size())
+      return error("LSE (" + Twine(n) + " f32) needs " + Twine(n * 4) +
+                   " bytes; its buffer has " + Twine(lse->buffer->size()));
+    for (auto [name, t] : all)
+      if (t->buffer == lse->buffer && intersect(byteRange(*t), {0, n * 4}))
+        return error("LSE overlaps " + Twine(name) +
+                     " in their buffer; it needs memory of its own");
+  }
+  if (options.scale && !(std::isfinite(*options.scale) && *options.scale > 0)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", *options.scale);
+    return error("scale = " + Twine(text) +
+                 " must be positive and finite (the kernel's running maximum "
+                 "assumes larger scores weigh more)");
+  }
+  return Error::success();
+}
+
+Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
+                                            const AttentionTensorRef &k,
+                                            const AttentionTensorRef &v,
+                                            const AttentionTensorRef &o,
+                                            const AttentionOptions &options) {
+  if (Error e = checkAttention(q, k, v, o, options))
+    return std::move(e);
+  Device &device = q.buffer->device();
+  AttentionResult result;
+  result.path = attentionPath(device.chip(), q.headDim);
+  result.params = attentionParams(device.chip(), q.dtype, q.headDim, options.causal,
+                                  options.lse.has_value(), options.params);
+  Jit &jit = options.jit ? *options.jit : Jit::shared();
+  Expected<Module> module = Module::compile(device, jit, "fmha_fwd", result.params);
+  if (!module)
+    return createStringError(inconvertibleErrorCode(),
+                             "attention: cannot compile the kernel: " +
+                                 toString(module.takeError()));
+  Expected<Kernel> kernel = module->kernel("fmha_fwd");
+  if (!kernel)
+    return kernel.takeError();
+
+  // A workgroup of BLOCK / 64 waves takes 32 queries per wave, for one head
+  // of one batch.
+  int64_t block = paramValue(result.params, "BLOCK").value_or(256);
+  int64_t queries = block / 64 * 32;
+  if (block < 64 || block % 64)
+    return error("BLOCK = " + Twine(block) + " is not a positive multiple of 64 (one wave)");
+  result.grid = Dim3(uint32_t((q.seq + queries - 1) / queries), uint32_t(q.heads),
+                     uint32_t(q.batch));
+  result.block = Dim3(uint32_t(block));
+  LaunchConfig config;
+  config.grid = result.grid;
+  config.block = result.block;
+
+  double scale = options.scale.value_or(1.0 / std::sqrt(double(q.headDim)));
+  // The softmax runs on exp2: scores are scaled by scale * log2(e).
+  float kernelScale = float(scale * 1.4426950408889634);
+  // Without LSE the kernel never touches the pointer, but the slot still
+  // takes a device address: Q's is a valid one.
+  KernelArgValue lseArg =
+      options.lse ? KernelArgValue(*options.lse->buffer) : pointerArg(q);
+  auto i32 = [](int64_t x) { return int32_t(x); };
+  std::vector<KernelArgValue> args = {
+      pointerArg(q), pointerArg(k), pointerArg(v), pointerArg(o), lseArg,
+      i32(q.seq), i32(k.seq), i32(q.heads), i32(k.heads),
+      i32(q.batchStrideOrPacked()), i32(q.tokenStrideOrPacked()), i32(q.headStrideOrPacked()),
+      i32(k.batchStrideOrPacked()), i32(k.tokenStrideOrPacked()), i32(k.headStrideOrPacked()),
+      i32(v.batchStrideOrPacked()), i32(v.tokenStrideOrPacked()), i32(v.headStrideOrPacked()),
+      i32(o.batchStrideOrPacked()), i32(o.tokenStrideOrPacked()), i32(o.headStrideOrPacked()),
+      kernelScale};
+  Expected<LaunchResult> launched = kernel->launch(config, args);
+  if (!launched)
+    return launched.takeError();
+  result.launch = *launched;
+  return result;
+}
+
+void attentionReference(const AttentionShape &s, ArrayRef<double> q, ArrayRef<double> k,
+                        ArrayRef<double> v, bool causal, double scale,
+                        std::vector<double> &o, std::vector<double> &lse) {
+  int64_t B = s.batch, Sq = s.seqQ, Skv = s.seqKv, H = s.heads, Hkv = s.kvHeads,
+          D = s.headDim, group = H / Hkv;
+  o.assign(size_t(B * Sq * H * D), 0.0);
+  lse.assign(size_t(B * H * Sq), -std::numeric_limits<double>::infinity());
+  std::vector<double> w(static_cast<size_t>(Skv));
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h) {
+      int64_t hk = h / group;
+      for (int64_t i = 0; i < Sq; ++i) {
+        const double *qi = &q[size_t(((b * Sq + i) * H + h) * D)];
+        // Bottom-right aligned diagonal: query i sees keys up to
+        // i + (S_kv - S_q).
+        int64_t visible = causal ? std::min(Skv, std::max<int64_t>(0, i + Skv - Sq + 1)) : Skv;
+        if (!visible)
+          continue; // no key: O = 0, LSE = -inf
+        double mx = -std::numeric_limits<double>::infinity();
+        for (int64_t j = 0; j < visible; ++j) {
+          const double *kj = &k[size_t(((b * Skv + j) * Hkv + hk) * D)];
+          double dot = 0;
+          for (int64_t e = 0; e < D; ++e)
+            dot += qi[e] * kj[e];
+          w[size_t(j)] = dot * scale;
+          mx = std::max(mx, w[size_t(j)]);
+        }
+        double sum = 0;
+        for (int64_t j = 0; j < visible; ++j) {
+          w[size_t(j)] = std::exp(w[size_t(j)] - mx);
+          sum += w[size_t(j)];
+        }
+        double *oi = &o[size_t(((b * Sq + i) * H + h) * D)];
+        for (int64_t j = 0; j < visible; ++j) {
+          const double *vj = &v[size_t(((b * Skv + j) * Hkv + hk) * D)];
+          double p = w[size_t(j)] / sum;
+          for (int64_t e = 0; e < D; ++e)
+            oi[e] += p * vj[e];
+        }
+        lse[size_t((b * H + h) * Sq + i)] = mx + std::log(sum);
+      }
+    }
+}
+
+} // namespace kcc::ops

@@ -1,0 +1,153 @@
+//===- AttentionOp.h - kcc::ops::attention_forward, host side of fmha_fwd -*- C++ -*-===//
+//
+//   O = softmax(scale * Q K^T [+ causal mask]) V,  f32 accumulation
+//
+// Q, O [B, S_q, H, D] and K, V [B, S_kv, H_kv, D], bf16 or f16 (all four the
+// same), H a multiple of H_kv (MHA, GQA, MQA), D 64 or 128. Each tensor is a
+// view of a device buffer: an element offset and element strides for batch,
+// token and head; the head dimension is contiguous. Causal masking aligns
+// the diagonal bottom-right: query i sees keys j <= i + (S_kv - S_q), so a
+// query that sees no key (S_q > S_kv) gets O = 0 and LSE = -inf. The
+// optional log-sum-exp output LSE [B, H, S_q] (f32, natural log, packed) is
+// what merging partial results (split KV, ring attention) needs.
+//
+// attention_forward() checks every argument with a message naming it, picks
+// the kernel variant (AttentionPath) for the device's chip and D, compiles
+// through the JIT (cached) and launches; the result says which path ran.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_KERNELS_ATTENTION_ATTENTIONOP_H
+#define KCC_KERNELS_ATTENTION_ATTENTIONOP_H
+
+#include "compiler/Target.h"
+#include "runtime/Launch.h"
+#include "runtime/MatrixRef.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcc {
+class Jit;
+namespace ops {
+
+/// A [batch, seq, heads, headDim] view of a device buffer. Strides and the
+/// offset count elements; a stride of 0 means "packed" (headDim for heads,
+/// heads * head stride for tokens, seq * token stride for batches), so that
+/// {buffer, dtype, B, S, H, D} is a contiguous tensor.
+struct AttentionTensorRef {
+  const Buffer *buffer = nullptr;
+  DType dtype = DType::bf16;
+  int64_t batch = 0, seq = 0, heads = 0, headDim = 0;
+  int64_t batchStride = 0, tokenStride = 0, headStride = 0;
+  int64_t offset = 0;
+
+  AttentionTensorRef() = default;
+  AttentionTensorRef(const Buffer &buffer, DType dtype, int64_t batch,
+                     int64_t seq, int64_t heads, int64_t headDim)
+      : buffer(&buffer), dtype(dtype), batch(batch), seq(seq), heads(heads),
+        headDim(headDim) {}
+  /// The same view with explicit strides (elements).
+  AttentionTensorRef withStrides(int64_t batchStride, int64_t tokenStride,
+                                 int64_t headStride) const {
+    AttentionTensorRef r = *this;
+    r.batchStride = batchStride;
+    r.tokenStride = tokenStride;
+    r.headStride = headStride;
+    return r;
+  }
+  AttentionTensorRef withOffset(int64_t elements) const {
+    AttentionTensorRef r = *this;
+    r.offset = elements;
+    return r;
+  }
+  int64_t headStrideOrPacked() const { return headStride ? headStride : headDim; }
+  int64_t tokenStrideOrPacked() const {
+    return tokenStride ? tokenStride : heads * headStrideOrPacked();
+  }
+  int64_t batchStrideOrPacked() const {
+    return batchStride ? batchStride : seq * tokenStrideOrPacked();
+  }
+};
+
+/// The kernel variant attention_forward() runs.
+enum class AttentionPath {
+  /// gfx950, D = 128: 8 waves in two staggered wave groups, V read with
+  /// ds_read_b64_tr_b16, K and V by LDS DMA (any S_q, S_kv: partial tiles
+  /// are masked).
+  Gfx950Fast,
+  /// gfx942 (D = 64 or 128): 32x32x8 MFMA, 32-key tiles, V transposed
+  /// through registers into LDS (no transposing LDS read on gfx942).
+  Gfx942,
+  /// Everything else: gfx950 with D = 64 (4 waves, no stagger).
+  Generic,
+};
+/// "gfx950-fast", "gfx942", "generic".
+llvm::StringRef attentionPathName(AttentionPath path);
+
+struct AttentionOptions {
+  bool causal = false;
+  /// The softmax scale; default 1/sqrt(D). The kernel receives
+  /// scale * log2(e) (its softmax runs on exp2).
+  std::optional<double> scale;
+  /// LSE [B, H, S_q], f32, packed; none: not computed.
+  std::optional<VectorRef> lse;
+  /// The JIT to compile with; nullptr: Jit::shared().
+  Jit *jit = nullptr;
+  /// Overrides of the chosen kernel parameters (NAME=VALUE), for tuning.
+  std::vector<std::string> params;
+};
+
+/// What attention_forward() did.
+struct AttentionResult {
+  AttentionPath path = AttentionPath::Generic;
+  /// The kernel parameters it compiled with (overrides applied).
+  std::vector<std::string> params;
+  /// The launch geometry: grid (query blocks, H, B) and block.
+  Dim3 grid, block;
+  LaunchResult launch;
+};
+
+/// The path attention_forward() takes on `chip` for head size `headDim`.
+AttentionPath attentionPath(Chip chip, int64_t headDim);
+
+/// The kernel parameters of that path (DTYPE, D, CAUSAL, LSE_OUT, BN,
+/// BLOCK, STAGGER, V_TR, PAD, VR, VC, VROWS), overrides applied last.
+std::vector<std::string>
+attentionParams(Chip chip, DType dtype, int64_t headDim, bool causal, bool lse,
+                const std::vector<std::string> &overrides = {});
+
+/// Checks the operands (see above) without launching.
+llvm::Error checkAttention(const AttentionTensorRef &q,
+                           const AttentionTensorRef &k,
+                           const AttentionTensorRef &v,
+                           const AttentionTensorRef &o,
+                           const AttentionOptions &options = {});
+
+/// Runs attention on the operands' device and waits for it.
+llvm::Expected<AttentionResult>
+attention_forward(const AttentionTensorRef &q, const AttentionTensorRef &k,
+                  const AttentionTensorRef &v, const AttentionTensorRef &o,
+                  const AttentionOptions &options = {});
+
+/// Shape of a reference computation.
+struct AttentionShape {
+  int64_t batch = 1, seqQ = 1, seqKv = 1, heads = 1, kvHeads = 1, headDim = 64;
+};
+
+/// The float64 reference on the host: q, k, v are packed [B, S, H, D]
+/// values (already rounded to the kernel's input type); fills o (packed
+/// [B, S_q, H, D]) and lse ([B, H, S_q], -inf where a query sees no key).
+void attentionReference(const AttentionShape &shape, llvm::ArrayRef<double> q,
+                        llvm::ArrayRef<double> k, llvm::ArrayRef<double> v,
+                        bool causal, double scale, std::vector<double> &o,
+                        std::vector<double> &lse);
+
+} // namespace ops
+} // namespace kcc
+
+#endif // KCC_KERNELS_ATTENTION_ATTENTIONOP_H
