@@ -1,0 +1,241 @@
+//===- fmha_bench.cpp - FlashAttention's code and loop, against aiter's ---===//
+//
+//   fmha_bench [--skv N]
+//
+// For each configuration (chip x D x causal x dtype) of kcc's attention
+// kernel, compiled with the parameters kcc::ops::attention_forward picks
+// (kernels/attention/AttentionOp.cpp), prints
+//   - what `kcc --stats` says: VGPRs, AGPRs, spills, scratch, LDS, occupancy;
+//   - the instruction mix of one wave per KV tile of the steady-state loop
+//     (the loop handles two tiles per iteration, ping and pong), from the
+//     timing model's per-loop mix (runtime/emu/timing/Timing.h) over a full
+//     run of one CU's workgroups: one query block per head, as many heads as
+//     the CU holds workgroups, S_kv keys (default 2048: 32 tiles on gfx950;
+//     causal with the diagonal bottom-right, so the masked tiles come in the
+//     same proportion as in a long sequence's last query block);
+//   - the MFMA share of the loop's issue slots (MFMAs / instructions issued
+//     per tile), "other instructions per MFMA" next to AMD's hand-written
+//     kernel (DESIGN.md: aiter fmha_v3_fwd, 10.5 non-causal / 12.8 causal on
+//     gfx950, 10.1 / 11.2 on gfx942), and the MFMA-pipe busy fraction the
+//     timing model estimates for that run.
+// It is a proxy for the hardware figures nothing here can measure: every
+// VALU instruction in the loop is issue time the other wave group's MFMAs
+// must hide.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Stats.h"
+#include "kernels/attention/AttentionOp.h"
+#include "runtime/CodeObject.h"
+#include "runtime/DType.h"
+#include "runtime/Jit.h"
+#include "runtime/emu/Emulator.h"
+#include "runtime/emu/timing/Timing.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using namespace kcc;
+namespace timing = kcc::emu::timing;
+
+namespace {
+
+struct Config {
+  Chip chip;
+  int64_t d;
+  bool causal;
+  DType dtype;
+};
+
+/// One wave's instructions per KV tile of the hot loop, by what they cost.
+struct TileMix {
+  double mfma = 0, valu = 0, exp = 0, lds = 0, vmem = 0, salu = 0, waits = 0,
+         barriers = 0, other = 0;
+  double total() const {
+    return mfma + valu + exp + lds + vmem + salu + waits + barriers + other;
+  }
+};
+
+struct Figures {
+  KernelStats stats;
+  ops::AttentionPath path;
+  uint64_t groupsPerCu = 0;
+  TileMix mix;
+  double mfmaBusy = 0;
+  uint64_t iterations = 0;
+};
+
+Error fail(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
+  std::vector<std::string> params =
+      ops::attentionParams(c.chip, c.dtype, c.d, c.causal, /*lse=*/false);
+  Expected<CompiledKernel> compiled = jit.compile("fmha_fwd", params, c.chip);
+  if (!compiled)
+    return compiled.takeError();
+  ArrayRef<uint8_t> hsaco = *compiled->codeObject;
+  Expected<std::vector<KernelStats>> stats = computeStats(hsaco);
+  if (!stats)
+    return stats.takeError();
+  Expected<CodeObject> co = CodeObject::parse(hsaco);
+  if (!co)
+    return co.takeError();
+  const KernelInfo *info = co->findKernel("fmha_fwd");
+  if (!info || stats->empty())
+    return fail("no kernel 'fmha_fwd' in the code object");
+
+  Figures f;
+  f.stats = stats->front();
+  f.path = ops::attentionPath(c.chip, c.d);
+  uint32_t block = 256;
+  for (const std::string &p : params)
+    if (StringRef(p).consume_front("BLOCK="))
+      block = uint32_t(std::stoul(p.substr(6)));
+  uint32_t waves = block / 64;
+  // As many heads as one CU holds workgroups, one query block each: the
+  // traced CU is full, as it would be in a long run.
+  f.groupsPerCu = timing::workgroupsPerCu(*info, c.chip, waves, 0);
+  int64_t B = 1, H = int64_t(f.groupsPerCu), sq = 32 * waves, D = c.d;
+
+  auto ctx = emu::Context::create();
+  auto dev = ctx->addDevice(c.chip);
+  if (!dev)
+    return dev.takeError();
+  emu::Device &d = **dev;
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal;
+  auto upload = [&](int64_t elements) -> Expected<uint64_t> {
+    std::vector<uint16_t> bits(static_cast<size_t>(elements));
+    for (uint16_t &b : bits)
+      b = c.dtype == DType::bf16 ? floatToBf16(normal(rng)) : floatToF16(normal(rng));
+    auto p = d.allocate(uint64_t(elements) * 2);
+    if (!p)
+      return p.takeError();
+    if (Error e = d.copyToDevice(*p, bits.data(), bits.size() * 2))
+      return std::move(e);
+    return *p;
+  };
+  Expected<uint64_t> q = upload(B * sq * H * D), k = upload(B * skv * H * D),
+                     v = upload(B * skv * H * D), o = upload(B * sq * H * D);
+  for (Expected<uint64_t> *p : {&q, &k, &v, &o})
+    if (!*p)
+      return p->takeError();
+  std::vector<const KernelArg *> slots = info->explicitArgs();
+  if (slots.size() != 22)
+    return fail("fmha_fwd takes " + Twine(slots.size()) + " arguments, expected 22");
+  std::vector<uint8_t> args(info->explicitArgsSize(), 0);
+  uint64_t ptrs[5] = {*q, *k, *v, *o, *q}; // LSE unused (LSE_OUT=0)
+  for (int i = 0; i < 5; ++i)
+    std::memcpy(&args[slots[i]->offset], &ptrs[i], 8);
+  int32_t qs = int32_t(H * D), ks = int32_t(H * D);
+  int32_t ints[16] = {int32_t(sq), int32_t(skv), int32_t(H), int32_t(H),
+                      int32_t(sq) * qs, qs, int32_t(D), int32_t(skv) * ks, ks, int32_t(D),
+                      int32_t(skv) * ks, ks, int32_t(D), int32_t(sq) * qs, qs, int32_t(D)};
+  for (int i = 0; i < 16; ++i)
+    std::memcpy(&args[slots[5 + i]->offset], &ints[i], 4);
+  float scale = float(1.0 / std::sqrt(double(D)) * 1.4426950408889634);
+  std::memcpy(&args[slots[21]->offset], &scale, 4);
+
+  emu::LaunchOptions launch;
+  launch.grid = {1, uint32_t(H), uint32_t(B)};
+  launch.block = {block, 1, 1};
+  timing::TimingOptions to; // the whole run: every tile, diagonal ones too
+  Expected<timing::TimingReport> report =
+      timing::estimateLaunch(d, hsaco, "fmha_fwd", launch, args, to);
+  if (!report)
+    return report.takeError();
+  if (report->hotLoop < 0)
+    return fail("no loop found in fmha_fwd");
+  const timing::LoopTiming &loop = report->loops[size_t(report->hotLoop)];
+  f.iterations = loop.iterations;
+  auto kind = [&](timing::Kind k) { return loop.mixPerIteration[unsigned(k)] / 2; };
+  using K = timing::Kind;
+  f.mix.mfma = kind(K::Mfma);
+  f.mix.valu = kind(K::Valu) + kind(K::Permlane);
+  f.mix.exp = kind(K::Trans);
+  f.mix.lds = kind(K::Lds) + kind(K::LdsPermute);
+  f.mix.vmem = kind(K::VmemLoad) + kind(K::VmemStore);
+  f.mix.salu = kind(K::Salu) + kind(K::Smem);
+  f.mix.waits = kind(K::Waitcnt);
+  f.mix.barriers = kind(K::Barrier);
+  f.mix.other = kind(K::Branch) + kind(K::Nop) + kind(K::Setprio) + kind(K::Sleep) +
+                kind(K::End) + kind(K::Other);
+  for (const timing::SimdFractions &s : report->simds)
+    f.mfmaBusy += s.mfma / double(report->simds.size());
+  return f;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int64_t skv = 2048;
+  for (int i = 1; i < argc; ++i) {
+    StringRef a = argv[i];
+    if (a == "--skv" && i + 1 < argc && !StringRef(argv[i + 1]).getAsInteger(10, skv) &&
+        skv > 0) {
+      ++i;
+      continue;
+    }
+    errs() << "usage: fmha_bench [--skv N]\n";
+    return 2;
+  }
+  // The benchmark's own disk cache would only hide compile errors of older
+  // builds; compile fresh.
+  JitOptions jo;
+  jo.useDiskCache = false;
+  Jit jit(jo);
+  outs() << "kcc FlashAttention forward (kernels/attention/fmha_fwd.mlir), one query block "
+            "per head, S_kv = "
+         << skv << "; mix = one wave's instructions per KV tile of the hot loop\n\n";
+  outs() << format("%-30s %-12s %4s %4s %6s %7s %6s %3s | %5s %5s %4s %4s %5s %4s %4s %4s "
+                   "%5s | %6s %6s %6s %6s %5s\n",
+                   "configuration", "path", "VGPR", "AGPR", "spills", "scratch", "LDS",
+                   "occ", "MFMA", "VALU", "EXP", "LDS", "VMEM", "SALU", "wait", "bar",
+                   "other", "instr", "MFMA%", "oth/MF", "aiter", "busy");
+  int failures = 0;
+  for (Chip chip : {Chip::gfx950, Chip::gfx942})
+    for (int64_t d : {128, 64})
+      for (bool causal : {false, true})
+        for (DType dtype : {DType::bf16, DType::f16}) {
+          Config c{chip, d, causal, dtype};
+          std::string name = getChipInfo(chip).name.str() + " D=" + std::to_string(d) +
+                             " " + dtypeName(dtype).str() +
+                             (causal ? " causal" : " non-causal");
+          Expected<Figures> f = measure(jit, c, skv);
+          if (!f) {
+            errs() << name << ": " << toString(f.takeError()) << "\n";
+            ++failures;
+            continue;
+          }
+          const KernelStats &s = f->stats;
+          const TileMix &m = f->mix;
+          double total = m.total();
+          double aiter = chip == Chip::gfx950 ? (causal ? 12.8 : 10.5) : (causal ? 11.2 : 10.1);
+          std::string spills = std::to_string(s.vgprSpills) + "/" + std::to_string(s.sgprSpills);
+          outs() << format("%-30s %-12s %4u %4u %6s %7llu %6llu %3u | %5.1f %5.1f %4.1f %4.1f "
+                           "%5.1f %4.1f %4.1f %4.1f %5.1f | %6.1f %5.1f%% %6.1f %6.1f %4.0f%%\n",
+                           name.c_str(), ops::attentionPathName(f->path).str().c_str(),
+                           s.vgprs, s.agprs, spills.c_str(),
+                           (unsigned long long)s.scratchBytes,
+                           (unsigned long long)s.ldsBytes, s.occupancy.wavesPerSimd, m.mfma,
+                           m.valu, m.exp, m.lds, m.vmem, m.salu, m.waits, m.barriers, m.other,
+                           total, m.mfma ? 100 * m.mfma / total : 0.0,
+                           m.mfma ? (total - m.mfma) / m.mfma : 0.0, aiter,
+                           100 * f->mfmaBusy);
+        }
+  outs() << "\nspills: VGPR/SGPR (SGPR spills go to VGPR lanes); occ: waves per SIMD; "
+            "MFMA%: MFMA share of the loop's issue slots; oth/MF: other instructions per "
+            "MFMA (aiter: AMD's hand-written gfx950/gfx942 kernel, DESIGN.md); busy: MFMA "
+            "pipe busy in the timing model's run of one CU\n";
+  return failures ? 1 : 0;
+}
