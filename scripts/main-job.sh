@@ -5,7 +5,12 @@
 # Last, the user's view: tools/examples/gemm_example.cpp JIT-compiles the GEMM
 # through the runtime, runs it on the default device (a GPU if there is one,
 # else emulated gfx950) and on emulated gfx942, and prints the max error vs a
-# float64 reference and PASS/FAIL.
+# float64 reference and PASS/FAIL. Then attention: kernels/attention/
+# fmha_fwd.mlir compiled for both chips (kcc --stats), and
+# tools/examples/attention_example.cpp runs kcc::ops::attention_forward
+# (causal GQA, bf16, D = 128) on the default device (the gfx950 fast path on
+# the emulator here) and on emulated gfx942, each checked against a float64
+# reference (max error, PASS/FAIL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh
@@ -21,4 +26,11 @@ done
 export KCC_CACHE_DIR="${KCC_CACHE_DIR:-$BUILD_DIR/kcc-cache}"
 "$BUILD_DIR/bin/kcc-gemm-example"
 KCC_DEVICE=emu:gfx942 "$BUILD_DIR/bin/kcc-gemm-example"
-echo "main job: GEMM compiled for gfx942 and gfx950 and checked on the emulator"
+# The parameters kcc::ops::attention_forward picks for D = 128 on each chip.
+"$BUILD_DIR/bin/kcc" kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D BN=32 -D BLOCK=256 \
+  -D STAGGER=0 -D V_TR=0 -D PAD=8 -D VR=128 -D VC=32 -D VROWS=8 -o "$out/fmha-gfx942.hsaco" --stats
+"$BUILD_DIR/bin/kcc" kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D BN=64 -D BLOCK=512 \
+  -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VR=64 -D VC=128 -D VROWS=8 -o "$out/fmha-gfx950.hsaco" --stats
+"$BUILD_DIR/bin/kcc-attention-example"
+KCC_DEVICE=emu:gfx942 "$BUILD_DIR/bin/kcc-attention-example"
+echo "main job: GEMM and attention compiled for gfx942 and gfx950 and checked on the emulator"
