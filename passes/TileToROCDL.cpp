@@ -584,60 +584,87 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     Value zero = i32(rw, loc, 0);
     Value colsV = i32(rw, loc, cols);
     int64_t lineElems = 64 * perLane;
-    // When lines hold whole rows, or rows whole lines, a lane's position in
-    // its line maps to the same (row, col) offset in every line: compute the
-    // lane's part of the address once and add one uniform offset per line.
-    bool regular = lineElems % cols == 0 || cols % lineElems == 0;
+    int64_t perWave = lines / *waves;
     Value laneElem = mul(rw, loc, lane, i32(rw, loc, perLane));
-    Value laneR, laneC, laneOff;
-    if (regular) {
-      laneR = rw.create<LLVM::UDivOp>(loc, laneElem, colsV);
-      laneC = rw.create<LLVM::URemOp>(loc, laneElem, colsV);
-      if (cols % lineElems == 0) { // a line is part of one row
-        laneR = zero;
-        laneC = laneElem;
+    Value esizeV = i32(rw, loc, esize);
+    Value boundRows = adaptor.getBoundRows(), boundCols = adaptor.getBoundCols();
+    if (lineElems % cols == 0) {
+      // Lines hold whole rows (rpl of them), so a lane sits at the same
+      // (row, col) of every line: its part of the address is computed once,
+      // and line k of this wave starts waves * rpl rows after line k - 1.
+      // Per line that is one scalar add and one vector add (plus the row
+      // bound check when bounds are given).
+      int64_t rpl = lineElems / cols;
+      Value laneR = rw.create<LLVM::UDivOp>(loc, laneElem, colsV);
+      Value laneC = rw.create<LLVM::URemOp>(loc, laneElem, colsV);
+      Value laneOffBytes =
+          mul(rw, loc, add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), laneC), esizeV);
+      Value waveRow = mul(rw, loc, wave, i32(rw, loc, rpl));
+      Value firstRow = add(rw, loc, adaptor.getRow(), waveRow);
+      Value cur = mul(rw, loc,
+                      add(rw, loc, mul(rw, loc, firstRow, adaptor.getStride()), adaptor.getCol()),
+                      esizeV);
+      Value step = mul(rw, loc, mul(rw, loc, i32(rw, loc, *waves * rpl), adaptor.getStride()),
+                       esizeV);
+      Value rowsLeft, colsOk;
+      if (boundRows) {
+        // Row r0 + laneR of the block is inside when r0 < bound - row - laneR
+        // (signed: the block may start past the end); the columns of a
+        // lane are the same in every line.
+        rowsLeft = rw.create<LLVM::SubOp>(
+            loc, rw.create<LLVM::SubOp>(loc, boundRows, adaptor.getRow()), laneR);
+        Value lastC = add(rw, loc, add(rw, loc, adaptor.getCol(), laneC), i32(rw, loc, perLane - 1));
+        colsOk = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
       }
-      laneOff = add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), laneC);
+      int64_t ldsStep = *waves * rpl * lds.getRowStride() * esize;
+      Value ldsCur = mul(rw, loc, waveRow, i32(rw, loc, lds.getRowStride() * esize));
+      Value rowCur = waveRow;
+      for (int64_t k = 0; k < perWave; ++k) {
+        Value off = add(rw, loc, cur, laneOffBytes);
+        if (boundRows) {
+          Value inR = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::slt, rowCur, rowsLeft);
+          Value ok = rw.create<LLVM::AndOp>(loc, inR, colsOk);
+          off = rw.create<LLVM::SelectOp>(loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
+        }
+        Value dst = ldsAddress(rw, loc, stageBase, ldsCur);
+        auto dma = rw.create<ROCDL::RawPtrBufferLoadLdsOp>(
+            loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, zero, zero,
+            zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
+        setScopes(dma, scopes);
+        if (k + 1 < perWave) {
+          cur = add(rw, loc, cur, step);
+          ldsCur = add(rw, loc, ldsCur, i32(rw, loc, ldsStep));
+          rowCur = add(rw, loc, rowCur, i32(rw, loc, *waves * rpl));
+        }
+      }
+      rw.eraseOp(op);
+      return success();
     }
-    for (int64_t k = 0; k < lines / *waves; ++k) {
+    // Otherwise (rows longer than a line, or lines that end mid-row) every
+    // lane finds its element of each line by division.
+    for (int64_t k = 0; k < perWave; ++k) {
       // Line j = k * waves + wave (uniform).
       Value j = add(rw, loc, i32(rw, loc, k * *waves), wave);
       Value lineElem = mul(rw, loc, j, i32(rw, loc, lineElems));
-      // The line's first element, (r0, c0) of the block (uniform).
       Value r0 = rw.create<LLVM::UDivOp>(loc, lineElem, colsV);
       Value c0 = rw.create<LLVM::URemOp>(loc, lineElem, colsV);
-      Value gr, gc, off;
-      if (regular) {
-        Value lineOff = add(rw, loc,
-                            mul(rw, loc, add(rw, loc, adaptor.getRow(), r0), adaptor.getStride()),
-                            add(rw, loc, adaptor.getCol(), c0));
-        off = mul(rw, loc, add(rw, loc, lineOff, laneOff), i32(rw, loc, esize));
-        if (adaptor.getBoundRows()) {
-          gr = add(rw, loc, add(rw, loc, adaptor.getRow(), r0), laneR);
-          gc = add(rw, loc, add(rw, loc, adaptor.getCol(), c0), laneC);
-        }
-      } else {
-        Value e = add(rw, loc, lineElem, laneElem);
-        Value r = rw.create<LLVM::UDivOp>(loc, e, colsV);
-        Value c = rw.create<LLVM::URemOp>(loc, e, colsV);
-        gr = add(rw, loc, adaptor.getRow(), r);
-        gc = add(rw, loc, adaptor.getCol(), c);
-        off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc),
-                  i32(rw, loc, esize));
-      }
-      if (adaptor.getBoundRows()) {
-        Value inR = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, gr,
-                                            adaptor.getBoundRows());
+      Value e = add(rw, loc, lineElem, laneElem);
+      Value r = rw.create<LLVM::UDivOp>(loc, e, colsV);
+      Value c = rw.create<LLVM::URemOp>(loc, e, colsV);
+      Value gr = add(rw, loc, adaptor.getRow(), r);
+      Value gc = add(rw, loc, adaptor.getCol(), c);
+      Value off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc), esizeV);
+      if (boundRows) {
+        Value inR = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, gr, boundRows);
         Value lastC = add(rw, loc, gc, i32(rw, loc, perLane - 1));
-        Value inC = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, lastC,
-                                            adaptor.getBoundCols());
+        Value inC = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
         Value ok = rw.create<LLVM::AndOp>(loc, inR, inC);
         off = rw.create<LLVM::SelectOp>(loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
       }
       // The LDS address of the line (uniform: it goes to M0).
       Value ldsOff = mul(rw, loc,
                          add(rw, loc, mul(rw, loc, r0, i32(rw, loc, lds.getRowStride())), c0),
-                         i32(rw, loc, esize));
+                         esizeV);
       Value dst = ldsAddress(rw, loc, stageBase, ldsOff);
       auto dma = rw.create<ROCDL::RawPtrBufferLoadLdsOp>(
           loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, zero, zero,

@@ -707,9 +707,10 @@ func.func @wait_vmcnt() {
   return
 }
 
-// A [16, 32] bf16 stage is 4 DMA lines of 256 bytes. With 'waves 2' in a
-// workgroup of 256 (a parameter), waves 0 and 1 take 2 lines each: line
-// k * 2 + wave % 2.
+// A [16, 32] bf16 stage is 4 DMA lines of 256 bytes (4 rows each). With
+// 'waves 2' in a workgroup of 256 (a parameter), waves 0 and 1 take 2 lines
+// each: line k * 2 + wave % 2, i.e. rows 4 * (wave % 2) + 8 k, the second line
+// one uniform step (8 rows) after the first.
 // CHECK-LABEL: llvm.func @dma_waves(
 // CHECK-SAME: rocdl.flat_work_group_size = "256,256", rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 256, 1, 1>
 // CHECK-SAME: tile.block_size = 256 : i64
@@ -719,10 +720,10 @@ func.func @wait_vmcnt() {
 // CHECK-NEXT: %[[WU:.*]] = rocdl.readfirstlane %[[W]] : i32
 // CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK-NEXT: %[[WAVE:.*]] = llvm.urem %[[WU]], %[[TWO]] : i32
-// CHECK: llvm.add %{{.*}}, %[[WAVE]] : i32
+// CHECK: %[[RPL:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: llvm.mul %[[WAVE]], %[[RPL]] : i32
 // CHECK: rocdl.raw.ptr.buffer.load.lds
-// CHECK: %[[K1:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK-NEXT: llvm.add %[[K1]], %[[WAVE]] : i32
+// CHECK: %[[STEPPED:.*]] = llvm.add %{{.*}}, %{{.*}} : i32
 // CHECK: rocdl.raw.ptr.buffer.load.lds
 // CHECK-NOT: rocdl.raw.ptr.buffer.load.lds
 // Without 'waves', all 4 waves share the lines: one each, no remainder.
@@ -731,7 +732,7 @@ func.func @wait_vmcnt() {
 // CHECK-NEXT: %[[W2:.*]] = llvm.lshr %[[TID2]], %{{.*}} : i32
 // CHECK-NEXT: %[[WU2:.*]] = rocdl.readfirstlane %[[W2]] : i32
 // CHECK-NOT: llvm.urem %[[WU2]]
-// CHECK: llvm.add %{{.*}}, %[[WU2]] : i32
+// CHECK: llvm.mul %[[WU2]], %{{.*}} : i32
 // CHECK: rocdl.raw.ptr.buffer.load.lds
 // CHECK-NOT: rocdl.raw.ptr.buffer.load.lds
 // CHECK: llvm.return
