@@ -949,24 +949,29 @@ struct FmaLowering : public TilePattern<FmaOp> {
   }
 };
 
+/// A scalar f32 intrinsic applied to every register of a lane's vector (the
+/// AMDGPU transcendental intrinsics take no vectors).
+Value mapF32Intrinsic(OpBuilder &b, Location loc, Value vec, StringRef name) {
+  auto vt = cast<VectorType>(vec.getType());
+  Value result = poison(b, loc, vt);
+  for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+    Value x = extract(b, loc, vec, i);
+    Value y = b.create<LLVM::CallIntrinsicOp>(loc, b.getF32Type(), b.getStringAttr(name),
+                                              ValueRange{x})
+                  .getResult(0);
+    result = insert(b, loc, result, y, i);
+  }
+  return result;
+}
+
 /// tile.exp2 -> v_exp_f32 per element (llvm.amdgcn.exp2: no denormal
 /// range fix-up, which softmax does not need).
 struct Exp2Lowering : public TilePattern<Exp2Op> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(Exp2Op op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    auto vt = cast<VectorType>(adaptor.getOperand().getType());
-    Value result = poison(rw, loc, vt);
-    for (int64_t i = 0; i < vt.getNumElements(); ++i) {
-      Value x = extract(rw, loc, adaptor.getOperand(), i);
-      Value y = rw.create<LLVM::CallIntrinsicOp>(loc, rw.getF32Type(),
-                                                 rw.getStringAttr("llvm.amdgcn.exp2"),
-                                                 ValueRange{x})
-                    .getResult(0);
-      result = insert(rw, loc, result, y, i);
-    }
-    rw.replaceOp(op, result);
+    rw.replaceOp(op, mapF32Intrinsic(rw, op.getLoc(), adaptor.getOperand(),
+                                     "llvm.amdgcn.exp2"));
     return success();
   }
 };
@@ -976,18 +981,8 @@ struct Log2Lowering : public TilePattern<Log2Op> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(Log2Op op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    auto vt = cast<VectorType>(adaptor.getOperand().getType());
-    Value result = poison(rw, loc, vt);
-    for (int64_t i = 0; i < vt.getNumElements(); ++i) {
-      Value x = extract(rw, loc, adaptor.getOperand(), i);
-      Value y = rw.create<LLVM::CallIntrinsicOp>(loc, rw.getF32Type(),
-                                                 rw.getStringAttr("llvm.amdgcn.log"),
-                                                 ValueRange{x})
-                    .getResult(0);
-      result = insert(rw, loc, result, y, i);
-    }
-    rw.replaceOp(op, result);
+    rw.replaceOp(op, mapF32Intrinsic(rw, op.getLoc(), adaptor.getOperand(),
+                                     "llvm.amdgcn.log"));
     return success();
   }
 };
