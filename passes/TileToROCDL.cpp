@@ -1384,6 +1384,17 @@ struct FlagWaitLowering : public TilePattern<FlagWaitOp> {
   }
 };
 
+/// tile.memtime -> llvm.amdgcn.s.memtime (s_memtime, an SGPR pair).
+struct MemtimeLowering : public TilePattern<MemtimeOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(MemtimeOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
+        op, rw.getI64Type(), rw.getStringAttr("llvm.amdgcn.s.memtime"), ValueRange{});
+    return success();
+  }
+};
+
 struct FenceLowering : public TilePattern<FenceOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(FenceOp op, OpAdaptor,
@@ -1437,7 +1448,7 @@ static void populatePatterns(LLVMTypeConverter &converter,
                BinaryLowering<MinFOp, LLVM::MinNumOp>,
                BinaryLowering<DivFOp, LLVM::FDivOp>, CmpFLowering, PtrAddLowering,
                WaitVmcntLowering, PeerPtrLowering, FlagStoreLowering,
-               FlagWaitLowering, FenceLowering,
+               FlagWaitLowering, FenceLowering, MemtimeLowering,
                BinaryLowering<AddIOp, LLVM::AddOp>,
                BinaryLowering<SubIOp, LLVM::SubOp>>(converter, chip, facts);
 }

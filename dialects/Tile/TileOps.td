@@ -627,4 +627,15 @@ def Tile_FenceOp : Tile_Op<"fence"> {
   let assemblyFormat = "$scope attr-dict";
 }
 
+def Tile_MemtimeOp : Tile_Op<"memtime"> {
+  let summary = "the shader clock (s_memtime): a wave-uniform 64-bit tick count";
+  let description = [{
+    For kernels that record when their phases start and end (fetch, wait,
+    compute); differences of two readings on one wave are elapsed ticks. In
+    the emulator the clock advances with the instructions the device issues.
+  }];
+  let results = (outs I64:$result);
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // KCC_TILE_OPS

@@ -325,7 +325,8 @@ all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
   std::vector<Buffer> statBuffers;
   if (options.record)
     for (unsigned r = 0; r < world; ++r) {
-      Expected<Buffer> b = Buffer::allocate(heap.device(r), uint64_t(result.grid) * 16);
+      Expected<Buffer> b =
+          Buffer::allocate(heap.device(r), uint64_t(result.grid) * kAgGemmStatWords * 4);
       if (!b)
         return b.takeError();
       if (Error e = b->fill(0))
@@ -378,8 +379,11 @@ all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
     if (!v)
       return v.takeError();
     std::vector<AgGemmWorkgroupStats> s(result.grid);
-    for (unsigned g = 0; g < result.grid; ++g)
-      s[g] = {(*v)[4 * g], (*v)[4 * g + 1], (*v)[4 * g + 2], (*v)[4 * g + 3]};
+    for (unsigned g = 0; g < result.grid; ++g) {
+      const int32_t *w = &(*v)[kAgGemmStatWords * g];
+      s[g] = {w[0], w[1], w[2], w[3], uint32_t(w[4]), uint32_t(w[5]),
+              uint32_t(w[6]), uint32_t(w[7])};
+    }
     result.stats.push_back(std::move(s));
   }
   return result;

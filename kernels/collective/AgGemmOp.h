@@ -102,7 +102,13 @@ struct AllGatherGemmOptions {
 /// multiplied).
 struct AgGemmWorkgroupStats {
   int32_t role = 0, jobs = 0, flags = 0, blocks = 0;
+  /// s_memtime ticks: the whole role, fetching, waiting on flags, computing
+  /// (fetchers only fetch; for workers compute = total - wait).
+  uint32_t ticksTotal = 0, ticksFetch = 0, ticksWait = 0, ticksCompute = 0;
 };
+
+/// i32 words per workgroup in the RECORD buffer.
+constexpr unsigned kAgGemmStatWords = 8;
 
 struct AllGatherGemmResult {
   std::vector<LaunchResult> launches; // per rank

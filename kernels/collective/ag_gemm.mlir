@@ -50,12 +50,11 @@
 // ordered before wave 0's flag store, which check mode reports as a race
 // between those stores and the workers' DMA reads (a test asserts it).
 //
-// RECORD = true writes 4 i32 counters per workgroup to `stats`
-// [num_programs, 4]: role (1 fetcher, 2 worker), jobs (fetch jobs / output
-// tiles), flag operations (flags released / flags acquired) and K blocks
-// (BK-wide blocks copied / multiplied). (The dialect has no s_memtime;
-// /tmp/collective-needs.md asks for one. Emulated time per role comes from
-// the benchmark's instruction observer.)
+// RECORD = true writes 8 i32 words per workgroup to `stats` [num_programs, 8]:
+// role (1 fetcher, 2 worker), jobs (fetch jobs / output tiles), flag
+// operations (flags released / flags acquired), K blocks (BK-wide blocks
+// copied / multiplied), then s_memtime ticks spent in all, fetching, waiting
+// on flags and computing (the low 32 bits of each difference).
 //
 // Parameters: DTYPE (bf16, f16), OUT (bf16, f16, f32), WM, WN (64), BK
 // (multiple of the MFMA K), KG (k group: a multiple of BK dividing Kl), FR
@@ -143,32 +142,38 @@ func.func private @block_at(%b: index, %rank: index, %Kl: index, %nk: index) -> 
 // Acquires the ready flag of K block `kb`'s group for m tile `mt` when `kb`
 // opens its group; returns 1 when it waited (for the counters), else 0.
 func.func private @acquire(%flags: !tile.ptr<i32>, %kb: index, %mt: index, %nkg: index,
-                           %epoch: i32) -> index {
+                           %epoch: i32) -> (index, i64) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %z = arith.constant 0 : i64
   %bk = tile.param @BK : index
   %kg = tile.param @KG : index
   %bpg = arith.divui %kg, %bk : index
   %in = arith.remui %kb, %bpg : index
   %opens = arith.cmpi eq, %in, %c0 : index
-  %n = scf.if %opens -> (index) {
+  // The count of flags acquired and the clock ticks spent waiting on them.
+  %n, %ticks = scf.if %opens -> (index, i64) {
     %g = arith.divui %kb, %bpg : index
     %row = arith.muli %mt, %nkg : index
     %f = arith.addi %row, %g : index
+    %t0 = tile.memtime
     tile.flag_wait %flags[%f] ge %epoch agent : !tile.ptr<i32>
-    scf.yield %c1 : index
+    %t1 = tile.memtime
+    %dt = arith.subi %t1, %t0 : i64
+    scf.yield %c1, %dt : index, i64
   } else {
-    scf.yield %c0 : index
+    scf.yield %c0, %z : index, i64
   }
-  return %n : index
+  return %n, %ticks : index, i64
 }
 
-// Writes counter `col` of workgroup `pid` (wave 0 only).
+// Writes word `col` of workgroup `pid`'s 8 (wave 0 only): role, jobs, flags,
+// K blocks, then clock ticks in all, fetching, waiting, computing.
 func.func private @record(%sbuf: !tile.buffer<i32>, %pid: index, %nprog: index,
                           %col: index, %value: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
+  %c4 = arith.constant 8 : index
   %wave = tile.wave_id
   %w0 = arith.cmpi eq, %wave, %c0 : index
   scf.if %w0 {
@@ -178,6 +183,24 @@ func.func private @record(%sbuf: !tile.buffer<i32>, %pid: index, %nprog: index,
     %rows = arith.addi %pid, %c1 : index
     tile.store %t, %sbuf[%pid, %col] stride %c4 bounds %rows, %cols : !stat, !tile.buffer<i32>
   }
+  return
+}
+
+// Words 4-7: tick counts (s_memtime differences, 32 bits kept).
+func.func private @record_ticks(%sbuf: !tile.buffer<i32>, %pid: index, %nprog: index,
+                                %total: i64, %fetch: i64, %wait: i64, %compute: i64) {
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  %t = arith.index_cast %total : i64 to index
+  %f = arith.index_cast %fetch : i64 to index
+  %w = arith.index_cast %wait : i64 to index
+  %c = arith.index_cast %compute : i64 to index
+  func.call @record(%sbuf, %pid, %nprog, %c4, %t) : (!tile.buffer<i32>, index, index, index, index) -> ()
+  func.call @record(%sbuf, %pid, %nprog, %c5, %f) : (!tile.buffer<i32>, index, index, index, index) -> ()
+  func.call @record(%sbuf, %pid, %nprog, %c6, %w) : (!tile.buffer<i32>, index, index, index, index) -> ()
+  func.call @record(%sbuf, %pid, %nprog, %c7, %c) : (!tile.buffer<i32>, index, index, index, index) -> ()
   return
 }
 
@@ -218,8 +241,8 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
 
   %sbytes = arith.muli %M, %K : index
   %sbuf = tile.make_buffer %staging, %sbytes : !ptr -> !buf
-  %stat_n = arith.muli %nprog, %c3 : index
-  %stat_n4 = arith.addi %stat_n, %nprog : index
+  %c8s = arith.constant 8 : index
+  %stat_n4 = arith.muli %nprog, %c8s : index
   %statbuf = tile.make_buffer %stats, %stat_n4 : !tile.ptr<i32> -> !tile.buffer<i32>
 
   %is_fetcher = arith.cmpi ult, %pid, %fetchers : index
@@ -227,6 +250,7 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
     //===------------------------------------------------------------===//
     // Fetcher: jobs pid, pid + FETCHERS, ... of nkg * nmt, group-major.
     //===------------------------------------------------------------===//
+    %t_fbegin = tile.memtime
     %njobs = arith.muli %nkg, %nmt : index
     %rw = arith.muli %wave, %fr : index
     %shard_n = arith.muli %M, %Kl : index
@@ -275,6 +299,10 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
       func.call @record(%statbuf, %pid, %nprog, %c1, %njobs_done) : (!tile.buffer<i32>, index, index, index, index) -> ()
       func.call @record(%statbuf, %pid, %nprog, %c2, %njobs_done) : (!tile.buffer<i32>, index, index, index, index) -> ()
       func.call @record(%statbuf, %pid, %nprog, %c3, %nblocks) : (!tile.buffer<i32>, index, index, index, index) -> ()
+      %t_fend = tile.memtime
+      %ftotal = arith.subi %t_fend, %t_fbegin : i64
+      %fz = arith.constant 0 : i64
+      func.call @record_ticks(%statbuf, %pid, %nprog, %ftotal, %ftotal, %fz, %fz) : (!tile.buffer<i32>, index, index, i64, i64, i64, i64) -> ()
     }
   } else {
     //===------------------------------------------------------------===//
@@ -297,8 +325,10 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
     %a1 = tile.lds_alloc "a1" : !la
     %b1 = tile.lds_alloc "b1" : !lb
 
-    %tiles_done, %waits, %blocks = scf.for %t = %w to %ntiles step %nw
-        iter_args(%td = %c0, %wt = %c0, %bl = %c0) -> (index, index, index) {
+    %t_begin = tile.memtime
+    %z64 = arith.constant 0 : i64
+    %tiles_done, %waits, %blocks, %wait_ticks = scf.for %t = %w to %ntiles step %nw
+        iter_args(%td = %c0, %wt = %c0, %bl = %c0, %tk = %z64) -> (index, index, index, i64) {
       %mt = arith.divui %t, %nnt : index
       %nt = arith.remui %t, %nnt : index
       %m0 = arith.muli %mt, %bm : index
@@ -307,51 +337,54 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
       %n1 = arith.addi %n0, %wn : index
 
       %kb0 = func.call @block_at(%c0, %rank, %Kl, %nk) : (index, index, index, index) -> index
-      %w_0 = func.call @acquire(%flags, %kb0, %mt, %nkg, %epoch) : (!tile.ptr<i32>, index, index, index, i32) -> index
+      %w_0, %tk_0 = func.call @acquire(%flags, %kb0, %mt, %nkg, %epoch) : (!tile.ptr<i32>, index, index, index, i32) -> (index, i64)
       func.call @fetch(%sbuf, %bbuf, %a0, %b0, %kb0, %m0, %m1, %n0, %n1, %M, %N, %K, %ldb)
           : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
       tile.wait vmcnt(0)
       tile.barrier
       %wt0 = arith.addi %wt, %w_0 : index
+      %tk0 = arith.addi %tk, %tk_0 : i64
 
       %acc0 = tile.splat %zero : f32 -> !acc
-      %acc, %wt_end = scf.for %k = %c0 to %nk step %c2 iter_args(%acc_i = %acc0, %wt_i = %wt0) -> (!acc, index) {
+      %acc, %wt_end, %tk_end = scf.for %k = %c0 to %nk step %c2 iter_args(%acc_i = %acc0, %wt_i = %wt0, %tk_i = %tk0) -> (!acc, index, i64) {
         %k1 = arith.addi %k, %c1 : index
         %has1 = arith.cmpi ult, %k1, %nk : index
-        %wt_p = scf.if %has1 -> (index) {
+        %wt_p, %tk_p = scf.if %has1 -> (index, i64) {
           %kb1 = func.call @block_at(%k1, %rank, %Kl, %nk) : (index, index, index, index) -> index
-          %w_1 = func.call @acquire(%flags, %kb1, %mt, %nkg, %epoch) : (!tile.ptr<i32>, index, index, index, i32) -> index
+          %w_1, %tk_1 = func.call @acquire(%flags, %kb1, %mt, %nkg, %epoch) : (!tile.ptr<i32>, index, index, index, i32) -> (index, i64)
           func.call @fetch(%sbuf, %bbuf, %a1, %b1, %kb1, %m0, %m1, %n0, %n1, %M, %N, %K, %ldb)
               : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
           %s = arith.addi %wt_i, %w_1 : index
-          scf.yield %s : index
+          %st = arith.addi %tk_i, %tk_1 : i64
+          scf.yield %s, %st : index, i64
         } else {
-          scf.yield %wt_i : index
+          scf.yield %wt_i, %tk_i : index, i64
         }
         %acc_p = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_i) : (!la, !lb, index, index, !acc) -> !acc
         tile.wait vmcnt(0)
         tile.barrier
-        %acc_n, %wt_n = scf.if %has1 -> (!acc, index) {
+        %acc_n, %wt_n, %tk_n = scf.if %has1 -> (!acc, index, i64) {
           %k2 = arith.addi %k, %c2 : index
           %has2 = arith.cmpi ult, %k2, %nk : index
-          %wt_q = scf.if %has2 -> (index) {
+          %wt_q, %tk_q = scf.if %has2 -> (index, i64) {
             %kb2 = func.call @block_at(%k2, %rank, %Kl, %nk) : (index, index, index, index) -> index
-            %w_2 = func.call @acquire(%flags, %kb2, %mt, %nkg, %epoch) : (!tile.ptr<i32>, index, index, index, i32) -> index
+            %w_2, %tk_2 = func.call @acquire(%flags, %kb2, %mt, %nkg, %epoch) : (!tile.ptr<i32>, index, index, index, i32) -> (index, i64)
             func.call @fetch(%sbuf, %bbuf, %a0, %b0, %kb2, %m0, %m1, %n0, %n1, %M, %N, %K, %ldb)
                 : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
             %s = arith.addi %wt_p, %w_2 : index
-            scf.yield %s : index
+            %st = arith.addi %tk_p, %tk_2 : i64
+            scf.yield %s, %st : index, i64
           } else {
-            scf.yield %wt_p : index
+            scf.yield %wt_p, %tk_p : index, i64
           }
           %acc_q = func.call @multiply(%a1, %b1, %wrow, %wcol, %acc_p) : (!la, !lb, index, index, !acc) -> !acc
           tile.wait vmcnt(0)
           tile.barrier
-          scf.yield %acc_q, %wt_q : !acc, index
+          scf.yield %acc_q, %wt_q, %tk_q : !acc, index, i64
         } else {
-          scf.yield %acc_p, %wt_p : !acc, index
+          scf.yield %acc_p, %wt_p, %tk_p : !acc, index, i64
         }
-        scf.yield %acc_n, %wt_n : !acc, index
+        scf.yield %acc_n, %wt_n, %tk_n : !acc, index, i64
       }
 
       %mw0 = arith.muli %wrow, %wm : index
@@ -381,13 +414,19 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
       }
       %td1 = arith.addi %td, %c1 : index
       %bl1 = arith.addi %bl, %nk : index
-      scf.yield %td1, %wt_end, %bl1 : index, index, index
+      scf.yield %td1, %wt_end, %bl1, %tk_end : index, index, index, i64
     }
     scf.if %record {
       func.call @record(%statbuf, %pid, %nprog, %c0, %c2) : (!tile.buffer<i32>, index, index, index, index) -> ()
       func.call @record(%statbuf, %pid, %nprog, %c1, %tiles_done) : (!tile.buffer<i32>, index, index, index, index) -> ()
       func.call @record(%statbuf, %pid, %nprog, %c2, %waits) : (!tile.buffer<i32>, index, index, index, index) -> ()
       func.call @record(%statbuf, %pid, %nprog, %c3, %blocks) : (!tile.buffer<i32>, index, index, index, index) -> ()
+      // Clock ticks: the whole role, fetching (none), waiting on flags, the
+      // rest (computing).
+      %t_end = tile.memtime
+      %total = arith.subi %t_end, %t_begin : i64
+      %compute = arith.subi %total, %wait_ticks : i64
+      func.call @record_ticks(%statbuf, %pid, %nprog, %total, %z64, %wait_ticks, %compute) : (!tile.buffer<i32>, index, index, i64, i64, i64, i64) -> ()
     }
   }
   return

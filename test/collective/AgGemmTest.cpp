@@ -110,13 +110,22 @@ TEST_P(AgGemmTest, MatchesReference) {
     for (unsigned g = 0; g < r->grid; ++g) {
       const ops::AgGemmWorkgroupStats &st = r->stats[rank][g];
       EXPECT_EQ(st.role, g < r->fetchers ? 1 : 2) << "workgroup " << g;
+      // Timestamps: a fetcher's time is all fetching; a worker's splits
+      // into waiting on flags and computing, and computing takes time.
+      EXPECT_GT(st.ticksTotal, 0u) << "workgroup " << g;
       if (st.role == 1) {
         jobs += st.jobs;
         blocks += st.blocks;
+        EXPECT_EQ(st.ticksFetch, st.ticksTotal) << "workgroup " << g;
+        EXPECT_EQ(st.ticksWait, 0u) << "workgroup " << g;
       } else {
         tiles += st.jobs;
         mulBlocks += st.blocks;
         acquired += st.flags;
+        EXPECT_EQ(st.ticksFetch, 0u) << "workgroup " << g;
+        EXPECT_EQ(st.ticksWait + st.ticksCompute, st.ticksTotal) << "workgroup " << g;
+        if (st.jobs > 0)
+          EXPECT_GT(st.ticksCompute, 0u) << "workgroup " << g;
       }
     }
     EXPECT_EQ(jobs, t.mTiles * t.nkGroups);

@@ -26,3 +26,15 @@ module attributes {tile.chip = "gfx942"} {
     return
   }
 }
+
+// -----
+
+// tile.memtime is the shader clock: llvm.amdgcn.s.memtime (s_memtime).
+// CHECK-LABEL: llvm.func @clock(
+// CHECK: llvm.call_intrinsic "llvm.amdgcn.s.memtime"() : () -> i64
+module attributes {tile.chip = "gfx950"} {
+  func.func @clock() -> i64 attributes {tile.kernel, tile.block_size = 64 : i64} {
+    %t = tile.memtime
+    return %t : i64
+  }
+}
