@@ -132,41 +132,6 @@ Type accessType(OpBuilder &b, int64_t bytes) {
   return VectorType::get({bytes / 2}, b.getI16Type());
 }
 
-/// Where the registers of a tile sit in a row-major array in memory. The
-/// op's (row, col) index the array; with `transpose` the array holds the
-/// transposed tile, so tile element (r, c) sits at array (row + c, col + r).
-struct MemoryView {
-  const LayoutMap &map;
-  bool transpose;
-
-  int64_t rowOfReg(int64_t i) const {
-    return transpose ? map.colOfReg(i) : map.rowOfReg(i);
-  }
-  int64_t colOfReg(int64_t i) const {
-    return transpose ? map.rowOfReg(i) : map.colOfReg(i);
-  }
-  int64_t rowOfLane(unsigned l) const {
-    return transpose ? map.colOfLane(l) : map.rowOfLane(l);
-  }
-  int64_t colOfLane(unsigned l) const {
-    return transpose ? map.rowOfLane(l) : map.colOfLane(l);
-  }
-  ArrayRef<LaneBitField> rowFields() const {
-    return transpose ? map.colLaneFields() : map.rowLaneFields();
-  }
-  ArrayRef<LaneBitField> colFields() const {
-    return transpose ? map.rowLaneFields() : map.colLaneFields();
-  }
-  /// Registers from `i` on at consecutive addresses of one array row.
-  int64_t contiguousRun(int64_t i) const {
-    int64_t n = 1;
-    while (i + n < map.numRegs() && rowOfReg(i + n) == rowOfReg(i) &&
-           colOfReg(i + n) == colOfReg(i) + n)
-      ++n;
-    return n;
-  }
-};
-
 /// Runs of registers that one memory instruction can move: consecutive
 /// columns of one array row, a power-of-two number of bytes up to 16 (or a
 /// single element).

@@ -216,11 +216,3 @@ std::optional<LayoutMap> LayoutMap::get(TileType type, std::string *why) {
   }
   return map;
 }
-
-int64_t LayoutMap::contiguousRun(int64_t i) const {
-  int64_t n = 1;
-  while (i + n < numRegs() && regRow[i + n] == regRow[i] &&
-         regCol[i + n] == regCol[i] + n)
-    ++n;
-  return n;
-}

@@ -56,14 +56,47 @@ public:
   llvm::ArrayRef<LaneBitField> rowLaneFields() const { return rowFields; }
   llvm::ArrayRef<LaneBitField> colLaneFields() const { return colFields; }
 
-  /// Length of the run of registers starting at `i` that hold consecutive
-  /// columns of one row in every lane (for vector memory accesses).
-  int64_t contiguousRun(int64_t i) const;
-
 private:
   llvm::SmallVector<int64_t> regRow, regCol;
   std::array<int64_t, 64> laneRow{}, laneCol{};
   llvm::SmallVector<LaneBitField> rowFields, colFields;
+};
+
+/// Where the registers of a tile sit in a row-major array in memory (LDS or
+/// global). The op's (row, col) index the array; with `transpose` the array
+/// holds the transposed tile, so tile element (r, c) sits at array
+/// (row + c, col + r). The verifiers and the lowering ask it the same
+/// question: which registers of a lane are adjacent in memory.
+struct MemoryView {
+  const LayoutMap &map;
+  bool transpose;
+
+  int64_t rowOfReg(int64_t i) const {
+    return transpose ? map.colOfReg(i) : map.rowOfReg(i);
+  }
+  int64_t colOfReg(int64_t i) const {
+    return transpose ? map.rowOfReg(i) : map.colOfReg(i);
+  }
+  int64_t rowOfLane(unsigned l) const {
+    return transpose ? map.colOfLane(l) : map.rowOfLane(l);
+  }
+  int64_t colOfLane(unsigned l) const {
+    return transpose ? map.rowOfLane(l) : map.colOfLane(l);
+  }
+  llvm::ArrayRef<LaneBitField> rowFields() const {
+    return transpose ? map.colLaneFields() : map.rowLaneFields();
+  }
+  llvm::ArrayRef<LaneBitField> colFields() const {
+    return transpose ? map.rowLaneFields() : map.colLaneFields();
+  }
+  /// Registers from `i` on at consecutive addresses of one array row.
+  int64_t contiguousRun(int64_t i) const {
+    int64_t n = 1;
+    while (i + n < map.numRegs() && rowOfReg(i + n) == rowOfReg(i) &&
+           colOfReg(i + n) == colOfReg(i) + n)
+      ++n;
+    return n;
+  }
 };
 
 } // namespace kcc::tile

@@ -223,12 +223,7 @@ LogicalResult LdsLoadOp::verify() {
   std::optional<LayoutMap> map = LayoutMap::get(tile);
   if (!map || map->numRegs() < 2)
     return success();
-  bool t = getTranspose();
-  int64_t r0 = t ? map->colOfReg(0) : map->rowOfReg(0);
-  int64_t c0 = t ? map->rowOfReg(0) : map->colOfReg(0);
-  int64_t r1 = t ? map->colOfReg(1) : map->rowOfReg(1);
-  int64_t c1 = t ? map->rowOfReg(1) : map->colOfReg(1);
-  if (r1 == r0 && c1 == c0 + 1)
+  if (MemoryView{*map, getTranspose()}.contiguousRun(0) > 1)
     return success();
   return emitOpError("reads each lane's ")
          << stringifyMfmaOperand(mfma.getOperand())

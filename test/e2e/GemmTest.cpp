@@ -10,6 +10,7 @@
 #include "compiler/Pipeline.h"
 #include "runtime/CodeObject.h"
 #include "runtime/emu/Emulator.h"
+#include "test/e2e/HalfFloat.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,29 +27,10 @@ namespace {
 
 using kcc::Chip;
 
-uint16_t toBf16(float x) {
-  uint32_t b;
-  std::memcpy(&b, &x, 4);
-  b += 0x7fff + ((b >> 16) & 1); // round to nearest even
-  return b >> 16;
-}
-float fromBf16(uint16_t h) {
-  uint32_t b = uint32_t(h) << 16;
-  float x;
-  std::memcpy(&x, &b, 4);
-  return x;
-}
-uint16_t toF16(float x) {
-  _Float16 h = _Float16(x); // round to nearest even
-  uint16_t r;
-  std::memcpy(&r, &h, 2);
-  return r;
-}
-float fromF16(uint16_t h) {
-  _Float16 v;
-  std::memcpy(&v, &h, 2);
-  return float(v);
-}
+using kcc::test::fromBf16;
+using kcc::test::fromF16;
+using kcc::test::toBf16;
+using kcc::test::toF16;
 
 struct Case {
   Chip chip;
