@@ -11,9 +11,12 @@
 //===----------------------------------------------------------------------===//
 #include "kernels/ring/RingAttention.h"
 #include "runtime/Buffer.h"
+#include "runtime/CodeObject.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
 #include "runtime/Module.h"
+#include "runtime/SymmetricHeap.h"
+#include "runtime/emu/Observer.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -22,6 +25,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <unordered_map>
 
 using namespace llvm;
 
@@ -81,10 +85,78 @@ struct RankState {
   std::vector<unsigned> mergesLeft;
 };
 
+/// Workgroups of 4 waves of `k` that are surely resident on one CU at once:
+/// each SIMD holds 512 / (registers per lane) waves (AGPRs counted after
+/// the VGPRs at 4-aligned offsets, so the count never exceeds what the
+/// hardware, or the emulator's scheduler, allows), capped by the chip and
+/// by 16 workgroups; one wave of each workgroup per SIMD.
+unsigned persistentGroupsPerCu(const KernelInfo &k, Chip chip) {
+  uint32_t lanesRegs = ((k.vgprCount + 3) / 4) * 4 + k.agprCount;
+  lanesRegs = std::max<uint32_t>(8, (lanesRegs + 7) / 8 * 8);
+  unsigned perSimd = std::min<unsigned>(512 / lanesRegs,
+                                        unsigned(getChipInfo(chip).maxWavesPerSimd));
+  if (k.groupSegmentFixedSize)
+    perSimd = std::min<unsigned>(perSimd, getChipInfo(chip).ldsBytesPerWorkgroup /
+                                              k.groupSegmentFixedSize);
+  return std::clamp<unsigned>(perSimd, 1, 16);
+}
+
+/// Splits the persistent launch's instructions by step. Each wave is
+/// followed through the flags it touches: a worker is in step t from its
+/// first poll of a step-t ready flag (step 0 before any), and back in step
+/// 0 after releasing its last step (its next item); a fetcher is in step 1
+/// until it releases step 1's ready flag, then in step 2, and so on.
+class StepSplitter : public emu::Observer {
+public:
+  struct Launch {
+    uint64_t flags = 0; // device address of the launch's flag words
+    unsigned fetchers = 0, workers = 0, world = 1;
+    std::vector<uint64_t> compute, fetch; // per step
+  };
+  std::vector<Launch> launches; // in launch order (the ranks)
+
+  void afterIssue(emu::Wave &w, const emu::Inst &,
+                  ArrayRef<emu::MemRecord> mem) override {
+    if (w.wg->launch >= launches.size())
+      return;
+    Launch &l = launches[w.wg->launch];
+    bool fetcher = w.wg->index < l.fetchers;
+    auto [it, fresh] = step_.try_emplace(w.uid, fetcher ? 1u : 0u);
+    unsigned &step = it->second;
+    unsigned at = std::min(step, l.world - 1);
+    (fetcher ? l.fetch : l.compute)[at] += 1;
+    uint64_t readyBase = uint64_t(l.workers) * l.world;
+    for (const emu::MemRecord &m : mem) {
+      if (m.space != emu::MemSpace::Global || m.addr < l.flags)
+        continue;
+      uint64_t word = (m.addr - l.flags) / 4;
+      if (word >= readyBase + uint64_t(l.world) * l.fetchers)
+        continue;
+      bool write = m.kind != emu::kMemRead;
+      if (word >= readyBase) {
+        unsigned t = unsigned((word - readyBase) / l.fetchers);
+        if (fetcher && write)
+          step = t + 1;
+        else if (!fetcher && !write)
+          step = t;
+      } else if (!fetcher && write && word % l.world == l.world - 1) {
+        step = 0;
+      }
+    }
+  }
+
+private:
+  std::unordered_map<uint32_t, unsigned> step_;
+};
+
 } // namespace
 
 StringRef ringShardingName(RingSharding sharding) {
   return sharding == RingSharding::ZigZag ? "zigzag" : "contiguous";
+}
+
+StringRef ringStepKernelName(RingStepKernel kernel) {
+  return kernel == RingStepKernel::Persistent ? "persistent" : "attention+merge";
 }
 
 std::vector<RingChunk> ringChunks(RingSharding sharding, unsigned world,
@@ -219,8 +291,19 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     return m->kernel(name);
   };
 
+  bool persistent = options.stepKernel == RingStepKernel::Persistent;
+  if (persistent)
+    for (unsigned r : mine)
+      for (unsigned p = 0; p < world; ++p)
+        if (p != r && comm.link(r, p) != RingLink::Heap)
+          return error("the persistent step kernel reads chunks over the symmetric "
+                       "heap, but ranks " + Twine(r) + " and " + Twine(p) + " are linked by " +
+                       ringLinkName(comm.link(r, p)) +
+                       "; use RingStepKernel::AttentionMerge across nodes");
+
   RingAttentionResult result;
   result.world = world;
+  result.stepKernel = options.stepKernel;
   std::vector<RankState> ranks(mine.size());
   for (size_t i = 0; i < mine.size(); ++i) {
     RankState &st = ranks[i];
@@ -236,24 +319,28 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
       b.emplace(std::move(*nb));
       return Error::success();
     };
-    // Staging: 2 slots x 2 sides (left, right neighbour) x (K, V).
-    if (Error e = alloc(st.staging, uint64_t(8 * nkv * es)))
-      return std::move(e);
-    if (Error e = alloc(st.acc, uint64_t(B * S * H * D * 4)))
-      return std::move(e);
-    if (Error e = alloc(st.runLse, uint64_t(B * H * S * 4)))
-      return std::move(e);
-    if (Error e = alloc(st.partO, uint64_t(B * maxChunk * H * D * es)))
-      return std::move(e);
-    if (Error e = alloc(st.partLse, uint64_t(B * H * maxChunk * 4)))
-      return std::move(e);
-    // The running state starts empty: O = 0 (weight 0 must not meet a NaN)
-    // and LSE = -inf.
-    if (Error e = st.acc->fill(0))
-      return std::move(e);
-    std::vector<float> ninf(size_t(B * H * S), -std::numeric_limits<float>::infinity());
-    if (Error e = st.runLse->write(ninf.data(), ninf.size() * 4))
-      return std::move(e);
+    // The persistent kernel sizes its own staging once its grid is known;
+    // it keeps the running state in registers.
+    if (!persistent) {
+      // Staging: 2 slots x 2 sides (left, right neighbour) x (K, V).
+      if (Error e = alloc(st.staging, uint64_t(8 * nkv * es)))
+        return std::move(e);
+      if (Error e = alloc(st.acc, uint64_t(B * S * H * D * 4)))
+        return std::move(e);
+      if (Error e = alloc(st.runLse, uint64_t(B * H * S * 4)))
+        return std::move(e);
+      if (Error e = alloc(st.partO, uint64_t(B * maxChunk * H * D * es)))
+        return std::move(e);
+      if (Error e = alloc(st.partLse, uint64_t(B * H * maxChunk * 4)))
+        return std::move(e);
+      // The running state starts empty: O = 0 (weight 0 must not meet a
+      // NaN) and LSE = -inf.
+      if (Error e = st.acc->fill(0))
+        return std::move(e);
+      std::vector<float> ninf(size_t(B * H * S), -std::numeric_limits<float>::infinity());
+      if (Error e = st.runLse->write(ninf.data(), ninf.size() * 4))
+        return std::move(e);
+    }
 
     // Publish: K and V packed into the heap, then the chunk flag released.
     Expected<Kernel> pack = kernelOn(dev, "ring_copy", "ring_pack", dtypeParams);
@@ -308,6 +395,159 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
           for (size_t qi = 0; qi < st.chunks.size(); ++qi)
             if (pairKind(st.chunks[qi], kc))
               ++st.mergesLeft[qi];
+  }
+
+  // Records: rank-major, one per (local rank, step).
+  result.steps.resize(ranks.size() * world);
+  auto record = [&](size_t i, unsigned t) -> RingStepRecord & {
+    RingStepRecord &r = result.steps[i * world + t];
+    r.rank = ranks[i].rank;
+    r.step = t;
+    return r;
+  };
+
+  // The persistent form: one launch per rank (see ring_attn_persistent.mlir).
+  auto runPersistent = [&]() -> Error {
+    std::vector<std::string> params = dtypeParams;
+    params.push_back(std::string("CAUSAL=") + (options.causal ? "1" : "0"));
+    params.push_back(std::string("LSE_OUT=") + (shape.hasLse ? "1" : "0"));
+    std::vector<Kernel> kernels;
+    kernels.reserve(ranks.size());
+    for (RankState &st : ranks) {
+      Expected<Kernel> k = kernelOn(comm.device(st.rank), "ring_attn_persistent",
+                                    "ring_attn_persistent", params);
+      if (!k)
+        return k.takeError();
+      kernels.push_back(*k);
+    }
+    // Every workgroup resident at once: a worker spins on a fetcher's flag
+    // and a fetcher on the workers' (slot free), so none may wait for a
+    // slot that a spinning one holds. Every rank computes the same grid.
+    Device &dev0 = comm.device(ranks[0].rank);
+    unsigned resident = heap.computeUnits(ranks[0].rank) *
+                        persistentGroupsPerCu(kernels[0].info(), dev0.chip());
+    if (resident < 2)
+      return error("only " + Twine(resident) + " workgroup of the persistent kernel fits "
+                   "on the device at once; it needs a fetcher and a worker resident");
+    int64_t items = B * H * ((S + 127) / 128);
+    unsigned fetchers = unsigned(std::clamp<int64_t>(resident / 8, 1, 4));
+    unsigned workers = unsigned(std::min<int64_t>(items, resident - fetchers));
+    // Two slots when every worker owns one item for the whole walk; else
+    // one slot per step, so that a worker going back to step 1 for its next
+    // item still finds it (fetchers then never wait for a free slot).
+    unsigned steps = world > 1 ? world - 1 : 1;
+    unsigned slots = int64_t(workers) == items ? std::min(2u, steps) : steps;
+    result.fetchers = fetchers, result.workers = workers, result.slots = slots;
+
+    uint64_t flagWords = uint64_t(workers) * world + uint64_t(world) * fetchers;
+    // Launch arguments point at these buffers: no reallocation after.
+    std::vector<Buffer> staging, flags;
+    staging.reserve(ranks.size());
+    flags.reserve(ranks.size());
+    StepSplitter splitter;
+    std::vector<RankLaunch> launches;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      RankState &st = ranks[i];
+      Device &dev = comm.device(st.rank);
+      Expected<Buffer> sb =
+          Buffer::allocate(dev, std::max<uint64_t>(4, uint64_t(slots) * 4 * nkv * es));
+      if (!sb)
+        return sb.takeError();
+      Expected<Buffer> fb = Buffer::allocate(dev, flagWords * 4);
+      if (!fb)
+        return fb.takeError();
+      if (Error e = fb->fill(0))
+        return e;
+      staging.push_back(std::move(*sb));
+      flags.push_back(std::move(*fb));
+      const RingRankOperands &o = *st.ops;
+      uint64_t qAddr = o.q.buffer->address() + uint64_t(o.q.offset * es);
+      uint64_t oAddr = o.o.buffer->address() + uint64_t(o.o.offset * es);
+      uint64_t lAddr = o.lse ? o.lse->buffer->address() : flags.back().address();
+      RankLaunch l;
+      l.kernel = &kernels[i];
+      l.config.grid = Dim3(fetchers + workers);
+      l.config.block = Dim3(256);
+      l.args = {DevicePointer{qAddr}, DevicePointer{oAddr}, DevicePointer{lAddr},
+                DevicePointer{heap.address(st.rank, *ws, kvOffset)}, staging.back(),
+                flags.back(), heap.basesTable(st.rank), heap.pointer(st.rank, *ws),
+                int32_t(st.rank), int32_t(world), int32_t(epoch),
+                int32_t(options.sharding == RingSharding::ZigZag), int32_t(B),
+                int32_t(S), int32_t(H), int32_t(Hkv),
+                int32_t(o.q.batchStrideOrPacked()), int32_t(o.q.tokenStrideOrPacked()),
+                int32_t(o.q.headStrideOrPacked()), int32_t(o.o.batchStrideOrPacked()),
+                int32_t(o.o.tokenStrideOrPacked()), int32_t(o.o.headStrideOrPacked()),
+                int32_t(fetchers), int32_t(slots), float(scale * M_LOG2E)};
+      launches.push_back(std::move(l));
+      StepSplitter::Launch sl;
+      sl.flags = flags.back().address();
+      sl.fetchers = fetchers, sl.workers = workers, sl.world = world;
+      sl.compute.assign(world, 0);
+      sl.fetch.assign(world, 0);
+      splitter.launches.push_back(std::move(sl));
+    }
+
+    std::vector<uint64_t> total(ranks.size(), 0);
+    bool emulated = dev0.kind() == DeviceKind::Emu;
+    if (heap.allLocal()) {
+      RankLaunchOptions lo;
+      if (emulated)
+        lo.observer = &splitter;
+      Expected<std::vector<LaunchResult>> rs = heap.launchAll(launches, lo);
+      if (!rs)
+        return error("persistent step kernel: " + toString(rs.takeError()));
+      for (size_t i = 0; i < rs->size(); ++i)
+        total[i] = kernelInstructions((*rs)[i]);
+    } else {
+      // A rank of a heap across processes: the peers' kernels run in their
+      // own processes; this one only waits on flags its peers released
+      // before the barrier above, and on its own workgroups.
+      for (size_t i = 0; i < launches.size(); ++i) {
+        Expected<LaunchResult> r = kernels[i].launch(launches[i].config, launches[i].args);
+        if (!r)
+          return error("persistent step kernel: " + toString(r.takeError()));
+        total[i] = kernelInstructions(*r);
+      }
+    }
+
+    // Records: the schedule and pairs as the other form counts them, and
+    // the instructions split by step (emulated devices in one process).
+    bool split = emulated && heap.allLocal();
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      RankState &st = ranks[i];
+      for (unsigned t = 0; t < world; ++t) {
+        RingStepRecord &rec = record(i, t);
+        for (unsigned src : ringSources(world, st.rank, t)) {
+          rec.sources.push_back(src);
+          if (t > 0) {
+            rec.bytesIn += uint64_t(2 * nkv * es);
+            rec.links.push_back(comm.link(st.rank, src));
+          }
+          for (const RingChunk &kc : ringChunks(options.sharding, world, src, S))
+            for (const RingChunk &qc : st.chunks) {
+              if (pairKind(qc, kc))
+                ++rec.attentionCalls;
+              else if (qc.length && kc.length)
+                ++rec.skippedPairs;
+            }
+        }
+        if (split) {
+          rec.attentionInstructions = splitter.launches[i].compute[t];
+          rec.fetchInstructions = splitter.launches[i].fetch[t];
+        } else if (t == 0) {
+          rec.attentionInstructions = total[i];
+        }
+      }
+    }
+    return Error::success();
+  };
+
+  if (persistent) {
+    if (Error e = runPersistent())
+      return std::move(e);
+    if (Error e = comm.barrier())
+      return std::move(e);
+    return result;
   }
 
   auto stagingOffset = [&](unsigned step, unsigned side) -> int64_t {
@@ -385,15 +625,6 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
       records[i]->fetchInstructions += kernelInstructions(*r);
     }
     return Error::success();
-  };
-
-  // Records: rank-major, one per (local rank, step).
-  result.steps.resize(ranks.size() * world);
-  auto record = [&](size_t i, unsigned t) -> RingStepRecord & {
-    RingStepRecord &r = result.steps[i * world + t];
-    r.rank = ranks[i].rank;
-    r.step = t;
-    return r;
   };
 
   for (unsigned t = 0; t < world; ++t) {

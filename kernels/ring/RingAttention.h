@@ -52,6 +52,20 @@ enum class RingSharding { Contiguous, ZigZag };
 /// "contiguous", "zigzag".
 llvm::StringRef ringShardingName(RingSharding sharding);
 
+/// How a step is computed.
+///  * AttentionMerge: per (query chunk, key chunk) pair, fmha_fwd with its
+///    LSE, then ring_merge folds the partial into an f32 running (O, LSE);
+///    a fetch launch per step moves the next chunks (double buffering).
+///  * Persistent: one launch per rank for the whole ring
+///    (kernels/ring/ring_attn_persistent.mlir): fetcher workgroups stage
+///    each step's chunks and release per-step flags, worker workgroups
+///    acquire them and fold every key tile into (m, l, O) held in
+///    registers, writing O and the LSE once at the end. Needs every pair
+///    of ranks linked through the symmetric heap (no MPI pairs).
+enum class RingStepKernel { AttentionMerge, Persistent };
+/// "attention+merge", "persistent".
+llvm::StringRef ringStepKernelName(RingStepKernel kernel);
+
 /// One rank's operands: its shard Q, K, V ([B, S, H, D] / [B, S, H_kv, D]),
 /// its output O [B, S, H, D] and optionally its LSE [B, H, S] (f32, natural
 /// log, packed), all on the rank's device. Tokens are in the rank's local
@@ -68,6 +82,9 @@ struct RingAttentionOptions {
   std::optional<double> scale;
   /// The JIT to compile with; nullptr: Jit::shared().
   Jit *jit = nullptr;
+  /// See RingStepKernel; README "Ring attention" has the measurements
+  /// behind the default.
+  RingStepKernel stepKernel = RingStepKernel::AttentionMerge;
 };
 
 /// What one rank did at one step.
@@ -79,7 +96,13 @@ struct RingStepRecord {
   /// diagonal).
   unsigned attentionCalls = 0, skippedPairs = 0;
   /// Emulated devices: wave instructions of this step's attention and merge
-  /// kernels, and of the fetch that brought this step's chunks.
+  /// kernels, and of the fetch that brought this step's chunks. Persistent:
+  /// the one launch's instructions split by step (an observer of the
+  /// emulator follows each wave through the step flags): the workers'
+  /// instructions from acquiring step t's chunks to acquiring step t + 1's
+  /// (waiting included) as attentionInstructions, the fetchers' from
+  /// releasing step t - 1's to releasing step t's as fetchInstructions;
+  /// mergeInstructions stay 0 (the merge happens in registers).
   uint64_t attentionInstructions = 0, mergeInstructions = 0,
            fetchInstructions = 0;
   /// Bytes of K/V that arrived for this step, and over which link.
@@ -89,7 +112,13 @@ struct RingStepRecord {
 
 struct RingAttentionResult {
   unsigned world = 0;
+  RingStepKernel stepKernel = RingStepKernel::AttentionMerge;
+  /// AttentionMerge: the attention kernel's path.
   AttentionPath path = AttentionPath::Generic;
+  /// Persistent: workgroups of each rank's launch (fetchers + workers), and
+  /// the staging slots (2, or world - 1 when the query blocks outnumber the
+  /// resident workers).
+  unsigned fetchers = 0, workers = 0, slots = 0;
   std::vector<RingStepRecord> steps; // local ranks x steps, rank-major
 };
 

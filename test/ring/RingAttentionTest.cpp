@@ -69,6 +69,7 @@ struct Case {
   RingSharding sharding;
   DType dtype;
   int B = 1;
+  RingStepKernel kernel = RingStepKernel::AttentionMerge;
 };
 
 std::string name(const Case &c) {
@@ -76,7 +77,8 @@ std::string name(const Case &c) {
          std::to_string(c.S) + "_H" + std::to_string(c.H) + "_Hkv" + std::to_string(c.Hkv) +
          "_D" + std::to_string(c.D) + (c.causal ? "_causal" : "") + "_" +
          ringShardingName(c.sharding).str() + "_" + dtypeName(c.dtype).str() + "_B" +
-         std::to_string(c.B);
+         std::to_string(c.B) +
+         (c.kernel == RingStepKernel::Persistent ? "_persistent" : "");
 }
 
 /// The world's ranks: emulated devices of one process and a heap over them.
@@ -182,8 +184,24 @@ void runRingCase(const Case &c) {
   RingAttentionOptions options;
   options.causal = c.causal;
   options.sharding = c.sharding;
+  options.stepKernel = c.kernel;
   auto res = ring_attention(*ranks.comm, ops, options);
   ASSERT_TRUE(bool(res)) << toString(res.takeError());
+  ASSERT_EQ(res->stepKernel, c.kernel);
+  if (c.kernel == RingStepKernel::Persistent) {
+    // One launch per rank: instructions split by step, no merge kernel;
+    // every step that folds a chunk in shows the workers' instructions,
+    // every later step the fetchers'.
+    EXPECT_GE(res->fetchers, 1u);
+    EXPECT_GE(res->workers, 1u);
+    for (const RingStepRecord &s : res->steps) {
+      EXPECT_EQ(s.mergeInstructions, 0u);
+      if (!s.sources.empty())
+        EXPECT_GT(s.attentionInstructions, 0u) << "rank " << s.rank << " step " << s.step;
+      if (s.step > 0 && !s.sources.empty())
+        EXPECT_GT(s.fetchInstructions, 0u) << "rank " << s.rank << " step " << s.step;
+    }
+  }
 
   // Schedule: world steps per rank; the chunk of rank i at step |i - j|;
   // causal chunks above the diagonal skipped, never computed.
@@ -267,6 +285,15 @@ std::vector<Case> cases() {
       // 8 ranks.
       {g2, 8, 1, 4, 1, 128, true, RS::ZigZag, DType::bf16},
       {g2, 8, 77, 4, 2, 64, true, RS::Contiguous, DType::f16},
+      // The persistent step kernel (one launch per rank for the whole ring).
+      {g2, 2, 77, 4, 2, 64, true, RS::ZigZag, DType::bf16, 1, RingStepKernel::Persistent},
+      {g5, 2, 256, 2, 1, 128, false, RS::Contiguous, DType::bf16, 1,
+       RingStepKernel::Persistent},
+      {g5, 3, 77, 4, 2, 128, true, RS::Contiguous, DType::f16, 1,
+       RingStepKernel::Persistent},
+      {g2, 3, 77, 2, 1, 64, false, RS::ZigZag, DType::bf16, 2, RingStepKernel::Persistent},
+      {g2, 4, 1, 2, 2, 64, true, RS::ZigZag, DType::bf16, 1, RingStepKernel::Persistent},
+      {g2, 4, 256, 2, 1, 64, true, RS::ZigZag, DType::bf16, 1, RingStepKernel::Persistent},
   };
 }
 
@@ -285,7 +312,9 @@ TEST_P(RingAttentionCheckMode, CleanUnderCheckMode) { runRingCase(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(
     Ring, RingAttentionCheckMode,
     ::testing::Values(Case{Chip::gfx942, 3, 40, 2, 1, 64, true, RingSharding::ZigZag,
-                           DType::bf16}),
+                           DType::bf16},
+                      Case{Chip::gfx942, 3, 40, 2, 1, 64, true, RingSharding::ZigZag,
+                           DType::bf16, 1, RingStepKernel::Persistent}),
     [](const auto &info) { return name(info.param); });
 
 /// Operands of `world` ranks with S tokens each (rank `odd` gets `oddS`).

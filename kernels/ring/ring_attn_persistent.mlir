@@ -1,0 +1,517 @@
+// kcc ring attention, persistent form: one launch per rank walks the whole
+// bidirectional ring and keeps the running softmax state in registers.
+//
+// The attention + merge form (RingAttention.cpp) launches fmha_fwd per
+// (query chunk, key chunk) pair and folds its bf16/f16 partial into an f32
+// running (O, LSE) with ring_merge. Here instead each worker workgroup owns
+// a block of 128 queries of one (batch, head) and visits every chunk in the
+// ring's order (its own at step 0, then the chunks of ranks me - t and
+// me + t at step t), folding each key tile into (m, l, O) by the online
+// softmax recurrence in f32; O = O / l and the LSE are written once at the
+// end, so nothing is rounded before the final result.
+//
+// The workgroups of the launch split by program id, fetchers first (they
+// are dispatched first, so they are resident before any worker waits on
+// them):
+//  * fetchers (0 .. FETCHERS-1) copy, for t = 1 .. world-1, the packed K/V
+//    of the step's sources from the owners' heaps (tile.peer_ptr, after an
+//    acquire at system scope on the owner's publish flag, as ring_fetch
+//    does) into staging slot (t - 1) % NSLOTS, then release
+//    ready[t * FETCHERS + f] (workgroup barrier first: every wave's stores
+//    precede the release). Before reusing a slot a fetcher acquires
+//    done[w * world + t - NSLOTS] of every worker w: the slot's previous
+//    step has been read by all of them. 64-row blocks of a region are dealt
+//    to the fetchers round robin.
+//  * workers take items (query block, head, batch) w, w + workers, ...; an
+//    item walks all steps, acquiring ready[t * FETCHERS + f] for every f
+//    before reading step t's slot (every wave: each reads the slot), and
+//    after step t releases done[w * world + t] (barrier first).
+// The host sizes the grid so that every workgroup is resident. With two
+// slots that needs one item per worker (a worker owning several items
+// would revisit old steps after their slot was reused); when the items do
+// not fit, the host gives world - 1 slots (every step its own) and fetchers
+// never wait. Flags live in a buffer the host zeroes per call and hold 1
+// when set.
+//
+// Inside a worker each wave owns 32 queries and computes S^T = K Q^T for a
+// key tile of BN rows (keys down, its queries across: softmax reductions
+// over keys stay within a lane's column), then O^T += V^T P^T with P^T
+// taken from the accumulator by tile.relayout (k_from_acc). K and V^T are
+// loaded from global memory straight into MFMA operands (no LDS): simple,
+// and each wave only reads what it multiplies.
+//
+// Causal masking is over global token positions. A rank's local tokens are
+// one chunk (contiguous: global r S ..) or two (zig-zag: its first A tokens
+// are chunk r at r A, the rest chunk 2 world - 1 - r at world A + (world -
+// 1 - r) (S - A)); positions grow with the local index in both cases. A
+// source's chunk is a segment of its local keys; a segment whose first key
+// lies after the wave's last query is skipped (the pair is above the
+// diagonal), a key tile is masked only when it crosses the diagonal or the
+// segment's end.
+//
+// Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile, 32),
+// CAUSAL, LSE_OUT.
+// Launch: grid (FETCHERS + workers), block 256.
+
+tile.type_param_decl @DTYPE = bf16
+tile.param_decl @D : i64 = 128
+tile.param_decl @BN : i64 = 32
+tile.param_decl @CAUSAL : i1 = false
+tile.param_decl @LSE_OUT : i1 = false
+
+!ptr = !tile.ptr<!tile.dtype<"DTYPE">>
+!buf = !tile.buffer<!tile.dtype<"DTYPE">>
+!ip = !tile.ptr<i32>
+!bp = !tile.ptr<i64>
+!fp = !tile.ptr<f32>
+!qt = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+!kf = !tile.tile<[BN, D], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+!vf = !tile.tile<[D, BN], !tile.dtype<"DTYPE">, #tile.mfma<a, k_from_acc>>
+!s = !tile.tile<[BN, 32], f32, #tile.mfma<acc>>
+!si = !tile.tile<[BN, 32], i32, #tile.mfma<acc>>
+!sm = !tile.tile<[BN, 32], i1, #tile.mfma<acc>>
+!pa = !tile.tile<[BN, 32], !tile.dtype<"DTYPE">, #tile.mfma<acc>>
+!pb = !tile.tile<[BN, 32], !tile.dtype<"DTYPE">, #tile.mfma<b, k_from_acc>>
+!o = !tile.tile<[D, 32], f32, #tile.mfma<acc>>
+!ob = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<acc>>
+!row = !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc>>>
+!rowi = !tile.tile<[1, 32], i32, #tile.slice<0, #tile.mfma<acc>>>
+!rowm = !tile.tile<[1, 32], i1, #tile.slice<0, #tile.mfma<acc>>>
+!piece = !tile.tile<[16, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 4], [4, 16]>>
+
+// Global position of local token `i` of a rank whose first chunk (a tokens)
+// starts at g0 and second at g1.
+func.func private @position(%i: index, %a: index, %g0: index, %g1: index) -> index {
+  %first = arith.cmpi ult, %i, %a : index
+  %p0 = arith.addi %i, %g0 : index
+  %i1 = arith.subi %i, %a : index
+  %p1 = arith.addi %i1, %g1 : index
+  %p = arith.select %first, %p0, %p1 : index
+  return %p : index
+}
+
+// Where rank `rank`'s chunks start in the global sequence: (a, g0, g1).
+func.func private @chunks(%rank: index, %world: index, %S: index, %zig: i1)
+    -> (index, index, index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %s1 = arith.addi %S, %c1 : index
+  %half = arith.divui %s1, %c2 : index
+  %a = arith.select %zig, %half, %S : index
+  %g0 = arith.muli %rank, %a : index
+  %b = arith.subi %S, %a : index
+  %wa = arith.muli %world, %a : index
+  %w1 = arith.subi %world, %c1 : index
+  %later = arith.subi %w1, %rank : index
+  %lb = arith.muli %later, %b : index
+  %g1 = arith.addi %wa, %lb : index
+  return %a, %g0, %g1 : index, index, index
+}
+
+// Folds key tile [k0, k0 + BN) of a segment ending at `ke` into (m, l, O).
+// `kg` is the global position of local key k0; `qpos` the wave's query
+// positions (one per column), `qlo` the first of them. `c` = scale log2 e.
+func.func private @fold_tile(%kbuf: !buf, %vbuf: !buf, %kstride: index, %k0: index,
+                             %ke: index, %kg: index, %qt: !qt, %qpos: !rowi,
+                             %qlo: index, %c: f32, %m: !row, %l: !row, %o: !o)
+    -> (!row, !row, !o) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %bn = tile.param @BN : index
+  %d = tile.param @D : index
+  %causal = tile.param @CAUSAL : i1
+
+  %kt = tile.load %kbuf[%k0, %c0] stride %kstride bounds %ke, %d : !buf -> !kf
+  %z = tile.splat %zero : f32 -> !s
+  %raw = tile.mma %kt, %qt, %z : !kf, !qt -> !s
+
+  // Rows past the segment, and (causal) keys after a column's query, are
+  // -inf. Wave-uniform test: only tiles at an edge pay for the mask.
+  %rows_left = arith.subi %ke, %k0 : index
+  %short = arith.cmpi ult, %rows_left, %bn : index
+  %bn1 = arith.subi %bn, %c1 : index
+  %kg_last = arith.addi %kg, %bn1 : index
+  %late = arith.cmpi ugt, %kg_last, %qlo : index
+  %diag = arith.andi %causal, %late : i1
+  %edge = arith.ori %short, %diag : i1
+  %sc = scf.if %edge -> !s {
+    %last = arith.subi %rows_left, %c1 : index
+    %last32 = arith.index_cast %last : index to i32
+    %tail = tile.splat %last32 : i32 -> !rowi
+    // Row r holds global key kg + r: visible while r <= qpos - kg.
+    %lim = scf.if %causal -> !rowi {
+      %kg32 = arith.index_cast %kg : index to i32
+      %kgt = tile.splat %kg32 : i32 -> !rowi
+      %seen = tile.subi %qpos, %kgt : !rowi
+      %fewer = tile.cmpi slt, %seen, %tail : !rowi -> !rowm
+      %clip = tile.select %fewer, %seen, %tail : !rowm, !rowi
+      scf.yield %clip : !rowi
+    } else {
+      scf.yield %tail : !rowi
+    }
+    %r = tile.iota 0 : !si
+    %limb = tile.broadcast %lim : !rowi -> !si
+    %keep = tile.cmpi sle, %r, %limb : !si -> !sm
+    %neg = tile.splat %ninf : f32 -> !s
+    %masked = tile.select %keep, %raw, %neg : !sm, !s
+    scf.yield %masked : !s
+  } else {
+    scf.yield %raw : !s
+  }
+
+  // Online softmax in exp2 units. The new maximum is taken as 0 in columns
+  // that have seen no key (all -inf), so every exponent is -inf or finite
+  // (weight 0), never NaN; the old state's weight 2^(c (m_old - m_new)) is
+  // 0 there, and l and O are 0 anyway.
+  %tmax = tile.reduce_max %sc dim 0 : !s -> !row
+  %mnew = tile.maxf %m, %tmax : !row
+  %ninfr = tile.splat %ninf : f32 -> !row
+  %zr = tile.splat %zero : f32 -> !row
+  %none = tile.cmpf oeq, %mnew, %ninfr : !row -> !rowm
+  %base = tile.select %none, %zr, %mnew : !rowm, !row
+  %cr = tile.splat %c : f32 -> !row
+  %shift = tile.subf %m, %base : !row
+  %shiftc = tile.mulf %shift, %cr : !row
+  %w = tile.exp2 %shiftc : !row
+  %wb = tile.broadcast %w : !row -> !o
+  %o_old = tile.mulf %o, %wb : !o
+  %l_old = tile.mulf %l, %w : !row
+  %nc = arith.negf %c : f32
+  %ncr = tile.splat %nc : f32 -> !row
+  %off = tile.mulf %base, %ncr : !row
+  %offb = tile.broadcast %off : !row -> !s
+  %cs = tile.splat %c : f32 -> !s
+  %e = tile.fma %sc, %cs, %offb : !s
+  %p = tile.exp2 %e : !s
+  %psum = tile.reduce_sum %p dim 0 : !s -> !row
+  %lnew = tile.addf %l_old, %psum : !row
+
+  // O^T += V^T P^T; V^T is read transposed from the [keys, D] rows.
+  %ph = tile.convert %p : !s -> !pa
+  %pt = tile.relayout %ph : !pa -> !pb
+  %vt = tile.load %vbuf[%k0, %c0] stride %kstride bounds %ke, %d transpose : !buf -> !vf
+  %onew = tile.mma %vt, %pt, %o_old : !vf, !pb -> !o
+  return %mnew, %lnew, %onew : !row, !row, !o
+}
+
+// One source's chunks (K and V for one (batch, kv head) at kbuf / vbuf,
+// `S` local tokens in the source's order) folded into (m, l, O). Segments
+// (and key tiles) wholly after the wave's last query add nothing when
+// causal and are not visited.
+func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %kstride: index, %src: index,
+                               %world: index, %S: index, %zig: i1, %qt: !qt,
+                               %qpos: !rowi, %qlo: index, %qhi: index, %c: f32,
+                               %m0: !row, %l0: !row, %o0: !o) -> (!row, !row, !o) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %bn = tile.param @BN : index
+  %causal = tile.param @CAUSAL : i1
+  %a, %g0, %g1 = func.call @chunks(%src, %world, %S, %zig)
+      : (index, index, index, i1) -> (index, index, index)
+  %r:3 = scf.for %seg = %c0 to %c2 step %c1 iter_args(%m = %m0, %l = %l0, %o = %o0)
+      -> (!row, !row, !o) {
+    %second = arith.cmpi eq, %seg, %c1 : index
+    %ks = arith.select %second, %a, %c0 : index
+    %ke = arith.select %second, %S, %a : index
+    %g = arith.select %second, %g1, %g0 : index
+    // Above the diagonal: the segment's first key is after the last query.
+    %after = arith.cmpi ugt, %g, %qhi : index
+    %skip = arith.andi %causal, %after : i1
+    %empty = arith.cmpi uge, %ks, %ke : index
+    %none = arith.ori %skip, %empty : i1
+    %x:3 = scf.if %none -> (!row, !row, !o) {
+      scf.yield %m, %l, %o : !row, !row, !o
+    } else {
+      %y:3 = scf.for %k0 = %ks to %ke step %bn iter_args(%mi = %m, %li = %l, %oi = %o)
+          -> (!row, !row, !o) {
+        %dk = arith.subi %k0, %ks : index
+        %kg = arith.addi %g, %dk : index
+        // Causal: tiles whose first key is after the last query add nothing.
+        %beyond = arith.cmpi ugt, %kg, %qhi : index
+        %drop = arith.andi %causal, %beyond : i1
+        %f:3 = scf.if %drop -> (!row, !row, !o) {
+          scf.yield %mi, %li, %oi : !row, !row, !o
+        } else {
+          %t:3 = func.call @fold_tile(%kbuf, %vbuf, %kstride, %k0, %ke, %kg, %qt, %qpos, %qlo, %c, %mi, %li, %oi)
+              : (!buf, !buf, index, index, index, index, !qt, !rowi, index, f32, !row, !row, !o) -> (!row, !row, !o)
+          scf.yield %t#0, %t#1, %t#2 : !row, !row, !o
+        }
+        scf.yield %f#0, %f#1, %f#2 : !row, !row, !o
+      }
+      scf.yield %y#0, %y#1, %y#2 : !row, !row, !o
+    }
+    scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
+  }
+  return %r#0, %r#1, %r#2 : !row, !row, !o
+}
+
+// The fetcher side (see the header).
+func.func private @fetch_all(%f: index, %nf: index, %nw: index, %nslots: index,
+                             %world: index, %me: index, %bases: !bp, %pflags: !ip,
+                             %epoch: i32, %heap_kv: !ptr, %staging: !ptr, %flags: !ip,
+                             %rows: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c63 = arith.constant 63 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1 : i32
+  %d = tile.param @D : index
+  %wave = tile.wave_id
+  %is_w0 = arith.cmpi eq, %wave, %c0 : index
+  %tw = arith.muli %wave, %c16 : index
+  %region = arith.muli %rows, %d : index
+  %rows63 = arith.addi %rows, %c63 : index
+  %nblk = arith.divui %rows63, %c64 : index
+  %ready0 = arith.muli %world, %nw : index
+  scf.for %t = %c1 to %world step %c1 {
+    %t1 = arith.subi %t, %c1 : index
+    %slot = arith.remui %t1, %nslots : index
+    // The slot last held step t - NSLOTS: wait until every worker read it.
+    %reuse = arith.cmpi ugt, %t, %nslots : index
+    scf.if %reuse {
+      %old = arith.subi %t, %nslots : index
+      scf.for %w = %c0 to %nw step %c1 {
+        %wi0 = arith.muli %w, %world : index
+        %wi = arith.addi %wi0, %old : index
+        tile.flag_wait %flags[%wi] ge %one agent : !ip
+      }
+    }
+    scf.for %side = %c0 to %c2 step %c1 {
+      %right = arith.cmpi eq, %side, %c1 : index
+      %src_r = arith.addi %me, %t : index
+      %has_r = arith.cmpi ult, %src_r, %world : index
+      %has_l = arith.cmpi uge, %me, %t : index
+      %has = arith.select %right, %has_r, %has_l : i1
+      scf.if %has {
+        %src_l = arith.subi %me, %t : index
+        %src = arith.select %right, %src_r, %src_l : index
+        %peer_flag = tile.peer_ptr %pflags, %bases, %me, %src : !ip, !bp
+        tile.flag_wait %peer_flag[%c0] ge %epoch system : !ip
+        %psrc = tile.peer_ptr %heap_kv, %bases, %me, %src : !ptr, !bp
+        %sbuf = tile.make_buffer %psrc, %region : !ptr -> !buf
+        %slot2 = arith.muli %slot, %c2 : index
+        %part = arith.addi %slot2, %side : index
+        %doff = arith.muli %part, %region : index
+        %pdst = tile.ptr_add %staging, %doff : !ptr
+        %dbuf = tile.make_buffer %pdst, %region : !ptr -> !buf
+        scf.for %blk = %f to %nblk step %nf {
+          %r0 = arith.muli %blk, %c64 : index
+          %r = arith.addi %r0, %tw : index
+          %x = tile.load %sbuf[%r, %c0] stride %d bounds %rows, %d : !buf -> !piece
+          tile.store %x, %dbuf[%r, %c0] stride %d bounds %rows, %d : !piece, !buf
+        }
+      }
+    }
+    // Every wave's stores, then the release.
+    tile.barrier
+    scf.if %is_w0 {
+      %ri0 = arith.muli %t, %nf : index
+      %ri1 = arith.addi %ri0, %f : index
+      %ri = arith.addi %ready0, %ri1 : index
+      tile.flag_store %flags[%ri], %one agent : !ip
+    }
+  }
+  return
+}
+
+func.func @ring_attn_persistent(%q: !ptr, %out: !ptr, %lse: !fp, %heap_kv: !ptr,
+                                %staging: !ptr, %flags: !ip, %bases: !bp, %pflags: !ip,
+                                %me: index, %world: index, %epoch: i32, %zig32: i32,
+                                %B: index, %S: index, %H: index, %Hkv: index,
+                                %q_b: index, %q_s: index, %q_h: index,
+                                %o_b: index, %o_s: index, %o_h: index,
+                                %nf: index, %nslots: index, %c: f32)
+    attributes {tile.kernel, tile.block_size = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c31 = arith.constant 31 : index
+  %c32 = arith.constant 32 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %one = arith.constant 1 : i32
+  %zero = arith.constant 0.0 : f32
+  %fone = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ln2 = arith.constant 0.693147182 : f32
+  %d = tile.param @D : index
+  %lse_out = tile.param @LSE_OUT : i1
+  %zero32 = arith.constant 0 : i32
+  %zig = arith.cmpi ne, %zig32, %zero32 : i32
+
+  %pid = tile.program_id 0
+  %np = tile.num_programs 0
+  %nw = arith.subi %np, %nf : index
+  %wave = tile.wave_id
+  // Packed K/V: [B, S, H_kv, D] each, K then V; a region is both.
+  %hkvd = arith.muli %Hkv, %d : index
+  %nkv0 = arith.muli %B, %S : index
+  %nkv = arith.muli %nkv0, %hkvd : index
+  %rows0 = arith.muli %nkv, %c2 : index
+  %rows = arith.divui %rows0, %d : index
+  %is_fetcher = arith.cmpi ult, %pid, %nf : index
+  scf.if %is_fetcher {
+    func.call @fetch_all(%pid, %nf, %nw, %nslots, %world, %me, %bases, %pflags, %epoch, %heap_kv, %staging, %flags, %rows)
+        : (index, index, index, index, index, index, !bp, !ip, i32, !ptr, !ptr, !ip, index) -> ()
+  } else {
+    %w = arith.subi %pid, %nf : index
+    %s127 = arith.addi %S, %c127 : index
+    %nqb = arith.divui %s127, %c128 : index
+    %nqh = arith.muli %nqb, %H : index
+    %items = arith.muli %nqh, %B : index
+    %group = arith.divui %H, %Hkv : index
+    %region = arith.muli %rows, %d : index
+    %ready0 = arith.muli %world, %nw : index
+    %a, %g0, %g1 = func.call @chunks(%me, %world, %S, %zig)
+        : (index, index, index, i1) -> (index, index, index)
+    %s1 = arith.subi %S, %c1 : index
+    %d1 = arith.subi %d, %c1 : index
+    scf.for %item = %w to %items step %nw {
+      %qb = arith.remui %item, %nqb : index
+      %bh = arith.divui %item, %nqb : index
+      %h = arith.remui %bh, %H : index
+      %b = arith.divui %bh, %H : index
+      %hk = arith.divui %h, %group : index
+      %qb0 = arith.muli %qb, %c128 : index
+      %qw = arith.muli %wave, %c32 : index
+      %q0 = arith.addi %qb0, %qw : index
+      %active = arith.cmpi ult, %q0, %S : index
+      // This wave's queries (zeros past S) and their global positions.
+      %qo_b = arith.muli %b, %q_b : index
+      %qo_h = arith.muli %h, %q_h : index
+      %qo = arith.addi %qo_b, %qo_h : index
+      %qn0 = arith.muli %s1, %q_s : index
+      %qn = arith.addi %qn0, %d : index
+      %qp = tile.ptr_add %q, %qo : !ptr
+      %qbuf = tile.make_buffer %qp, %qn : !ptr -> !buf
+      %qt = tile.load %qbuf[%q0, %c0] stride %q_s bounds %S, %d transpose : !buf -> !qt
+      %q31 = arith.addi %q0, %c31 : index
+      %qend = arith.minui %q31, %s1 : index
+      %qlo = func.call @position(%q0, %a, %g0, %g1) : (index, index, index, index) -> index
+      %qhi = func.call @position(%qend, %a, %g0, %g1) : (index, index, index, index) -> index
+      %cols = tile.iota 1 : !rowi
+      %q032 = arith.index_cast %q0 : index to i32
+      %q0t = tile.splat %q032 : i32 -> !rowi
+      %lq = tile.addi %cols, %q0t : !rowi
+      %a32 = arith.index_cast %a : index to i32
+      %at = tile.splat %a32 : i32 -> !rowi
+      %in_first = tile.cmpi slt, %lq, %at : !rowi -> !rowm
+      %g032 = arith.index_cast %g0 : index to i32
+      %g0t = tile.splat %g032 : i32 -> !rowi
+      %ga = arith.subi %g1, %a : index
+      %ga32 = arith.index_cast %ga : index to i32
+      %gat = tile.splat %ga32 : i32 -> !rowi
+      %p0 = tile.addi %lq, %g0t : !rowi
+      %p1 = tile.addi %lq, %gat : !rowi
+      %qpos = tile.select %in_first, %p0, %p1 : !rowm, !rowi
+
+      // The (b, kv head) slice of a packed region at element offset `base`.
+      %kvo_b = arith.muli %b, %S : index
+      %kvo_b2 = arith.muli %kvo_b, %hkvd : index
+      %kvo_h = arith.muli %hk, %d : index
+      %kvo = arith.addi %kvo_b2, %kvo_h : index
+      %kvn0 = arith.muli %s1, %hkvd : index
+      %kvn = arith.addi %kvn0, %d : index
+
+      %m0 = tile.splat %ninf : f32 -> !row
+      %l0 = tile.splat %zero : f32 -> !row
+      %o0 = tile.splat %zero : f32 -> !o
+      %st:3 = scf.for %t = %c0 to %world step %c1 iter_args(%m = %m0, %l = %l0, %o = %o0)
+          -> (!row, !row, !o) {
+        %later = arith.cmpi ugt, %t, %c0 : index
+        // Step t's slot is complete once every fetcher released it.
+        scf.if %later {
+          %ri0 = arith.muli %t, %nf : index
+          %ri = arith.addi %ready0, %ri0 : index
+          scf.for %f = %c0 to %nf step %c1 {
+            %rf = arith.addi %ri, %f : index
+            tile.flag_wait %flags[%rf] ge %one agent : !ip
+          }
+        }
+        %t1 = arith.subi %t, %c1 : index
+        %slot = arith.remui %t1, %nslots : index
+        %sides:3 = scf.for %side = %c0 to %c2 step %c1 iter_args(%ms = %m, %ls = %l, %os = %o)
+            -> (!row, !row, !o) {
+          %right = arith.cmpi eq, %side, %c1 : index
+          %src_r = arith.addi %me, %t : index
+          %has_r0 = arith.cmpi ult, %src_r, %world : index
+          %has_r = arith.andi %has_r0, %later : i1
+          %has_l = arith.cmpi uge, %me, %t : index
+          %has0 = arith.select %right, %has_r, %has_l : i1
+          %has = arith.andi %has0, %active : i1
+          %x:3 = scf.if %has -> (!row, !row, !o) {
+            %src_l = arith.subi %me, %t : index
+            %src = arith.select %right, %src_r, %src_l : index
+            // Step 0: the rank's own packed chunk in its heap; else the slot.
+            %slot2 = arith.muli %slot, %c2 : index
+            %part = arith.addi %slot2, %side : index
+            %soff = arith.muli %part, %region : index
+            %sp = tile.ptr_add %staging, %soff : !ptr
+            %base = arith.select %later, %sp, %heap_kv : !ptr
+            %kp = tile.ptr_add %base, %kvo : !ptr
+            %vo = arith.addi %kvo, %nkv : index
+            %vp = tile.ptr_add %base, %vo : !ptr
+            %kbuf = tile.make_buffer %kp, %kvn : !ptr -> !buf
+            %vbuf = tile.make_buffer %vp, %kvn : !ptr -> !buf
+            %y:3 = func.call @fold_source(%kbuf, %vbuf, %hkvd, %src, %world, %S, %zig, %qt, %qpos, %qlo, %qhi, %c, %ms, %ls, %os)
+                : (!buf, !buf, index, index, index, index, i1, !qt, !rowi, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
+            scf.yield %y#0, %y#1, %y#2 : !row, !row, !o
+          } else {
+            scf.yield %ms, %ls, %os : !row, !row, !o
+          }
+          scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
+        }
+        // Every wave is done with the slot: tell the fetchers.
+        scf.if %later {
+          tile.barrier
+          %is_w0 = arith.cmpi eq, %wave, %c0 : index
+          scf.if %is_w0 {
+            %di0 = arith.muli %w, %world : index
+            %di = arith.addi %di0, %t : index
+            tile.flag_store %flags[%di], %one agent : !ip
+          }
+        }
+        scf.yield %sides#0, %sides#1, %sides#2 : !row, !row, !o
+      }
+
+      scf.if %active {
+        // O = O^T / l stored transposed; a query no key reaches (l = 0) gets
+        // 0 and LSE -inf.
+        %zr = tile.splat %zero : f32 -> !row
+        %onesr = tile.splat %fone : f32 -> !row
+        %nokey = tile.cmpf oeq, %st#1, %zr : !row -> !rowm
+        %den = tile.select %nokey, %onesr, %st#1 : !rowm, !row
+        %inv = tile.divf %onesr, %den : !row
+        %invb = tile.broadcast %inv : !row -> !o
+        %res = tile.mulf %st#2, %invb : !o
+        %resh = tile.convert %res : !o -> !ob
+        %oo_b = arith.muli %b, %o_b : index
+        %oo_h = arith.muli %h, %o_h : index
+        %oo = arith.addi %oo_b, %oo_h : index
+        %on0 = arith.muli %s1, %o_s : index
+        %on = arith.addi %on0, %d : index
+        %op = tile.ptr_add %out, %oo : !ptr
+        %obuf = tile.make_buffer %op, %on : !ptr -> !buf
+        tile.store %resh, %obuf[%q0, %c0] stride %o_s bounds %S, %d transpose : !ob, !buf
+        scf.if %lse_out {
+          // LSE = ln 2 (c m + log2 l): the scores' natural log-sum-exp.
+          %lg = tile.log2 %st#1 : !row
+          %cm = tile.splat %c : f32 -> !row
+          %x2 = tile.fma %st#0, %cm, %lg : !row
+          %ln2r = tile.splat %ln2 : f32 -> !row
+          %lv = tile.mulf %x2, %ln2r : !row
+          %lrow = arith.muli %bh, %S : index
+          %lp = tile.ptr_add %lse, %lrow : !fp
+          %lbuf = tile.make_buffer %lp, %S : !fp -> !tile.buffer<f32>
+          tile.store %lv, %lbuf[%c0, %q0] stride %c0 bounds %c1, %S : !row, !tile.buffer<f32>
+        }
+      }
+    }
+  }
+  return
+}
