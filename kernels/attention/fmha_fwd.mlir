@@ -22,6 +22,15 @@
 // raised (and O, l rescaled) when it grew by more than 8 (a factor of 256 in
 // exp2) in some lane; otherwise the stale maximum keeps P below 2^8.
 //
+// The key loop is software-pipelined inside each wave: while the matrix
+// cores compute the scores of tile j+1 (cluster A), the VALU and
+// transcendental units exponentiate those of tile j; while they accumulate
+// O += P_j V_j (cluster B), the VALU finds the maxima of tile j+1. Each
+// cluster is one scheduling region between s_setprio 1 and 0, interleaved by
+// sched_group_barrier pairs (@schedule_a, @schedule_b); the lazy-rescale
+// branch and the masking of diagonal tiles sit between clusters. A prologue
+// computes the scores of tile 0, the last tile drains the pipeline.
+//
 // K and V tiles are double-buffered in LDS (ping a, pong b; one alias scope
 // each) and filled by buffer_load ... lds DMA while the other buffer is
 // used. K rows are padded (PAD) so that the K reads are free of bank
@@ -125,21 +134,23 @@ func.func private @store_vt(%v: !vreg, %vb: !vl) {
   return
 }
 
-// S^T for key tile `j`, masked where the tile crosses the diagonal or the
-// end of the keys (a wave-uniform decision).
-func.func private @scores(%kb: !kl, %qt: !qt, %j: index, %q0: index,
-                          %Sq: index, %Skv: index) -> !s {
+// S^T = K Q^T for the key tile in `kb` (unmasked).
+func.func private @scores(%kb: !kl, %qt: !qt) -> !s {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
+  %kf = tile.lds_load %kb[%c0][%c0, %c0] : !kl -> !kf
+  %z = tile.splat %zero : f32 -> !s
+  %s = tile.mma %kf, %qt, %z : !kf, !qt -> !s
+  return %s : !s
+}
+
+// Masks the scores of key tile `j` where it crosses the diagonal or the end
+// of the keys (a wave-uniform decision; other tiles pass through).
+func.func private @mask(%s: !s, %j: index, %q0: index, %Sq: index, %Skv: index) -> !s {
+  %c1 = arith.constant 1 : index
   %ninf = arith.constant 0xFF800000 : f32
   %bn = tile.param @BN : index
   %causal = tile.param @CAUSAL : i1
-  %kf = tile.lds_load %kb[%c0][%c0, %c0] : !kl -> !kf
-  %z = tile.splat %zero : f32 -> !s
-  tile.setprio 1
-  %s = tile.mma %kf, %qt, %z : !kf, !qt -> !s
-  tile.setprio 0
   // Keys k0 .. k0 + BN - 1 against queries q0 .. q0 + 31, which see keys up
   // to q + (S_kv - S_q).
   %k0 = arith.muli %j, %bn : index
@@ -184,15 +195,14 @@ func.func private @scores(%kb: !kl, %qt: !qt, %j: index, %q0: index,
   return %r : !s
 }
 
-// Online softmax of one tile of raw scores s (scale not applied): returns
-// P^T (as the B operand of the next MFMA) and the new running maximum m (raw
-// units), sum l and output O. `c` is scale * log2(e): P = 2^(c s - c m), one
-// fma per element.
-func.func private @softmax(%s: !s, %c: f32, %m: !row, %l: !row, %o: !o) -> (!pb, !row, !row, !o) {
-  %zero = arith.constant 0.0 : f32
-  %one = arith.constant 1.0 : f32
+// The first half of the online softmax of a tile of raw scores s (scale not
+// applied): the new maximum mn per column, and whether O and l must be
+// rescaled to it. `c` is scale * log2(e). Lazy rescale: only when the
+// maximum grew by more than 8 (a factor of 256 in exp2) in some lane;
+// otherwise the stale maximum keeps P below 2^8.
+func.func private @grow(%s: !s, %c: f32, %m: !row) -> (!row, i1) {
   %eight = arith.constant 8.0 : f32
-  %ninf = arith.constant 0xFF800000 : f32
+  %true = arith.constant true
   %lazy = tile.param @LAZY : i1
   %ct = tile.splat %c : f32 -> !row
   %mt = tile.reduce_max %s dim 0 : !s -> !row
@@ -203,11 +213,19 @@ func.func private @softmax(%s: !s, %c: f32, %m: !row, %l: !row, %o: !o) -> (!pb,
   // NaN (no key seen yet in a column) compares false: nothing to rescale.
   %grew = tile.cmpf ogt, %grow, %thr : !row -> !rowm
   %any = tile.any %grew : !rowm
-  %true = arith.constant true
   %notlazy = arith.xori %lazy, %true : i1
   %rescale = arith.ori %any, %notlazy : i1
+  return %mn, %rescale : !row, i1
+}
+
+// Raises the running maximum m to mn, rescaling l and O, when `rescale`.
+func.func private @rescale(%rescale: i1, %c: f32, %m: !row, %mn: !row, %l: !row, %o: !o)
+    -> (!row, !row, !o) {
+  %one = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
   %res:3 = scf.if %rescale -> (!row, !row, !o) {
     // corr = 2^(c (m_old - m_new)); 1 where no key is seen yet (both -inf).
+    %ct = tile.splat %c : f32 -> !row
     %ninft = tile.splat %ninf : f32 -> !row
     %onet = tile.splat %one : f32 -> !row
     %dm = tile.subf %m, %mn : !row
@@ -222,11 +240,19 @@ func.func private @softmax(%s: !s, %c: f32, %m: !row, %l: !row, %o: !o) -> (!pb,
   } else {
     scf.yield %m, %l, %o : !row, !row, !o
   }
-  // 2^(c s - c m) with m = -inf read as 0 (the column's scores are -inf too).
-  %ninft2 = tile.splat %ninf : f32 -> !row
+  return %res#0, %res#1, %res#2 : !row, !row, !o
+}
+
+// The second half: P^T = 2^(c s - c m) (one fma and one exp2 per score) as
+// the B operand of the next MFMA, and its column sums.
+func.func private @exp_scores(%s: !s, %c: f32, %m: !row) -> (!pb, !row) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  // m = -inf is read as 0 (the column's scores are -inf too).
+  %ninft = tile.splat %ninf : f32 -> !row
   %zt = tile.splat %zero : f32 -> !row
-  %unseen = tile.cmpf oeq, %res#0, %ninft2 : !row -> !rowm
-  %msafe = tile.select %unseen, %zt, %res#0 : !rowm, !row
+  %unseen = tile.cmpf oeq, %m, %ninft : !row -> !rowm
+  %msafe = tile.select %unseen, %zt, %m : !rowm, !row
   %negc = arith.negf %c : f32
   %negct = tile.splat %negc : f32 -> !row
   %mneg = tile.mulf %msafe, %negct : !row
@@ -235,10 +261,9 @@ func.func private @softmax(%s: !s, %c: f32, %m: !row, %l: !row, %o: !o) -> (!pb,
   %x = tile.fma %s, %cs, %mb : !s
   %p = tile.exp2 %x : !s
   %ps = tile.reduce_sum %p dim 0 : !s -> !row
-  %ln = tile.addf %res#1, %ps : !row
   %pd = tile.convert %p : !s -> !pa
   %pb = tile.relayout %pd : !pa -> !pb
-  return %pb, %res#0, %ln, %res#2 : !pb, !row, !row, !o
+  return %pb, %ps : !pb, !row
 }
 
 // O^T += V^T P^T from one value buffer.
@@ -252,34 +277,96 @@ func.func private @accumulate(%vb: !vl, %p: !pb, %o: !o) -> !o {
     %t = tile.lds_load %vb[%c0][%c0, %c0] : !vl -> !vf
     scf.yield %t : !vf
   }
-  tile.setprio 1
   %r = tile.mma %vf, %p, %o : !vf, !pb -> !o
-  tile.setprio 0
   return %r : !o
 }
 
-// One key/value tile j from buffers (kc, vc), while tile j + 1 (if any)
-// moves into (kn, vn). Barriers: X after the scores (K j free), Y after the
-// accumulation (V j free).
-func.func private @step(%kbuf: !buf, %vbuf: !buf, %kc: !kl, %vc: !vl, %kn: !kl, %vn: !vl,
+// The interleaving of the clusters, as sched_group_barrier pairs (the
+// scheduler fills the groups from the instructions above the call). Each
+// cluster has (BN / 32) (D / K) MFMAs, D / 8 in every configuration the host
+// picks, K being the chip's MFMA depth: 16 on gfx950, which also has V_TR,
+// and 8 on gfx942. Pinning the LDS reads next to their MFMA keeps them from
+// being hoisted en masse (which costs registers the 2-waves-per-SIMD budget
+// does not have).
+//  - Cluster A: per MFMA one read of K and the exponentials of BN / 2
+//    scores spread evenly: 16 K / D per MFMA. The VALU work (fma, sums,
+//    conversions) fills the remaining issue slots on its own.
+func.func private @schedule_a() {
+  %d = tile.param @D : index
+  %vtr = tile.param @V_TR : i1
+  %c128 = arith.constant 128 : index
+  %d128 = arith.cmpi eq, %d, %c128 : index
+  scf.if %d128 {
+    scf.if %vtr {
+      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>, #tile.group<trans, 2>] x 16
+    } else {
+      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>, #tile.group<trans, 1>] x 16
+    }
+  } else {
+    scf.if %vtr {
+      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>, #tile.group<trans, 4>] x 8
+    } else {
+      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>, #tile.group<trans, 2>] x 8
+    }
+  }
+  return
+}
+
+//  - Cluster B: per MFMA the reads of V^T that feed it: two transposing
+//    reads of 4 elements for K = 16 (V_TR), one 4-element read for K = 8.
+func.func private @schedule_b() {
+  %d = tile.param @D : index
+  %vtr = tile.param @V_TR : i1
+  %c128 = arith.constant 128 : index
+  %d128 = arith.cmpi eq, %d, %c128 : index
+  scf.if %d128 {
+    scf.if %vtr {
+      tile.sched_interleave [#tile.group<ds_read, 2>, #tile.group<mfma, 1>] x 16
+    } else {
+      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>] x 16
+    }
+  } else {
+    scf.if %vtr {
+      tile.sched_interleave [#tile.group<ds_read, 2>, #tile.group<mfma, 1>] x 8
+    } else {
+      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>] x 8
+    }
+  }
+  return
+}
+
+// One key tile j of the software-pipelined loop (j + 1 < n). On entry the
+// masked scores S_j, the maximum m they are exponentiated against, and O
+// and l scaled to m are ready; K j+1 is in `kn` and V j in `vc`.
+//  - Cluster A: the matrix cores compute S_{j+1} = K_{j+1} Q^T while the
+//    VALU and transcendental units exponentiate S_j.
+//  - Cluster B: the matrix cores accumulate O^T += V_j^T P_j^T while the
+//    VALU finds S_{j+1}'s column maxima.
+// Meanwhile K j+2 moves into `kf` (free: K j was read by the previous
+// step's cluster A) and, after barrier X, V j+1 into `vn` (free: V j-1 was
+// read by the previous step's cluster B). Barrier X also publishes V j,
+// barrier Y K j+2. With a stagger the other wave group is half a step
+// behind: its cluster B runs against this group's cluster A.
+func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, %vn: !vl,
                         %j: index, %n: index, %qt: !qt, %q0: index,
                         %Sq: index, %Skv: index, %ks: index, %vs: index,
                         %issuer: i1, %issuers: index, %nk: index, %nv: index,
-                        %scale: f32, %m: !row, %l: !row, %o: !o) -> (!row, !row, !o) {
-  %c0 = arith.constant 0 : index
+                        %scale: f32, %s: !s, %m: !row, %l: !row, %o: !o)
+    -> (!s, !row, !row, !o) {
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %true = arith.constant true
   %vtr = tile.param @V_TR : i1
   %j1 = arith.addi %j, %c1 : index
-  %has_next = arith.cmpi ult, %j1, %n : index
-  %fetch = arith.andi %issuer, %has_next : i1
+  %j2 = arith.addi %j, %c2 : index
+  %has2 = arith.cmpi ult, %j2, %n : index
+  %fetch = arith.andi %issuer, %has2 : i1
   scf.if %fetch {
-    func.call @fetch_k(%kbuf, %kn, %j1, %Skv, %ks, %issuers) : (!buf, !kl, index, index, index, index) -> ()
+    func.call @fetch_k(%kbuf, %kf, %j2, %Skv, %ks, %issuers) : (!buf, !kl, index, index, index, index) -> ()
   }
-  // Without V_TR every wave moves its rows of the next V tile through
-  // registers: loaded now, stored once the buffer is free.
-  %true = arith.constant true
-  %novtr = arith.xori %vtr, %true : i1
-  %vload = arith.andi %has_next, %novtr : i1
+  // Without V_TR every wave moves its rows of V j+1 through registers:
+  // loaded now, stored transposed once V j-1's buffer is free.
+  %vload = arith.xori %vtr, %true : i1
   %vnext = scf.if %vload -> !vreg {
     %v = func.call @load_v(%vbuf, %j1, %Skv, %vs) : (!buf, index, index, index) -> !vreg
     scf.yield %v : !vreg
@@ -289,9 +376,18 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kc: !kl, %vc: !vl, %kn: !kl, 
     %v = tile.convert %z32 : !vreg32 -> !vreg
     scf.yield %v : !vreg
   }
-  %s = func.call @scores(%kc, %qt, %j, %q0, %Sq, %Skv) : (!kl, !qt, index, index, index, index) -> !s
-  %p, %m2, %l2, %o2 = func.call @softmax(%s, %scale, %m, %l, %o) : (!s, f32, !row, !row, !o) -> (!pb, !row, !row, !o)
-  // V j (DMA issued half a step ago) must have landed; K j + 1 may not yet.
+
+  // Cluster A: per MFMA of S_{j+1}, one LDS read of K j+1 and a share of
+  // the exponentials of S_j.
+  tile.setprio 1
+  %sn = func.call @scores(%kn, %qt) : (!kl, !qt) -> !s
+  %p, %ps = func.call @exp_scores(%s, %scale, %m) : (!s, f32, !row) -> (!pb, !row)
+  func.call @schedule_a() : () -> ()
+  tile.setprio 0
+  %l1 = tile.addf %l, %ps : !row
+
+  // V j (DMA issued during the previous step) must have landed; K j+2 may
+  // not have yet.
   %vwait = arith.andi %issuer, %vtr : i1
   scf.if %vwait {
     scf.if %fetch {
@@ -301,15 +397,26 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kc: !kl, %vc: !vl, %kn: !kl, 
     }
   }
   tile.barrier
-  %vdma = arith.andi %fetch, %vtr : i1
+  %vdma = arith.andi %issuer, %vtr : i1
   scf.if %vdma {
     func.call @fetch_v(%vbuf, %vn, %j1, %Skv, %vs, %issuers) : (!buf, !vl, index, index, index, index) -> ()
   }
   scf.if %vload {
     func.call @store_vt(%vnext, %vn) : (!vreg, !vl) -> ()
   }
-  %o3 = func.call @accumulate(%vc, %p, %o2) : (!vl, !pb, !o) -> !o
-  // K j + 1 must have landed; V j + 1 may not yet.
+  %snm = func.call @mask(%sn, %j1, %q0, %Sq, %Skv) : (!s, index, index, index, index) -> !s
+
+  // Cluster B: per MFMA of O^T, two LDS reads of V j and a share of S_{j+1}'s
+  // maxima.
+  tile.setprio 1
+  %o1 = func.call @accumulate(%vc, %p, %o) : (!vl, !pb, !o) -> !o
+  %mn, %rescale = func.call @grow(%snm, %scale, %m) : (!s, f32, !row) -> (!row, i1)
+  func.call @schedule_b() : () -> ()
+  tile.setprio 0
+  %m2, %l2, %o2 = func.call @rescale(%rescale, %scale, %m, %mn, %l1, %o1)
+      : (i1, f32, !row, !row, !row, !o) -> (!row, !row, !o)
+
+  // K j+2 must have landed; V j+1 may not have yet.
   scf.if %issuer {
     scf.if %vdma {
       tile.wait_vmcnt %nv
@@ -318,7 +425,25 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kc: !kl, %vc: !vl, %kn: !kl, 
     }
   }
   tile.barrier
-  return %m2, %l2, %o3 : !row, !row, !o
+  return %snm, %m2, %l2, %o2 : !s, !row, !row, !o
+}
+
+// The last key tile drains the pipeline: its exponentials, then (after
+// barrier X publishes V) its accumulation, with nothing left to overlap.
+func.func private @last(%vc: !vl, %issuer: i1, %scale: f32, %s: !s, %m: !row, %l: !row, %o: !o)
+    -> (!row, !row, !o) {
+  %vtr = tile.param @V_TR : i1
+  %p, %ps = func.call @exp_scores(%s, %scale, %m) : (!s, f32, !row) -> (!pb, !row)
+  %l1 = tile.addf %l, %ps : !row
+  %vwait = arith.andi %issuer, %vtr : i1
+  scf.if %vwait {
+    tile.wait vmcnt(0)
+  }
+  tile.barrier
+  tile.setprio 1
+  %o1 = func.call @accumulate(%vc, %p, %o) : (!vl, !pb, !o) -> !o
+  tile.setprio 0
+  return %m, %l1, %o1 : !row, !row, !o
 }
 
 func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>,
@@ -431,14 +556,19 @@ func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>
   %nk = arith.divui %tile_lines, %issuers : index
   %nv = arith.select %vtr, %nk, %c0 : index
 
-  // Prologue: tile 0 into ping.
+  // Prologue: key tiles 0 and 1 and value tile 0 into LDS.
   %has0 = arith.cmpi ult, %c0, %n : index
+  %has1 = arith.cmpi ult, %c1, %n : index
   %fetch0 = arith.andi %has0, %is_lead : i1
   scf.if %fetch0 {
     func.call @fetch_k(%kbuf, %ka, %c0, %Skv, %k_s, %issuers) : (!buf, !kl, index, index, index, index) -> ()
     scf.if %vtr {
       func.call @fetch_v(%vbuf, %va, %c0, %Skv, %v_s, %issuers) : (!buf, !vl, index, index, index, index) -> ()
     }
+  }
+  %fetch1 = arith.andi %has1, %is_lead : i1
+  scf.if %fetch1 {
+    func.call @fetch_k(%kbuf, %kb, %c1, %Skv, %k_s, %issuers) : (!buf, !kl, index, index, index, index) -> ()
   }
   %true = arith.constant true
   %novtr0 = arith.xori %vtr, %true : i1
@@ -453,19 +583,31 @@ func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>
   %m0 = tile.splat %ninf : f32 -> !row
   %l0 = tile.splat %zero : f32 -> !row
   %o0 = tile.splat %zero : f32 -> !o
-  // Two tiles per iteration, ping then pong, so that every LDS access names
-  // its buffer (and alias scope) statically.
-  %m, %l, %oacc = scf.if %stagger -> (!row, !row, !o) {
-    %r:3 = tile.stagger %lagging -> (!row, !row, !o) {
-      %x:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %m0, %l0, %o0)
-          : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
-      tile.yield %x#0, %x#1, %x#2 : !row, !row, !o
+  %m, %l, %oacc = scf.if %has0 -> (!row, !row, !o) {
+    // S_0 and its maxima start the pipeline (O and l are still 0: nothing
+    // to rescale).
+    tile.setprio 1
+    %s0 = func.call @scores(%ka, %qt) : (!kl, !qt) -> !s
+    tile.setprio 0
+    %s0m = func.call @mask(%s0, %c0, %q0, %Sq, %Skv) : (!s, index, index, index, index) -> !s
+    %ms = tile.reduce_max %s0m dim 0 : !s -> !row
+    // Every wave has read K 0: the loop's first DMA may overwrite it.
+    tile.barrier
+    %r:3 = scf.if %stagger -> (!row, !row, !o) {
+      %x:3 = tile.stagger %lagging -> (!row, !row, !o) {
+        %y:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
+            : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+        tile.yield %y#0, %y#1, %y#2 : !row, !row, !o
+      }
+      scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
+    } else {
+      %y:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
+          : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+      scf.yield %y#0, %y#1, %y#2 : !row, !row, !o
     }
     scf.yield %r#0, %r#1, %r#2 : !row, !row, !o
   } else {
-    %x:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %m0, %l0, %o0)
-        : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
-    scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
+    scf.yield %m0, %l0, %o0 : !row, !row, !o
   }
 
   // O = O^T / l, stored transposed into O [S_q, D]; rows no key reaches
@@ -498,28 +640,42 @@ func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>
   return
 }
 
-// The key/value loop: tiles 0, 2, 4, ... from ping, 1, 3, ... from pong.
+// The key/value loop over tiles 0 .. n-1 (n >= 1), S_0 and its maxima
+// given: two tiles per iteration, so that every LDS access names its buffer
+// (and alias scope) statically. Even tiles' K and V are in ping (a), odd
+// ones' in pong (b); step j reads K j+1 and V j. The last tile drains the
+// pipeline.
 func.func private @loop(%kbuf: !buf, %vbuf: !buf, %ka: !kl, %va: !vl, %kb: !kl, %vb: !vl,
                         %n: index, %qt: !qt, %q0: index, %Sq: index, %Skv: index,
                         %ks: index, %vs: index, %issuer: i1, %issuers: index,
-                        %nk: index, %nv: index, %scale: f32, %m0: !row, %l0: !row, %o0: !o)
+                        %nk: index, %nv: index, %scale: f32, %s0: !s, %m0: !row, %l0: !row, %o0: !o)
     -> (!row, !row, !o) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %r:3 = scf.for %j = %c0 to %n step %c2 iter_args(%m = %m0, %l = %l0, %o = %o0) -> (!row, !row, !o) {
-    %a:3 = func.call @step(%kbuf, %vbuf, %ka, %va, %kb, %vb, %j, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %m, %l, %o)
-        : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
+  %n1 = arith.subi %n, %c1 : index
+  %r:4 = scf.for %j = %c0 to %n1 step %c2 iter_args(%s = %s0, %m = %m0, %l = %l0, %o = %o0) -> (!s, !row, !row, !o) {
+    %a:4 = func.call @step(%kbuf, %vbuf, %kb, %ka, %va, %vb, %j, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %s, %m, %l, %o)
+        : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
     %j1 = arith.addi %j, %c1 : index
-    %more = arith.cmpi ult, %j1, %n : index
-    %b:3 = scf.if %more -> (!row, !row, !o) {
-      %x:3 = func.call @step(%kbuf, %vbuf, %kb, %vb, %ka, %va, %j1, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %a#0, %a#1, %a#2)
-          : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
-      scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
+    %more = arith.cmpi ult, %j1, %n1 : index
+    %b:4 = scf.if %more -> (!s, !row, !row, !o) {
+      %x:4 = func.call @step(%kbuf, %vbuf, %ka, %kb, %vb, %va, %j1, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %a#0, %a#1, %a#2, %a#3)
+          : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
+      scf.yield %x#0, %x#1, %x#2, %x#3 : !s, !row, !row, !o
     } else {
-      scf.yield %a#0, %a#1, %a#2 : !row, !row, !o
+      scf.yield %a#0, %a#1, %a#2, %a#3 : !s, !row, !row, !o
     }
-    scf.yield %b#0, %b#1, %b#2 : !row, !row, !o
+    scf.yield %b#0, %b#1, %b#2, %b#3 : !s, !row, !row, !o
   }
-  return %r#0, %r#1, %r#2 : !row, !row, !o
+  %parity = arith.remui %n1, %c2 : index
+  %odd = arith.cmpi ne, %parity, %c0 : index
+  %f:3 = scf.if %odd -> (!row, !row, !o) {
+    %x:3 = func.call @last(%vb, %issuer, %scale, %r#0, %r#1, %r#2, %r#3) : (!vl, i1, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+    scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
+  } else {
+    %x:3 = func.call @last(%va, %issuer, %scale, %r#0, %r#1, %r#2, %r#3) : (!vl, i1, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+    scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
+  }
+  return %f#0, %f#1, %f#2 : !row, !row, !o
 }

@@ -13,36 +13,57 @@
 // CHECK-NOT: v_permlane32_swap
 // CHECK-NOT: 32x32x16
 // CHECK-LABEL: fmha_fwd:
-// Prologue: key tile 0 by LDS DMA (8 lines of 256 bytes per wave), value
-// tile 0 into registers and stored transposed as V^T [D, 32].
+// Prologue: key tiles 0 and 1 by LDS DMA (8 lines of 256 bytes per wave
+// and tile), value tile 0 into registers and stored transposed as
+// V^T [D, 32]; then the scores of tile 0 at raised priority and their
+// column maxima (one ds_bpermute exchange between the wave's halves), and
+// the barrier after which K 0's buffer may be overwritten.
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
 // CHECK: buffer_load_ushort
 // CHECK: ds_write2st64_b64
 // CHECK: s_barrier
-// One key tile of the loop: the next K by DMA and the next V into
-// registers, S^T = K Q^T from ds_read2_b64 with 16 MFMAs at raised
-// priority.
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK: buffer_load_ushort
-// CHECK: ds_read2_b64
 // CHECK: s_setprio 1
 // CHECK-COUNT-16: v_mfma_f32_32x32x8_bf16
 // CHECK-NEXT: s_setprio 0
-// The row maximum's exchange, barrier X (K free: the scheduler sinks the
-// exp2 of P, which touches no LDS, below it), exp2, the row sum's exchange;
-// then this wave's rows of the next V stored transposed, and
-// O^T += V^T P^T from plain LDS reads of V^T (P rounded to bf16 by VALU
-// arithmetic: gfx942 has no v_cvt_pk_bf16_f32).
 // CHECK: ds_bpermute_b32
 // CHECK: s_barrier
+// One key tile j of the loop: K j+2 by DMA and this wave's rows of V j+1
+// into registers; cluster A: the 16 MFMAs of S_{j+1} = K_{j+1} Q^T
+// (accumulating from 0), each followed by one exponential of S_j and the
+// LDS read of later K operands ([ds_read 1, mfma 1, trans 1]); the row
+// sum's exchange closes it.
+// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK: buffer_load_ushort
+// CHECK: s_setprio 1
+// CHECK-NEXT: ds_read2_b64
+// CHECK: v_mfma_f32_32x32x8_bf16 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
 // CHECK: v_exp_f32
+// CHECK: v_mfma_f32_32x32x8_bf16
+// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: ds_read2_b64
+// CHECK: v_mfma_f32_32x32x8_bf16
+// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: ds_read2_b64
+// CHECK-COUNT-13: v_mfma_f32_32x32x8_bf16
+// CHECK-NOT: s_setprio
 // CHECK: ds_bpermute_b32
-// CHECK: ds_write2st64_b64
-// CHECK: ds_read2_b64
-// CHECK: s_setprio 1
-// CHECK-COUNT-16: v_mfma_f32_32x32x8_bf16
 // CHECK-NEXT: s_setprio 0
-// Barrier Y.
+// Barrier X (K j+1 read by all), then V j+1 stored transposed, and cluster
+// B: O^T += V_j^T P_j^T from plain LDS reads of V^T (P rounded to bf16 by
+// VALU arithmetic: gfx942 has no v_cvt_pk_bf16_f32), with the column
+// maxima of S_{j+1} and their exchange between its MFMAs; the lazy
+// rescale's scalar branch after it.
+// CHECK: s_barrier
+// CHECK-NEXT: ds_write2st64_b64
+// CHECK: s_setprio 1
+// CHECK-NEXT: ds_read2_b64
+// CHECK: v_mfma_f32_32x32x8_bf16
+// CHECK: ds_bpermute_b32
+// CHECK: v_mfma_f32_32x32x8_bf16
+// CHECK-NOT: ds_bpermute_b32
+// CHECK: s_setprio 0
+// CHECK-NEXT: s_cbranch_vccz
+// Barrier Y (K j+2 landed).
 // CHECK: s_barrier
 // CHECK: s_endpgm
 // CHECK-NOT: scratch_
@@ -59,7 +80,7 @@
 // STATS-NEXT: spills {{ *}}0 VGPR, 0 SGPR
 // STATS-NEXT: scratch {{ *}}0 bytes per work-item
 // STATS-NEXT: LDS {{ *}}33792 bytes per workgroup
-// STATS: mfma {{ *}}64{{$}}
+// STATS: mfma {{ *}}112{{$}}
 
 // NOTES: .group_segment_fixed_size: 33792
 // NOTES: .name: fmha_fwd

@@ -9,55 +9,86 @@
 // RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VR=64 -D VC=128 -D VROWS=8 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
-// Prologue: key and value tile 0 by LDS DMA (16 lines of 256 bytes each for
-// K and V, shared by the 4 leading waves), Q^T into registers.
+// Prologue: K tiles 0 and 1 and V tile 0 by LDS DMA (16 lines of 256 bytes
+// per tile, shared by the 4 leading waves), all landed before the first
+// barrier; then Q^T into registers and the scores of tile 0, which start
+// the pipeline, with their column maxima (one exchange between the wave's
+// halves).
 // CHECK-LABEL: fmha_fwd:
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK: buffer_load_dwordx4
-// The stagger before the loop: everyone's barrier after the prologue's
-// wait, then one more for the lagging group only (the leading group
-// branches past it), so the groups run one barrier apart.
+// CHECK-COUNT-48: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
 // CHECK: s_waitcnt vmcnt(0)
 // CHECK-NEXT: s_barrier
+// CHECK: buffer_load_dwordx4
+// CHECK: s_setprio 1
+// CHECK-COUNT-16: v_mfma_f32_32x32x16_bf16
+// CHECK-NEXT: s_setprio 0
+// CHECK: v_permlane32_swap_b32
+// Every wave has read K 0 (barrier); then the stagger: the lagging group
+// takes one more barrier (the leading group branches past it), so the
+// groups run one barrier apart.
+// CHECK-NEXT: v_max_f32
+// CHECK: s_barrier
 // CHECK-NEXT: s_cbranch_vccnz [[LEAD:\.LBB0_[0-9]+]]
 // CHECK-NEXT: s_barrier
 // CHECK-NEXT: [[LEAD]]:
-// The loop's exit test (no key tile to visit).
+// The loop's exit test (no key tile left to pipeline).
 // CHECK: s_cbranch_scc0 [[EXIT:\.LBB0_[0-9]+]]
 
-// One key tile of the loop. The next K tile's DMA (issuers only), then
-// S^T = K Q^T: 16 ds_read_b128 of the padded K rows feed 16 MFMAs at raised
-// priority.
+// One key tile j of the loop. K j+2's DMA (issuers only), then cluster A:
+// the 16 MFMAs of S_{j+1} = K_{j+1} Q^T (accumulating from 0), each
+// followed by two exponentials of S_j and the LDS read of the next MFMA's
+// K operand (the sched_group_barrier pattern [ds_read 1, mfma 1, trans 2]);
+// the row sum's exchange closes the cluster.
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK: [[KREAD:\.LBB0_[0-9]+]]:
-// CHECK-COUNT-16: ds_read_b128
-// CHECK-NEXT: s_setprio 1
+// CHECK: s_setprio 1
+// CHECK-NEXT: ds_read_b128
+// CHECK: v_mfma_f32_32x32x16_bf16 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
+// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: ds_read_b128
 // CHECK: v_mfma_f32_32x32x16_bf16
-// CHECK: s_setprio 0
-// Softmax: the row maximum and the row sum each take one exchange between
-// the wave's halves, exp2 on the scores.
+// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: ds_read_b128
+// CHECK: v_mfma_f32_32x32x16_bf16
+// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: ds_read_b128
+// CHECK-COUNT-13: v_mfma_f32_32x32x16_bf16
+// CHECK-NOT: s_setprio
 // CHECK: v_permlane32_swap_b32
-// CHECK: v_exp_f32
-// CHECK: v_permlane32_swap_b32
-// Barrier X (K free), then the next V tile's DMA, and O^T += V^T P^T:
-// 32 transposing reads of V, P converted to bf16 in pairs, 16 MFMAs.
+// CHECK-NEXT: s_setprio 0
+// Barrier X (V j landed), V j+1's DMA, then cluster B: O^T += V_j^T P_j^T,
+// two transposing reads of V per MFMA, P converted to bf16 in pairs, and
+// the column maxima of S_{j+1} (their exchange) inside the cluster; the
+// lazy rescale's scalar branch after it.
 // CHECK: s_barrier
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK: .LBB0_{{[0-9]+}}:
-// CHECK-COUNT-32: ds_read_b64_tr_b16
-// CHECK-NEXT: s_setprio 1
+// CHECK: s_setprio 1
+// CHECK-NEXT: ds_read_b64_tr_b16
+// CHECK-NEXT: ds_read_b64_tr_b16
 // CHECK: v_cvt_pk_bf16_f32
 // CHECK: v_mfma_f32_32x32x16_bf16
+// CHECK-NEXT: ds_read_b64_tr_b16
+// CHECK: v_max3_f32
+// CHECK: v_mfma_f32_32x32x16_bf16
+// CHECK: v_permlane32_swap_b32
+// CHECK-NOT: v_mfma
 // CHECK: s_setprio 0
-// Barrier Y (V free).
+// CHECK-NEXT: s_cbranch_vccz
+// CHECK: v_exp_f32
+// CHECK: v_pk_mul_f32
+// Barrier Y (K j+2 landed).
 // CHECK: s_barrier
-// The stagger after the loop: the leading group's extra barrier, the one
-// the lagging group took before it; then the epilogue (O / l).
+// The last tile drains the pipeline: its exponentials, barrier X, its
+// accumulation; then the stagger's other barrier, for the leading group.
 // CHECK: [[EXIT]]:
-// CHECK-NOT: s_barrier
-// CHECK: s_cbranch_vccnz [[END:\.LBB0_[0-9]+]]
-// CHECK-NEXT: s_barrier
-// CHECK-NEXT: [[END]]:
+// CHECK: v_exp_f32
+// CHECK: s_barrier
+// CHECK-NEXT: s_setprio 1
+// CHECK: v_mfma_f32_32x32x16_bf16
+// CHECK: s_setprio 0
+// CHECK: s_barrier
 // CHECK: v_rcp_f32
 // CHECK: s_endpgm
 // No scratch anywhere in the kernel.
@@ -71,8 +102,8 @@
 // F16-NOT: _bf16
 // F16: s_endpgm
 
-// Two key tiles per loop iteration (ping, pong), each 32 MFMAs, 16 + 32 LDS
-// reads; no spills and no scratch, causal (with LSE) or not: the causal
+// 112 MFMAs: the prologue's 16, two steps of 32 per loop iteration (ping,
+// pong), the last tile's 16 from either buffer; no spills and no scratch, causal (with LSE) or not: the causal
 // mask is one limit per query column, not [BN, 32] index tiles (which
 // spilled 1024 VGPRs).
 // STATS: kernel fmha_fwd (gfx950)
@@ -80,8 +111,8 @@
 // STATS-NEXT: spills {{ *}}0 VGPR, 0 SGPR
 // STATS-NEXT: scratch {{ *}}0 bytes per work-item
 // STATS-NEXT: LDS {{ *}}67584 bytes per workgroup
-// STATS: mfma {{ *}}64{{$}}
-// STATS: lds {{ *}}96{{$}}
+// STATS: mfma {{ *}}112{{$}}
+// STATS: lds {{ *}}176{{$}}
 
 // NOTES: .group_segment_fixed_size: 67584
 // NOTES: .name: fmha_fwd
