@@ -296,7 +296,7 @@ B32_2(MulHiU32, uint32_t((uint64_t(a) * b) >> 32))
 B32_2(MulHiI32, uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32))
 B32_2(MulU32U24, (a & 0xffffff) * (b & 0xffffff))
 B32_2(MulHiU32U24, uint32_t((uint64_t(a & 0xffffff) * (b & 0xffffff)) >> 32))
-B32_2(MulI32I24, uint32_t(int32_t(a << 8 >> 8) * int32_t(b << 8 >> 8)))
+B32_2(MulI32I24, uint32_t(int32_t(a << 8) >> 8) * uint32_t(int32_t(b << 8) >> 8))
 B32_2(MulHiI32I24, uint32_t(uint64_t(int64_t(int32_t(a << 8) >> 8) *
                                      int64_t(int32_t(b << 8) >> 8)) >> 32))
 B32_3(MadU32U24, (a & 0xffffff) * (b & 0xffffff) + c)

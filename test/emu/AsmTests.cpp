@@ -43,6 +43,45 @@ TEST_P(Asm, AccVgprMoves) {
   Report("out").expectEqual(out, want);
 }
 
+// The 24-bit multiplies take bits 0..23 of each operand, signed (bit 23 the
+// sign) for the i24 forms, and ignore bits 24..31. The reference below
+// extends the 24-bit fields by arithmetic on int64_t, not by the shifts the
+// emulator uses.
+TEST_P(Asm, Int24Multiplies) {
+  auto m = load("int24");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> a(64), b(64), c(64);
+  for (int l = 0; l < 64; ++l) {
+    a[l] = (uint32_t)rng();
+    b[l] = (uint32_t)rng();
+    c[l] = (uint32_t)rng();
+  }
+  a[0] = 0x00ffffff; b[0] = 0x00ffffff; // -1 * -1 (i24), max * max (u24)
+  a[1] = 0xff800000; b[1] = 0x00000002; // the most negative i24
+  a[2] = 0x00000001; b[2] = 0x12800000; // high byte ignored, sign kept
+  uint64_t da = upload(a), db = upload(b), dc = upload(c), dout = alloc(7 * 64 * 4);
+  EMU_LAUNCH(*m, "int24", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(da).add(db).add(dc).add(dout));
+  auto out = download<uint32_t>(dout, 7 * 64);
+  auto s24 = [](uint32_t x) {
+    int64_t v = x & 0xffffff;
+    return v >= 0x800000 ? v - 0x1000000 : v;
+  };
+  auto u24 = [](uint32_t x) { return int64_t(x & 0xffffff); };
+  std::vector<uint32_t> want(7 * 64);
+  for (int l = 0; l < 64; ++l) {
+    int64_t sp = s24(a[l]) * s24(b[l]), up = u24(a[l]) * u24(b[l]);
+    want[l] = uint32_t(sp);
+    want[64 + l] = uint32_t(uint64_t(sp) >> 32);
+    want[128 + l] = uint32_t(sp + c[l]);
+    want[192 + l] = uint32_t(up);
+    want[256 + l] = uint32_t(uint64_t(up) >> 32);
+    want[320 + l] = uint32_t(up + c[l]);
+    want[384 + l] = uint32_t(-96 * s24(a[l]));
+  }
+  Report("out").expectEqual(out, want);
+}
+
 TEST_P(Asm, BufferLoadDwordLds) {
   auto m = load("buffer_lds");
   ASSERT_TRUE(m);
