@@ -182,10 +182,19 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
   auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
   std::vector<std::string> params = {"DTYPE=" + dtypeName(dtype).str(), p("D", headDim),
                                      p("CAUSAL", causal), p("LSE_OUT", lse)};
-  // Rows of K of 256 bytes (D = 128) start in the same LDS bank; 8 elements
-  // of padding (16 bytes) spread them. Rows of 128 bytes (D = 64) already
-  // alternate between the two halves of the banks.
-  int64_t pad = headDim * 2 % 256 == 0 ? 8 : 0;
+  // LDS row padding, chosen with the timing model's bank-conflict report
+  // (kcc run ... --timing --bank-conflicts). Rows filled by DMA can only be
+  // padded when they hold whole 256-byte DMA lines, i.e. for D = 128.
+  //  - K (all paths): 256-byte rows all start in the same bank; 8 elements
+  //    (16 bytes) spread gfx950's 64 banks, 4 (8 bytes) gfx942's 32.
+  //  - V read by ds_read_b64_tr_b16 (gfx950): 32 elements (64 bytes) leave
+  //    its 8-byte row segments conflict-free (8 and 16 leave 4- and 2-way).
+  //  - V^T stored through registers (gfx942): rows of 32 keys (64 bytes)
+  //    padded by 4 elements, for both the transposing stores and the reads.
+  bool wideRows = headDim * 2 % 256 == 0;
+  bool is950 = chip == Chip::gfx950;
+  int64_t pad = wideRows ? (is950 ? 8 : 4) : 0;
+  int64_t vpad = is950 ? (wideRows ? 32 : 0) : 4;
   std::vector<std::string> shape;
   switch (attentionPath(chip, headDim)) {
   case AttentionPath::Gfx950Fast:
@@ -193,20 +202,20 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
     // softmax hides under the other's MFMAs. 64-key tiles of K and V fill
     // LDS by DMA; V is read transposed by ds_read_b64_tr_b16.
     shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", p("PAD", pad),
-             p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+             p("VPAD", vpad), p("VR", 64), p("VC", headDim), p("VROWS", 8)};
     break;
   case AttentionPath::Generic:
     // D = 64 has half the MFMA work per key: 4 waves without a stagger keep
     // twice as many workgroups per CU instead.
     shape = {p("BN", 64), p("BLOCK", 256), "STAGGER=0", "V_TR=1", p("PAD", pad),
-             p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+             p("VPAD", vpad), p("VR", 64), p("VC", headDim), p("VROWS", 8)};
     break;
   case AttentionPath::Gfx942:
     // 64 KiB of LDS: 32-key tiles, double-buffered. Without a transposing
     // LDS read, each of the 4 waves stores 8 rows of V transposed as
     // V^T [D, 32].
     shape = {p("BN", 32), p("BLOCK", 256), "STAGGER=0", "V_TR=0", p("PAD", pad),
-             p("VR", headDim), p("VC", 32), p("VROWS", 8)};
+             p("VPAD", vpad), p("VR", headDim), p("VC", 32), p("VROWS", 8)};
     break;
   }
   params.insert(params.end(), shape.begin(), shape.end());

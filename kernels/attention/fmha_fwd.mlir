@@ -33,8 +33,8 @@
 //
 // K and V tiles are double-buffered in LDS (ping a, pong b; one alias scope
 // each) and filled by buffer_load ... lds DMA while the other buffer is
-// used. K rows are padded (PAD) so that the K reads are free of bank
-// conflicts. V reaches the MFMA with K (keys) within lanes:
+// used. K rows are padded (PAD) and V rows (VPAD) so that the LDS reads are
+// free of bank conflicts (the host picks both per chip, see AttentionOp.cpp). V reaches the MFMA with K (keys) within lanes:
 //   - V_TR: V is copied by DMA as [BN, D] and read with the transposing LDS
 //     read ds_read_b64_tr_b16 (gfx950);
 //   - otherwise each wave loads its rows of V into registers and stores them
@@ -47,7 +47,7 @@
 //
 // Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile), BLOCK
 // (work-items: 64 per wave, 32 queries per wave), CAUSAL, LSE_OUT, STAGGER,
-// V_TR, LAZY, PAD, VR/VC (V's LDS shape: BN x D with V_TR, else D x BN),
+// V_TR, LAZY, PAD, VPAD, VR/VC (V's LDS shape: BN x D with V_TR, else D x BN),
 // VROWS (= BN / waves: the rows of V each wave moves without V_TR).
 // Launch: grid (ceil(S_q / (32 * waves)), H, B), block BLOCK.
 
@@ -61,13 +61,14 @@ tile.param_decl @STAGGER : i1 = true
 tile.param_decl @V_TR : i1 = true
 tile.param_decl @LAZY : i1 = true
 tile.param_decl @PAD : i64 = 8
+tile.param_decl @VPAD : i64 = 0
 tile.param_decl @VR : i64 = 64
 tile.param_decl @VC : i64 = 128
 tile.param_decl @VROWS : i64 = 8
 
 // K and V tiles in LDS, and the register tiles of one wave.
 !kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD>
-!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = 0>
+!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = VPAD>
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
 !qt = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<b>>
@@ -106,7 +107,12 @@ func.func private @fetch_v(%vbuf: !buf, %vb: !vl, %j: index, %Skv: index,
   %bn = tile.param @BN : index
   %d = tile.param @D : index
   %r = arith.muli %j, %bn : index
-  tile.async_copy %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers : !buf, !vl
+  // Only V_TR copies V by DMA; without it V's LDS rows are D x BN, padded
+  // freely (VPAD), which the DMA's 256-byte lines could not fill.
+  %vtr = tile.param @V_TR : i1
+  scf.if %vtr {
+    tile.async_copy %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers : !buf, !vl
+  }
   return
 }
 

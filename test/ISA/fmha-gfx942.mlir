@@ -1,11 +1,12 @@
 // FlashAttention forward (kernels/attention/fmha_fwd.mlir) on gfx942 with the
 // parameters kcc::ops::attention_forward picks there (AttentionOp.cpp): 4
 // waves, 32-key tiles, K by LDS DMA, V moved through registers and stored
-// transposed (gfx942 has no transposing LDS read), 32x32x8 MFMAs.
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=8 -D VR=128 -D VC=32 -D VROWS=8 --emit=asm -o - | FileCheck %s
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=f16 -D D=64 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=0 -D VR=64 -D VC=32 -D VROWS=8 -D CAUSAL=1 --emit=asm -o - | FileCheck %s --check-prefix=F16
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=8 -D VR=128 -D VC=32 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=8 -D VR=128 -D VC=32 -D VROWS=8 -o %t.hsaco
+// transposed (gfx942 has no transposing LDS read), 32x32x8 MFMAs. K rows
+// padded by 4 elements and V^T rows by 4: conflict-free on 32 banks.
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=f16 -D D=64 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=0 -D VPAD=4 -D VR=64 -D VC=32 -D VROWS=8 -D CAUSAL=1 --emit=asm -o - | FileCheck %s --check-prefix=F16
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
 // No gfx950-only instruction anywhere.
@@ -20,7 +21,7 @@
 // the barrier after which K 0's buffer may be overwritten.
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
 // CHECK: buffer_load_ushort
-// CHECK: ds_write2st64_b64
+// CHECK: ds_write_b64
 // CHECK: s_barrier
 // CHECK: s_setprio 1
 // CHECK-COUNT-16: v_mfma_f32_32x32x8_bf16
@@ -54,7 +55,7 @@
 // maxima of S_{j+1} and their exchange between its MFMAs; the lazy
 // rescale's scalar branch after it.
 // CHECK: s_barrier
-// CHECK-NEXT: ds_write2st64_b64
+// CHECK-NEXT: ds_write_b64
 // CHECK: s_setprio 1
 // CHECK-NEXT: ds_read2_b64
 // CHECK: v_mfma_f32_32x32x8_bf16
@@ -79,10 +80,10 @@
 // STATS-NEXT: registers {{ *}}{{[0-9]+}} VGPRs
 // STATS-NEXT: spills {{ *}}0 VGPR, 0 SGPR
 // STATS-NEXT: scratch {{ *}}0 bytes per work-item
-// STATS-NEXT: LDS {{ *}}33792 bytes per workgroup
+// STATS-NEXT: LDS {{ *}}35328 bytes per workgroup
 // STATS: mfma {{ *}}112{{$}}
 
-// NOTES: .group_segment_fixed_size: 33792
+// NOTES: .group_segment_fixed_size: 35328
 // NOTES: .name: fmha_fwd
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .sgpr_spill_count: 0

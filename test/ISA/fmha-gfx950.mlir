@@ -1,12 +1,14 @@
 // FlashAttention forward (kernels/attention/fmha_fwd.mlir) on gfx950 with the
 // fast path's parameters, as kcc::ops::attention_forward picks them for
 // D = 128 (kernels/attention/AttentionOp.cpp): 8 waves in two staggered wave
-// groups, 64-key tiles, K and V by LDS DMA, V read transposed.
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VR=64 -D VC=128 -D VROWS=8 --emit=asm -o - | FileCheck %s
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=f16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VR=64 -D VC=128 -D VROWS=8 --emit=asm -o - | FileCheck %s --check-prefix=F16
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VR=64 -D VC=128 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VR=64 -D VC=128 -D VROWS=8 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VR=64 -D VC=128 -D VROWS=8 -o %t.hsaco
+// groups, 64-key tiles, K and V by LDS DMA, V read transposed; K rows
+// padded by 8 elements, V rows by 32 (conflict-free for the transposing
+// reads on 64 banks).
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=f16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 --emit=asm -o - | FileCheck %s --check-prefix=F16
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
 // Prologue: K tiles 0 and 1 and V tile 0 by LDS DMA (16 lines of 256 bytes
@@ -110,11 +112,11 @@
 // STATS-NEXT: registers {{ *}}{{[0-9]+}} VGPRs, 0 AGPRs
 // STATS-NEXT: spills {{ *}}0 VGPR, 0 SGPR
 // STATS-NEXT: scratch {{ *}}0 bytes per work-item
-// STATS-NEXT: LDS {{ *}}67584 bytes per workgroup
+// STATS-NEXT: LDS {{ *}}75776 bytes per workgroup
 // STATS: mfma {{ *}}112{{$}}
 // STATS: lds {{ *}}176{{$}}
 
-// NOTES: .group_segment_fixed_size: 67584
+// NOTES: .group_segment_fixed_size: 75776
 // NOTES: .name: fmha_fwd
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .sgpr_spill_count: 0

@@ -67,15 +67,15 @@ Config configFor(const Case &c) {
     cfg.params.insert(cfg.params.end(),
                       {p("BN", bn), p("BLOCK", cfg.waves * 64),
                        std::string("STAGGER=") + (fast ? "1" : "0"), "V_TR=1",
-                       p("PAD", c.D * 2 % 256 == 0 ? 8 : 0), p("VR", bn), p("VC", c.D),
-                       p("VROWS", 8)});
+                       p("PAD", c.D == 128 ? 8 : 0), p("VPAD", c.D == 128 ? 32 : 0),
+                       p("VR", bn), p("VC", c.D), p("VROWS", 8)});
   } else {
     int bn = 32;
     cfg.waves = 4;
     cfg.params.insert(cfg.params.end(),
                       {p("BN", bn), p("BLOCK", 256), "STAGGER=0", "V_TR=0",
-                       p("PAD", c.D * 2 % 256 == 0 ? 8 : 0), p("VR", c.D), p("VC", bn),
-                       p("VROWS", bn / 4)});
+                       p("PAD", c.D == 128 ? 4 : 0), p("VPAD", 4), p("VR", c.D),
+                       p("VC", bn), p("VROWS", bn / 4)});
   }
   return cfg;
 }
