@@ -411,6 +411,9 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     std::vector<std::string> params = dtypeParams;
     params.push_back(std::string("CAUSAL=") + (options.causal ? "1" : "0"));
     params.push_back(std::string("LSE_OUT=") + (shape.hasLse ? "1" : "0"));
+    // V^T through LDS where the transposing LDS read exists (gfx950).
+    bool vtr = getChipInfo(comm.device(ranks[0].rank).chip()).hasTransposingLdsRead;
+    params.push_back(std::string("V_TR=") + (vtr ? "1" : "0"));
     std::vector<Kernel> kernels;
     kernels.reserve(ranks.size());
     for (RankState &st : ranks) {

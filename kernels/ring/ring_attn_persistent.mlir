@@ -36,9 +36,11 @@
 // Inside a worker each wave owns 32 queries and computes S^T = K Q^T for a
 // key tile of BN rows (keys down, its queries across: softmax reductions
 // over keys stay within a lane's column), then O^T += V^T P^T with P^T
-// taken from the accumulator by tile.relayout (k_from_acc). K and V^T are
-// loaded from global memory straight into MFMA operands (no LDS): simple,
-// and each wave only reads what it multiplies.
+// taken from the accumulator by tile.relayout (k_from_acc). K is loaded
+// from global memory straight into the MFMA operand; V^T too on gfx942, and
+// through a per-wave LDS stage on gfx950 (V_TR). No LDS is shared between
+// waves: simple, no barrier in the key loop, and each wave only reads the
+// tiles it multiplies (its causal skips are its own).
 //
 // Causal masking is over global token positions. A rank's local tokens are
 // one chunk (contiguous: global r S ..) or two (zig-zag: its first A tokens
@@ -50,7 +52,7 @@
 // segment's end.
 //
 // Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile, 32),
-// CAUSAL, LSE_OUT.
+// CAUSAL, LSE_OUT, V_TR (gfx950: V^T through LDS and ds_read_b64_tr_b16).
 // Launch: grid (FETCHERS + workers), block 256.
 
 tile.type_param_decl @DTYPE = bf16
@@ -58,6 +60,7 @@ tile.param_decl @D : i64 = 128
 tile.param_decl @BN : i64 = 32
 tile.param_decl @CAUSAL : i1 = false
 tile.param_decl @LSE_OUT : i1 = false
+tile.param_decl @V_TR : i1 = false
 
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
@@ -77,6 +80,9 @@ tile.param_decl @LSE_OUT : i1 = false
 !row = !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc>>>
 !rowi = !tile.tile<[1, 32], i32, #tile.slice<0, #tile.mfma<acc>>>
 !rowm = !tile.tile<[1, 32], i1, #tile.slice<0, #tile.mfma<acc>>>
+// V_TR: a wave's V tile staged row-major in its own LDS stage.
+!vl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = 0, stages = 4>
+!vrow = !tile.tile<[BN, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
 !piece = !tile.tile<[16, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 4], [4, 16]>>
 
 // Global position of local token `i` of a rank whose first chunk (a tokens)
@@ -111,7 +117,7 @@ func.func private @chunks(%rank: index, %world: index, %S: index, %zig: i1)
 // Folds key tile [k0, k0 + BN) of a segment ending at `ke` into (m, l, O).
 // `kg` is the global position of local key k0; `qpos` the wave's query
 // positions (one per column), `qlo` the first of them. `c` = scale log2 e.
-func.func private @fold_tile(%kbuf: !buf, %vbuf: !buf, %kstride: index, %k0: index,
+func.func private @fold_tile(%kbuf: !buf, %vbuf: !buf, %vl: !vl, %kstride: index, %k0: index,
                              %ke: index, %kg: index, %qt: !qt, %qpos: !rowi,
                              %qlo: index, %c: f32, %m: !row, %l: !row, %o: !o)
     -> (!row, !row, !o) {
@@ -188,10 +194,23 @@ func.func private @fold_tile(%kbuf: !buf, %vbuf: !buf, %kstride: index, %k0: ind
   %psum = tile.reduce_sum %p dim 0 : !s -> !row
   %lnew = tile.addf %l_old, %psum : !row
 
-  // O^T += V^T P^T; V^T is read transposed from the [keys, D] rows.
+  // O^T += V^T P^T. V^T runs down V's columns: on gfx950 (V_TR) the tile
+  // is loaded row by row (16-byte loads), stored into this wave's LDS stage
+  // and read back with the transposing LDS read; otherwise each lane
+  // gathers its elements from global memory one by one.
   %ph = tile.convert %p : !s -> !pa
   %pt = tile.relayout %ph : !pa -> !pb
-  %vt = tile.load %vbuf[%k0, %c0] stride %kstride bounds %ke, %d transpose : !buf -> !vf
+  %vtr = tile.param @V_TR : i1
+  %vt = scf.if %vtr -> !vf {
+    %wave = tile.wave_id
+    %vr = tile.load %vbuf[%k0, %c0] stride %kstride bounds %ke, %d : !buf -> !vrow
+    tile.lds_store %vr, %vl[%wave][%c0, %c0] : !vrow, !vl
+    %x = tile.lds_load %vl[%wave][%c0, %c0] transpose : !vl -> !vf
+    scf.yield %x : !vf
+  } else {
+    %x = tile.load %vbuf[%k0, %c0] stride %kstride bounds %ke, %d transpose : !buf -> !vf
+    scf.yield %x : !vf
+  }
   %onew = tile.mma %vt, %pt, %o_old : !vf, !pb -> !o
   return %mnew, %lnew, %onew : !row, !row, !o
 }
@@ -200,7 +219,7 @@ func.func private @fold_tile(%kbuf: !buf, %vbuf: !buf, %kstride: index, %k0: ind
 // `S` local tokens in the source's order) folded into (m, l, O). Segments
 // (and key tiles) wholly after the wave's last query add nothing when
 // causal and are not visited.
-func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %kstride: index, %src: index,
+func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %vl: !vl, %kstride: index, %src: index,
                                %world: index, %S: index, %zig: i1, %qt: !qt,
                                %qpos: !rowi, %qlo: index, %qhi: index, %c: f32,
                                %m0: !row, %l0: !row, %o0: !o) -> (!row, !row, !o) {
@@ -235,8 +254,8 @@ func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %kstride: index, %src: 
         %f:3 = scf.if %drop -> (!row, !row, !o) {
           scf.yield %mi, %li, %oi : !row, !row, !o
         } else {
-          %t:3 = func.call @fold_tile(%kbuf, %vbuf, %kstride, %k0, %ke, %kg, %qt, %qpos, %qlo, %c, %mi, %li, %oi)
-              : (!buf, !buf, index, index, index, index, !qt, !rowi, index, f32, !row, !row, !o) -> (!row, !row, !o)
+          %t:3 = func.call @fold_tile(%kbuf, %vbuf, %vl, %kstride, %k0, %ke, %kg, %qt, %qpos, %qlo, %c, %mi, %li, %oi)
+              : (!buf, !buf, !vl, index, index, index, index, !qt, !rowi, index, f32, !row, !row, !o) -> (!row, !row, !o)
           scf.yield %t#0, %t#1, %t#2 : !row, !row, !o
         }
         scf.yield %f#0, %f#1, %f#2 : !row, !row, !o
@@ -370,7 +389,7 @@ func.func @ring_attn_persistent(%q: !ptr, %out: !ptr, %lse: !fp, %heap_kv: !ptr,
     %a, %g0, %g1 = func.call @chunks(%me, %world, %S, %zig)
         : (index, index, index, i1) -> (index, index, index)
     %s1 = arith.subi %S, %c1 : index
-    %d1 = arith.subi %d, %c1 : index
+    %vl = tile.lds_alloc "v_stage" : !vl
     scf.for %item = %w to %items step %nw {
       %qb = arith.remui %item, %nqb : index
       %bh = arith.divui %item, %nqb : index
@@ -458,8 +477,8 @@ func.func @ring_attn_persistent(%q: !ptr, %out: !ptr, %lse: !fp, %heap_kv: !ptr,
             %vp = tile.ptr_add %base, %vo : !ptr
             %kbuf = tile.make_buffer %kp, %kvn : !ptr -> !buf
             %vbuf = tile.make_buffer %vp, %kvn : !ptr -> !buf
-            %y:3 = func.call @fold_source(%kbuf, %vbuf, %hkvd, %src, %world, %S, %zig, %qt, %qpos, %qlo, %qhi, %c, %ms, %ls, %os)
-                : (!buf, !buf, index, index, index, index, i1, !qt, !rowi, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
+            %y:3 = func.call @fold_source(%kbuf, %vbuf, %vl, %hkvd, %src, %world, %S, %zig, %qt, %qpos, %qlo, %qhi, %c, %ms, %ls, %os)
+                : (!buf, !buf, !vl, index, index, index, index, i1, !qt, !rowi, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
             scf.yield %y#0, %y#1, %y#2 : !row, !row, !o
           } else {
             scf.yield %ms, %ls, %os : !row, !row, !o

@@ -194,6 +194,11 @@ void runRingCase(const Case &c) {
     // every later step the fetchers'.
     EXPECT_GE(res->fetchers, 1u);
     EXPECT_GE(res->workers, 1u);
+    // Two staging slots when each worker owns one query block; one per step
+    // when workers take several (they revisit every step per block).
+    unsigned items = unsigned(c.B * c.H * ((c.S + 127) / 128));
+    unsigned steps = std::max(1u, c.world - 1);
+    EXPECT_EQ(res->slots, res->workers < items ? steps : std::min(2u, steps));
     for (const RingStepRecord &s : res->steps) {
       EXPECT_EQ(s.mergeInstructions, 0u);
       if (!s.sources.empty())
@@ -313,7 +318,13 @@ INSTANTIATE_TEST_SUITE_P(
     Ring, RingAttentionCheckMode,
     ::testing::Values(Case{Chip::gfx942, 3, 40, 2, 1, 64, true, RingSharding::ZigZag,
                            DType::bf16},
-                      Case{Chip::gfx942, 3, 40, 2, 1, 64, true, RingSharding::ZigZag,
+                      // 4 ranks, 2 query blocks: two slots, reused at step 3
+                      // after the workers' done flags.
+                      Case{Chip::gfx942, 4, 40, 2, 1, 64, true, RingSharding::ZigZag,
+                           DType::bf16, 1, RingStepKernel::Persistent},
+                      // gfx950: V through each wave's LDS stage; 8 query
+                      // blocks for 7 resident workers (a slot per step).
+                      Case{Chip::gfx950, 3, 33, 8, 2, 128, true, RingSharding::ZigZag,
                            DType::bf16, 1, RingStepKernel::Persistent}),
     [](const auto &info) { return name(info.param); });
 
