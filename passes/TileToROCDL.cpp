@@ -766,14 +766,36 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     Value result = poison(rw, loc, resultType);
     Type elt = resultType.getElementType();
     auto quad = VectorType::get({4}, elt);
-    for (int64_t t = 0; t < view.map.numRegs() / 4; ++t) {
-      // Register 4t + u's offset, chosen per lane among four constants.
-      Value off = i32(rw, loc, (view.rowOfReg(4 * t) * stride + view.colOfReg(4 * t)) * esize);
+    int64_t groups = view.map.numRegs() / 4;
+    auto regOffset = [&](int64_t r) {
+      return (view.rowOfReg(r) * stride + view.colOfReg(r)) * esize;
+    };
+    // Register 4t + u's offset, chosen per lane among four constants.
+    auto laneChoice = [&](auto offsetOf) {
+      Value off = i32(rw, loc, offsetOf(0));
       for (int64_t k = 1; k < 4; ++k) {
         Value isK = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, u, i32(rw, loc, k));
-        Value offK = i32(rw, loc, (view.rowOfReg(4 * t + k) * stride + view.colOfReg(4 * t + k)) * esize);
-        off = rw.create<LLVM::SelectOp>(loc, isK, offK, off);
+        off = rw.create<LLVM::SelectOp>(loc, isK, i32(rw, loc, offsetOf(k)), off);
       }
+      return off;
+    };
+    // When register 4t + k lies the same distance from register 4t in every
+    // group t (as for MFMA operands), that distance is chosen once per lane
+    // and folded into the base: each read's own offset is then an immediate
+    // of the instruction, instead of one address register per read held
+    // live across the loop.
+    bool sameSpacing = true;
+    for (int64_t t = 1; t < groups && sameSpacing; ++t)
+      for (int64_t k = 1; k < 4; ++k)
+        if (regOffset(4 * t + k) - regOffset(4 * t) != regOffset(k) - regOffset(0))
+          sameSpacing = false;
+    if (sameSpacing)
+      base = ldsAddress(rw, loc, base,
+                        laneChoice([&](int64_t k) { return regOffset(k) - regOffset(0); }));
+    for (int64_t t = 0; t < groups; ++t) {
+      Value off = sameSpacing
+                      ? i32(rw, loc, regOffset(4 * t))
+                      : laneChoice([&](int64_t k) { return regOffset(4 * t + k); });
       Value p = ldsAddress(rw, loc, base, off);
       auto read = rw.create<ROCDL::ds_read_tr16_b64>(loc, quad, p);
       setScopes(read, scopes);

@@ -291,11 +291,14 @@ func.func private @accumulate(%vb: !vl, %p: !pb, %o: !o) -> !o {
 // scheduler fills the groups from the instructions above the call). Each
 // cluster has (BN / 32) (D / K) MFMAs, D / 8 in every configuration the host
 // picks, K being the chip's MFMA depth: 16 on gfx950, which also has V_TR,
-// and 8 on gfx942. Pinning the LDS reads next to their MFMA keeps them from
-// being hoisted en masse (which costs registers the 2-waves-per-SIMD budget
-// does not have).
-//  - Cluster A: per MFMA one read of K and the exponentials of BN / 2
-//    scores spread evenly: 16 K / D per MFMA. The VALU work (fma, sums,
+// and 8 on gfx942. The LDS reads run a few MFMAs ahead of their use (a first
+// group of reads, then one group per MFMA), so that the LDS latency hides
+// under the MFMAs between; pinning them there also keeps the scheduler from
+// hoisting all of them, which costs registers the 2-waves-per-SIMD budget
+// does not have. The depths were tuned on the timing model (kcc run
+// --timing): deeper spills on gfx950.
+//  - Cluster A: per MFMA the exponentials of BN / 2 scores spread evenly
+//    (16 K / D per MFMA) and one read of K for a later MFMA. The VALU work (fma, sums,
 //    conversions) fills the remaining issue slots on its own.
 func.func private @schedule_a() {
   %d = tile.param @D : index
@@ -304,22 +307,27 @@ func.func private @schedule_a() {
   %d128 = arith.cmpi eq, %d, %c128 : index
   scf.if %d128 {
     scf.if %vtr {
-      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>, #tile.group<trans, 2>] x 16
+      tile.sched_group_barrier #tile.group<ds_read, 3>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 16
     } else {
-      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>, #tile.group<trans, 1>] x 16
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 1>, #tile.group<ds_read, 1>] x 16
     }
   } else {
     scf.if %vtr {
-      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>, #tile.group<trans, 4>] x 8
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>] x 8
     } else {
-      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>, #tile.group<trans, 2>] x 8
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
     }
   }
   return
 }
 
-//  - Cluster B: per MFMA the reads of V^T that feed it: two transposing
-//    reads of 4 elements for K = 16 (V_TR), one 4-element read for K = 8.
+//  - Cluster B: per MFMA the reads of V^T that feed a later one: two
+//    transposing reads of 4 elements for K = 16 (V_TR), one 4-element read
+//    for K = 8.
 func.func private @schedule_b() {
   %d = tile.param @D : index
   %vtr = tile.param @V_TR : i1
@@ -327,15 +335,19 @@ func.func private @schedule_b() {
   %d128 = arith.cmpi eq, %d, %c128 : index
   scf.if %d128 {
     scf.if %vtr {
-      tile.sched_interleave [#tile.group<ds_read, 2>, #tile.group<mfma, 1>] x 16
+      tile.sched_group_barrier #tile.group<ds_read, 6>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 16
     } else {
-      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>] x 16
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 16
     }
   } else {
     scf.if %vtr {
-      tile.sched_interleave [#tile.group<ds_read, 2>, #tile.group<mfma, 1>] x 8
+      tile.sched_group_barrier #tile.group<ds_read, 4>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 8
     } else {
-      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>] x 8
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
     }
   }
   return

@@ -37,45 +37,57 @@
 // CHECK: s_cbranch_scc0 [[EXIT:\.LBB0_[0-9]+]]
 
 // One key tile j of the loop. K j+2's DMA (issuers only), then cluster A:
-// the 16 MFMAs of S_{j+1} = K_{j+1} Q^T (accumulating from 0), each
-// followed by two exponentials of S_j and the LDS read of the next MFMA's
-// K operand (the sched_group_barrier pattern [ds_read 1, mfma 1, trans 2]);
-// the row sum's exchange closes the cluster.
+// the 16 MFMAs of S_{j+1} = K_{j+1} Q^T (accumulating from 0), with the
+// exponentials of S_j two per MFMA and the LDS reads of K running three
+// MFMAs ahead (the sched_group_barrier pattern [ds_read 3] then [mfma 1,
+// trans 2, ds_read 1]): each MFMA waits with two reads still in flight. The
+// row sum's exchange closes the cluster.
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
 // CHECK: s_setprio 1
 // CHECK-NEXT: ds_read_b128
-// CHECK: v_mfma_f32_32x32x16_bf16 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
-// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: ds_read_b128
+// CHECK-NEXT: ds_read_b128
+// CHECK: s_waitcnt lgkmcnt(2)
+// CHECK-NEXT: v_mfma_f32_32x32x16_bf16 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
+// CHECK-NOT: v_mfma
+// CHECK: v_exp_f32
 // CHECK-NEXT: v_exp_f32
 // CHECK-NEXT: ds_read_b128
-// CHECK: v_mfma_f32_32x32x16_bf16
-// CHECK-NEXT: v_exp_f32
-// CHECK-NEXT: v_exp_f32
-// CHECK-NEXT: ds_read_b128
-// CHECK: v_mfma_f32_32x32x16_bf16
-// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: s_waitcnt lgkmcnt(2)
+// CHECK-NEXT: v_mfma_f32_32x32x16_bf16
+// CHECK-NOT: v_mfma
+// CHECK: v_exp_f32
 // CHECK-NEXT: v_exp_f32
 // CHECK-NEXT: ds_read_b128
+// CHECK-NEXT: s_waitcnt lgkmcnt(2)
+// CHECK-NEXT: v_mfma_f32_32x32x16_bf16
 // CHECK-COUNT-13: v_mfma_f32_32x32x16_bf16
 // CHECK-NOT: s_setprio
 // CHECK: v_permlane32_swap_b32
 // CHECK-NEXT: s_setprio 0
 // Barrier X (V j landed), V j+1's DMA, then cluster B: O^T += V_j^T P_j^T,
-// two transposing reads of V per MFMA, P converted to bf16 in pairs, and
-// the column maxima of S_{j+1} (their exchange) inside the cluster; the
-// lazy rescale's scalar branch after it.
+// two transposing reads of V per MFMA, six in flight, all from one address
+// register with immediate offsets; P converted to bf16 in pairs, and the
+// column maxima of S_{j+1} (their exchange) inside the cluster; the lazy
+// rescale's scalar branch after it.
 // CHECK: s_barrier
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
 // CHECK: s_setprio 1
-// CHECK-NEXT: ds_read_b64_tr_b16
-// CHECK-NEXT: ds_read_b64_tr_b16
-// CHECK: v_cvt_pk_bf16_f32
-// CHECK: v_mfma_f32_32x32x16_bf16
-// CHECK-NEXT: ds_read_b64_tr_b16
-// CHECK: v_max3_f32
-// CHECK: v_mfma_f32_32x32x16_bf16
-// CHECK: v_permlane32_swap_b32
+// CHECK-NEXT: ds_read_b64_tr_b16 v[{{[0-9]+}}:{{[0-9]+}}], [[VADDR:v[0-9]+]] offset:
+// CHECK-COUNT-5: ds_read_b64_tr_b16 v[{{[0-9]+}}:{{[0-9]+}}], [[VADDR]] offset:
+// CHECK: s_waitcnt lgkmcnt(4)
+// CHECK-NEXT: v_mfma_f32_32x32x16_bf16
 // CHECK-NOT: v_mfma
+// CHECK: ds_read_b64_tr_b16 v[{{[0-9]+}}:{{[0-9]+}}], [[VADDR]] offset:
+// CHECK-NOT: v_mfma
+// CHECK: ds_read_b64_tr_b16 v[{{[0-9]+}}:{{[0-9]+}}], [[VADDR]] offset:
+// CHECK-NOT: v_mfma
+// CHECK: s_waitcnt lgkmcnt(4)
+// CHECK-NEXT: v_mfma_f32_32x32x16_bf16
+// CHECK: v_max3_f32
+// CHECK: v_permlane32_swap_b32
+// CHECK-NOT: s_setprio
+// CHECK: v_mfma_f32_32x32x16_bf16
 // CHECK: s_setprio 0
 // CHECK-NEXT: s_cbranch_vccz
 // CHECK: v_exp_f32
