@@ -411,9 +411,12 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     std::vector<std::string> params = dtypeParams;
     params.push_back(std::string("CAUSAL=") + (options.causal ? "1" : "0"));
     params.push_back(std::string("LSE_OUT=") + (shape.hasLse ? "1" : "0"));
-    // V^T through LDS where the transposing LDS read exists (gfx950).
+    // Each wave's V tile goes through its LDS stage: read back transposed
+    // where the transposing LDS read exists (gfx950), else stored as V^T.
     bool vtr = getChipInfo(comm.device(ranks[0].rank).chip()).hasTransposingLdsRead;
     params.push_back(std::string("V_TR=") + (vtr ? "1" : "0"));
+    params.push_back("VR=" + std::to_string(vtr ? 32 : D));
+    params.push_back("VC=" + std::to_string(vtr ? D : 32));
     std::vector<Kernel> kernels;
     kernels.reserve(ranks.size());
     for (RankState &st : ranks) {

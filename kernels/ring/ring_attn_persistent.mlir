@@ -37,10 +37,10 @@
 // key tile of BN rows (keys down, its queries across: softmax reductions
 // over keys stay within a lane's column), then O^T += V^T P^T with P^T
 // taken from the accumulator by tile.relayout (k_from_acc). K is loaded
-// from global memory straight into the MFMA operand; V^T too on gfx942, and
-// through a per-wave LDS stage on gfx950 (V_TR). No LDS is shared between
-// waves: simple, no barrier in the key loop, and each wave only reads the
-// tiles it multiplies (its causal skips are its own).
+// from global memory straight into the MFMA operand, V through a per-wave
+// LDS stage that turns it into V^T. No LDS is shared between waves: simple,
+// no barrier in the key loop, and each wave only reads the tiles it
+// multiplies (its causal skips are its own).
 //
 // Causal masking is over global token positions. A rank's local tokens are
 // one chunk (contiguous: global r S ..) or two (zig-zag: its first A tokens
@@ -52,7 +52,8 @@
 // segment's end.
 //
 // Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile, 32),
-// CAUSAL, LSE_OUT, V_TR (gfx950: V^T through LDS and ds_read_b64_tr_b16).
+// CAUSAL, LSE_OUT, V_TR (gfx950: V read back with ds_read_b64_tr_b16), VR
+// and VC (a wave's LDS stage: BN x D with V_TR, else D x BN).
 // Launch: grid (FETCHERS + workers), block 256.
 
 tile.type_param_decl @DTYPE = bf16
@@ -61,6 +62,8 @@ tile.param_decl @BN : i64 = 32
 tile.param_decl @CAUSAL : i1 = false
 tile.param_decl @LSE_OUT : i1 = false
 tile.param_decl @V_TR : i1 = false
+tile.param_decl @VR : i64 = 128
+tile.param_decl @VC : i64 = 32
 
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
@@ -80,9 +83,13 @@ tile.param_decl @V_TR : i1 = false
 !row = !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc>>>
 !rowi = !tile.tile<[1, 32], i32, #tile.slice<0, #tile.mfma<acc>>>
 !rowm = !tile.tile<[1, 32], i1, #tile.slice<0, #tile.mfma<acc>>>
-// V_TR: a wave's V tile staged row-major in its own LDS stage.
-!vl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = 0, stages = 4>
+// A wave's V tile in its own LDS stage: [BN, D] as loaded with V_TR, else
+// V^T [D, BN] (VR x VC).
+!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = 0, stages = 4>
 !vrow = !tile.tile<[BN, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
+// 4 keys x 4 columns per lane: 8-byte loads along the rows, and 8-byte LDS
+// writes down the columns once stored transposed.
+!vblk = !tile.tile<[BN, D], !tile.dtype<"DTYPE">, #tile.blocked<[4, 4], [8, 8]>>
 !piece = !tile.tile<[16, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 4], [4, 16]>>
 
 // Global position of local token `i` of a rank whose first chunk (a tokens)
@@ -194,21 +201,23 @@ func.func private @fold_tile(%kbuf: !buf, %vbuf: !buf, %vl: !vl, %kstride: index
   %psum = tile.reduce_sum %p dim 0 : !s -> !row
   %lnew = tile.addf %l_old, %psum : !row
 
-  // O^T += V^T P^T. V^T runs down V's columns: on gfx950 (V_TR) the tile
-  // is loaded row by row (16-byte loads), stored into this wave's LDS stage
-  // and read back with the transposing LDS read; otherwise each lane
-  // gathers its elements from global memory one by one.
+  // O^T += V^T P^T. V^T runs down V's columns, so V goes through this
+  // wave's LDS stage: on gfx950 (V_TR) loaded row by row (16-byte loads),
+  // stored as is and read back with the transposing LDS read; on gfx942
+  // loaded in 4 x 4 blocks, stored transposed as V^T and read along rows.
   %ph = tile.convert %p : !s -> !pa
   %pt = tile.relayout %ph : !pa -> !pb
   %vtr = tile.param @V_TR : i1
+  %wave = tile.wave_id
   %vt = scf.if %vtr -> !vf {
-    %wave = tile.wave_id
     %vr = tile.load %vbuf[%k0, %c0] stride %kstride bounds %ke, %d : !buf -> !vrow
     tile.lds_store %vr, %vl[%wave][%c0, %c0] : !vrow, !vl
     %x = tile.lds_load %vl[%wave][%c0, %c0] transpose : !vl -> !vf
     scf.yield %x : !vf
   } else {
-    %x = tile.load %vbuf[%k0, %c0] stride %kstride bounds %ke, %d transpose : !buf -> !vf
+    %vb = tile.load %vbuf[%k0, %c0] stride %kstride bounds %ke, %d : !buf -> !vblk
+    tile.lds_store %vb, %vl[%wave][%c0, %c0] transpose : !vblk, !vl
+    %x = tile.lds_load %vl[%wave][%c0, %c0] : !vl -> !vf
     scf.yield %x : !vf
   }
   %onew = tile.mma %vt, %pt, %o_old : !vf, !pb -> !o

@@ -296,7 +296,7 @@ std::vector<Case> cases() {
        RingStepKernel::Persistent},
       {g5, 3, 77, 4, 2, 128, true, RS::Contiguous, DType::f16, 1,
        RingStepKernel::Persistent},
-      {g2, 3, 77, 2, 1, 64, false, RS::ZigZag, DType::bf16, 2, RingStepKernel::Persistent},
+      {g2, 3, 77, 2, 1, 128, false, RS::ZigZag, DType::bf16, 2, RingStepKernel::Persistent},
       {g2, 4, 1, 2, 2, 64, true, RS::ZigZag, DType::bf16, 1, RingStepKernel::Persistent},
       {g2, 4, 256, 2, 1, 64, true, RS::ZigZag, DType::bf16, 1, RingStepKernel::Persistent},
   };
