@@ -49,6 +49,7 @@ int main(int argc, char **argv) {
   int S = 96, B = 1, H = 4, Hkv = 2, D = 64;
   bool causal = true;
   RingSharding sharding = RingSharding::ZigZag;
+  RingStepKernel stepKernel = RingStepKernel::AttentionMerge;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--world" && i + 1 < argc)
@@ -59,8 +60,12 @@ int main(int argc, char **argv) {
       sharding = RingSharding::Contiguous;
     else if (a == "--no-causal")
       causal = false;
+    else if (a == "--persistent")
+      stepKernel = RingStepKernel::Persistent;
     else {
-      std::fprintf(stderr, "usage: %s [--world N] [--seq S] [--contiguous] [--no-causal]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--world N] [--seq S] [--contiguous] [--no-causal] "
+                   "[--persistent]\n",
                    argv[0]);
       return 2;
     }
@@ -128,15 +133,21 @@ int main(int argc, char **argv) {
   RingAttentionOptions options;
   options.causal = causal;
   options.sharding = sharding;
+  options.stepKernel = stepKernel;
   auto res = ring_attention(**comm, ops, options);
   if (!res)
     return fail(res.takeError());
 
   std::printf("ring attention: %u emulated gfx942 ranks, %d tokens each (%lld total), "
-              "H=%d H_kv=%d D=%d bf16, %s, %s sharding, attention path %s\n",
+              "H=%d H_kv=%d D=%d bf16, %s, %s sharding, step kernel %s",
               world, S, (long long)N, H, Hkv, D, causal ? "causal" : "non-causal",
               ringShardingName(sharding).str().c_str(),
-              attentionPathName(res->path).str().c_str());
+              ringStepKernelName(stepKernel).str().c_str());
+  if (stepKernel == RingStepKernel::Persistent)
+    std::printf(" (%u fetcher + %u worker workgroups per rank, %u staging slots)\n",
+                res->fetchers, res->workers, res->slots);
+  else
+    std::printf(", attention path %s\n", attentionPathName(res->path).str().c_str());
   for (const RingStepRecord &s : res->steps) {
     std::string src;
     for (unsigned x : s.sources)
