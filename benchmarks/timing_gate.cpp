@@ -191,8 +191,8 @@ AttentionShape attentionShape(Chip chip) {
     s.params = {"BN=64", "BLOCK=512", "STAGGER=1", "V_TR=1", "VR=64", "VC=128",
                 "PAD=8", "VPAD=32"};
   } else {
-    s.waves = 4;
-    s.params = {"BN=32", "BLOCK=256", "STAGGER=0", "V_TR=0", "VR=128", "VC=32",
+    s.waves = 8;
+    s.params = {"BN=32", "BLOCK=512", "STAGGER=1", "V_TR=0", "VR=128", "VC=32",
                 "PAD=4", "VPAD=4"};
   }
   s.params.insert(s.params.begin(), common.begin(), common.end());

@@ -211,11 +211,18 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
              p("VPAD", vpad), p("VR", 64), p("VC", headDim), p("VROWS", 8)};
     break;
   case AttentionPath::Gfx942:
-    // 64 KiB of LDS: 32-key tiles, double-buffered. Without a transposing
-    // LDS read, each of the 4 waves stores 8 rows of V transposed as
-    // V^T [D, 32].
-    shape = {p("BN", 32), p("BLOCK", 256), "STAGGER=0", "V_TR=0", p("PAD", pad),
-             p("VPAD", vpad), p("VR", headDim), p("VC", 32), p("VROWS", 8)};
+    // 64 KiB of LDS: 32-key tiles, double-buffered, so one workgroup per CU
+    // for D = 128 (35 KiB). It has 8 waves in two staggered groups, as on
+    // gfx950, for two waves per SIMD; without a transposing LDS read, each
+    // of the 4 leading waves stores 8 rows of V transposed as V^T [D, 32]
+    // (timing model: 1.45x the 4-wave kernel's throughput). D = 64 keeps 4
+    // waves and three workgroups per CU.
+    if (headDim == 128)
+      shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", p("PAD", pad),
+               p("VPAD", vpad), p("VR", headDim), p("VC", 32), p("VROWS", 8)};
+    else
+      shape = {p("BN", 32), p("BLOCK", 256), "STAGGER=0", "V_TR=0", p("PAD", pad),
+               p("VPAD", vpad), p("VR", headDim), p("VC", 32), p("VROWS", 8)};
     break;
   }
   params.insert(params.end(), shape.begin(), shape.end());

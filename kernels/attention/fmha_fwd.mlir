@@ -384,7 +384,13 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   }
   // Without V_TR every wave moves its rows of V j+1 through registers:
   // loaded now, stored transposed once V j-1's buffer is free.
-  %vload = arith.xori %vtr, %true : i1
+  // With a stagger only the leading group moves V (as it issues the DMA),
+  // at points where both groups are done with the buffer.
+  %stagger = tile.param @STAGGER : i1
+  %novtr = arith.xori %vtr, %true : i1
+  %nostagger = arith.xori %stagger, %true : i1
+  %mover = arith.ori %nostagger, %issuer : i1
+  %vload = arith.andi %novtr, %mover : i1
   %vnext = scf.if %vload -> !vreg {
     %v = func.call @load_v(%vbuf, %j1, %Skv, %vs) : (!buf, index, index, index) -> !vreg
     scf.yield %v : !vreg
@@ -590,7 +596,8 @@ func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>
   }
   %true = arith.constant true
   %novtr0 = arith.xori %vtr, %true : i1
-  %vreg0 = arith.andi %has0, %novtr0 : i1
+  %vreg00 = arith.andi %has0, %novtr0 : i1
+  %vreg0 = arith.andi %vreg00, %is_lead : i1
   scf.if %vreg0 {
     %v0 = func.call @load_v(%vbuf, %c0, %Skv, %v_s) : (!buf, index, index, index) -> !vreg
     func.call @store_vt(%v0, %va) : (!vreg, !vl) -> ()

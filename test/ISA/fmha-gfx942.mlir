@@ -1,12 +1,13 @@
 // FlashAttention forward (kernels/attention/fmha_fwd.mlir) on gfx942 with the
-// parameters kcc::ops::attention_forward picks there (AttentionOp.cpp): 4
-// waves, 32-key tiles, K by LDS DMA, V moved through registers and stored
+// parameters kcc::ops::attention_forward picks there for D = 128
+// (AttentionOp.cpp): 8 waves in two staggered groups, 32-key tiles, K by
+// LDS DMA (leading group), V moved through registers and stored
 // transposed (gfx942 has no transposing LDS read), 32x32x8 MFMAs. K rows
 // padded by 4 elements and V^T rows by 4: conflict-free on 32 banks.
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --emit=asm -o - | FileCheck %s
 // RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=f16 -D D=64 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=0 -D VPAD=4 -D VR=64 -D VC=32 -D VROWS=8 -D CAUSAL=1 --emit=asm -o - | FileCheck %s --check-prefix=F16
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 -o %t.hsaco
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
 // No gfx950-only instruction anywhere.
@@ -28,6 +29,11 @@
 // CHECK-NEXT: s_setprio 0
 // CHECK: ds_bpermute_b32
 // CHECK: s_barrier
+// The stagger: the lagging group's extra barrier, which the leading group
+// branches past.
+// CHECK: s_cbranch_vccnz [[LEAD:\.LBB0_[0-9]+]]
+// CHECK-NEXT: s_barrier
+// CHECK-NEXT: [[LEAD]]:
 // One key tile j of the loop: K j+2 by DMA and this wave's rows of V j+1
 // into registers; cluster A: the 16 MFMAs of S_{j+1} = K_{j+1} Q^T
 // (accumulating from 0), each followed by one exponential of S_j and the
@@ -49,15 +55,19 @@
 // CHECK-NOT: s_setprio
 // CHECK: ds_bpermute_b32
 // CHECK-NEXT: s_setprio 0
-// Barrier X (K j+1 read by all), then V j+1 stored transposed, and cluster
+// Barrier X (K j+1 read by all), then V j+1 stored transposed (by the
+// leading group only, which loaded it), and cluster
 // B: O^T += V_j^T P_j^T from plain LDS reads of V^T (P rounded to bf16 by
 // VALU arithmetic: gfx942 has no v_cvt_pk_bf16_f32), with the column
 // maxima of S_{j+1} and their exchange between its MFMAs; the lazy
 // rescale's scalar branch after it.
 // CHECK: s_barrier
-// CHECK-NEXT: ds_write_b64
+// CHECK-NEXT: s_cbranch_vccnz
+// CHECK: ds_write_b64
 // CHECK: s_setprio 1
-// CHECK-NEXT: ds_read2_b64
+// CHECK-NOT: v_mfma
+// CHECK: ds_read2_b64
+// CHECK-NEXT: v_perm_b32
 // CHECK: v_mfma_f32_32x32x8_bf16
 // CHECK: ds_bpermute_b32
 // CHECK: v_mfma_f32_32x32x8_bf16

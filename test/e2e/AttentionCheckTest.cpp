@@ -58,7 +58,8 @@ TEST_P(AttentionCheckTest, CleanUnderCheckMode) {
   ASSERT_TRUE(bool(co));
   const KernelInfo *info = co->findKernel("fmha_fwd");
   ASSERT_NE(info, nullptr);
-  uint32_t block = ops::attentionPath(c.chip, c.D) == ops::AttentionPath::Gfx950Fast ? 512 : 256;
+  // The workgroup size is the kernel's (its metadata), as the op chose it.
+  uint32_t block = info->maxFlatWorkgroupSize;
 
   bool bf = c.dtype == DType::bf16;
   std::mt19937 rng(c.Sq + c.Skv);

@@ -71,11 +71,13 @@ Config configFor(const Case &c) {
                        p("VR", bn), p("VC", c.D), p("VROWS", 8)});
   } else {
     int bn = 32;
-    cfg.waves = 4;
+    bool staggered = c.D == 128;
+    cfg.waves = staggered ? 8 : 4;
     cfg.params.insert(cfg.params.end(),
-                      {p("BN", bn), p("BLOCK", 256), "STAGGER=0", "V_TR=0",
+                      {p("BN", bn), p("BLOCK", cfg.waves * 64),
+                       std::string("STAGGER=") + (staggered ? "1" : "0"), "V_TR=0",
                        p("PAD", c.D == 128 ? 4 : 0), p("VPAD", 4), p("VR", c.D),
-                       p("VC", bn), p("VROWS", bn / 4)});
+                       p("VC", bn), p("VROWS", 8)});
   }
   return cfg;
 }
