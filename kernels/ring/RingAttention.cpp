@@ -54,7 +54,7 @@ struct Descriptor {
   int32_t status = 0; // 0: valid
   int32_t dtype = 0;
   int64_t batch = 0, seq = 0, heads = 0, kvHeads = 0, headDim = 0;
-  int32_t causal = 0, sharding = 0, hasLse = 0, pad = 0;
+  int32_t causal = 0, sharding = 0, hasLse = 0, stepKernel = 0;
   char message[384] = {};
 };
 
@@ -68,7 +68,8 @@ std::string shapeText(const Descriptor &d) {
 std::string optionText(const Descriptor &d) {
   return std::string(d.causal ? "causal" : "non-causal") + ", " +
          ringShardingName(RingSharding(d.sharding)).str() + ", " +
-         (d.hasLse ? "with" : "without") + " LSE";
+         (d.hasLse ? "with" : "without") + " LSE, " +
+         ringStepKernelName(RingStepKernel(d.stepKernel)).str() + " steps";
 }
 
 uint64_t kernelInstructions(const LaunchResult &r) {
@@ -236,6 +237,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     d.batch = o.q.batch, d.seq = o.q.seq, d.heads = o.q.heads;
     d.kvHeads = o.k.heads, d.headDim = o.q.headDim;
     d.causal = options.causal, d.sharding = int32_t(options.sharding);
+    d.stepKernel = int32_t(options.stepKernel);
     d.hasLse = o.lse.has_value();
     if (Error e = checkRingRank(comm, mine[i], o, options)) {
       d.status = 1;
@@ -256,7 +258,8 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
         a.heads != b.heads || a.kvHeads != b.kvHeads || a.headDim != b.headDim)
       return error("rank " + Twine(r) + " has " + shapeText(b) + " but rank 0 has " +
                    shapeText(a) + "; every rank must pass the same shapes and dtype");
-    if (a.causal != b.causal || a.sharding != b.sharding || a.hasLse != b.hasLse)
+    if (a.causal != b.causal || a.sharding != b.sharding || a.hasLse != b.hasLse ||
+        a.stepKernel != b.stepKernel)
       return error("rank " + Twine(r) + " runs " + optionText(b) + " but rank 0 runs " +
                    optionText(a) + "; every rank must pass the same options");
   }
@@ -291,11 +294,13 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     return m->kernel(name);
   };
 
+  // Every pair, not only this process's: a rank that went ahead would wait
+  // forever for the chunks of one that stopped here.
   bool persistent = options.stepKernel == RingStepKernel::Persistent;
   if (persistent)
-    for (unsigned r : mine)
-      for (unsigned p = 0; p < world; ++p)
-        if (p != r && comm.link(r, p) != RingLink::Heap)
+    for (unsigned r = 0; r < world; ++r)
+      for (unsigned p = r + 1; p < world; ++p)
+        if (comm.link(r, p) != RingLink::Heap)
           return error("the persistent step kernel reads chunks over the symmetric "
                        "heap, but ranks " + Twine(r) + " and " + Twine(p) + " are linked by " +
                        ringLinkName(comm.link(r, p)) +

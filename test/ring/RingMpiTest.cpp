@@ -11,7 +11,9 @@
 //
 //   kcc-ring-mpi-test [--seq S] [--causal] [--zigzag] [--d 64|128]
 //                     [--f16] [--heads H] [--kv-heads H] [--force-mpi a-b,...]
-//                     [--mismatch] [--rccl]
+//                     [--mismatch] [--rccl] [--persistent]
+//
+// --persistent runs the persistent step kernel (RingStepKernel::Persistent).
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/ring/RingAttention.h"
@@ -59,7 +61,8 @@ double dequantize(uint16_t h, bool bf) {
 
 int run(int rank, int world, int argc, char **argv) {
   int S = 77, D = 64, H = 4, Hkv = 2;
-  bool causal = false, zigzag = false, bf = true, mismatch = false, rccl = false;
+  bool causal = false, zigzag = false, bf = true, mismatch = false, rccl = false,
+       persistent = false;
   MpiRingOptions mo;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -73,6 +76,7 @@ int run(int rank, int world, int argc, char **argv) {
     else if (a == "--f16") bf = false;
     else if (a == "--mismatch") mismatch = true;
     else if (a == "--rccl") rccl = true;
+    else if (a == "--persistent") persistent = true;
     else if (a == "--force-mpi") {
       std::string list = next();
       for (size_t p = 0; p < list.size();) {
@@ -144,6 +148,8 @@ int run(int rank, int world, int argc, char **argv) {
   RingAttentionOptions options;
   options.causal = causal;
   options.sharding = sharding;
+  if (persistent)
+    options.stepKernel = RingStepKernel::Persistent;
   auto res = ring_attention(**comm, {ops}, options);
   if (!res) {
     std::printf("rank %d: %s\n", rank, llvm::toString(res.takeError()).c_str());
