@@ -172,6 +172,11 @@ static std::string normaliseName(StringRef name, uint32_t &form) {
     if (t.starts_with("gfx") || t == "vi" || t == "si" || t == "ci" ||
         t == "gfx6" || t == "gfx7") {
       known = true;
+    } else if (t == "opsel" && (name.starts_with("V_ALIGNBIT_B32_") ||
+                                name.starts_with("V_ALIGNBYTE_B32_"))) {
+      // gfx9's v_alignbit_b32/v_alignbyte_b32 are V_*_opsel_gfx9 in MC (they
+      // accept op_sel); their handler refuses op_sel bits it does not model.
+      known = true;
     } else {
       for (const Suffix &s : suffixes)
         if (t == s.token) {

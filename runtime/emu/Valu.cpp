@@ -29,6 +29,15 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 template <class Op> void vop(Wave &w, const Inst &in) {
+  // Integer clamp saturates the exact result, which the functors (and
+  // writeResult, whose clamp is the float one) do not see: refuse it rather
+  // than wrap silently. vopSatU handles the add/sub forms LLVM emits.
+  constexpr bool intOp = (Op::ty == Ty::B32 || Op::ty == Ty::U16 || Op::ty == Ty::I16) &&
+                         (Op::dty == Ty::B32 || Op::dty == Ty::U16 || Op::dty == Ty::I16);
+  if (intOp && in.clamp) {
+    w.fault("clamp on an integer VALU operation is not modelled");
+    return;
+  }
   uint64_t exec = w.exec();
   uint64_t mask = dppWriteMask(w, in, exec);
   alignas(64) uint32_t b0[kLanes], b1[kLanes], b2[kLanes], r[kLanes];
@@ -58,6 +67,41 @@ template <class Op> void vop(Wave &w, const Inst &in) {
     return;
   }
   writeResult(w, in, r, Op::dty, mask);
+}
+
+/// v_add/sub/subrev_u32 and _u16 with the VOP3 clamp bit: the result
+/// saturates to [0, 2^Bits - 1] instead of wrapping (LLVM selects
+/// "v_add_u32 ... clamp" for llvm.uadd.sat and v_sub_u32 clamp for usub.sat).
+/// writeResult's clamp is the float one, so integer clamp is done here.
+enum SatOp { SatAdd, SatSub, SatSubrev };
+template <class Op, SatOp K, unsigned Bits> void vopSatU(Wave &w, const Inst &in) {
+  if (!in.clamp || (in.form & (kFormDpp | kFormSdwa)) || in.omod) {
+    vop<Op>(w, in);
+    return;
+  }
+  alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
+  const uint32_t *a = fetchSrc(w, in, 0, Op::ty, b0);
+  const uint32_t *b = fetchSrc(w, in, 1, Op::ty1, b1);
+  const int64_t max = (int64_t(1) << Bits) - 1;
+  for (int l = 0; l < kLanes; ++l) {
+    int64_t x = a[l] & max, y = b[l] & max;
+    int64_t v = K == SatAdd ? x + y : K == SatSub ? x - y : y - x;
+    r[l] = uint32_t(std::clamp<int64_t>(v, 0, max));
+  }
+  writeMasked(w.row(in.dst[0].reg), r, w.exec());
+}
+
+/// v_alignbit_b32 / v_alignbyte_b32: gfx9 MC gives them op_sel operands
+/// (V_*_opsel_gfx9). Without op_sel they are the plain 32-bit ops; what the
+/// op_sel bits would select is not modelled, so they are refused, not
+/// ignored.
+template <class Op> void vopNoOpsel(Wave &w, const Inst &in) {
+  for (unsigned i = 0; i < in.nsrc; ++i)
+    if (in.src[i].mods & (kModOpSel0 | kModOpSel1)) {
+      w.fault("op_sel on v_alignbit_b32/v_alignbyte_b32 is not modelled");
+      return;
+    }
+  vop<Op>(w, in);
 }
 
 #define VOP_OP(NAME, TY, TY1, DTY, N, ...)                                    \
@@ -279,8 +323,11 @@ B32_1(NotB32, ~a)
 B32_1(BfrevB32, llvm::reverseBits(a))
 B32_1(FfbhU32, a ? uint32_t(llvm::countl_zero(a)) : ~0u)
 B32_1(FfblB32, a ? uint32_t(llvm::countr_zero(a)) : ~0u)
+// The index, from the MSB, of the first bit that differs from the sign bit
+// (as S_FLBIT_I32): 0x0000cccc -> 16, 1 -> 31. LLVM's i64 -> f32 lowering
+// shifts by v_ffbh_i32(hi) - 1 to keep one sign bit.
 B32_1(FfbhI32, (a == 0 || a == ~0u) ? ~0u
-                   : uint32_t(llvm::countl_zero(int32_t(a) < 0 ? ~a : a) - 1))
+                   : uint32_t(llvm::countl_zero(int32_t(a) < 0 ? ~a : a)))
 B32_2(AndB32, a & b)
 B32_2(OrB32, a | b)
 B32_2(XorB32, a ^ b)
@@ -1165,7 +1212,9 @@ void registerValuOps(OpTable &t) {
   REG("V_XNOR_B32", XnorB32)
   REG("V_LSHLREV_B32", LshlrevB32) REG("V_LSHRREV_B32", LshrrevB32)
   REG("V_ASHRREV_I32", AshrrevI32)
-  REG("V_ADD_U32", AddU32) REG("V_SUB_U32", SubU32) REG("V_SUBREV_U32", SubrevU32)
+  t.add("V_ADD_U32", vopSatU<AddU32, SatAdd, 32>, V);
+  t.add("V_SUB_U32", vopSatU<SubU32, SatSub, 32>, V);
+  t.add("V_SUBREV_U32", vopSatU<SubrevU32, SatSubrev, 32>, V);
   REG("V_MUL_LO_U32", MulLoU32) REG("V_MUL_HI_U32", MulHiU32) REG("V_MUL_HI_I32", MulHiI32)
   REG("V_MUL_U32_U24", MulU32U24) REG("V_MUL_HI_U32_U24", MulHiU32U24)
   REG("V_MUL_I32_I24", MulI32I24) REG("V_MUL_HI_I32_I24", MulHiI32I24)
@@ -1175,8 +1224,10 @@ void registerValuOps(OpTable &t) {
   REG("V_MED3_U32", Med3U32) REG("V_MIN3_I32", Min3I32) REG("V_MAX3_I32", Max3I32)
   REG("V_MED3_I32", Med3I32)
   REG("V_BFE_U32", BfeU32) REG("V_BFE_I32", BfeI32) REG("V_BFI_B32", BfiB32)
-  REG("V_BFM_B32", BfmB32) REG("V_ALIGNBIT_B32", AlignbitB32)
-  REG("V_ALIGNBYTE_B32", AlignbyteB32) REG("V_BCNT_U32_B32", BcntU32B32)
+  REG("V_BFM_B32", BfmB32)
+  t.add("V_ALIGNBIT_B32", vopNoOpsel<AlignbitB32>, V);
+  t.add("V_ALIGNBYTE_B32", vopNoOpsel<AlignbyteB32>, V);
+  REG("V_BCNT_U32_B32", BcntU32B32)
   REG("V_LSHL_ADD_U32", LshlAddU32) REG("V_ADD_LSHL_U32", AddLshlU32)
   REG("V_LSHL_OR_B32", LshlOrB32) REG("V_AND_OR_B32", AndOrB32)
   REG("V_OR3_B32", Or3B32) REG("V_XOR3_B32", Xor3B32) REG("V_ADD3_U32", Add3U32)
@@ -1189,7 +1240,9 @@ void registerValuOps(OpTable &t) {
   REG("V_RNDNE_F16", RndneF16) REG("V_LDEXP_F16", LdexpF16)
   REG("V_CVT_F16_U16", CvtF16U16) REG("V_CVT_F16_I16", CvtF16I16)
   REG("V_CVT_U16_F16", CvtU16F16) REG("V_CVT_I16_F16", CvtI16F16)
-  REG("V_ADD_U16", AddU16) REG("V_SUB_U16", SubU16) REG("V_SUBREV_U16", SubrevU16)
+  t.add("V_ADD_U16", vopSatU<AddU16, SatAdd, 16>, V);
+  t.add("V_SUB_U16", vopSatU<SubU16, SatSub, 16>, V);
+  t.add("V_SUBREV_U16", vopSatU<SubrevU16, SatSubrev, 16>, V);
   REG("V_MUL_LO_U16", MulLoU16) REG("V_LSHLREV_B16", LshlrevB16)
   REG("V_LSHRREV_B16", LshrrevB16) REG("V_ASHRREV_I16", AshrrevI16)
   REG("V_MAX_U16", MaxU16) REG("V_MIN_U16", MinU16) REG("V_MAX_I16", MaxI16)
