@@ -21,6 +21,19 @@
 //
 //   ring_bench [--chip gfx950|gfx942] [--xgmi GB/s] [--nic GB/s]
 //              [--seq S[,S...]] [--heads H] [--kv-heads H]
+//   ring_bench --step-kernels [--chip C]
+//
+// --step-kernels compares the two forms of a step (RingStepKernel) instead:
+// kcc::ops::ring_attention runs on 4 emulated ranks (per rank B=1, S=256,
+// H=8, H_kv=2, D=128, bf16), non-causal contiguous and causal zig-zag, with
+// AttentionMerge and with Persistent, and prints rank 1's wave instructions
+// per step from the call's records (attention, merge, fetch) and the totals
+// over all ranks. Then the timing model's time for one full chunk pair of
+// L x L tokens (the layer above: H=64, H_kv=8), fmha_fwd with LSE plus one
+// ring_merge against the persistent kernel on a world of one rank (no
+// fetcher, nothing to wait for: the timing model replays one launch on one
+// CU and cannot follow flags released by concurrent launches);
+// RING_BENCH_REPORT=1 prints the persistent kernel's full timing report.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
@@ -29,6 +42,9 @@
 #include "kernels/ring/RingAttention.h"
 #include "runtime/CodeObject.h"
 #include "runtime/emu/Emulator.h"
+#include "runtime/Buffer.h"
+#include "runtime/Runtime.h"
+#include "runtime/SymmetricHeap.h"
 #include "runtime/emu/timing/Timing.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -38,7 +54,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -147,6 +165,58 @@ struct Timer {
     return cache[key] = r->kernelSeconds;
   }
 
+  /// Seconds of the persistent step kernel folding one chunk of L keys into
+  /// L queries (the work of one chunk pair, then O and the LSE written):
+  /// the kernel on a world of one rank with no fetcher workgroup (nothing
+  /// to fetch), one worker per 128 queries of a head (as the persistent grid
+  /// deals them), traced to the end.
+  Expected<double> persistent(int64_t L, bool causal) {
+    std::string key = "p" + std::to_string(L) + (causal ? "c" : "");
+    if (cache.count(key))
+      return cache[key];
+    // The V staging ring_attention picks for the chip.
+    bool vtr = getChipInfo(c.chip).hasTransposingLdsRead;
+    auto h = compile(c, "ring_attn_persistent",
+                     {"DTYPE=bf16", "D=" + std::to_string(c.D),
+                      std::string("CAUSAL=") + (causal ? "1" : "0"), "LSE_OUT=1",
+                      std::string("V_TR=") + (vtr ? "1" : "0"),
+                      "VR=" + std::to_string(vtr ? 32 : c.D),
+                      "VC=" + std::to_string(vtr ? c.D : 32)});
+    if (!h)
+      return h.takeError();
+    auto co = CodeObject::parse(*h);
+    if (!co)
+      return co.takeError();
+    const KernelInfo *k = co->findKernel("ring_attn_persistent");
+    int64_t H = c.heads, Hkv = c.kvHeads, D = c.D;
+    auto q = buffer(uint64_t(L * H * D * 2)), kv = buffer(uint64_t(2 * L * Hkv * D * 2)),
+         o = buffer(uint64_t(L * H * D * 2)), l = buffer(uint64_t(H * L * 4)),
+         flags = buffer(64), bases = buffer(8);
+    for (auto *e : {&q, &kv, &o, &l, &flags, &bases})
+      if (!*e)
+        return e->takeError();
+    int32_t qs = int32_t(H * D);
+    auto args = pack(*k, {*q, *o, *l, *kv, *kv, *flags, *bases, *flags},
+                     {0, 1, 1, 0, 1, int32_t(L), int32_t(H), int32_t(Hkv), int32_t(L) * qs, qs,
+                      int32_t(D), int32_t(L) * qs, qs, int32_t(D), 0, 1},
+                     float(1.0 / std::sqrt(double(D)) * 1.4426950408889634));
+    emu::LaunchOptions lo;
+    // No fetcher (nothing to fetch): the traced CU's workgroups are workers.
+    lo.grid = {uint32_t(H * ((L + 127) / 128)), 1, 1};
+    lo.block = {256, 1, 1};
+    emu::timing::TimingOptions to;
+    to.dramBytes = double((L * H * D * 2) * 2 + 2 * L * Hkv * D * 2 + H * L * 4);
+    auto r = emu::timing::estimateLaunch(*dev, *h, "ring_attn_persistent", lo, args, to);
+    // RING_BENCH_REPORT=1: the timing model's full report (hot loop, mix).
+    if (r && getenv("RING_BENCH_REPORT"))
+      emu::timing::printReport(*r, outs());
+    for (uint64_t p : {*q, *kv, *o, *l, *flags, *bases})
+      consumeError(dev->free(p));
+    if (!r)
+      return r.takeError();
+    return cache[key] = r->kernelSeconds;
+  }
+
   /// Seconds of one ring_merge over Sq tokens (memory bound).
   Expected<double> merge(int64_t Sq) {
     std::string key = "m" + std::to_string(Sq);
@@ -227,14 +297,151 @@ Expected<std::vector<StepRow>> schedule(Timer &t, const Config &c, unsigned worl
   return rows;
 }
 
+/// --step-kernels: both step forms through kcc::ops::ring_attention on
+/// emulated ranks; returns the process exit code.
+int compareStepKernels(const Config &cfg) {
+  Chip chip = cfg.chip;
+  const unsigned world = 4;
+  const int64_t B = 1, S = 256, H = 8, Hkv = 2, D = 128;
+  std::printf("ring attention step kernels on %u x emulated %s: per rank B=%lld S=%lld H=%lld "
+              "H_kv=%lld D=%lld bf16; wave instructions from ring_attention's records\n",
+              world, getChipInfo(chip).name.str().c_str(), (long long)B, (long long)S,
+              (long long)H, (long long)Hkv, (long long)D);
+  RuntimeOptions ro;
+  ro.useHip = false;
+  auto rt = Runtime::create(ro);
+  if (!rt) {
+    std::fprintf(stderr, "ring_bench: %s\n", toString(rt.takeError()).c_str());
+    return 1;
+  }
+  auto devices = (*rt)->emulatedDevices(chip, world);
+  if (!devices) {
+    std::fprintf(stderr, "ring_bench: %s\n", toString(devices.takeError()).c_str());
+    return 1;
+  }
+  auto heap = SymmetricHeap::create(**rt, *devices, 64ull << 20);
+  if (!heap) {
+    std::fprintf(stderr, "ring_bench: %s\n", toString(heap.takeError()).c_str());
+    return 1;
+  }
+  auto comm = createLocalRingCommunicator(**heap);
+  if (!comm) {
+    std::fprintf(stderr, "ring_bench: %s\n", toString(comm.takeError()).c_str());
+    return 1;
+  }
+  // Random bf16 operands (values do not change the instruction counts of
+  // either form: no data-dependent branches but the lazy rescale).
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> exp(0x3e00, 0x3f80);
+  std::vector<Buffer> bufs;
+  bufs.reserve(world * 5);
+  std::vector<RingRankOperands> ops(world);
+  for (unsigned r = 0; r < world; ++r) {
+    Device &dev = *(*devices)[r];
+    auto put = [&](int64_t heads) -> Buffer * {
+      std::vector<uint16_t> h(size_t(B * S * heads * D));
+      for (auto &x : h)
+        x = uint16_t(exp(rng) | (rng() & 0x8000));
+      auto b = Buffer::fromHost(dev, h);
+      if (!b) {
+        consumeError(b.takeError());
+        return nullptr;
+      }
+      bufs.push_back(std::move(*b));
+      return &bufs.back();
+    };
+    Buffer *q = put(H), *k = put(Hkv), *v = put(Hkv), *o = put(H);
+    auto l = Buffer::allocate(dev, uint64_t(B * H * S * 4));
+    if (!q || !k || !v || !o || !l) {
+      std::fprintf(stderr, "ring_bench: cannot allocate the operands\n");
+      return 1;
+    }
+    bufs.push_back(std::move(*l));
+    ops[r].q = AttentionTensorRef(*q, DType::bf16, B, S, H, D);
+    ops[r].k = AttentionTensorRef(*k, DType::bf16, B, S, Hkv, D);
+    ops[r].v = AttentionTensorRef(*v, DType::bf16, B, S, Hkv, D);
+    ops[r].o = AttentionTensorRef(*o, DType::bf16, B, S, H, D);
+    ops[r].lse = VectorRef(bufs.back(), DType::f32, B * H * S);
+  }
+  for (bool causal : {false, true}) {
+    std::printf("\n== %s ==\n", causal ? "causal (zig-zag)" : "non-causal (contiguous)");
+    uint64_t totals[2] = {0, 0};
+    for (RingStepKernel kernel : {RingStepKernel::AttentionMerge, RingStepKernel::Persistent}) {
+      RingAttentionOptions opt;
+      opt.causal = causal;
+      opt.sharding = causal ? RingSharding::ZigZag : RingSharding::Contiguous;
+      opt.stepKernel = kernel;
+      auto res = ring_attention(**comm, ops, opt);
+      if (!res) {
+        std::fprintf(stderr, "ring_bench: %s\n", toString(res.takeError()).c_str());
+        return 1;
+      }
+      std::printf("%s", ringStepKernelName(kernel).str().c_str());
+      if (kernel == RingStepKernel::Persistent)
+        std::printf(" (grid %u fetchers + %u workers, %u staging slots)", res->fetchers,
+                    res->workers, res->slots);
+      std::printf("\n  rank 1: step  pairs  attention  merge      fetch      step total\n");
+      uint64_t all = 0;
+      for (const RingStepRecord &s : res->steps) {
+        uint64_t step = s.attentionInstructions + s.mergeInstructions + s.fetchInstructions;
+        all += step;
+        if (s.rank == 1)
+          std::printf("          %4u  %5u  %9llu  %9llu  %9llu  %10llu\n", s.step,
+                      s.attentionCalls, (unsigned long long)s.attentionInstructions,
+                      (unsigned long long)s.mergeInstructions,
+                      (unsigned long long)s.fetchInstructions, (unsigned long long)step);
+      }
+      std::printf("  all ranks, all steps: %llu wave instructions\n", (unsigned long long)all);
+      totals[kernel == RingStepKernel::Persistent] = all;
+    }
+    std::printf("  persistent / attention+merge: %.2f\n",
+                double(totals[1]) / double(std::max<uint64_t>(totals[0], 1)));
+  }
+
+  // Time of one full chunk pair (below the diagonal) on the timing model,
+  // for the ring_bench layer (B=1, H, H_kv, D of the configuration). Causal
+  // diagonal pairs are left out: the model replays the first CU's
+  // workgroups, which hold the first query blocks, the cheapest of a causal
+  // launch, and would flatter either kernel by a different amount.
+  Timer t(cfg);
+  if (!t.dev) {
+    std::fprintf(stderr, "ring_bench: no emulated device\n");
+    return 1;
+  }
+  std::printf("\ntiming model, one chunk pair of L queries x L keys, non-causal (B=1 H=%d "
+              "H_kv=%d D=%d bf16, whole %s):\n     L  fmha_fwd+LSE us  ring_merge us  "
+              "sum us  persistent us  persistent / sum\n",
+              cfg.heads, cfg.kvHeads, cfg.D, getChipInfo(chip).name.str().c_str());
+  for (int64_t L : {512, 2048}) {
+    double a = 0, m = 0, p = 0;
+    for (auto [out, f] : {std::pair<double *, std::function<Expected<double>()>>{
+                              &a, [&] { return t.attention(L, L, false); }},
+                          {&m, [&] { return t.merge(L); }},
+                          {&p, [&] { return t.persistent(L, false); }}}) {
+      Expected<double> x = f();
+      if (!x) {
+        std::fprintf(stderr, "ring_bench: %s\n", toString(x.takeError()).c_str());
+        return 1;
+      }
+      *out = *x;
+    }
+    std::printf("  %5lld  %15.1f  %13.1f  %6.1f  %13.1f  %16.2f\n", (long long)L, a * 1e6,
+                m * 1e6, (a + m) * 1e6, p * 1e6, p / (a + m));
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   Config c;
+  bool stepKernels = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--chip")
+    if (a == "--step-kernels")
+      stepKernels = true;
+    else if (a == "--chip")
       c.chip = next() == "gfx942" ? Chip::gfx942 : Chip::gfx950;
     else if (a == "--xgmi")
       c.xgmiGBs = std::stod(next());
@@ -254,10 +461,13 @@ int main(int argc, char **argv) {
     } else {
       std::fprintf(stderr,
                    "usage: ring_bench [--chip gfx950|gfx942] [--xgmi GB/s] [--nic GB/s] "
-                   "[--seq S,...] [--heads H] [--kv-heads H]\n");
+                   "[--seq S,...] [--heads H] [--kv-heads H]\n"
+                   "       ring_bench --step-kernels [--chip gfx950|gfx942]\n");
       return 2;
     }
   }
+  if (stepKernels)
+    return compareStepKernels(c);
   Timer t(c);
   if (!t.dev) {
     std::fprintf(stderr, "ring_bench: no emulated device\n");
