@@ -112,8 +112,11 @@ void sop2(Wave &w, const Inst &in) {
     break;
   }
   case AbsdiffI32: {
-    int64_t r = int64_t(int32_t(a)) - int32_t(b);
-    d = uint32_t(r < 0 ? -r : r);
+    // "D.i = S0.i - S1.i; if (D.i < 0) D.i = -D.i": the difference wraps in
+    // 32 bits before the sign test (the GCN3 guide's example: 0x80000000,
+    // 1 -> 0x7fffffff), it is not the exact |S0 - S1|.
+    uint32_t diff = a - b;
+    d = int32_t(diff) < 0 ? 0u - diff : diff;
     scc = d;
     break;
   }

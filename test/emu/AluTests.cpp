@@ -1,6 +1,6 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
-// The kernels of test/emu/asm/valu_int.s run one
+// The kernels of test/emu/asm/valu_int.s and salu.s run one
 // op per output row on per-lane inputs: random values, with hand-picked edge
 // cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
@@ -349,4 +349,234 @@ TEST_P(Alu, ValuInt) {
   ASSERT_EQ(rows.size(), 76u);
   run("valu_int", rows, a, b, c);
 }
+//===----------------------------------------------------------------------===//
+// salu.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const uint32_t kSaluEdge[16][3] = {
+    {0, 0, 0},
+    {0xffffffff, 0xffffffff, 0xffffffff}, // carry/borrow in = c & 1 = 1
+    {0x80000000, 1, 0},                   // s_absdiff_i32 wraps in 32 bits
+    {0x7fffffff, 0x80000000, 1},          // s_sub_i32 overflows
+    {0x80000000, 0x80000000, 1},          // s_add_i32 overflows
+    {0x12345678, 0x00100008, 0x00200010}, // fields (offset 8, width 16) ...
+    {0xdeadbeef, 0x0018000c, 0x0030001c}, // ... running past the top bit
+    {0x0000cccc, 0xffff3333, 63},
+    {0xffff3333, 32, 32},                 // 32-bit shifts by 32 use 0
+    {1, 0x001f0001, 64},                  // 64-bit shifts by 64 use 0
+    {0x80000000, 0xffffffff, 0x003f0000},
+    {0, 0x80000000, 0x7f},
+    {0x00000080, 0x00008000, 0x12},
+    {0x7fff8001, 5, 3},                   // s_addk_i32 0x7fff overflows
+    {0x000f0000, 0xf0000000, 0},          // s_wqm/s_quadmask quads
+    {0xffffffff, 0, 1},
+};
+
+std::vector<Row> saluRows() {
+  using W = std::function<uint64_t(uint32_t, uint32_t, uint32_t)>;
+  // A 64-bit result's low and high dwords as two rows.
+  auto lo = [](W f) { return [f](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(f(a, b, c)); }; };
+  auto hi = [](W f) { return [f](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(f(a, b, c) >> 32); }; };
+  auto nz = [](W f) { return [f](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(f(a, b, c) != 0); }; };
+  auto d32 = [](std::function<uint32_t(uint32_t, uint32_t, uint32_t)> f) {
+    return [f](uint32_t a, uint32_t b, uint32_t c, int) { return f(a, b, c); };
+  };
+  auto scc = [](std::function<bool(uint32_t, uint32_t, uint32_t)> f) {
+    return [f](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(f(a, b, c)); };
+  };
+  auto sovf = [](int64_t exact) { return exact < INT32_MIN || exact > INT32_MAX; };
+  // s_bfe_*: offset S1[4:0] (S1[5:0]), width S1[22:16]; signed forms
+  // sign-extend the field of the arithmetically shifted S0.
+  W bfeU32 = [](uint32_t a, uint32_t b, uint32_t) { return field(a, b & 31, (b >> 16) & 0x7f); };
+  W bfeI32 = [](uint32_t a, uint32_t b, uint32_t) -> uint64_t {
+    unsigned w = (b >> 16) & 0x7f;
+    return w ? uint32_t(sext(uint64_t(sx(a)) >> (b & 31), w)) : 0;
+  };
+  W bfeU64 = [](uint32_t a, uint32_t b, uint32_t c) { return field(wide(a, b), c & 63, (c >> 16) & 0x7f); };
+  W bfeI64 = [](uint32_t a, uint32_t b, uint32_t c) -> uint64_t {
+    unsigned w = (c >> 16) & 0x7f, off = c & 63;
+    if (!w)
+      return 0;
+    uint64_t v = wide(a, b), shifted = field(v, off, 64);
+    for (unsigned i = 64 - off; i < 64; ++i) // arithmetic shift fill
+      shifted |= uint64_t(bit(v, 63)) << i;
+    return uint64_t(sext(shifted, w));
+  };
+  W lshl32 = [](uint32_t a, uint32_t b, uint32_t) { return field(uint64_t(a) << (b & 31), 0, 32); };
+  W lshr32 = [](uint32_t a, uint32_t b, uint32_t) { return field(a, b & 31, 32); };
+  W ashr32 = [](uint32_t a, uint32_t b, uint32_t) { return uint64_t(uint32_t(sext(field(a, b & 31, 32 - (b & 31)), 32 - (b & 31)))); };
+  W lshl64 = [](uint32_t a, uint32_t b, uint32_t c) { return field(wide(a, b), 0, 64 - (c & 63)) << (c & 63); };
+  W lshr64 = [](uint32_t a, uint32_t b, uint32_t c) { return field(wide(a, b), c & 63, 64); };
+  W ashr64 = [](uint32_t a, uint32_t b, uint32_t c) {
+    uint64_t v = wide(a, b), r = field(v, c & 63, 64);
+    for (unsigned i = 64 - (c & 63); i < 64; ++i)
+      r |= uint64_t(bit(v, 63)) << i;
+    return r;
+  };
+  W brev64 = [](uint32_t a, uint32_t b, uint32_t) { return wide(reverse32(b), reverse32(a)); };
+  W bcnt0 = [](uint32_t a, uint32_t, uint32_t) { return uint64_t(32 - popcount(a)); };
+  W bcnt1 = [](uint32_t a, uint32_t, uint32_t) { return uint64_t(popcount(a)); };
+  W bcnt1w = [](uint32_t a, uint32_t b, uint32_t) { return uint64_t(popcount(wide(a, b))); };
+  // D = S0 - S1 in 32 bits, negated if negative (CDNA3: "D.i = S0.i - S1.i;
+  // if (D.i < 0) D.i = -D.i"; the GCN3 guide's example: 0x80000000, 1 ->
+  // 0x7fffffff).
+  W absdiff = [](uint32_t a, uint32_t b, uint32_t) {
+    int32_t d = int32_t(a - b);
+    return uint64_t(d < 0 ? 0u - uint32_t(d) : uint32_t(d));
+  };
+  W bfm64 = [](uint32_t a, uint32_t b, uint32_t) {
+    uint64_t r = 0;
+    for (unsigned i = 0; i < (a & 63); ++i)
+      if ((b & 63) + i < 64)
+        r |= uint64_t(1) << ((b & 63) + i);
+    return r;
+  };
+  // S_LSHLn_ADD_U32: 64-bit (S0 << n) + S1; SCC when it needs bit 32 or up.
+  auto lshlAdd = [](unsigned n) -> W {
+    return [n](uint32_t a, uint32_t b, uint32_t) { return (uint64_t(a) << n) + b; };
+  };
+  W abs32 = [](uint32_t a, uint32_t, uint32_t) { return uint64_t(sx(a) < 0 ? uint32_t(-sx(a)) : a); };
+  W not32 = [](uint32_t a, uint32_t, uint32_t) { return uint64_t(~a); };
+  W xnor32 = [](uint32_t a, uint32_t b, uint32_t) { return uint64_t(~(a ^ b)); };
+  W wqm = [](uint32_t a, uint32_t b, uint32_t) {
+    uint64_t v = wide(a, b), r = 0;
+    for (unsigned q = 0; q < 16; ++q)
+      if (field(v, 4 * q, 4))
+        r |= uint64_t(0xf) << (4 * q);
+    return r;
+  };
+  W quadmask = [](uint32_t a, uint32_t b, uint32_t) {
+    uint64_t v = wide(a, b), r = 0;
+    for (unsigned q = 0; q < 16; ++q)
+      if (field(v, 4 * q, 4))
+        r |= uint64_t(1) << q;
+    return r;
+  };
+  auto firstZero64 = [](uint64_t v) { return firstOneFromLsb(~v, 64); };
+  auto flbit64 = [](uint64_t v) -> uint32_t {
+    for (int i = 63; i >= 0; --i)
+      if (bit(v, i))
+        return uint32_t(63 - i);
+    return ~0u;
+  };
+  return {
+      {"s_add_u32", d32([](uint32_t a, uint32_t b, uint32_t) { return a + b; })},
+      {"s_add_u32 scc (carry)", scc([](uint32_t a, uint32_t b, uint32_t) { return uint64_t(a) + b > 0xffffffffu; })},
+      {"s_sub_u32", d32([](uint32_t a, uint32_t b, uint32_t) { return a - b; })},
+      {"s_sub_u32 scc (borrow)", scc([](uint32_t a, uint32_t b, uint32_t) { return b > a; })},
+      {"s_add_i32", d32([](uint32_t a, uint32_t b, uint32_t) { return a + b; })},
+      {"s_add_i32 scc (overflow)", scc([sovf](uint32_t a, uint32_t b, uint32_t) { return sovf(sx(a) + sx(b)); })},
+      {"s_sub_i32", d32([](uint32_t a, uint32_t b, uint32_t) { return a - b; })},
+      {"s_sub_i32 scc (overflow)", scc([sovf](uint32_t a, uint32_t b, uint32_t) { return sovf(sx(a) - sx(b)); })},
+      {"s_addc_u32", d32([](uint32_t a, uint32_t b, uint32_t c) { return uint32_t(uint64_t(a) + b + (c & 1)); })},
+      {"s_addc_u32 scc", scc([](uint32_t a, uint32_t b, uint32_t c) { return uint64_t(a) + b + (c & 1) > 0xffffffffu; })},
+      {"s_subb_u32", d32([](uint32_t a, uint32_t b, uint32_t c) { return uint32_t(int64_t(a) - b - (c & 1)); })},
+      {"s_subb_u32 scc", scc([](uint32_t a, uint32_t b, uint32_t c) { return int64_t(a) - b - (c & 1) < 0; })},
+      {"s_min_i32", d32([](uint32_t a, uint32_t b, uint32_t) { return sx(a) < sx(b) ? a : b; })},
+      {"s_min_i32 scc (S0 < S1)", scc([](uint32_t a, uint32_t b, uint32_t) { return sx(a) < sx(b); })},
+      {"s_max_i32", d32([](uint32_t a, uint32_t b, uint32_t) { return sx(a) > sx(b) ? a : b; })},
+      {"s_max_i32 scc (S0 > S1)", scc([](uint32_t a, uint32_t b, uint32_t) { return sx(a) > sx(b); })},
+      {"s_min_u32", d32([](uint32_t a, uint32_t b, uint32_t) { return a < b ? a : b; })},
+      {"s_min_u32 scc", scc([](uint32_t a, uint32_t b, uint32_t) { return a < b; })},
+      {"s_max_u32", d32([](uint32_t a, uint32_t b, uint32_t) { return a > b ? a : b; })},
+      {"s_max_u32 scc", scc([](uint32_t a, uint32_t b, uint32_t) { return a > b; })},
+      {"s_cselect_b32", d32([](uint32_t a, uint32_t b, uint32_t c) { return (c & 1) ? a : b; })},
+      {"s_bfe_u32", d32([bfeU32](uint32_t a, uint32_t b, uint32_t c) { return uint32_t(bfeU32(a, b & 0x001f001f, c)); })},
+      {"s_bfe_u32 scc", nz([bfeU32](uint32_t a, uint32_t b, uint32_t c) { return bfeU32(a, b & 0x001f001f, c); })},
+      {"s_bfe_i32", d32([bfeI32](uint32_t a, uint32_t b, uint32_t c) { return uint32_t(bfeI32(a, b & 0x001f001f, c)); })},
+      {"s_bfe_i32 scc", nz([bfeI32](uint32_t a, uint32_t b, uint32_t c) { return bfeI32(a, b & 0x001f001f, c); })},
+      {"s_bfe_u32 (junk bits)", d32([bfeU32](uint32_t a, uint32_t b, uint32_t c) { return uint32_t(bfeU32(a, b & 0xff9fffff, c)); })},
+      {"s_bfe_i32 (junk bits)", d32([bfeI32](uint32_t a, uint32_t b, uint32_t c) { return uint32_t(bfeI32(a, b & 0xff9fffff, c)); })},
+      {"s_bfe_u64 lo", lo([bfeU64](uint32_t a, uint32_t b, uint32_t c) { return bfeU64(a, b, c & 0x003f003f); })},
+      {"s_bfe_u64 hi", hi([bfeU64](uint32_t a, uint32_t b, uint32_t c) { return bfeU64(a, b, c & 0x003f003f); })},
+      {"s_bfe_u64 scc", nz([bfeU64](uint32_t a, uint32_t b, uint32_t c) { return bfeU64(a, b, c & 0x003f003f); })},
+      {"s_bfe_i64 lo", lo([bfeI64](uint32_t a, uint32_t b, uint32_t c) { return bfeI64(a, b, c & 0x003f003f); })},
+      {"s_bfe_i64 hi", hi([bfeI64](uint32_t a, uint32_t b, uint32_t c) { return bfeI64(a, b, c & 0x003f003f); })},
+      {"s_bfe_i64 scc", nz([bfeI64](uint32_t a, uint32_t b, uint32_t c) { return bfeI64(a, b, c & 0x003f003f); })},
+      {"s_lshl_b32", lo(lshl32)}, {"s_lshl_b32 scc", nz(lshl32)},
+      {"s_lshr_b32", lo(lshr32)}, {"s_lshr_b32 scc", nz(lshr32)},
+      {"s_ashr_i32", lo(ashr32)}, {"s_ashr_i32 scc", nz(ashr32)},
+      {"s_lshl_b64 lo", lo(lshl64)}, {"s_lshl_b64 hi", hi(lshl64)}, {"s_lshl_b64 scc", nz(lshl64)},
+      {"s_lshr_b64 lo", lo(lshr64)}, {"s_lshr_b64 hi", hi(lshr64)}, {"s_lshr_b64 scc", nz(lshr64)},
+      {"s_ashr_i64 lo", lo(ashr64)}, {"s_ashr_i64 hi", hi(ashr64)}, {"s_ashr_i64 scc", nz(ashr64)},
+      {"s_brev_b32", d32([](uint32_t a, uint32_t, uint32_t) { return reverse32(a); })},
+      {"s_brev_b64 lo", lo(brev64)}, {"s_brev_b64 hi", hi(brev64)},
+      {"s_ff0_i32_b32", d32([](uint32_t a, uint32_t, uint32_t) { return firstOneFromLsb(~a, 32); })},
+      {"s_ff1_i32_b32", d32([](uint32_t a, uint32_t, uint32_t) { return firstOneFromLsb(a, 32); })},
+      {"s_flbit_i32_b32", d32([](uint32_t a, uint32_t, uint32_t) { return firstOneFromMsb(a); })},
+      {"s_flbit_i32", d32([](uint32_t a, uint32_t, uint32_t) { return firstOppositeSign(a); })},
+      {"s_ff0_i32_b64", d32([firstZero64](uint32_t a, uint32_t b, uint32_t) { return firstZero64(wide(a, b)); })},
+      {"s_ff1_i32_b64", d32([](uint32_t a, uint32_t b, uint32_t) { return firstOneFromLsb(wide(a, b), 64); })},
+      {"s_flbit_i32_b64", d32([flbit64](uint32_t a, uint32_t b, uint32_t) { return flbit64(wide(a, b)); })},
+      {"s_bcnt0_i32_b32", lo(bcnt0)}, {"s_bcnt0_i32_b32 scc", nz(bcnt0)},
+      {"s_bcnt1_i32_b32", lo(bcnt1)}, {"s_bcnt1_i32_b32 scc", nz(bcnt1)},
+      {"s_bcnt1_i32_b64", lo(bcnt1w)}, {"s_bcnt1_i32_b64 scc", nz(bcnt1w)},
+      {"s_absdiff_i32", lo(absdiff)}, {"s_absdiff_i32 scc", nz(absdiff)},
+      {"s_mul_i32", d32([](uint32_t a, uint32_t b, uint32_t) { return uint32_t(sx(a) * sx(b)); })},
+      {"s_mul_hi_u32", d32([](uint32_t a, uint32_t b, uint32_t) { return uint32_t((uint64_t(a) * b) >> 32); })},
+      {"s_mul_hi_i32", d32([](uint32_t a, uint32_t b, uint32_t) { return uint32_t(uint64_t(sx(a) * sx(b)) >> 32); })},
+      {"s_pack_ll_b32_b16", d32([](uint32_t a, uint32_t b, uint32_t) { return uint32_t(field(a, 0, 16) | field(b, 0, 16) << 16); })},
+      {"s_pack_lh_b32_b16", d32([](uint32_t a, uint32_t b, uint32_t) { return uint32_t(field(a, 0, 16) | field(b, 16, 16) << 16); })},
+      {"s_pack_hh_b32_b16", d32([](uint32_t a, uint32_t b, uint32_t) { return uint32_t(field(a, 16, 16) | field(b, 16, 16) << 16); })},
+      {"s_bfm_b32", d32([](uint32_t a, uint32_t b, uint32_t) {
+         uint32_t r = 0;
+         for (unsigned i = 0; i < (a & 31); ++i)
+           if ((b & 31) + i < 32)
+             r |= 1u << ((b & 31) + i);
+         return r;
+       })},
+      {"s_bfm_b64 lo", lo(bfm64)}, {"s_bfm_b64 hi", hi(bfm64)},
+      {"s_lshl1_add_u32", lo(lshlAdd(1))}, {"s_lshl1_add_u32 scc", nz([lshlAdd](uint32_t a, uint32_t b, uint32_t c) { return lshlAdd(1)(a, b, c) >> 32; })},
+      {"s_lshl2_add_u32", lo(lshlAdd(2))}, {"s_lshl2_add_u32 scc", nz([lshlAdd](uint32_t a, uint32_t b, uint32_t c) { return lshlAdd(2)(a, b, c) >> 32; })},
+      {"s_lshl3_add_u32", lo(lshlAdd(3))}, {"s_lshl3_add_u32 scc", nz([lshlAdd](uint32_t a, uint32_t b, uint32_t c) { return lshlAdd(3)(a, b, c) >> 32; })},
+      {"s_lshl4_add_u32", lo(lshlAdd(4))}, {"s_lshl4_add_u32 scc", nz([lshlAdd](uint32_t a, uint32_t b, uint32_t c) { return lshlAdd(4)(a, b, c) >> 32; })},
+      {"s_abs_i32", lo(abs32)}, {"s_abs_i32 scc", nz(abs32)},
+      {"s_sext_i32_i8", d32([](uint32_t a, uint32_t, uint32_t) { return uint32_t(sext(a, 8)); })},
+      {"s_sext_i32_i16", d32([](uint32_t a, uint32_t, uint32_t) { return uint32_t(sext(a, 16)); })},
+      {"s_not_b32", lo(not32)}, {"s_not_b32 scc", nz(not32)},
+      {"s_andn2_b32", d32([](uint32_t a, uint32_t b, uint32_t) { return a & ~b; })},
+      {"s_orn2_b32", d32([](uint32_t a, uint32_t b, uint32_t) { return a | ~b; })},
+      {"s_nand_b32", d32([](uint32_t a, uint32_t b, uint32_t) { return ~(a & b); })},
+      {"s_nor_b32", d32([](uint32_t a, uint32_t b, uint32_t) { return ~(a | b); })},
+      {"s_xnor_b32", lo(xnor32)}, {"s_xnor_b32 scc", nz(xnor32)},
+      {"s_cmp_lt_i32", scc([](uint32_t a, uint32_t b, uint32_t) { return sx(a) < sx(b); })},
+      {"s_cmp_lt_u32", scc([](uint32_t a, uint32_t b, uint32_t) { return a < b; })},
+      {"s_bitcmp1_b32", scc([](uint32_t a, uint32_t b, uint32_t) { return bit(a, b & 31) == 1; })},
+      {"s_bitcmp0_b64", scc([](uint32_t a, uint32_t b, uint32_t c) { return bit(wide(a, b), c & 63) == 0; })},
+      // SOPK: the _i32 compares sign-extend SIMM16, the _u32 ones zero-extend.
+      {"s_cmpk_lt_i32 0x8000", scc([](uint32_t a, uint32_t, uint32_t) { return sx(a) < -32768; })},
+      {"s_cmpk_lt_u32 0x8000", scc([](uint32_t a, uint32_t, uint32_t) { return a < 0x8000u; })},
+      {"s_movk_i32 0x8000", d32([](uint32_t, uint32_t, uint32_t) { return 0xffff8000u; })},
+      {"s_addk_i32 0x7fff", d32([](uint32_t a, uint32_t, uint32_t) { return uint32_t(sx(a) + 0x7fff); })},
+      {"s_addk_i32 scc (overflow)", scc([sovf](uint32_t a, uint32_t, uint32_t) { return sovf(sx(a) + 0x7fff); })},
+      {"s_mulk_i32 0xfff0", d32([](uint32_t a, uint32_t, uint32_t) { return uint32_t(sx(a) * -16); })},
+      {"s_bitset1_b32", d32([](uint32_t a, uint32_t b, uint32_t) { return a | 1u << (b & 31); })},
+      {"s_bitset0_b32", d32([](uint32_t a, uint32_t b, uint32_t) { return a & ~(1u << (b & 31)); })},
+      {"s_wqm_b64 lo", lo(wqm)}, {"s_wqm_b64 hi", hi(wqm)}, {"s_wqm_b64 scc", nz(wqm)},
+      {"s_quadmask_b64 lo", lo(quadmask)}, {"s_quadmask_b64 hi", hi(quadmask)},
+  };
+}
+
+} // namespace
+
+TEST_P(Alu, Salu) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 0; l < 16; ++l) {
+    a[l] = kSaluEdge[l][0];
+    b[l] = kSaluEdge[l][1];
+    c[l] = kSaluEdge[l][2];
+  }
+  // Lanes 16..31: sparse quads for s_wqm/s_quadmask, small shift counts.
+  for (int l = 16; l < 32; ++l) {
+    a[l] &= 0x01010101u << (l & 3);
+    b[l] &= 0x10101010u;
+    c[l] &= 0x003f003f;
+  }
+  auto rows = saluRows();
+  ASSERT_EQ(rows.size(), 112u);
+  run("salu", rows, a, b, c);
+}
+
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
