@@ -124,6 +124,22 @@ template <class Op> void vopNoOpsel(Wave &w, const Inst &in) {
 #define F16_2(NAME, ...) VOP_OP(NAME, F16, F16, F16, 2, float a = halfToFloat(uint16_t(ua)); float b = halfToFloat(uint16_t(ub)); return floatToHalf(__VA_ARGS__);)
 #define U16_2(NAME, ...) VOP_OP(NAME, U16, U16, U16, 2, uint32_t a = ua & 0xffff; uint32_t b = ub & 0xffff; return (__VA_ARGS__) & 0xffff;)
 
+/// IEEE-mode f16 min/max on bit patterns. Widening a signalling NaN to f32
+/// quiets it, after which fmaxIeee would return the other operand instead
+/// of the quieted NaN.
+uint32_t minMaxF16(uint32_t ua, uint32_t ub, bool isMax) {
+  auto snan = [](uint16_t h) {
+    return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) && !(h & 0x200);
+  };
+  uint16_t x = uint16_t(ua), y = uint16_t(ub);
+  if (snan(x))
+    return x | 0x200u;
+  if (snan(y))
+    return y | 0x200u;
+  float a = halfToFloat(x), b = halfToFloat(y);
+  return floatToHalf(isMax ? fmaxIeee(a, b) : fminIeee(a, b));
+}
+
 bool isDenorm(float x) { return std::fpclassify(x) == FP_SUBNORMAL; }
 float flushIn(float x) { return isDenorm(x) ? std::copysign(0.0f, x) : x; }
 float flushOut(float x) { return flushIn(x); }
@@ -148,8 +164,19 @@ float mad(float a, float b, float c) {
   volatile float p = a * b; // the multiply rounds before the add (v_mad)
   return p + c;
 }
+// V_MED3_F32 as the CDNA3 pseudocode defines it: with a NaN operand the
+// result is V_MIN3_F32 of the three (med3(NaN, 2, 1) = 1; LLVM folds
+// fmed3(NaN, x, y) to minnum(x, y)), else the V_MAX_F32 of the two operands
+// other than the first one equal (==, so -0 == +0) to V_MAX3_F32.
 float med3(float a, float b, float c) {
-  return fmaxIeee(fminIeee(a, b), fminIeee(fmaxIeee(a, b), c));
+  if (std::isnan(a) || std::isnan(b) || std::isnan(c))
+    return fminIeee(fminIeee(a, b), c);
+  float m = fmaxIeee(fmaxIeee(a, b), c);
+  if (m == a)
+    return fmaxIeee(b, c);
+  if (m == b)
+    return fmaxIeee(a, c);
+  return fmaxIeee(a, b);
 }
 uint32_t cvtU32(float x) {
   if (std::isnan(x) || x <= 0) return 0;
@@ -173,14 +200,29 @@ float frexpMant(float x) {
   int e;
   return std::frexp(x, &e);
 }
-uint16_t toHalfRtz(float x) {
-  int mode = std::fegetround();
-  std::fesetround(FE_TOWARDZERO);
-  uint16_t h = floatToHalf(x);
-  std::fesetround(mode);
-  return h;
-}
 int exponentOf(float x) { return int((asU(x) >> 23) & 0xff); }
+
+// f32 -> f16 rounding toward zero by truncating the mantissa. Finite values
+// at or beyond 65536 give 65504 (0x7bff), never an infinity (LLVM folds
+// cvt.pkrtz(65536.0) to 0x7bff); switching the host's rounding mode around
+// a _Float16 conversion overflowed to infinity.
+uint16_t toHalfRtz(float x) {
+  if (std::isnan(x))
+    return floatToHalf(x);
+  uint16_t sign = uint16_t((asU(x) >> 16) & 0x8000);
+  float m = std::fabs(x);
+  if (std::isinf(x))
+    return sign | 0x7c00;
+  if (m >= 65536.0f)
+    return sign | 0x7bff;
+  if (m >= 0x1p-14f) { // a normal f16: keep the top 10 mantissa bits
+    uint32_t e = uint32_t(exponentOf(m) - 127 + 15);
+    return uint16_t(sign | e << 10 | ((asU(m) >> 13) & 0x3ff));
+  }
+  // A denormal f16 counts units of 2^-24; the scaling is exact and the
+  // conversion to an integer truncates.
+  return uint16_t(sign | uint16_t(m * 0x1p24f));
+}
 
 // v_div_scale_f32 per the ISA pseudocode (CDNA3 guide, VOP3A opcodes):
 // operands whose quotient would overflow, underflow or whose reciprocal would
@@ -400,8 +442,8 @@ F16_2(AddF16, a + b)
 F16_2(SubF16, a - b)
 F16_2(SubrevF16, b - a)
 F16_2(MulF16, a * b)
-F16_2(MaxF16, fmaxIeee(a, b))
-F16_2(MinF16, fminIeee(a, b))
+VOP_OP(MaxF16, F16, F16, F16, 2, return minMaxF16(ua, ub, true);)
+VOP_OP(MinF16, F16, F16, F16, 2, return minMaxF16(ua, ub, false);)
 F16_1(ExpF16, float(std::exp2(double(a))))
 F16_1(LogF16, float(std::log2(double(a))))
 F16_1(RcpF16, 1.0f / a)
@@ -1041,8 +1083,8 @@ void pk16(Wave &w, const Inst &in) {
       case PkFmaF16:
         y = floatToHalf(float(std::fma(double(fa), double(fb), double(halfToFloat(x[2])))));
         break;
-      case PkMaxF16: y = floatToHalf(fmaxIeee(fa, fb)); break;
-      case PkMinF16: y = floatToHalf(fminIeee(fa, fb)); break;
+      case PkMaxF16: y = minMaxF16(x[0], x[1], true); break;
+      case PkMinF16: y = minMaxF16(x[0], x[1], false); break;
       case PkAddU16: case PkAddI16: y = x[0] + x[1]; break;
       case PkSubU16: case PkSubI16: y = x[0] - x[1]; break;
       case PkMulLoU16: y = x[0] * x[1]; break;

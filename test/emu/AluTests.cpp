@@ -1,6 +1,6 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
-// The kernels of test/emu/asm/valu_int.s and salu.s run one
+// The kernels of test/emu/asm/valu_int.s, valu_float.s and salu.s run one
 // op per output row on per-lane inputs: random values, with hand-picked edge
 // cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
@@ -24,7 +24,9 @@ using Ref = std::function<uint32_t(uint32_t a, uint32_t b, uint32_t c, int lane)
 struct Row {
   const char *name;
   Ref ref;
-  bool floatNaN = false; // any f32 NaN matches any NaN (payloads unchecked)
+  enum { Exact, F32NaN, F16NaN } nan = Exact; // F32NaN: any f32 NaN matches
+  // any NaN (payloads unchecked); F16NaN: the same for the low f16, the high
+  // half compared exactly.
 };
 
 // Signed views and saturation, as the ISA's pseudocode uses them.
@@ -128,9 +130,12 @@ void compareRows(const std::string &kernel, const std::vector<Row> &rows,
     for (int l = 0; l < 64; ++l) {
       uint32_t got = out[k * 64 + l];
       uint32_t want = rows[k].ref(a[l], b[l], c[l], l);
+      auto isNaN16 = [](uint32_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
       bool same = got == want ||
-                  (rows[k].floatNaN && std::isnan(floatOf(got)) &&
-                   std::isnan(floatOf(want)));
+                  (rows[k].nan == Row::F32NaN && std::isnan(floatOf(got)) &&
+                   std::isnan(floatOf(want))) ||
+                  (rows[k].nan == Row::F16NaN && (got >> 16) == (want >> 16) &&
+                   isNaN16(got & 0xffff) && isNaN16(want & 0xffff));
       if (!same && bad++ < 4)
         ADD_FAILURE() << kernel << " row " << k << " " << rows[k].name
                       << " lane " << l << ": a=" << hex(a[l])
@@ -577,6 +582,246 @@ TEST_P(Alu, Salu) {
   auto rows = saluRows();
   ASSERT_EQ(rows.size(), 112u);
   run("salu", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_float.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr uint32_t kQNaN = 0x7fc00000, kSNaN = 0x7f800001, kInf = 0x7f800000,
+                   kNegInf = 0xff800000, kNegZero = 0x80000000;
+
+const uint32_t kFloatEdge[16][3] = {
+    {kQNaN, 0x40000000, 0x3f800000},      // v_med3_f32(NaN, 2, 1)
+    {kSNaN, 0x3f800000, 0xbf800000},      // signalling NaN
+    {kInf, kNegInf, 0},
+    {kNegZero, 0, kNegZero},              // signed zeros
+    {0, kInf, kQNaN},                     // v_mul_legacy_f32: 0 * inf
+    {0x00000001, 0x807fffff, 0x00400000}, // denormals
+    {0x3f000000, 0x40200000, 0x3effffff}, // 0.5, 2.5 (ties), 0.49999997
+    {0xbf000000, 0xc0200000, 0x3fc00000}, // -0.5, -2.5, 1.5
+    {0x4f800000, 0x4f7fffff, 0xbf800000}, // 2^32, 2^32 - 256
+    {0x4f000000, 0xcf000000, 0xcf000001}, // +-2^31, -2^31 - 256
+    {0x477fe000, 0x477ff000, 0x477fefff}, // 65504, 65520, just below
+    {0x322bcc77, 0x33800000, 0x33000000}, // 1e-8, 2^-24, 2^-25 (f16 limits)
+    {0x4b000001, 0x4b7fffff, 0x3effffff}, // 2^23 + 1, 2^24 - 1
+    {0xbfc00000, 0x3f7fffff, 0x7149f2ca}, // -1.5, 0.99999994, 1e30
+    {0x3f800000, kQNaN, kSNaN},
+    {kNegInf, 0, 0xffc00000},
+};
+
+bool isSNaN(float x) { return std::isnan(x) && !(bitsOf(x) & 0x400000); }
+float quiet(float x) { return floatOf(bitsOf(x) | 0x400000); }
+
+/// V_MIN_F32 / V_MAX_F32 in IEEE mode (CDNA3 pseudocode): a signalling NaN
+/// gives a quiet NaN; a quiet NaN gives the other operand; -0 < +0.
+float minIeee(float a, float b) {
+  if (isSNaN(a)) return quiet(a);
+  if (isSNaN(b)) return quiet(b);
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  if (a == 0 && b == 0) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+float maxIeee(float a, float b) {
+  if (isSNaN(a)) return quiet(a);
+  if (isSNaN(b)) return quiet(b);
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  if (a == 0 && b == 0) return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+/// V_MED3_F32 (CDNA3 pseudocode): with any NaN operand the result is
+/// V_MIN3_F32 of the three; else the maximum of the two operands that are
+/// not the largest (LLVM folds fmed3(NaN, x, y) to minnum(x, y) the same way).
+float med3Ref(float a, float b, float c) {
+  auto min3 = [](float x, float y, float z) { return minIeee(minIeee(x, y), z); };
+  if (std::isnan(a) || std::isnan(b) || std::isnan(c))
+    return min3(a, b, c);
+  float m = maxIeee(maxIeee(a, b), c);
+  if (m == a) return maxIeee(b, c);
+  if (m == b) return maxIeee(a, c);
+  return maxIeee(a, b);
+}
+
+/// f32 -> f16 rounding toward zero (v_cvt_pkrtz_f16_f32): the
+/// round-to-nearest result, stepped one toward zero when it rounded away.
+uint16_t toF16Rtz(float x) {
+  uint16_t h = toF16(double(x));
+  if (std::isnan(x) || std::isinf(x))
+    return h;
+  if (std::fabs(fromF16(h)) > std::fabs(double(x)))
+    --h; // same sign: one less in magnitude (an infinity becomes 65504)
+  return h;
+}
+uint32_t clampToI32(double v) {
+  return uint32_t(int32_t(std::clamp(v, -2147483648.0, 2147483647.0)));
+}
+float fromHalfBits(uint32_t v) { return float(fromF16(uint16_t(v))); }
+bool isSNaN16(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) && !(h & 0x200); }
+bool isNaN16(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+/// V_MIN_F16 / V_MAX_F16 in IEEE mode, on half bit patterns.
+uint32_t minMaxF16(uint32_t ua, uint32_t ub, bool isMax) {
+  uint16_t a = ua & 0xffff, b = ub & 0xffff;
+  if (isSNaN16(a)) return a | 0x200;
+  if (isSNaN16(b)) return b | 0x200;
+  if (isNaN16(a)) return b;
+  if (isNaN16(b)) return a;
+  double x = fromF16(a), y = fromF16(b);
+  if (x == 0 && y == 0)
+    return (bool(a & 0x8000) == isMax) ? b : a;
+  return (isMax ? x > y : x < y) ? a : b;
+}
+
+std::vector<Row> valuFloatRows() {
+  auto F = [](std::function<float(float, float, float)> f) {
+    return [f](uint32_t a, uint32_t b, uint32_t c, int) {
+      return bitsOf(f(floatOf(a), floatOf(b), floatOf(c)));
+    };
+  };
+  auto N = Row::F32NaN, H = Row::F16NaN;
+  return {
+      {"v_add_f32", F([](float a, float b, float) { return a + b; }), N},
+      {"v_sub_f32", F([](float a, float b, float) { return a - b; }), N},
+      {"v_mul_f32", F([](float a, float b, float) { return a * b; }), N},
+      // "DX9 rules": a zero operand gives +0 whatever the other (also inf,
+      // NaN); LLVM's fmul_legacy folds the same way.
+      {"v_mul_legacy_f32", F([](float a, float b, float) { return (a == 0 || b == 0) ? 0.0f : a * b; }), N},
+      {"v_min_f32", F([](float a, float b, float) { return minIeee(a, b); }), N},
+      {"v_max_f32", F([](float a, float b, float) { return maxIeee(a, b); }), N},
+      {"v_min3_f32", F([](float a, float b, float c) { return minIeee(minIeee(a, b), c); }), N},
+      {"v_max3_f32", F([](float a, float b, float c) { return maxIeee(maxIeee(a, b), c); }), N},
+      {"v_med3_f32", F([](float a, float b, float c) { return med3Ref(a, b, c); }), N},
+      // One rounding of the exact a * b + c (the host's fmaf is exact).
+      {"v_fma_f32", F([](float a, float b, float c) { return std::fma(a, b, c); }), N},
+      // S0 - floor(S0), at most the largest float below 1; inf -> NaN.
+      {"v_fract_f32", F([](float a, float, float) {
+         if (std::isnan(a) || std::isinf(a)) return std::numeric_limits<float>::quiet_NaN();
+         double f = double(a) - std::floor(double(a));
+         return std::min(float(f), 0x1.fffffep-1f);
+       }), N},
+      // Mantissa in [0.5, 1) with S0's sign and exponent as frexp (denormals
+      // normalised, as LLVM folds them); inf and NaN: S0 and 0.
+      {"v_frexp_mant_f32", F([](float a, float, float) {
+         if (std::isnan(a) || std::isinf(a)) return a;
+         int e;
+         return float(std::frexp(double(a), &e));
+       }), N},
+      {"v_frexp_exp_i32_f32", [](uint32_t a, uint32_t, uint32_t, int) {
+         float x = floatOf(a);
+         if (std::isnan(x) || std::isinf(x)) return 0u;
+         int e;
+         std::frexp(double(x), &e);
+         return uint32_t(e);
+       }},
+      {"v_ldexp_f32 (small exponent)", [](uint32_t a, uint32_t, uint32_t c, int) {
+         return bitsOf(std::ldexp(floatOf(a), int(sext(c, 9))));
+       }, N},
+      {"v_ldexp_f32 (any exponent)", [](uint32_t a, uint32_t, uint32_t c, int) {
+         return bitsOf(std::ldexp(floatOf(a), int32_t(c)));
+       }, N},
+      {"v_cvt_f32_u32", [](uint32_t, uint32_t, uint32_t c, int) { return bitsOf(float(double(c))); }},
+      {"v_cvt_f32_i32", [](uint32_t, uint32_t, uint32_t c, int) { return bitsOf(float(double(int32_t(c)))); }},
+      // Float -> int: truncate, saturate, NaN -> 0.
+      {"v_cvt_u32_f32", [](uint32_t a, uint32_t, uint32_t, int) {
+         float x = floatOf(a);
+         if (std::isnan(x)) return 0u;
+         double t = std::trunc(double(x));
+         return t <= 0 ? 0u : t >= 4294967295.0 ? 0xffffffffu : uint32_t(t);
+       }},
+      {"v_cvt_i32_f32", [](uint32_t a, uint32_t, uint32_t, int) {
+         float x = floatOf(a);
+         return std::isnan(x) ? 0u : clampToI32(std::trunc(double(x)));
+       }},
+      // "D.i = (int)floor(S0.f + 0.5)", the sum rounded as an f32 add.
+      {"v_cvt_rpi_i32_f32", [](uint32_t a, uint32_t, uint32_t, int) {
+         float x = floatOf(a);
+         if (std::isnan(x)) return 0u;
+         volatile float s = x + 0.5f;
+         return clampToI32(std::floor(double(s)));
+       }},
+      {"v_cvt_flr_i32_f32", [](uint32_t a, uint32_t, uint32_t, int) {
+         float x = floatOf(a);
+         return std::isnan(x) ? 0u : clampToI32(std::floor(double(x)));
+       }},
+      {"v_rndne_f32", F([](float a, float, float) {
+         double fl = std::floor(double(a)), d = double(a) - fl;
+         if (std::isnan(a) || std::isinf(a)) return a;
+         double r = d > 0.5 ? fl + 1 : d < 0.5 ? fl : (std::fmod(fl, 2.0) == 0 ? fl : fl + 1);
+         return std::copysign(float(r), a);
+       }), N},
+      {"v_floor_f32", F([](float a, float, float) { return std::floor(a); }), N},
+      {"v_ceil_f32", F([](float a, float, float) { return std::ceil(a); }), N},
+      {"v_trunc_f32", F([](float a, float, float) { return std::trunc(a); }), N},
+      // f16 results of VOP1/VOP2 forms: the high half is written with 0.
+      {"v_cvt_f16_f32", [](uint32_t a, uint32_t, uint32_t, int) { return uint32_t(toF16(double(floatOf(a)))); }, H},
+      {"v_cvt_f32_f16", [](uint32_t, uint32_t, uint32_t c, int) { return bitsOf(fromHalfBits(c)); }, N},
+      {"v_cvt_pkrtz_f16_f32", [](uint32_t a, uint32_t b, uint32_t, int) {
+         return uint32_t(toF16Rtz(floatOf(a))) | uint32_t(toF16Rtz(floatOf(b))) << 16;
+       }},
+      {"v_pack_b32_f16", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(field(a, 0, 16) | field(b, 0, 16) << 16); }},
+      {"v_pack_b32_f16 op_sel:[1,1]", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(field(a, 16, 16) | field(b, 16, 16) << 16); }},
+      // clamp: to [0, 1], NaN to 0 (DX10 clamp mode).
+      {"v_add_f32 clamp", F([](float a, float b, float) {
+         float s = a + b;
+         return std::isnan(s) ? 0.0f : s <= 0 ? 0.0f : s >= 1 ? 1.0f : s;
+       }), N},
+      {"v_mul_f32 mul:2", F([](float a, float b, float) { return float(double(a * b) * 2); }), N},
+      {"v_max_f32 |a|, -b", F([](float a, float b, float) { return maxIeee(std::fabs(a), -b); }), N},
+      {"v_cvt_u16_f16", [](uint32_t, uint32_t, uint32_t c, int) {
+         double x = fromF16(uint16_t(c));
+         return std::isnan(x) ? 0u : uint32_t(std::clamp(std::trunc(x), 0.0, 65535.0));
+       }},
+      {"v_cvt_i16_f16", [](uint32_t, uint32_t, uint32_t c, int) {
+         double x = fromF16(uint16_t(c));
+         return std::isnan(x) ? 0u : uint32_t(int32_t(std::clamp(std::trunc(x), -32768.0, 32767.0))) & 0xffff;
+       }},
+      {"v_cvt_f16_u16", [](uint32_t, uint32_t, uint32_t c, int) { return uint32_t(toF16(double(c & 0xffff))); }},
+      {"v_cvt_f16_i16", [](uint32_t, uint32_t, uint32_t c, int) { return uint32_t(toF16(double(sx16(c)))); }},
+      {"v_max_f16", [](uint32_t, uint32_t, uint32_t c, int) { return minMaxF16(c, c >> 16, true); }, H},
+      {"v_min_f16", [](uint32_t, uint32_t, uint32_t c, int) { return minMaxF16(c, c >> 16, false); }, H},
+      {"v_add_f16", [](uint32_t, uint32_t, uint32_t c, int) { return uint32_t(toF16(fromF16(uint16_t(c)) + fromF16(uint16_t(c >> 16)))); }, H},
+      {"v_mul_f16", [](uint32_t, uint32_t, uint32_t c, int) { return uint32_t(toF16(fromF16(uint16_t(c)) * fromF16(uint16_t(c >> 16)))); }, H},
+      {"v_ldexp_f16", [](uint32_t, uint32_t, uint32_t c, int) {
+         return uint32_t(toF16(std::ldexp(fromF16(uint16_t(c)), int(sext(c >> 16, 6)))));
+       }, H},
+  };
+}
+
+/// A float with a random sign, mantissa and an exponent in [-40, 40].
+uint32_t moderateFloat(std::mt19937_64 &rng) {
+  uint32_t r = uint32_t(rng());
+  return (r & 0x807fffffu) | uint32_t(127 - 40 + rng() % 81) << 23;
+}
+
+} // namespace
+
+TEST_P(Alu, ValuFloat) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 16; l < 48; ++l) {
+    a[l] = moderateFloat(rng);
+    b[l] = moderateFloat(rng);
+    if (l < 32)
+      c[l] = moderateFloat(rng);
+  }
+  // Lanes 32..47: halves that are moderate f16 values for the f16 rows,
+  // and a mix of equal operands for min/max/med3.
+  for (int l = 32; l < 48; ++l) {
+    c[l] = (uint32_t(rng()) & 0x83ff83ffu) | uint32_t(15 - 6 + rng() % 13) << 10 |
+           uint32_t(15 - 6 + rng() % 13) << 26;
+    if (l & 1)
+      b[l] = a[l];
+  }
+  for (int l = 0; l < 16; ++l) {
+    a[l] = kFloatEdge[l][0];
+    b[l] = kFloatEdge[l][1];
+    c[l] = kFloatEdge[l][2];
+  }
+  auto rows = valuFloatRows();
+  ASSERT_EQ(rows.size(), 42u);
+  run("valu_float", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
