@@ -1,6 +1,7 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
-// The kernels of test/emu/asm/valu_int.s, valu_float.s and salu.s run one
+// The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_cmp.s and
+// salu.s run one
 // op per output row on per-lane inputs: random values, with hand-picked edge
 // cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
@@ -822,6 +823,148 @@ TEST_P(Alu, ValuFloat) {
   auto rows = valuFloatRows();
   ASSERT_EQ(rows.size(), 42u);
   run("valu_float", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_cmp.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A VOPC float condition by name: the ordered ones are false with a NaN
+/// operand, the N* ones their negations (true with a NaN), O and U test
+/// orderedness, F and TRU are constant.
+bool fcond(const std::string &c, double x, double y) {
+  bool un = std::isnan(x) || std::isnan(y);
+  if (c == "f") return false;
+  if (c == "tru") return true;
+  if (c == "o") return !un;
+  if (c == "u") return un;
+  bool neg = c.size() == 3 && c[0] == 'n';
+  std::string base = neg ? c.substr(1) : c;
+  bool r;
+  if (un)
+    r = false;
+  else if (base == "lt") r = x < y;
+  else if (base == "eq") r = x == y;
+  else if (base == "le") r = x <= y;
+  else if (base == "gt") r = x > y;
+  else if (base == "lg") r = x != y; // ordered and not equal
+  else r = x >= y;                   // ge
+  return neg ? !r : r;
+}
+
+/// V_CMP_CLASS: bit 0 signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal,
+/// 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+unsigned classBit(bool sign, bool nan, bool quiet, bool inf, bool zero, bool denorm) {
+  if (nan) return quiet ? 1 : 0;
+  if (inf) return sign ? 2 : 9;
+  if (zero) return sign ? 5 : 6;
+  if (denorm) return sign ? 4 : 7;
+  return sign ? 3 : 8;
+}
+unsigned classF32(uint32_t v) {
+  uint32_t e = (v >> 23) & 0xff, m = v & 0x7fffff;
+  return classBit(v >> 31, e == 0xff && m, m & 0x400000, e == 0xff && !m,
+                  !e && !m, !e && m);
+}
+unsigned classF16(uint32_t v) {
+  uint32_t e = (v >> 10) & 0x1f, m = v & 0x3ff;
+  return classBit((v >> 15) & 1, e == 0x1f && m, m & 0x200, e == 0x1f && !m,
+                  !e && !m, !e && m);
+}
+
+std::vector<Row> valuCmpRows() {
+  std::vector<Row> rows;
+  auto add = [&](const char *name, std::function<uint32_t(uint32_t, uint32_t, uint32_t, int)> f) {
+    rows.push_back({name, f});
+  };
+  static const char *fconds[] = {"f", "lt", "eq", "le", "gt", "lg", "ge", "o",
+                                 "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru"};
+  static std::vector<std::string> names;
+  names.clear();
+  names.reserve(64);
+  for (const char *c : fconds) {
+    std::string cs = c;
+    names.push_back("v_cmp_" + cs + "_f32");
+    rows.push_back({names.back().c_str(), [cs](uint32_t a, uint32_t b, uint32_t, int) {
+                      return uint32_t(fcond(cs, floatOf(a), floatOf(b)));
+                    }});
+  }
+  for (const char *c : {"lt", "eq", "u", "neq", "nlt", "gt"}) {
+    std::string cs = c;
+    names.push_back("v_cmp_" + cs + "_f16");
+    rows.push_back({names.back().c_str(), [cs](uint32_t, uint32_t, uint32_t c, int) {
+                      return uint32_t(fcond(cs, fromF16(uint16_t(c)), fromF16(uint16_t(c >> 16))));
+                    }});
+  }
+  add("v_cmp_lt_i32", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(sx(a) < sx(b)); });
+  add("v_cmp_le_i32", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(sx(a) <= sx(b)); });
+  add("v_cmp_gt_u32", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(a > b); });
+  add("v_cmp_ne_u32", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(a != b); });
+  add("v_cmp_ge_i32", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(sx(a) >= sx(b)); });
+  add("v_cmp_eq_u32", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(a == b); });
+  add("v_cmp_lt_i16", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(sx16(a) < sx16(b)); });
+  add("v_cmp_gt_u16", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t((a & 0xffff) > (b & 0xffff)); });
+  add("v_cmp_ge_i16", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(sx16(a) >= sx16(b)); });
+  // 64-bit: x = a | b << 32, y = b | c << 32.
+  add("v_cmp_lt_i64", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(int64_t(wide(a, b)) < int64_t(wide(b, c))); });
+  add("v_cmp_ge_u64", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(wide(a, b) >= wide(b, c)); });
+  add("v_cmp_eq_u64", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(wide(a, b) == wide(b, c)); });
+  add("v_cmp_gt_i64", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(int64_t(wide(a, b)) > int64_t(wide(b, c))); });
+  add("v_cmp_class_f32", [](uint32_t a, uint32_t, uint32_t c, int) { return bit(c & 0x3ff, classF32(a)); });
+  add("v_cmp_class_f32 -|a|", [](uint32_t a, uint32_t, uint32_t c, int) { return bit(c & 0x3ff, classF32(a | 0x80000000u)); });
+  add("v_cmp_class_f16", [](uint32_t, uint32_t, uint32_t c, int) { return bit((c >> 16) & 0x3ff, classF16(c & 0xffff)); });
+  add("v_cmp_lt_f32_e32 (vcc)", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(fcond("lt", floatOf(a), floatOf(b))); });
+  add("v_cmp_lt_f32 -a, |b|", [](uint32_t a, uint32_t b, uint32_t, int) {
+    return uint32_t(fcond("lt", floatOf(a ^ 0x80000000u), floatOf(b & 0x7fffffffu)));
+  });
+  // Lanes with EXEC off get 0 in the mask.
+  add("v_cmp_lt_u32 (odd lanes off)", [](uint32_t a, uint32_t b, uint32_t, int l) { return uint32_t((l % 2 == 0) && a < b); });
+  add("v_cmpx_gt_f32 (exec)", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(fcond("gt", floatOf(a), floatOf(b))); });
+  auto carryRows = [&](const char *name, const char *carryName, std::function<int64_t(int64_t, int64_t, int64_t)> f, bool borrow) {
+    add(name, [f](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(f(a, b, c & 1)); });
+    add(carryName, [f, borrow](uint32_t a, uint32_t b, uint32_t c, int) {
+      int64_t v = f(a, b, c & 1);
+      return uint32_t(borrow ? v < 0 : v > 0xffffffffll);
+    });
+  };
+  carryRows("v_add_co_u32", "v_add_co_u32 carry", [](int64_t a, int64_t b, int64_t) { return a + b; }, false);
+  carryRows("v_sub_co_u32", "v_sub_co_u32 borrow", [](int64_t a, int64_t b, int64_t) { return a - b; }, true);
+  carryRows("v_subrev_co_u32", "v_subrev_co_u32 borrow", [](int64_t a, int64_t b, int64_t) { return b - a; }, true);
+  carryRows("v_addc_co_u32", "v_addc_co_u32 carry", [](int64_t a, int64_t b, int64_t ci) { return a + b + ci; }, false);
+  carryRows("v_subb_co_u32", "v_subb_co_u32 borrow", [](int64_t a, int64_t b, int64_t ci) { return a - b - ci; }, true);
+  carryRows("v_subbrev_co_u32", "v_subbrev_co_u32 borrow", [](int64_t a, int64_t b, int64_t ci) { return b - a - ci; }, true);
+  carryRows("v_add_co_u32_e32", "v_add_co_u32_e32 carry (vcc)", [](int64_t a, int64_t b, int64_t) { return a + b; }, false);
+  carryRows("v_addc_co_u32_e32", "v_addc_co_u32_e32 carry (vcc)", [](int64_t a, int64_t b, int64_t ci) { return a + b + ci; }, false);
+  add("v_cndmask_b32", [](uint32_t a, uint32_t b, uint32_t c, int) { return (c & 1) ? b : a; });
+  add("v_cndmask_b32 -a, |b|", [](uint32_t a, uint32_t b, uint32_t c, int) { return (c & 1) ? (b & 0x7fffffffu) : (a ^ 0x80000000u); });
+  return rows;
+}
+
+} // namespace
+
+TEST_P(Alu, ValuCompare) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 16; l < 48; ++l) {
+    a[l] = moderateFloat(rng);
+    b[l] = (l & 3) == 0 ? a[l] : moderateFloat(rng); // some equal pairs
+  }
+  for (int l = 32; l < 48; ++l) // half pairs, some equal
+    c[l] = (l & 3) == 1 ? (c[l] & 0xffff) * 0x10001u : c[l];
+  for (int l = 0; l < 16; ++l) {
+    a[l] = kFloatEdge[l][0];
+    b[l] = kFloatEdge[l][1];
+    c[l] = kFloatEdge[l][2];
+  }
+  // f16 specials in c's halves: NaNs, infinities, zeros, denormals.
+  const uint32_t halves[8] = {0x7e007c01, 0xfc007c00, 0x80000000, 0x00018001,
+                              0x3c003c00, 0x7c017e00, 0x03ff8000, 0xbc003c00};
+  for (int l = 48; l < 56; ++l)
+    c[l] = halves[l - 48];
+  auto rows = valuCmpRows();
+  ASSERT_EQ(rows.size(), 60u);
+  run("valu_cmp", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
