@@ -822,8 +822,10 @@ struct Wide {
 
 /// Fetches source `i` as 64-bit lane values: width 2 reads a register pair
 /// (or a 64-bit constant), width 1 zero-extends a 32-bit value.
+/// `f32` marks a 32-bit float source (v_cvt_f64_f32): its neg/abs act on
+/// bit 31, not on the bit 63 of the zero-extended value.
 void fetch64(Wave &w, const Inst &in, unsigned i, bool pair, bool isFloat,
-             Wide &out) {
+             Wide &out, bool f32 = false) {
   alignas(64) uint32_t lo[kLanes], hi[kLanes];
   const uint32_t *pl = lanes(w, in.src[i], lo);
   const uint32_t *ph = pair ? lanes(w, in.src[i], hi, 1) : nullptr;
@@ -831,8 +833,9 @@ void fetch64(Wave &w, const Inst &in, unsigned i, bool pair, bool isFloat,
   for (int l = 0; l < kLanes; ++l) {
     uint64_t x = pl[l] | (ph ? uint64_t(ph[l]) << 32 : 0);
     if (isFloat) {
-      if (mods & kModAbs) x &= ~(1ull << 63);
-      if (mods & kModNeg) x ^= 1ull << 63;
+      uint64_t sign = f32 ? 1ull << 31 : 1ull << 63;
+      if (mods & kModAbs) x &= ~sign;
+      if (mods & kModNeg) x ^= sign;
     }
     out.v[l] = x;
   }
@@ -856,7 +859,7 @@ template <class Op> void vop64(Wave &w, const Inst &in) {
   uint64_t exec = w.exec();
   static Wide unused;
   Wide a, b, c, r;
-  fetch64(w, in, 0, Op::w0 == 2, Op::fl, a);
+  fetch64(w, in, 0, Op::w0 == 2, Op::fl, a, Op::f32in);
   if (Op::n >= 2)
     fetch64(w, in, 1, Op::w1 == 2, Op::fl, b);
   if (Op::n >= 3)
@@ -879,7 +882,7 @@ template <class Op> void vop64(Wave &w, const Inst &in) {
 #define OP64(NAME, N, W0, W1, W2, FL, ...)                                    \
   struct NAME {                                                                \
     static constexpr int n = N, w0 = W0, w1 = W1, w2 = W2;                     \
-    static constexpr bool fl = FL;                                             \
+    static constexpr bool fl = FL, f32in = false;                              \
     static inline uint64_t f(uint64_t a, uint64_t b, uint64_t c) {             \
       (void)a; (void)b; (void)c;                                               \
       __VA_ARGS__                                                              \
@@ -935,7 +938,15 @@ OP64(FrexpExpF64, 1, 2, 2, 2, true, {
   return uint32_t(e);
 })
 OP64(LdexpF64, 2, 2, 1, 1, true, return asU64(std::ldexp(asD(a), int32_t(uint32_t(b))));)
-OP64(CvtF64F32, 1, 1, 1, 1, false, return asU64(double(asF(uint32_t(a))));)
+// The source is an f32: neg/abs apply to it (LLVM folds fpext(fneg x) into
+// v_cvt_f64_f32 -x); they were ignored when the op was marked non-float.
+struct CvtF64F32 {
+  static constexpr int n = 1, w0 = 1, w1 = 1, w2 = 1;
+  static constexpr bool fl = true, f32in = true;
+  static uint64_t f(uint64_t a, uint64_t, uint64_t) {
+    return asU64(double(asF(uint32_t(a))));
+  }
+};
 OP64(CvtF32F64, 1, 2, 2, 2, true, return asU(float(asD(a)));)
 OP64(CvtF64I32, 1, 1, 1, 1, false, return asU64(double(int32_t(uint32_t(a))));)
 OP64(CvtF64U32, 1, 1, 1, 1, false, return asU64(double(uint32_t(a)));)

@@ -15,6 +15,7 @@
 #include "runtime/emu/VopCommon.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace kcc::emu {
 
@@ -210,7 +211,24 @@ float fminIeee(float a, float b) {
   return a < b ? a : b;
 }
 
+// f64 forms follow the f32 ones: in IEEE mode a signalling NaN operand gives
+// the quieted NaN, not the other operand.
+static bool isSignalling64(double x) {
+  uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return std::isnan(x) && !(u & (1ull << 51));
+}
+static double quietNaN64(double x) {
+  uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  u |= 1ull << 51;
+  std::memcpy(&x, &u, sizeof u);
+  return x;
+}
+
 double fmaxIeee64(double a, double b) {
+  if (isSignalling64(a) || isSignalling64(b))
+    return quietNaN64(isSignalling64(a) ? a : b);
   if (std::isnan(a))
     return std::isnan(b) ? a : b;
   if (std::isnan(b))
@@ -221,6 +239,8 @@ double fmaxIeee64(double a, double b) {
 }
 
 double fminIeee64(double a, double b) {
+  if (isSignalling64(a) || isSignalling64(b))
+    return quietNaN64(isSignalling64(a) ? a : b);
   if (std::isnan(a))
     return std::isnan(b) ? a : b;
   if (std::isnan(b))

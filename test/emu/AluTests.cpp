@@ -1,7 +1,7 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
-// The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_cmp.s and
-// salu.s run one
+// The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
+// valu_cmp.s and salu.s run one
 // op per output row on per-lane inputs: random values, with hand-picked edge
 // cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
@@ -25,9 +25,10 @@ using Ref = std::function<uint32_t(uint32_t a, uint32_t b, uint32_t c, int lane)
 struct Row {
   const char *name;
   Ref ref;
-  enum { Exact, F32NaN, F16NaN } nan = Exact; // F32NaN: any f32 NaN matches
-  // any NaN (payloads unchecked); F16NaN: the same for the low f16, the high
-  // half compared exactly.
+  enum { Exact, F32NaN, F16NaN, F64NaN } nan = Exact; // F32NaN: any f32 NaN
+  // matches any NaN (payloads unchecked); F16NaN: the same for the low f16,
+  // the high half compared exactly; F64NaN: this row and the next are the
+  // low and high dwords of an f64, and any NaN matches any NaN.
 };
 
 // Signed views and saturation, as the ISA's pseudocode uses them.
@@ -43,6 +44,7 @@ int64_t sx16(uint32_t v) {
   return x >= 0x8000 ? x - 0x10000 : x;
 }
 uint32_t bit(uint64_t v, unsigned i) { return uint32_t(v >> i) & 1; }
+uint64_t wide(uint32_t lo, uint32_t hi) { return uint64_t(lo) | uint64_t(hi) << 32; }
 
 /// Bits [off, off + width) of v (64 bits wide), zero-extended.
 uint64_t field(uint64_t v, unsigned off, unsigned width) {
@@ -126,22 +128,36 @@ uint32_t permRef(uint32_t s0, uint32_t s1, uint32_t s2) {
 void compareRows(const std::string &kernel, const std::vector<Row> &rows,
                  const std::vector<uint32_t> &out, const std::vector<uint32_t> &a,
                  const std::vector<uint32_t> &b, const std::vector<uint32_t> &c) {
+  std::vector<uint32_t> want(rows.size() * 64);
+  for (size_t k = 0; k < rows.size(); ++k)
+    for (int l = 0; l < 64; ++l)
+      want[k * 64 + l] = rows[k].ref(a[l], b[l], c[l], l);
+  // f64 NaNs: either payload is accepted, for both dwords.
+  for (size_t k = 0; k + 1 < rows.size(); ++k)
+    if (rows[k].nan == Row::F64NaN)
+      for (int l = 0; l < 64; ++l) {
+        size_t lo = k * 64 + l, hi = lo + 64;
+        if (std::isnan(doubleOf(wide(want[lo], want[hi]))) &&
+            std::isnan(doubleOf(wide(out[lo], out[hi])))) {
+          want[lo] = out[lo];
+          want[hi] = out[hi];
+        }
+      }
+  auto isNaN16 = [](uint32_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
   for (size_t k = 0; k < rows.size(); ++k) {
     int bad = 0;
     for (int l = 0; l < 64; ++l) {
-      uint32_t got = out[k * 64 + l];
-      uint32_t want = rows[k].ref(a[l], b[l], c[l], l);
-      auto isNaN16 = [](uint32_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
-      bool same = got == want ||
+      uint32_t got = out[k * 64 + l], w = want[k * 64 + l];
+      bool same = got == w ||
                   (rows[k].nan == Row::F32NaN && std::isnan(floatOf(got)) &&
-                   std::isnan(floatOf(want))) ||
-                  (rows[k].nan == Row::F16NaN && (got >> 16) == (want >> 16) &&
-                   isNaN16(got & 0xffff) && isNaN16(want & 0xffff));
+                   std::isnan(floatOf(w))) ||
+                  (rows[k].nan == Row::F16NaN && (got >> 16) == (w >> 16) &&
+                   isNaN16(got & 0xffff) && isNaN16(w & 0xffff));
       if (!same && bad++ < 4)
         ADD_FAILURE() << kernel << " row " << k << " " << rows[k].name
                       << " lane " << l << ": a=" << hex(a[l])
                       << " b=" << hex(b[l]) << " c=" << hex(c[l])
-                      << " got " << hex(got) << " expected " << hex(want);
+                      << " got " << hex(got) << " expected " << hex(w);
     }
   }
 }
@@ -199,7 +215,6 @@ const uint32_t kIntEdge[16][3] = {
     {0x00008000, 0x00007fff, 0x21},
 };
 
-uint64_t wide(uint32_t lo, uint32_t hi) { return uint64_t(lo) | uint64_t(hi) << 32; }
 
 std::vector<Row> valuIntRows() {
   // 16-bit VOP1/VOP2 results: on gfx9 the high half of the destination is
@@ -965,6 +980,150 @@ TEST_P(Alu, ValuCompare) {
   auto rows = valuCmpRows();
   ASSERT_EQ(rows.size(), 60u);
   run("valu_cmp", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_f64.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+// Per lane: x = c | a << 32, y = ~c | b << 32 (see valu_f64.s).
+const uint32_t kF64Edge[16][3] = {
+    {0x7ff80000, 0x40000000, 0},          // x quiet NaN
+    {0x7ff00000, 0x7ff00000, 0},          // x +inf, y signalling NaN
+    {0xfff00000, 0x3ff00000, 0},          // x -inf
+    {0x80000000, 0x00000000, 0},          // x -0, y a denormal
+    {0x00000000, 0x80000000, 0xffffffff}, // x a denormal, y -0
+    {0x3fe00000, 0x3fe00000, 0},          // x 0.5 (a tie for rndne)
+    {0x40040000, 0xc0040000, 0},          // x 2.5
+    {0xc0040000, 0x40040000, 0},          // x -2.5
+    {0x41e00000, 0x41e00000, 0},          // x 2^31
+    {0xc1e00000, 0x00000000, 0x00200000}, // x -2^31 - 1
+    {0x41efffff, 0x3ff00000, 0xffe00000}, // x 2^32 - 1
+    {0x47efffff, 0x47efffff, 0xf0000000}, // x FLT_MAX + half an ulp
+    {0x36a00000, 0x80000000, 0},          // x 2^-149
+    {0x36900000, 0x00100000, 0},          // x 2^-150: ties to 0 in f32
+    {0x7ff00000, 0xfff00000, 1},          // x signalling NaN
+    {0x3ff00000, 0x3ff00000, 0xffffffff}, // x 1 + ulp, y 1
+};
+
+bool isSNaN64(double x) { return std::isnan(x) && !(bitsOf(x) & (uint64_t(1) << 51)); }
+double minMax64(double x, double y, bool isMax) {
+  if (isSNaN64(x)) return doubleOf(bitsOf(x) | uint64_t(1) << 51);
+  if (isSNaN64(y)) return doubleOf(bitsOf(y) | uint64_t(1) << 51);
+  if (std::isnan(x)) return y;
+  if (std::isnan(y)) return x;
+  if (x == 0 && y == 0) return (std::signbit(x) == isMax) ? y : x;
+  return (isMax ? x > y : x < y) ? x : y;
+}
+unsigned classF64(uint64_t v) {
+  uint64_t e = (v >> 52) & 0x7ff, m = v & ((uint64_t(1) << 52) - 1);
+  return classBit(v >> 63, e == 0x7ff && m, (m >> 51) & 1, e == 0x7ff && !m,
+                  !e && !m, !e && m);
+}
+
+std::vector<Row> valuF64Rows() {
+  using D = std::function<double(double, double, uint32_t, uint32_t, uint32_t)>;
+  std::vector<Row> rows;
+  // An f64 result as two rows (NaNs of any payload accepted).
+  auto d = [&](const char *name, D f) {
+    auto v = [f](uint32_t a, uint32_t b, uint32_t c) {
+      return bitsOf(f(doubleOf(wide(c, a)), doubleOf(wide(~c, b)), a, b, c));
+    };
+    rows.push_back({name, [v](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(v(a, b, c)); }, Row::F64NaN});
+    rows.push_back({name, [v](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(v(a, b, c) >> 32); }});
+  };
+  auto u = [&](const char *name, std::function<uint64_t(uint64_t, uint64_t, uint32_t, uint32_t, uint32_t)> f, bool pair) {
+    auto v = [f](uint32_t a, uint32_t b, uint32_t c) { return f(wide(c, a), wide(~c, b), a, b, c); };
+    rows.push_back({name, [v](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(v(a, b, c)); }});
+    if (pair)
+      rows.push_back({name, [v](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(v(a, b, c) >> 32); }});
+  };
+  auto rnd = [](double x) {
+    if (std::isnan(x) || std::isinf(x)) return x;
+    double fl = std::floor(x), f = x - fl;
+    double r = f > 0.5 ? fl + 1 : f < 0.5 ? fl : (std::fmod(fl, 2.0) == 0 ? fl : fl + 1);
+    return std::copysign(r, x);
+  };
+  d("v_add_f64", [](double x, double y, uint32_t, uint32_t, uint32_t) { return x + y; });
+  d("v_mul_f64", [](double x, double y, uint32_t, uint32_t, uint32_t) { return x * y; });
+  d("v_fma_f64 x*y+x", [](double x, double y, uint32_t, uint32_t, uint32_t) { return std::fma(x, y, x); });
+  d("v_max_f64", [](double x, double y, uint32_t, uint32_t, uint32_t) { return minMax64(x, y, true); });
+  d("v_min_f64", [](double x, double y, uint32_t, uint32_t, uint32_t) { return minMax64(x, y, false); });
+  d("v_max_f64 -x, |y|", [](double x, double y, uint32_t, uint32_t, uint32_t) { return minMax64(-x, std::fabs(y), true); });
+  d("v_fract_f64", [](double x, double, uint32_t, uint32_t, uint32_t) {
+    if (std::isnan(x) || std::isinf(x)) return std::numeric_limits<double>::quiet_NaN();
+    return std::min(x - std::floor(x), 0x1.fffffffffffffp-1);
+  });
+  d("v_frexp_mant_f64", [](double x, double, uint32_t, uint32_t, uint32_t) {
+    int e;
+    return std::isnan(x) || std::isinf(x) ? x : std::frexp(x, &e);
+  });
+  u("v_frexp_exp_i32_f64", [](uint64_t x, uint64_t, uint32_t, uint32_t, uint32_t) {
+    int e = 0;
+    double v = doubleOf(x);
+    if (!std::isnan(v) && !std::isinf(v))
+      std::frexp(v, &e);
+    return uint64_t(uint32_t(e));
+  }, false);
+  d("v_ldexp_f64", [](double x, double, uint32_t, uint32_t b, uint32_t) { return std::ldexp(x, int(sext(b, 11))); });
+  d("v_rndne_f64", [rnd](double x, double, uint32_t, uint32_t, uint32_t) { return rnd(x); });
+  d("v_floor_f64", [](double x, double, uint32_t, uint32_t, uint32_t) { return std::floor(x); });
+  d("v_ceil_f64", [](double x, double, uint32_t, uint32_t, uint32_t) { return std::ceil(x); });
+  d("v_trunc_f64", [](double x, double, uint32_t, uint32_t, uint32_t) { return std::trunc(x); });
+  rows.push_back({"v_cvt_f32_f64", [](uint32_t a, uint32_t, uint32_t c, int) {
+                    return bitsOf(float(doubleOf(wide(c, a))));
+                  }, Row::F32NaN});
+  // f32 -> f64 is exact; the modifiers act on the f32 source's sign.
+  d("v_cvt_f64_f32", [](double, double, uint32_t a, uint32_t, uint32_t) { return double(floatOf(a)); });
+  d("v_cvt_f64_f32 -a", [](double, double, uint32_t a, uint32_t, uint32_t) { return double(floatOf(a ^ 0x80000000u)); });
+  d("v_cvt_f64_f32 |a|", [](double, double, uint32_t a, uint32_t, uint32_t) { return double(floatOf(a & 0x7fffffffu)); });
+  u("v_cvt_i32_f64", [](uint64_t x, uint64_t, uint32_t, uint32_t, uint32_t) {
+    double v = doubleOf(x);
+    return uint64_t(std::isnan(v) ? 0u : clampToI32(std::trunc(v)));
+  }, false);
+  u("v_cvt_u32_f64", [](uint64_t x, uint64_t, uint32_t, uint32_t, uint32_t) {
+    double v = doubleOf(x);
+    return uint64_t(std::isnan(v) ? 0u : uint32_t(std::clamp(std::trunc(v), 0.0, 4294967295.0)));
+  }, false);
+  d("v_cvt_f64_i32", [](double, double, uint32_t, uint32_t, uint32_t c) { return double(int32_t(c)); });
+  d("v_cvt_f64_u32", [](double, double, uint32_t, uint32_t, uint32_t c) { return double(c); });
+  u("v_cmp_class_f64", [](uint64_t x, uint64_t, uint32_t, uint32_t b, uint32_t) { return uint64_t(bit(b & 0x3ff, classF64(x))); }, false);
+  u("v_cmp_lt_f64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return uint64_t(doubleOf(x) < doubleOf(y)); }, false);
+  u("v_cmp_neq_f64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return uint64_t(!(doubleOf(x) == doubleOf(y))); }, false);
+  u("v_cmp_eq_u64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return uint64_t(x == y); }, false);
+  u("v_lshl_add_u64 <<3", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return x * 8 + y; }, true);
+  u("v_mov_b64", [](uint64_t x, uint64_t, uint32_t, uint32_t, uint32_t) { return x; }, true);
+  d("v_add_f64 clamp", [](double x, double y, uint32_t, uint32_t, uint32_t) {
+    double s = x + y;
+    return std::isnan(s) ? 0.0 : s <= 0 ? 0.0 : s >= 1 ? 1.0 : s;
+  });
+  return rows;
+}
+
+/// A random f64 high dword with an exponent in [-60, 60].
+uint32_t moderateF64Hi(std::mt19937_64 &rng) {
+  uint32_t r = uint32_t(rng());
+  return (r & 0x800fffffu) | uint32_t(1023 - 60 + rng() % 121) << 20;
+}
+
+} // namespace
+
+TEST_P(Alu, ValuF64) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 16; l < 56; ++l) {
+    a[l] = moderateF64Hi(rng);
+    b[l] = (l & 7) == 0 ? a[l] : moderateF64Hi(rng);
+  }
+  for (int l = 0; l < 16; ++l) {
+    a[l] = kF64Edge[l][0];
+    b[l] = kF64Edge[l][1];
+    c[l] = kF64Edge[l][2];
+  }
+  auto rows = valuF64Rows();
+  ASSERT_EQ(rows.size(), 50u);
+  run("valu_f64", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
