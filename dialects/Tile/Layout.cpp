@@ -188,6 +188,21 @@ std::optional<LayoutMap> LayoutMap::get(TileType type, std::string *why) {
     return std::nullopt;
   }
   int64_t repRows = rows / inst->rows, repCols = cols / inst->cols;
+  // A register tile lives in the registers of a lane: at most 512 of 32 bits
+  // (VGPRs and AGPRs together). Bigger tiles are refused here, before their
+  // register map is built (a 2^40-row tile would otherwise exhaust memory).
+  int64_t bytes = std::max<int64_t>(1, elementBytes(type.getElementType()));
+  int64_t maxElems = kMaxRegistersPerLane * 4 / bytes;
+  if (repRows > maxElems || repCols > maxElems ||
+      repRows * repCols > maxElems / std::max<int64_t>(1, inst->regs)) {
+    if (why)
+      *why = "tile " + std::to_string(rows) + "x" + std::to_string(cols) +
+             " needs more than the " + std::to_string(maxElems) +
+             " elements per lane that fit a lane's " +
+             std::to_string(kMaxRegistersPerLane) +
+             " registers (VGPRs and AGPRs)";
+    return std::nullopt;
+  }
   LayoutMap map;
   std::array<int64_t, 2> origin = inst->at(0, 0);
   for (int64_t rr = 0; rr < repRows; ++rr)

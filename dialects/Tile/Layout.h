@@ -34,6 +34,10 @@ struct LaneBitField {
   int64_t scale;
 };
 
+/// The 32-bit registers one lane of a wave can hold: 512 VGPRs and AGPRs
+/// together (gfx942, gfx950), the bound on any register tile.
+constexpr int64_t kMaxRegistersPerLane = 512;
+
 class LayoutMap {
 public:
   /// The map of a resolved tile type; std::nullopt (with `why` set) when the

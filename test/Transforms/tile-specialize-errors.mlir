@@ -23,6 +23,9 @@
 // Regressions (bugs 1, 2, 7 of the first round) and the attention additions.
 // RUN: kcc-opt %t/arg-undeclared.mlir --tile-specialize=chip=gfx942 -verify-diagnostics
 // RUN: kcc-opt %t/arg-divide.mlir --tile-specialize="chip=gfx942 params=BM=48" -verify-diagnostics
+// RUN: kcc-opt %t/registers.mlir --tile-specialize="chip=gfx950 params=BM=1099511627776" -verify-diagnostics
+// RUN: kcc-opt %t/registers-acc.mlir --tile-specialize="chip=gfx950" -verify-diagnostics
+// RUN: kcc-opt %t/registers-fit.mlir --tile-specialize="chip=gfx950 params=BM=256" -verify-diagnostics
 // RUN: kcc-opt %t/nonpositive.mlir --tile-specialize="chip=gfx942 params=BM=0" -split-input-file -verify-diagnostics
 // RUN: kcc-opt %t/negative.mlir --tile-specialize="chip=gfx942 params=BM=-32" -verify-diagnostics
 // RUN: not kcc-opt %t/params.mlir --tile-specialize="chip=gfx942 params=CAUSAL=1,OUT=notatype" 2>&1 | FileCheck %s --check-prefix=NOTATYPE --implicit-check-not=error:
@@ -117,6 +120,33 @@ func.func @k(%i: index, %p: !tile.ptr<!tile.dtype<"ZZ">>) {
 tile.param_decl @BM : i64 = 64
 // expected-error@+1 {{'func.func' op argument #0 with the bound parameters, tile shape 48x32 is not a multiple of the layout's 32x32}}
 func.func @k(%t: !tile.tile<[BM, 32], f32, #tile.mfma<acc>>) {
+  return
+}
+
+//--- registers.mlir
+// A register tile must fit a lane's 512 registers: 2^40 rows are refused at
+// once (not after building a register map of 2^38 entries).
+tile.param_decl @BM : i64 = 64
+func.func @k(%f: f32) {
+  // expected-error@+1 {{'tile.splat' op with the bound parameters, tile 1099511627776x64 needs more than the 512 elements per lane that fit a lane's 512 registers (VGPRs and AGPRs)}}
+  %0 = tile.splat %f : f32 -> !tile.tile<[BM, 64], f32, #tile.blocked<[1, 4], [4, 16]>>
+  return
+}
+
+//--- registers-acc.mlir
+// 512 x 128 f32 in 32x32 MFMA accumulators (2048 per lane) is four times
+// what a lane holds.
+func.func @acc(%f: f32) {
+  // expected-error@+1 {{'tile.splat' op with the bound parameters, tile 512x128 needs more than the 512 elements per lane that fit a lane's 512 registers (VGPRs and AGPRs)}}
+  %0 = tile.splat %f : f32 -> !tile.tile<[512, 128], f32, #tile.mfma<acc>>
+  return
+}
+
+//--- registers-fit.mlir
+// 256 x 64 f32 in this blocked layout is 256 per lane: it fits.
+tile.param_decl @BM : i64 = 64
+func.func @k(%f: f32) {
+  %0 = tile.splat %f : f32 -> !tile.tile<[BM, 64], f32, #tile.blocked<[1, 4], [4, 16]>>
   return
 }
 
