@@ -124,6 +124,22 @@ template <class Op> void vopNoOpsel(Wave &w, const Inst &in) {
 #define F16_2(NAME, ...) VOP_OP(NAME, F16, F16, F16, 2, float a = halfToFloat(uint16_t(ua)); float b = halfToFloat(uint16_t(ub)); return floatToHalf(__VA_ARGS__);)
 #define U16_2(NAME, ...) VOP_OP(NAME, U16, U16, U16, 2, uint32_t a = ua & 0xffff; uint32_t b = ub & 0xffff; return (__VA_ARGS__) & 0xffff;)
 
+/// fma of f32 (or f16) values rounded once to f16. The product is exact in
+/// double; the sum is rounded to double with round-to-odd (TwoSum gives the
+/// lost part, which sets the last bit), so that the single rounding to f16
+/// that follows is correct: going through an f32 fma rounded twice, e.g.
+/// v_fma_f16(0x3c01, 0x3e00, 0x8001) gave 0x3e02 for 0x3e01.
+uint16_t fmaToHalf(float a, float b, float c) {
+  double p = double(a) * double(b), s = p + double(c);
+  if (std::isfinite(s) && s != 0) {
+    double bb = s - p, err = (p - (s - bb)) + (double(c) - bb);
+    uint64_t u = llvm::bit_cast<uint64_t>(s);
+    if (err != 0 && !(u & 1))
+      s = llvm::bit_cast<double>((err > 0) == (s > 0) ? u + 1 : u - 1);
+  }
+  return llvm::bit_cast<uint16_t>(_Float16(s));
+}
+
 /// IEEE-mode f16 min/max on bit patterns. Widening a signalling NaN to f32
 /// quiets it, after which fmaxIeee would return the other operand instead
 /// of the quieted NaN.
@@ -484,9 +500,8 @@ struct FmaF16 {
   static constexpr int n = 3;
   static constexpr bool opselDst = true;
   static uint32_t f(uint32_t a, uint32_t b, uint32_t c) {
-    return floatToHalf(float(std::fma(double(halfToFloat(uint16_t(a))),
-                                      double(halfToFloat(uint16_t(b))),
-                                      double(halfToFloat(uint16_t(c))))));
+    return fmaToHalf(halfToFloat(uint16_t(a)), halfToFloat(uint16_t(b)),
+                     halfToFloat(uint16_t(c)));
   }
 };
 struct FmacF16 : FmaF16 {
@@ -1092,7 +1107,7 @@ void pk16(Wave &w, const Inst &in) {
       case PkAddF16: y = floatToHalf(fa + fb); break;
       case PkMulF16: y = floatToHalf(fa * fb); break;
       case PkFmaF16:
-        y = floatToHalf(float(std::fma(double(fa), double(fb), double(halfToFloat(x[2])))));
+        y = fmaToHalf(fa, fb, halfToFloat(x[2]));
         break;
       case PkMaxF16: y = minMaxF16(x[0], x[1], true); break;
       case PkMinF16: y = minMaxF16(x[0], x[1], false); break;
@@ -1111,6 +1126,23 @@ void pk16(Wave &w, const Inst &in) {
       if (in.clamp && isFloat) {
         float f = halfToFloat(uint16_t(y));
         y = floatToHalf(std::isnan(f) ? 0.0f : std::fmin(std::fmax(f, 0.0f), 1.0f));
+      }
+      // Integer clamp saturates the exact result to the element type (LLVM
+      // selects v_pk_add_u16 clamp for uadd.sat on v2i16, and so on); it
+      // was ignored, leaving the wrapped value.
+      if (in.clamp && !isFloat) {
+        int64_t u0 = x[0], u1 = in.nsrc > 1 ? x[1] : 0, u2 = in.nsrc > 2 ? x[2] : 0;
+        int64_t s0 = int16_t(x[0]), s1 = in.nsrc > 1 ? int16_t(x[1]) : 0;
+        switch (PkOp(in.op)) {
+        case PkAddU16: y = uint32_t(std::clamp<int64_t>(u0 + u1, 0, 0xffff)); break;
+        case PkSubU16: y = uint32_t(std::clamp<int64_t>(u0 - u1, 0, 0xffff)); break;
+        case PkMadU16: y = uint32_t(std::clamp<int64_t>(u0 * u1 + u2, 0, 0xffff)); break;
+        case PkAddI16: y = uint32_t(std::clamp<int64_t>(s0 + s1, -32768, 32767)); break;
+        case PkSubI16: y = uint32_t(std::clamp<int64_t>(s0 - s1, -32768, 32767)); break;
+        default:
+          w.fault("clamp on this packed integer operation is not modelled");
+          return;
+        }
       }
       out |= (y & 0xffff) << (16 * h);
     }
@@ -1193,14 +1225,18 @@ void fmaMix(Wave &w, const Inst &in) {
       if (m & kModNeg) x[i] = -x[i];
     }
     float y = std::fma(x[0], x[1], x[2]);
-    if (in.clamp)
+    // The f16 forms round the exact result once (not through the f32 fma).
+    uint16_t yh = fmaToHalf(x[0], x[1], x[2]);
+    if (in.clamp) {
       y = std::isnan(y) ? 0.0f : std::fmin(std::fmax(y, 0.0f), 1.0f);
+      yh = floatToHalf(y == 0.0f || y == 1.0f ? y : halfToFloat(yh));
+    }
     if (in.op == 0)
       r[l] = asU(y);
     else if (in.op == 1)
-      r[l] = (old[l] & 0xffff0000u) | floatToHalf(y);
+      r[l] = (old[l] & 0xffff0000u) | yh;
     else
-      r[l] = (old[l] & 0xffffu) | (uint32_t(floatToHalf(y)) << 16);
+      r[l] = (old[l] & 0xffffu) | (uint32_t(yh) << 16);
   }
   writeMasked(w.row(in.dst[0].reg), r, exec);
 }

@@ -1,7 +1,7 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
-// valu_cmp.s and salu.s run one
+// valu_cmp.s, valu_pk.s and salu.s run one
 // op per output row on per-lane inputs: random values, with hand-picked edge
 // cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
@@ -25,10 +25,11 @@ using Ref = std::function<uint32_t(uint32_t a, uint32_t b, uint32_t c, int lane)
 struct Row {
   const char *name;
   Ref ref;
-  enum { Exact, F32NaN, F16NaN, F64NaN } nan = Exact; // F32NaN: any f32 NaN
-  // matches any NaN (payloads unchecked); F16NaN: the same for the low f16,
-  // the high half compared exactly; F64NaN: this row and the next are the
-  // low and high dwords of an f64, and any NaN matches any NaN.
+  enum { Exact, F32NaN, F16NaN, PkF16NaN, F64NaN } nan = Exact; // F32NaN:
+  // any f32 NaN matches any NaN (payloads unchecked); F16NaN: the same for
+  // the low f16, the high half compared exactly; PkF16NaN: the same for both
+  // f16 halves; F64NaN: this row and the next are the low and high dwords of
+  // an f64, and any NaN matches any NaN.
 };
 
 // Signed views and saturation, as the ISA's pseudocode uses them.
@@ -152,7 +153,10 @@ void compareRows(const std::string &kernel, const std::vector<Row> &rows,
                   (rows[k].nan == Row::F32NaN && std::isnan(floatOf(got)) &&
                    std::isnan(floatOf(w))) ||
                   (rows[k].nan == Row::F16NaN && (got >> 16) == (w >> 16) &&
-                   isNaN16(got & 0xffff) && isNaN16(w & 0xffff));
+                   isNaN16(got & 0xffff) && isNaN16(w & 0xffff)) ||
+                  (rows[k].nan == Row::PkF16NaN &&
+                   ((got ^ w) & 0xffff) * !(isNaN16(got & 0xffff) && isNaN16(w & 0xffff)) == 0 &&
+                   ((got ^ w) >> 16) * !(isNaN16(got >> 16) && isNaN16(w >> 16)) == 0);
       if (!same && bad++ < 4)
         ADD_FAILURE() << kernel << " row " << k << " " << rows[k].name
                       << " lane " << l << ": a=" << hex(a[l])
@@ -1124,6 +1128,189 @@ TEST_P(Alu, ValuF64) {
   auto rows = valuF64Rows();
   ASSERT_EQ(rows.size(), 50u);
   run("valu_f64", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_pk.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+// Lanes 0..15: {a, b, c}, each two 16-bit values (high << 16 | low).
+const uint32_t kPkEdge[16][3] = {
+    {0x7e003c01, 0x3c003e00, 0x7c008001}, // fma: 1.0009765625 * 1.5 - 2^-24
+    {0x8000ffff, 0xffffffff, 0xffffffff}, // u16 / i16 saturation
+    {0x7fff7fff, 0x80000001, 0x00010001},
+    {0x7c01fe00, 0x3c003c00, 0},          // sNaN (high), -qNaN (low)
+    {0x7c00fc00, 0x00007c00, 0x80000000}, // infinities
+    {0x80000000, 0x00008000, 0x80008000}, // signed zeros
+    {0x00010001, 0x83ff03ff, 0x00010001}, // denormals
+    {0x7bff7bff, 0x3c007bff, 0x7bff7bff}, // overflow to inf
+    {0xb8003800, 0x38003c00, 0xbc003c00}, // clamp cases
+    {0x8001ffff, 0x000f0010, 0x0000ffff}, // shift counts 15, 16
+    {0x01000100, 0x01000100, 0xffff0001}, // u16 mad overflow
+    {0x3c003c00, 0x3c003c00, 0xbc00bc00}, // exact cancellation
+    {0x3c013c01, 0x3e003e00, 0x00018001}, // ties with a tiny addend
+    {0x3bff3bff, 0x3c013c01, 0x00090008},
+    {0x5bff5bff, 0x5bff5bff, 0xfbff7bff},
+    {0x3c000001, 0x7e003c00, 0x7c010000}, // c high: sNaN
+};
+
+uint16_t half(uint32_t v, int h) { return uint16_t(v >> (16 * h)); }
+double hf(uint32_t v, int h) { return fromF16(half(v, h)); }
+
+/// a * b + c of f16/f32 values rounded once: long double holds the exact
+/// product and, for these operand widths, enough of the sum (the larger of
+/// the two terms alone is never a rounding tie of the target), then one
+/// rounding to f16 by scaling to integer units of the result's ulp.
+uint16_t fmaToF16(double a, double b, double c) {
+  long double r = fmal(a, b, c);
+  if (!std::isfinite(r) || r == 0)
+    return toF16(double(r));
+  int e = ilogbl(r);
+  int ulp = std::max(e - 10, -24);
+  long double q = nearbyintl(ldexpl(r, -ulp)); // ties to even
+  return toF16(double(ldexpl(q, ulp)));             // exact, or inf
+}
+uint32_t satU16(int64_t v) { return uint32_t(std::clamp<int64_t>(v, 0, 0xffff)); }
+uint32_t satI16(int64_t v) { return uint32_t(std::clamp<int64_t>(v, -32768, 32767)) & 0xffff; }
+uint32_t clamp01F16(uint16_t h) {
+  double x = fromF16(h);
+  return std::isnan(x) || x <= 0 ? 0u : x >= 1 ? 0x3c00u : h;
+}
+
+std::vector<Row> valuPkRows() {
+  using P = std::function<uint32_t(uint32_t a, uint32_t b, uint32_t c, int h)>;
+  std::vector<Row> rows;
+  // A packed result: the function gives half h (0 low, 1 high).
+  auto pk = [&](const char *name, P f) {
+    rows.push_back({name, [f](uint32_t a, uint32_t b, uint32_t c, int) {
+                      return (f(a, b, c, 0) & 0xffff) | (f(a, b, c, 1) & 0xffff) << 16;
+                    }, Row::PkF16NaN});
+  };
+  auto pki = [&](const char *name, P f) { // integer data: exact
+    pk(name, f);
+    rows.back().nan = Row::Exact;
+  };
+  auto s16 = [](uint32_t v, int h) { return sx16(v >> (16 * h)); };
+  pki("v_pk_add_u16", [](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(half(a, h) + half(b, h)); });
+  pki("v_pk_add_u16 clamp", [](uint32_t a, uint32_t b, uint32_t, int h) { return satU16(int64_t(half(a, h)) + half(b, h)); });
+  pki("v_pk_sub_u16", [](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(half(a, h) - half(b, h)); });
+  pki("v_pk_sub_u16 clamp", [](uint32_t a, uint32_t b, uint32_t, int h) { return satU16(int64_t(half(a, h)) - half(b, h)); });
+  pki("v_pk_add_i16", [s16](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(s16(a, h) + s16(b, h)); });
+  pki("v_pk_add_i16 clamp", [s16](uint32_t a, uint32_t b, uint32_t, int h) { return satI16(s16(a, h) + s16(b, h)); });
+  pki("v_pk_sub_i16", [s16](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(s16(a, h) - s16(b, h)); });
+  pki("v_pk_sub_i16 clamp", [s16](uint32_t a, uint32_t b, uint32_t, int h) { return satI16(s16(a, h) - s16(b, h)); });
+  pki("v_pk_mul_lo_u16", [](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(uint64_t(half(a, h)) * half(b, h)); });
+  pki("v_pk_lshlrev_b16", [](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(half(a, h)) << (half(b, h) & 15); });
+  pki("v_pk_lshrrev_b16", [](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(half(a, h)) >> (half(b, h) & 15); });
+  pki("v_pk_ashrrev_i16", [s16](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(sext(uint64_t(s16(a, h)) >> (half(b, h) & 15), 16)); });
+  pki("v_pk_max_i16", [s16](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(std::max(s16(a, h), s16(b, h))); });
+  pki("v_pk_min_i16", [s16](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(std::min(s16(a, h), s16(b, h))); });
+  pki("v_pk_max_u16", [](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(std::max(half(a, h), half(b, h))); });
+  pki("v_pk_min_u16", [](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(std::min(half(a, h), half(b, h))); });
+  pki("v_pk_mad_u16", [](uint32_t a, uint32_t b, uint32_t c, int h) { return uint32_t(uint64_t(half(a, h)) * half(b, h) + half(c, h)); });
+  pki("v_pk_mad_u16 clamp", [](uint32_t a, uint32_t b, uint32_t c, int h) { return satU16(int64_t(half(a, h)) * half(b, h) + half(c, h)); });
+  // op_sel picks the half each source gives the low result, op_sel_hi the
+  // one it gives the high result.
+  pki("v_pk_add_u16 op_sel:[1,0] op_sel_hi:[0,1]", [](uint32_t a, uint32_t b, uint32_t, int h) {
+    return uint32_t(half(a, 1 - h) + half(b, h));
+  });
+  pk("v_pk_add_f16", [](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(fmaToF16(hf(a, h), 1.0, hf(b, h))); });
+  pk("v_pk_mul_f16", [](uint32_t a, uint32_t b, uint32_t, int h) { return uint32_t(fmaToF16(hf(a, h), hf(b, h), -0.0)); });
+  pk("v_pk_fma_f16", [](uint32_t a, uint32_t b, uint32_t c, int h) { return uint32_t(fmaToF16(hf(a, h), hf(b, h), hf(c, h))); });
+  pk("v_pk_max_f16", [](uint32_t a, uint32_t b, uint32_t, int h) { return minMaxF16(half(a, h), half(b, h), true); });
+  pk("v_pk_min_f16", [](uint32_t a, uint32_t b, uint32_t, int h) { return minMaxF16(half(a, h), half(b, h), false); });
+  pk("v_pk_add_f16 neg_lo:[1,0] neg_hi:[0,1]", [](uint32_t a, uint32_t b, uint32_t, int h) {
+    double x = hf(a, h), y = hf(b, h);
+    return uint32_t(h ? fmaToF16(x, 1.0, -y) : fmaToF16(-x, 1.0, y));
+  });
+  pk("v_pk_fma_f16 op_sel:[0,1,1] op_sel_hi:[1,0,1]", [](uint32_t a, uint32_t b, uint32_t c, int h) {
+    return uint32_t(fmaToF16(hf(a, h), hf(b, 1 - h), hf(c, 1)));
+  });
+  pk("v_pk_add_f16 clamp", [](uint32_t a, uint32_t b, uint32_t, int h) { return clamp01F16(fmaToF16(hf(a, h), 1.0, hf(b, h))); });
+  // VOP3 v_fma_f16 on gfx9: op_sel[3] picks the destination half; the other
+  // half keeps its value (here b, moved into the destination first).
+  rows.push_back({"v_fma_f16 (high half kept)", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (b & 0xffff0000u) | fmaToF16(hf(a, 0), hf(b, 0), hf(c, 0));
+                  }, Row::PkF16NaN});
+  rows.push_back({"v_fma_f16 op_sel:[1,1,1,1] (low half kept)", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (b & 0xffffu) | uint32_t(fmaToF16(hf(a, 1), hf(b, 1), hf(c, 1))) << 16;
+                  }, Row::PkF16NaN});
+  // v_fma_mix: op_sel_hi[i] marks an f16 source (op_sel[i] picks its half),
+  // else an f32 one; one rounding of the exact result.
+  auto f32fma = [](double x, double y, double z) { return bitsOf(float(fmal(x, y, z))); };
+  rows.push_back({"v_fma_mix_f32 (f16 lo inputs)", [f32fma](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return f32fma(hf(a, 0), hf(b, 0), hf(c, 0));
+                  }, Row::F32NaN});
+  rows.push_back({"v_fma_mix_f32 (f16 hi, f16 hi, f32)", [f32fma](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return f32fma(hf(a, 1), hf(b, 1), floatOf(c));
+                  }, Row::F32NaN});
+  rows.push_back({"v_fma_mixlo_f16 (f16 inputs, high kept)", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (b & 0xffff0000u) | fmaToF16(hf(a, 0), hf(b, 0), hf(c, 0));
+                  }, Row::F16NaN});
+  // v6, v7, v8 = the low f16 of a, b, c as f32: the same values.
+  rows.push_back({"v_fma_mixhi_f16 (f32 inputs, low kept)", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (b & 0xffffu) | uint32_t(fmaToF16(hf(a, 0), hf(b, 0), hf(c, 0))) << 16;
+                  }, Row::PkF16NaN});
+  // D = a.lo * b.lo + a.hi * b.hi + S2 (f32; S2 = v6, a's low f16).
+  rows.push_back({"v_dot2_f32_f16", [](uint32_t a, uint32_t b, uint32_t, int) {
+                    long double s = (long double)hf(a, 0) * hf(b, 0) + (long double)hf(a, 1) * hf(b, 1) + hf(a, 0);
+                    return bitsOf(float(s));
+                  }, Row::F32NaN});
+  // f32 pairs: x = v[6:7] = {a.lo, b.lo}, y = v[8:9] = {c.lo, a.hi} (as f32).
+  auto x0 = [](uint32_t a, uint32_t, uint32_t) { return float(hf(a, 0)); };
+  auto x1 = [](uint32_t, uint32_t b, uint32_t) { return float(hf(b, 0)); };
+  auto y0 = [](uint32_t, uint32_t, uint32_t c) { return float(hf(c, 0)); };
+  auto y1 = [](uint32_t a, uint32_t, uint32_t) { return float(hf(a, 1)); };
+  auto f2 = [&](const char *lo, const char *hi, std::function<float(uint32_t, uint32_t, uint32_t, int)> f) {
+    rows.push_back({lo, [f](uint32_t a, uint32_t b, uint32_t c, int) { return bitsOf(f(a, b, c, 0)); }, Row::F32NaN});
+    rows.push_back({hi, [f](uint32_t a, uint32_t b, uint32_t c, int) { return bitsOf(f(a, b, c, 1)); }, Row::F32NaN});
+  };
+  f2("v_pk_add_f32 lo", "v_pk_add_f32 hi", [=](uint32_t a, uint32_t b, uint32_t c, int h) {
+    return h ? x1(a, b, c) + y1(a, b, c) : x0(a, b, c) + y0(a, b, c);
+  });
+  f2("v_pk_mul_f32 lo", "v_pk_mul_f32 hi", [=](uint32_t a, uint32_t b, uint32_t c, int h) {
+    return h ? x1(a, b, c) * y1(a, b, c) : x0(a, b, c) * y0(a, b, c);
+  });
+  f2("v_pk_fma_f32 lo", "v_pk_fma_f32 hi", [=](uint32_t a, uint32_t b, uint32_t c, int h) {
+    return h ? std::fma(x1(a, b, c), y1(a, b, c), x1(a, b, c)) : std::fma(x0(a, b, c), y0(a, b, c), x0(a, b, c));
+  });
+  // v_pk_mov_b32 op_sel:[1,0]: low = src0's high dword, high = src1's high
+  // dword (op_sel_hi defaults to 1).
+  f2("v_pk_mov_b32 op_sel:[1,0] lo", "v_pk_mov_b32 op_sel:[1,0] hi", [=](uint32_t a, uint32_t b, uint32_t c, int h) {
+    return h ? y1(a, b, c) : x1(a, b, c);
+  });
+  f2("v_pk_add_f32 op_sel:[1,0] neg_lo:[0,1] lo", "v_pk_add_f32 op_sel:[1,0] neg_lo:[0,1] hi",
+     [=](uint32_t a, uint32_t b, uint32_t c, int h) {
+       return h ? x1(a, b, c) + y1(a, b, c) : x1(a, b, c) + -y0(a, b, c);
+     });
+  return rows;
+}
+
+/// Two random f16 values with exponents in [-8, 8].
+uint32_t moderateHalves(std::mt19937_64 &rng) {
+  uint32_t r = uint32_t(rng()) & 0x83ff83ffu;
+  return r | uint32_t(15 - 8 + rng() % 17) << 10 | uint32_t(15 - 8 + rng() % 17) << 26;
+}
+
+} // namespace
+
+TEST_P(Alu, ValuPacked) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 16; l < 48; ++l) {
+    a[l] = moderateHalves(rng);
+    b[l] = moderateHalves(rng);
+    c[l] = moderateHalves(rng);
+  }
+  for (int l = 0; l < 16; ++l) {
+    a[l] = kPkEdge[l][0];
+    b[l] = kPkEdge[l][1];
+    c[l] = kPkEdge[l][2];
+  }
+  auto rows = valuPkRows();
+  ASSERT_EQ(rows.size(), 44u);
+  run("valu_pk", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
