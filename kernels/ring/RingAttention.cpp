@@ -422,6 +422,12 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     params.push_back(std::string("V_TR=") + (vtr ? "1" : "0"));
     params.push_back("VR=" + std::to_string(vtr ? 32 : D));
     params.push_back("VC=" + std::to_string(vtr ? D : 32));
+    // Row padding of the K and V stages, by the timing model's bank-conflict
+    // report (ring_bench --step-kernels with RING_BENCH_REPORT=1): gfx950
+    // 8 / 0 elements, gfx942 4 / 4 (unpadded, gfx942's V^T reads of 64-byte
+    // rows conflict and its LDS pipe is the bottleneck).
+    params.push_back(std::string("KPAD=") + (vtr ? "8" : "4"));
+    params.push_back(std::string("VPAD=") + (vtr ? "0" : "4"));
     std::vector<Kernel> kernels;
     kernels.reserve(ranks.size());
     for (RankState &st : ranks) {

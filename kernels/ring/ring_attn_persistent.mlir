@@ -36,24 +36,29 @@
 // Inside a worker each wave owns 32 queries and computes S^T = K Q^T for a
 // key tile of BN rows (keys down, its queries across: softmax reductions
 // over keys stay within a lane's column), then O^T += V^T P^T with P^T
-// taken from the accumulator by tile.relayout (k_from_acc). K is loaded
-// from global memory straight into the MFMA operand, V through a per-wave
-// LDS stage that turns it into V^T. No LDS is shared between waves: simple,
-// no barrier in the key loop, and each wave only reads the tiles it
-// multiplies (its causal skips are its own).
+// taken from the accumulator by tile.relayout (k_from_acc). The four waves
+// share each key tile through LDS: each loads a quarter of K and V into
+// registers, one tile ahead (the loads of tile j + 1 are in flight while
+// tile j is computed), and stores it into the K stage and the V stage (as
+// is, read back with ds_read_b64_tr_b16, with V_TR on gfx950; else
+// transposed into V^T); two barriers per tile order the stores and the
+// reads. One stage each, no DMA: simpler than fmha_fwd's pipeline.
 //
 // Causal masking is over global token positions. A rank's local tokens are
 // one chunk (contiguous: global r S ..) or two (zig-zag: its first A tokens
 // are chunk r at r A, the rest chunk 2 world - 1 - r at world A + (world -
 // 1 - r) (S - A)); positions grow with the local index in both cases. A
 // source's chunk is a segment of its local keys; a segment whose first key
-// lies after the wave's last query is skipped (the pair is above the
-// diagonal), a key tile is masked only when it crosses the diagonal or the
-// segment's end.
+// lies after the workgroup's last query is skipped (the pair is above the
+// diagonal), and so are the segment's tiles past that query; a wave skips
+// the arithmetic of a tile that starts after its own last query, and masks
+// a tile only when it crosses the diagonal or the segment's end.
 //
-// Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile, 32),
-// CAUSAL, LSE_OUT, V_TR (gfx950: V read back with ds_read_b64_tr_b16), VR
-// and VC (a wave's LDS stage: BN x D with V_TR, else D x BN).
+// Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile, 32), QR
+// (= BN / 4), CAUSAL, LSE_OUT, V_TR (gfx950: V read back with
+// ds_read_b64_tr_b16), VR and VC (the V stage: BN x D with V_TR, else
+// D x BN), KPAD and VPAD (padding of the stages' rows, per chip: the host
+// picks them).
 // Launch: grid (FETCHERS + workers), block 256.
 
 tile.type_param_decl @DTYPE = bf16
@@ -64,6 +69,9 @@ tile.param_decl @LSE_OUT : i1 = false
 tile.param_decl @V_TR : i1 = false
 tile.param_decl @VR : i64 = 128
 tile.param_decl @VC : i64 = 32
+tile.param_decl @QR : i64 = 8
+tile.param_decl @KPAD : i64 = 8
+tile.param_decl @VPAD : i64 = 0
 
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
@@ -83,13 +91,19 @@ tile.param_decl @VC : i64 = 32
 !row = !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc>>>
 !rowi = !tile.tile<[1, 32], i32, #tile.slice<0, #tile.mfma<acc>>>
 !rowm = !tile.tile<[1, 32], i1, #tile.slice<0, #tile.mfma<acc>>>
-// A wave's V tile in its own LDS stage: [BN, D] as loaded with V_TR, else
-// V^T [D, BN] (VR x VC).
-!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = 0, stages = 4>
-!vrow = !tile.tile<[BN, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
-// 4 keys x 4 columns per lane: 8-byte loads along the rows, and 8-byte LDS
-// writes down the columns once stored transposed.
-!vblk = !tile.tile<[BN, D], !tile.dtype<"DTYPE">, #tile.blocked<[4, 4], [8, 8]>>
+// The workgroup's key tile in LDS: K [BN, D], V as [BN, D] with V_TR, else
+// as V^T [D, BN] (VR x VC); rows padded by KPAD / VPAD against the bank
+// conflicts of the MFMA operand reads.
+!kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = KPAD>
+!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = VPAD>
+// A wave's quarter of a tile (QR = BN / 4 rows): K and V (V_TR) with
+// 16-byte loads; V in 4 x 2 blocks per lane (4-byte loads along the rows,
+// 8-byte LDS writes down V^T's rows once stored transposed).
+!kq = !tile.tile<[QR, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
+!vq = !tile.tile<[QR, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
+!vqf = !tile.tile<[QR, D], f32, #tile.blocked<[1, 8], [8, 8]>>
+!vq4 = !tile.tile<[QR, D], !tile.dtype<"DTYPE">, #tile.blocked<[4, 2], [2, 32]>>
+!vq4f = !tile.tile<[QR, D], f32, #tile.blocked<[4, 2], [2, 32]>>
 !piece = !tile.tile<[16, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 4], [4, 16]>>
 
 // Global position of local token `i` of a rank whose first chunk (a tokens)
@@ -121,22 +135,71 @@ func.func private @chunks(%rank: index, %world: index, %S: index, %zig: i1)
   return %a, %g0, %g1 : index, index, index
 }
 
-// Folds key tile [k0, k0 + BN) of a segment ending at `ke` into (m, l, O).
-// `kg` is the global position of local key k0; `qpos` the wave's query
-// positions (one per column), `qlo` the first of them. `c` = scale log2 e.
-func.func private @fold_tile(%kbuf: !buf, %vbuf: !buf, %vl: !vl, %kstride: index, %k0: index,
-                             %ke: index, %kg: index, %qt: !qt, %qpos: !rowi,
-                             %qlo: index, %c: f32, %m: !row, %l: !row, %o: !o)
-    -> (!row, !row, !o) {
+// This wave's quarter (BN / 4 rows) of key tile k0 into registers; rows at
+// or past `ke` read as zero. V with V_TR row by row, else in 4 x 2 blocks
+// per lane (stored transposed into V^T).
+func.func private @load_quarter(%kbuf: !buf, %vbuf: !buf, %kstride: index, %k0: index,
+                                %ke: index) -> (!kq, !vq, !vq4) {
+  %c0 = arith.constant 0 : index
+  %d = tile.param @D : index
+  %bn = tile.param @BN : index
+  %vtr = tile.param @V_TR : i1
+  %c4 = arith.constant 4 : index
+  %wave = tile.wave_id
+  %rows = arith.divui %bn, %c4 : index
+  %wr = arith.muli %wave, %rows : index
+  %r = arith.addi %k0, %wr : index
+  %kq = tile.load %kbuf[%r, %c0] stride %kstride bounds %ke, %d : !buf -> !kq
+  %zero = arith.constant 0.0 : f32
+  %v:2 = scf.if %vtr -> (!vq, !vq4) {
+    %x = tile.load %vbuf[%r, %c0] stride %kstride bounds %ke, %d : !buf -> !vq
+    %z = tile.splat %zero : f32 -> !vq4f
+    %zh = tile.convert %z : !vq4f -> !vq4
+    scf.yield %x, %zh : !vq, !vq4
+  } else {
+    %x = tile.load %vbuf[%r, %c0] stride %kstride bounds %ke, %d : !buf -> !vq4
+    %z = tile.splat %zero : f32 -> !vqf
+    %zh = tile.convert %z : !vqf -> !vq
+    scf.yield %zh, %x : !vq, !vq4
+  }
+  return %kq, %v#0, %v#1 : !kq, !vq, !vq4
+}
+
+// Stores this wave's quarter into the shared K and V stages (V as V^T
+// without V_TR).
+func.func private @store_quarter(%kl: !kl, %vl: !vl, %kq: !kq, %vq: !vq, %vq4: !vq4) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %bn = tile.param @BN : index
+  %vtr = tile.param @V_TR : i1
+  %wave = tile.wave_id
+  %rows = arith.divui %bn, %c4 : index
+  %wr = arith.muli %wave, %rows : index
+  tile.lds_store %kq, %kl[%c0][%wr, %c0] : !kq, !kl
+  scf.if %vtr {
+    tile.lds_store %vq, %vl[%c0][%wr, %c0] : !vq, !vl
+  } else {
+    tile.lds_store %vq4, %vl[%c0][%c0, %wr] transpose : !vq4, !vl
+  }
+  return
+}
+
+// Folds the key tile in the K and V stages (keys k0 .. k0 + BN - 1 of a
+// segment ending at `ke`; `kg` the global position of k0) into (m, l, O).
+// `qpos` are the wave's query positions (one per column), `qlo` the first.
+// `c` = scale log2 e.
+func.func private @fold_tile(%kl: !kl, %vl: !vl, %k0: index, %ke: index, %kg: index,
+                             %qt: !qt, %qpos: !rowi, %qlo: index, %c: f32,
+                             %m: !row, %l: !row, %o: !o) -> (!row, !row, !o) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %bn = tile.param @BN : index
-  %d = tile.param @D : index
   %causal = tile.param @CAUSAL : i1
+  %vtr = tile.param @V_TR : i1
 
-  %kt = tile.load %kbuf[%k0, %c0] stride %kstride bounds %ke, %d : !buf -> !kf
+  %kt = tile.lds_load %kl[%c0][%c0, %c0] : !kl -> !kf
   %z = tile.splat %zero : f32 -> !s
   %raw = tile.mma %kt, %qt, %z : !kf, !qt -> !s
 
@@ -201,23 +264,15 @@ func.func private @fold_tile(%kbuf: !buf, %vbuf: !buf, %vl: !vl, %kstride: index
   %psum = tile.reduce_sum %p dim 0 : !s -> !row
   %lnew = tile.addf %l_old, %psum : !row
 
-  // O^T += V^T P^T. V^T runs down V's columns, so V goes through this
-  // wave's LDS stage: on gfx950 (V_TR) loaded row by row (16-byte loads),
-  // stored as is and read back with the transposing LDS read; on gfx942
-  // loaded in 4 x 4 blocks, stored transposed as V^T and read along rows.
+  // O^T += V^T P^T: V^T read transposed from [BN, D] (V_TR) or along the
+  // rows of the V^T stage.
   %ph = tile.convert %p : !s -> !pa
   %pt = tile.relayout %ph : !pa -> !pb
-  %vtr = tile.param @V_TR : i1
-  %wave = tile.wave_id
   %vt = scf.if %vtr -> !vf {
-    %vr = tile.load %vbuf[%k0, %c0] stride %kstride bounds %ke, %d : !buf -> !vrow
-    tile.lds_store %vr, %vl[%wave][%c0, %c0] : !vrow, !vl
-    %x = tile.lds_load %vl[%wave][%c0, %c0] transpose : !vl -> !vf
+    %x = tile.lds_load %vl[%c0][%c0, %c0] transpose : !vl -> !vf
     scf.yield %x : !vf
   } else {
-    %vb = tile.load %vbuf[%k0, %c0] stride %kstride bounds %ke, %d : !buf -> !vblk
-    tile.lds_store %vb, %vl[%wave][%c0, %c0] transpose : !vblk, !vl
-    %x = tile.lds_load %vl[%wave][%c0, %c0] : !vl -> !vf
+    %x = tile.lds_load %vl[%c0][%c0, %c0] : !vl -> !vf
     scf.yield %x : !vf
   }
   %onew = tile.mma %vt, %pt, %o_old : !vf, !pb -> !o
@@ -225,12 +280,17 @@ func.func private @fold_tile(%kbuf: !buf, %vbuf: !buf, %vl: !vl, %kstride: index
 }
 
 // One source's chunks (K and V for one (batch, kv head) at kbuf / vbuf,
-// `S` local tokens in the source's order) folded into (m, l, O). Segments
-// (and key tiles) wholly after the wave's last query add nothing when
-// causal and are not visited.
-func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %vl: !vl, %kstride: index, %src: index,
-                               %world: index, %S: index, %zig: i1, %qt: !qt,
-                               %qpos: !rowi, %qlo: index, %qhi: index, %c: f32,
+// `S` local tokens in the source's order) folded into (m, l, O). Called by
+// every wave of the workgroup (the tile loop has barriers): the waves share
+// each key tile through the LDS stages, each loading a quarter of it, and
+// the next tile's quarter is loaded into registers while the current one
+// is computed. Causal: segments and tiles wholly after the workgroup's last
+// query (`qhi_wg`) are not visited; a wave whose queries all precede a
+// tile, or that has no query (`active` false), skips its arithmetic.
+func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %kl: !kl, %vl: !vl, %kstride: index,
+                               %src: index, %world: index, %S: index, %zig: i1, %qt: !qt,
+                               %qpos: !rowi, %qlo: index, %qhi: index, %qhi_wg: index,
+                               %active: i1, %c: f32,
                                %m0: !row, %l0: !row, %o0: !o) -> (!row, !row, !o) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -246,26 +306,50 @@ func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %vl: !vl, %kstride: ind
     %ke = arith.select %second, %S, %a : index
     %g = arith.select %second, %g1, %g0 : index
     // Above the diagonal: the segment's first key is after the last query.
-    %after = arith.cmpi ugt, %g, %qhi : index
+    %after = arith.cmpi ugt, %g, %qhi_wg : index
     %skip = arith.andi %causal, %after : i1
     %empty = arith.cmpi uge, %ks, %ke : index
     %none = arith.ori %skip, %empty : i1
     %x:3 = scf.if %none -> (!row, !row, !o) {
       scf.yield %m, %l, %o : !row, !row, !o
     } else {
-      %y:3 = scf.for %k0 = %ks to %ke step %bn iter_args(%mi = %m, %li = %l, %oi = %o)
+      // Causal: only keys up to the workgroup's last query.
+      %seen0 = arith.subi %qhi_wg, %g : index
+      %seen1 = arith.addi %seen0, %c1 : index
+      %kc = arith.addi %ks, %seen1 : index
+      %kcut = arith.minui %kc, %ke : index
+      %kend = arith.select %causal, %kcut, %ke : index
+      %q0:3 = func.call @load_quarter(%kbuf, %vbuf, %kstride, %ks, %ke)
+          : (!buf, !buf, index, index, index) -> (!kq, !vq, !vq4)
+      func.call @store_quarter(%kl, %vl, %q0#0, %q0#1, %q0#2) : (!kl, !vl, !kq, !vq, !vq4) -> ()
+      tile.barrier
+      %y:3 = scf.for %k0 = %ks to %kend step %bn iter_args(%mi = %m, %li = %l, %oi = %o)
           -> (!row, !row, !o) {
+        %kn = arith.addi %k0, %bn : index
+        %has_next = arith.cmpi ult, %kn, %kend : index
+        %nq:3 = func.call @load_quarter(%kbuf, %vbuf, %kstride, %kn, %ke)
+            : (!buf, !buf, index, index, index) -> (!kq, !vq, !vq4)
         %dk = arith.subi %k0, %ks : index
         %kg = arith.addi %g, %dk : index
-        // Causal: tiles whose first key is after the last query add nothing.
+        // Causal: a tile whose first key is after this wave's last query
+        // adds nothing to it.
         %beyond = arith.cmpi ugt, %kg, %qhi : index
-        %drop = arith.andi %causal, %beyond : i1
+        %drop0 = arith.andi %causal, %beyond : i1
+        %true = arith.constant true
+        %idle = arith.xori %active, %true : i1
+        %drop = arith.ori %drop0, %idle : i1
         %f:3 = scf.if %drop -> (!row, !row, !o) {
           scf.yield %mi, %li, %oi : !row, !row, !o
         } else {
-          %t:3 = func.call @fold_tile(%kbuf, %vbuf, %vl, %kstride, %k0, %ke, %kg, %qt, %qpos, %qlo, %c, %mi, %li, %oi)
-              : (!buf, !buf, !vl, index, index, index, index, !qt, !rowi, index, f32, !row, !row, !o) -> (!row, !row, !o)
+          %t:3 = func.call @fold_tile(%kl, %vl, %k0, %ke, %kg, %qt, %qpos, %qlo, %c, %mi, %li, %oi)
+              : (!kl, !vl, index, index, index, !qt, !rowi, index, f32, !row, !row, !o) -> (!row, !row, !o)
           scf.yield %t#0, %t#1, %t#2 : !row, !row, !o
+        }
+        // Every wave is done with the stages before they are refilled.
+        tile.barrier
+        scf.if %has_next {
+          func.call @store_quarter(%kl, %vl, %nq#0, %nq#1, %nq#2) : (!kl, !vl, !kq, !vq, !vq4) -> ()
+          tile.barrier
         }
         scf.yield %f#0, %f#1, %f#2 : !row, !row, !o
       }
@@ -398,7 +482,8 @@ func.func @ring_attn_persistent(%q: !ptr, %out: !ptr, %lse: !fp, %heap_kv: !ptr,
     %a, %g0, %g1 = func.call @chunks(%me, %world, %S, %zig)
         : (index, index, index, i1) -> (index, index, index)
     %s1 = arith.subi %S, %c1 : index
-    %vl = tile.lds_alloc "v_stage" : !vl
+    %kl = tile.lds_alloc "k_tile" : !kl
+    %vl = tile.lds_alloc "v_tile" : !vl
     scf.for %item = %w to %items step %nw {
       %qb = arith.remui %item, %nqb : index
       %bh = arith.divui %item, %nqb : index
@@ -422,6 +507,9 @@ func.func @ring_attn_persistent(%q: !ptr, %out: !ptr, %lse: !fp, %heap_kv: !ptr,
       %qend = arith.minui %q31, %s1 : index
       %qlo = func.call @position(%q0, %a, %g0, %g1) : (index, index, index, index) -> index
       %qhi = func.call @position(%qend, %a, %g0, %g1) : (index, index, index, index) -> index
+      %qb_last = arith.addi %qb0, %c127 : index
+      %qwg_end = arith.minui %qb_last, %s1 : index
+      %qhi_wg = func.call @position(%qwg_end, %a, %g0, %g1) : (index, index, index, index) -> index
       %cols = tile.iota 1 : !rowi
       %q032 = arith.index_cast %q0 : index to i32
       %q0t = tile.splat %q032 : i32 -> !rowi
@@ -470,8 +558,9 @@ func.func @ring_attn_persistent(%q: !ptr, %out: !ptr, %lse: !fp, %heap_kv: !ptr,
           %has_r0 = arith.cmpi ult, %src_r, %world : index
           %has_r = arith.andi %has_r0, %later : i1
           %has_l = arith.cmpi uge, %me, %t : index
-          %has0 = arith.select %right, %has_r, %has_l : i1
-          %has = arith.andi %has0, %active : i1
+          // Every wave takes part (the tile loop has barriers), those
+          // without queries only in the loads.
+          %has = arith.select %right, %has_r, %has_l : i1
           %x:3 = scf.if %has -> (!row, !row, !o) {
             %src_l = arith.subi %me, %t : index
             %src = arith.select %right, %src_r, %src_l : index
@@ -486,8 +575,8 @@ func.func @ring_attn_persistent(%q: !ptr, %out: !ptr, %lse: !fp, %heap_kv: !ptr,
             %vp = tile.ptr_add %base, %vo : !ptr
             %kbuf = tile.make_buffer %kp, %kvn : !ptr -> !buf
             %vbuf = tile.make_buffer %vp, %kvn : !ptr -> !buf
-            %y:3 = func.call @fold_source(%kbuf, %vbuf, %vl, %hkvd, %src, %world, %S, %zig, %qt, %qpos, %qlo, %qhi, %c, %ms, %ls, %os)
-                : (!buf, !buf, !vl, index, index, index, index, i1, !qt, !rowi, index, index, f32, !row, !row, !o) -> (!row, !row, !o)
+            %y:3 = func.call @fold_source(%kbuf, %vbuf, %kl, %vl, %hkvd, %src, %world, %S, %zig, %qt, %qpos, %qlo, %qhi, %qhi_wg, %active, %c, %ms, %ls, %os)
+                : (!buf, !buf, !kl, !vl, index, index, index, index, i1, !qt, !rowi, index, index, index, i1, f32, !row, !row, !o) -> (!row, !row, !o)
             scf.yield %y#0, %y#1, %y#2 : !row, !row, !o
           } else {
             scf.yield %ms, %ls, %os : !row, !row, !o
