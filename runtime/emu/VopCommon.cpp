@@ -110,7 +110,7 @@ const uint32_t *fetchSrc(Wave &w, const Inst &in, unsigned i, Ty ty,
   }
   if (sdwa) {
     unsigned sel = i == 0 ? in.src0Sel : in.src1Sel;
-    bool sext = !isFloat && (o.mods & kModNeg);
+    bool sext = !isFloat && (o.mods & kModSext);
     for (int l = 0; l < kLanes; ++l)
       buf[l] = sdwaSelect(p[l], sel, sext);
     p = buf;

@@ -63,10 +63,12 @@ enum class OpndKind : uint8_t {
 
 /// Source modifier bits as the disassembler puts them in srcN_modifiers.
 enum : uint8_t {
-  kModNeg = 1,      // also SEXT for integer SDWA sources
+  kModNeg = 1,
   kModAbs = 2,      // NEG_HI for VOP3P
   kModOpSel0 = 4,   // op_sel (low half selection)
   kModOpSel1 = 8,   // op_sel_hi, or destination op_sel on src0 for VOP3
+  kModSext = 16,    // SEXT of an integer SDWA source (LLVM's SISrcMods::SEXT,
+                    // bit 4; not NEG's bit 0)
 };
 
 struct Opnd {

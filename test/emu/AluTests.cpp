@@ -1,7 +1,7 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
-// valu_cmp.s, valu_pk.s and salu.s run one
+// valu_cmp.s, valu_pk.s, valu_lanes.s and salu.s run one
 // op per output row on per-lane inputs: random values, with hand-picked edge
 // cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
@@ -1311,6 +1311,144 @@ TEST_P(Alu, ValuPacked) {
   auto rows = valuPkRows();
   ASSERT_EQ(rows.size(), 44u);
   run("valu_pk", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_lanes.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// SDWA source select: byte n (0..3), word n (4, 5) or the dword (6),
+/// zero- or (sext) sign-extended.
+uint32_t sdwaSel(uint32_t v, unsigned sel, bool signExtend) {
+  if (sel == 6)
+    return v;
+  unsigned width = sel < 4 ? 8 : 16, off = sel < 4 ? 8 * sel : 16 * (sel - 4);
+  uint64_t f = field(v, off, width);
+  return signExtend ? uint32_t(sext(f, width)) : uint32_t(f);
+}
+/// SDWA destination: the low bits of r placed in the field; outside it
+/// zeros (PAD), the old value (PRESERVE) or, for SEXT, the field's sign
+/// above it and zeros below.
+enum Unused { Pad, Sext, Preserve };
+uint32_t sdwaDst(uint32_t r, uint32_t old, unsigned sel, Unused u) {
+  if (sel == 6)
+    return r;
+  unsigned width = sel < 4 ? 8 : 16, off = sel < 4 ? 8 * sel : 16 * (sel - 4);
+  uint32_t out = 0;
+  for (unsigned i = 0; i < 32; ++i) {
+    uint32_t v;
+    if (i >= off && i < off + width)
+      v = bit(r, i - off);
+    else if (u == Preserve)
+      v = bit(old, i);
+    else if (u == Sext && i >= off + width)
+      v = bit(r, width - 1);
+    else
+      v = 0;
+    out |= v << i;
+  }
+  return out;
+}
+
+/// The DPP source lane of `l`, or -1 out of range (the ISA's DPP controls).
+int dppSrc(const std::string &ctl, int n, int l) {
+  int row = l / 16 * 16, in = l % 16;
+  if (ctl == "row_shr") return in - n >= 0 ? l - n : -1;
+  if (ctl == "row_shl") return in + n < 16 ? l + n : -1;
+  if (ctl == "row_ror") return row + (in - n + 16) % 16;
+  if (ctl == "wave_shl") return l + 1 < 64 ? l + 1 : -1;
+  if (ctl == "wave_ror") return (l + 63) % 64;
+  if (ctl == "row_mirror") return row + 15 - in;
+  if (ctl == "row_half_mirror") return l / 8 * 8 + 7 - l % 8;
+  if (ctl == "row_bcast15") return l >= 16 ? row - 1 : -1;
+  if (ctl == "row_bcast31") return l >= 32 ? 31 : -1;
+  if (ctl == "quad_perm3210") return l / 4 * 4 + 3 - l % 4;
+  return -1;
+}
+
+} // namespace
+
+TEST_P(Alu, SdwaDpp) {
+  auto a = random32(), b = random32(), c = random32();
+  // Some f16/f32 lanes with moderate values for the float rows.
+  for (int l = 0; l < 32; ++l) {
+    a[l] = (l & 1) ? moderateHalves(rng) : moderateFloat(rng);
+    b[l] = (l & 1) ? moderateHalves(rng) : moderateFloat(rng);
+  }
+  const std::vector<uint32_t> A = a, B = b, C = c;
+  std::vector<Row> rows;
+  auto add = [&](const char *name, Ref f, decltype(Row::nan) nan = Row::Exact) {
+    rows.push_back({name, f, nan});
+  };
+  add("sdwa add sext(a.b1) + b.w1", [](uint32_t a, uint32_t b, uint32_t, int) {
+    return sdwaSel(a, 1, true) + sdwaSel(b, 5, false);
+  });
+  add("sdwa mov byte2 preserve", [](uint32_t a, uint32_t, uint32_t c, int) { return sdwaDst(sdwaSel(a, 0, false), c, 2, Preserve); });
+  add("sdwa mov word0 sext", [](uint32_t a, uint32_t, uint32_t c, int) { return sdwaDst(sdwaSel(a, 5, false), c, 4, Sext); });
+  add("sdwa mov byte1 pad", [](uint32_t a, uint32_t, uint32_t c, int) { return sdwaDst(a, c, 1, Pad); });
+  add("sdwa add_f16 a.hi - b.lo to word1", [](uint32_t a, uint32_t b, uint32_t c, int) {
+    return sdwaDst(fmaToF16(fromF16(uint16_t(a >> 16)), 1.0, -fromF16(uint16_t(b))), c, 5, Preserve);
+  }, Row::PkF16NaN);
+  add("sdwa cmp_lt_u32 bytes", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(sdwaSel(a, 0, false) < sdwaSel(b, 1, false)); });
+  // A 16-bit op's result is 16 bits wide before the destination select.
+  add("sdwa add_u16 to word1", [](uint32_t a, uint32_t b, uint32_t c, int) {
+    return sdwaDst((sdwaSel(a, 3, false) + sdwaSel(b, 4, false)) & 0xffff, c, 5, Pad);
+  });
+  add("sdwa lshlrev_b32", [](uint32_t a, uint32_t b, uint32_t, int) {
+    return uint32_t(field(uint64_t(sdwaSel(a, 5, false)) << (sdwaSel(b, 0, false) & 31), 0, 32));
+  });
+  add("sdwa add_f32 -a + |b|", [](uint32_t a, uint32_t b, uint32_t, int) {
+    return bitsOf(-floatOf(a) + std::fabs(floatOf(b)));
+  }, Row::F32NaN);
+  add("sdwa cvt_f32_i32 sext byte2", [](uint32_t a, uint32_t, uint32_t, int) { return bitsOf(float(int32_t(sdwaSel(a, 2, true)))); });
+  add("sdwa mul_u32_u24 sext byte3", [](uint32_t a, uint32_t b, uint32_t, int) {
+    return uint32_t(uint64_t(sdwaSel(a, 4, false) & 0xffffff) * (sdwaSel(b, 3, true) & 0xffffff));
+  });
+  add("sdwa sub to word1 sext", [](uint32_t a, uint32_t b, uint32_t c, int) { return sdwaDst(a - b, c, 5, Sext); });
+  add("sdwa sub to byte1 sext", [](uint32_t a, uint32_t b, uint32_t c, int) { return sdwaDst(a - b, c, 1, Sext); });
+  // DPP: lane l's src0 is src0 of lane dppSrc(l); an invalid source lane
+  // (out of range, or EXEC off there) gives 0 with bound_ctrl, else the
+  // lane is not written. Lanes outside row_mask/bank_mask are not written.
+  struct Dpp {
+    std::string ctl;
+    int n;
+    unsigned rowMask, bankMask;
+    bool bound;
+    uint64_t exec;
+  };
+  auto dpp = [&](const char *name, Dpp d, std::function<uint32_t(uint32_t src0, int l)> op,
+                 decltype(Row::nan) nan = Row::Exact) {
+    add(name, [=](uint32_t, uint32_t, uint32_t c, int l) {
+      if (!((d.exec >> l) & 1) || !((d.rowMask >> (l / 16)) & 1) || !((d.bankMask >> (l / 4 % 4)) & 1))
+        return c;
+      int s = dppSrc(d.ctl, d.n, l);
+      bool valid = s >= 0 && ((d.exec >> s) & 1);
+      if (!valid && !d.bound)
+        return c;
+      return op(valid ? A[s] : 0u, l);
+    }, nan);
+  };
+  const uint64_t all = ~uint64_t(0);
+  auto addB = [&](uint32_t s, int l) { return s + B[l]; };
+  auto mov = [](uint32_t s, int) { return s; };
+  dpp("dpp add row_shr:3", {"row_shr", 3, 0xf, 0xf, false, all}, addB);
+  dpp("dpp add row_shr:3 bound_ctrl", {"row_shr", 3, 0xf, 0xf, true, all}, addB);
+  dpp("dpp wave_shl:1", {"wave_shl", 1, 0xf, 0xf, false, all}, mov);
+  dpp("dpp row_bcast:15 rows 1,3", {"row_bcast15", 0, 0xa, 0xf, false, all}, mov);
+  dpp("dpp row_bcast:31 rows 2,3", {"row_bcast31", 0, 0xc, 0xf, false, all}, mov);
+  dpp("dpp wave_ror:1", {"wave_ror", 1, 0xf, 0xf, false, all}, mov);
+  dpp("dpp mul_f32 -a, |b| quad_perm:[3,2,1,0]", {"quad_perm3210", 0, 0xf, 0xf, false, all},
+      [&](uint32_t s, int l) { return bitsOf(-floatOf(s) * std::fabs(floatOf(B[l]))); }, Row::F32NaN);
+  dpp("dpp row_mirror banks 0,2", {"row_mirror", 0, 0xf, 0x5, false, all}, mov);
+  dpp("dpp row_half_mirror rows 0,2", {"row_half_mirror", 0, 0x5, 0xf, false, all}, mov);
+  dpp("dpp row_ror:4", {"row_ror", 4, 0xf, 0xf, false, all}, mov);
+  dpp("dpp row_shl:1 bound_ctrl", {"row_shl", 1, 0xf, 0xf, true, all}, mov);
+  dpp("dpp row_shr:1 bound_ctrl, lanes 0..3 off", {"row_shr", 1, 0xf, 0xf, true, all << 4}, mov);
+  dpp("dpp row_shr:1, lanes 0..3 off", {"row_shr", 1, 0xf, 0xf, false, all << 4}, mov);
+  ASSERT_EQ(rows.size(), 26u);
+  run("valu_lanes", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
