@@ -1,7 +1,7 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
-// valu_cmp.s, valu_pk.s, valu_lanes.s and salu.s run one
+// valu_cmp.s, valu_pk.s, valu_lanes.s, valu_gfx950.s and salu.s run one
 // op per output row on per-lane inputs: random values, with hand-picked edge
 // cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
@@ -23,12 +23,13 @@ namespace {
 
 using Ref = std::function<uint32_t(uint32_t a, uint32_t b, uint32_t c, int lane)>;
 struct Row {
-  const char *name;
+  std::string name;
   Ref ref;
-  enum { Exact, F32NaN, F16NaN, PkF16NaN, F64NaN } nan = Exact; // F32NaN:
+  enum { Exact, F32NaN, F16NaN, PkF16NaN, PkBf16NaN, F64NaN } nan = Exact; // F32NaN:
   // any f32 NaN matches any NaN (payloads unchecked); F16NaN: the same for
   // the low f16, the high half compared exactly; PkF16NaN: the same for both
-  // f16 halves; F64NaN: this row and the next are the low and high dwords of
+  // f16 halves (PkBf16NaN: bf16 halves); F64NaN: this row and the next are
+  // the low and high dwords of
   // an f64, and any NaN matches any NaN.
 };
 
@@ -145,6 +146,7 @@ void compareRows(const std::string &kernel, const std::vector<Row> &rows,
         }
       }
   auto isNaN16 = [](uint32_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
+  auto isNaNBf16 = [](uint32_t h) { return (h & 0x7f80) == 0x7f80 && (h & 0x7f); };
   for (size_t k = 0; k < rows.size(); ++k) {
     int bad = 0;
     for (int l = 0; l < 64; ++l) {
@@ -154,6 +156,9 @@ void compareRows(const std::string &kernel, const std::vector<Row> &rows,
                    std::isnan(floatOf(w))) ||
                   (rows[k].nan == Row::F16NaN && (got >> 16) == (w >> 16) &&
                    isNaN16(got & 0xffff) && isNaN16(w & 0xffff)) ||
+                  (rows[k].nan == Row::PkBf16NaN &&
+                   ((got ^ w) & 0xffff) * !(isNaNBf16(got & 0xffff) && isNaNBf16(w & 0xffff)) == 0 &&
+                   ((got ^ w) >> 16) * !(isNaNBf16(got >> 16) && isNaNBf16(w >> 16)) == 0) ||
                   (rows[k].nan == Row::PkF16NaN &&
                    ((got ^ w) & 0xffff) * !(isNaN16(got & 0xffff) && isNaN16(w & 0xffff)) == 0 &&
                    ((got ^ w) >> 16) * !(isNaN16(got >> 16) && isNaN16(w >> 16)) == 0);
@@ -900,20 +905,15 @@ std::vector<Row> valuCmpRows() {
   };
   static const char *fconds[] = {"f", "lt", "eq", "le", "gt", "lg", "ge", "o",
                                  "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru"};
-  static std::vector<std::string> names;
-  names.clear();
-  names.reserve(64);
   for (const char *c : fconds) {
     std::string cs = c;
-    names.push_back("v_cmp_" + cs + "_f32");
-    rows.push_back({names.back().c_str(), [cs](uint32_t a, uint32_t b, uint32_t, int) {
+    rows.push_back({"v_cmp_" + cs + "_f32", [cs](uint32_t a, uint32_t b, uint32_t, int) {
                       return uint32_t(fcond(cs, floatOf(a), floatOf(b)));
                     }});
   }
   for (const char *c : {"lt", "eq", "u", "neq", "nlt", "gt"}) {
     std::string cs = c;
-    names.push_back("v_cmp_" + cs + "_f16");
-    rows.push_back({names.back().c_str(), [cs](uint32_t, uint32_t, uint32_t c, int) {
+    rows.push_back({"v_cmp_" + cs + "_f16", [cs](uint32_t, uint32_t, uint32_t c, int) {
                       return uint32_t(fcond(cs, fromF16(uint16_t(c)), fromF16(uint16_t(c >> 16))));
                     }});
   }
@@ -1449,6 +1449,76 @@ TEST_P(Alu, SdwaDpp) {
   dpp("dpp row_shr:1, lanes 0..3 off", {"row_shr", 1, 0xf, 0xf, false, all << 4}, mov);
   ASSERT_EQ(rows.size(), 26u);
   run("valu_lanes", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_gfx950.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// V_BITOP3: result bit i is bit ((s0_i << 2) | (s1_i << 1) | s2_i) of the
+/// 8-bit table (LLVM builds the table from src0 = 0xf0, src1 = 0xcc,
+/// src2 = 0xaa).
+uint32_t bitop3Ref(uint32_t a, uint32_t b, uint32_t c, unsigned table, unsigned bits) {
+  uint32_t r = 0;
+  for (unsigned i = 0; i < bits; ++i)
+    r |= bit(table, bit(a, i) << 2 | bit(b, i) << 1 | bit(c, i)) << i;
+  return r;
+}
+
+std::vector<Row> valuGfx950Rows() {
+  std::vector<Row> rows;
+  auto f16 = [](uint32_t v) { return uint32_t(toF16(double(floatOf(v)))); };
+  auto bf16 = [](uint32_t v) { return uint32_t(toBf16(double(floatOf(v)))); };
+  rows.push_back({"v_cvt_pk_f16_f32", [f16](uint32_t a, uint32_t b, uint32_t, int) { return f16(a) | f16(b) << 16; }, Row::PkF16NaN});
+  rows.push_back({"v_cvt_pk_f16_f32 -|a|, b", [f16](uint32_t a, uint32_t b, uint32_t, int) { return f16(a | 0x80000000u) | f16(b) << 16; }, Row::PkF16NaN});
+  rows.push_back({"v_cvt_pk_bf16_f32", [bf16](uint32_t a, uint32_t b, uint32_t, int) { return bf16(a) | bf16(b) << 16; }, Row::PkBf16NaN});
+  rows.push_back({"v_cvt_f32_bf16", [](uint32_t a, uint32_t, uint32_t, int) { return bitsOf(fromBf16(uint16_t(a))); }, Row::F32NaN});
+  for (unsigned t : {0x96u, 0xe8u, 0xcau, 0x01u, 0x80u, 0x6au})
+    rows.push_back({"v_bitop3_b32 " + hex(t), [t](uint32_t a, uint32_t b, uint32_t c, int) { return bitop3Ref(a, b, c, t, 32); }});
+  // b16: the low halves into the low half, the high half kept (c).
+  rows.push_back({"v_bitop3_b16 0xe8", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (c & 0xffff0000u) | bitop3Ref(a, b, c, 0xe8, 16);
+                  }});
+  // op_sel:[1,1,0,1]: src0 and src1 high halves, src2 low, result to the
+  // high half; the low half kept.
+  rows.push_back({"v_bitop3_b16 0x96 op_sel:[1,1,0,1]", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (c & 0xffffu) | bitop3Ref(a >> 16, b >> 16, c, 0x96, 16) << 16;
+                  }});
+  rows.push_back({"v_dot2_f32_bf16", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    long double s = (long double)fromBf16(uint16_t(a)) * fromBf16(uint16_t(b)) +
+                                    (long double)fromBf16(uint16_t(a >> 16)) * fromBf16(uint16_t(b >> 16)) +
+                                    floatOf(c);
+                    return bitsOf(float(s));
+                  }, Row::F32NaN});
+  return rows;
+}
+
+} // namespace
+
+TEST_P(Alu, ValuGfx950) {
+  if (!isGfx950())
+    GTEST_SKIP() << "v_cvt_pk_f16/bf16_f32, v_cvt_f32_bf16, v_bitop3 are gfx950 only";
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 16; l < 48; ++l) {
+    a[l] = moderateFloat(rng);
+    b[l] = moderateFloat(rng);
+    c[l] = moderateFloat(rng);
+  }
+  for (int l = 0; l < 16; ++l) {
+    a[l] = kFloatEdge[l][0];
+    b[l] = kFloatEdge[l][1];
+    c[l] = kFloatEdge[l][2];
+  }
+  // bf16 rounding ties and overflow: 1 + 2^-8 (tie, to even), 1 + 3 * 2^-8
+  // (tie, up), the largest float (rounds to inf), an f32 sNaN.
+  const uint32_t bfEdge[4] = {0x3f808000, 0x3f818000, 0x7f7fffff, 0x7f800001};
+  for (int l = 48; l < 52; ++l)
+    a[l] = bfEdge[l - 48];
+  auto rows = valuGfx950Rows();
+  ASSERT_EQ(rows.size(), 13u);
+  run("valu_gfx950", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
