@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Endian.h"
@@ -73,6 +74,66 @@ ArgKind parseArgKind(StringRef name) {
     if (name == k.name)
       return k.kind;
   return ArgKind::Unknown;
+}
+
+/// msgpack::Document trusts the shape of its input where a damaged file can
+/// break it (a map keyed by a map or an array reaches llvm_unreachable when
+/// the keys are compared). The note is first walked with the plain reader:
+/// one root, complete containers nested at most 64 deep, and map keys that
+/// are scalars.
+Error checkMetadataShape(StringRef blob) {
+  struct Open {
+    uint64_t left;  // elements (arrays) or pairs (maps) still to come
+    bool isMap;
+    bool keyNext;
+  };
+  SmallVector<Open> open;
+  msgpack::Reader reader(blob);
+  msgpack::Object obj;
+  bool rootSeen = false;
+  while (true) {
+    Expected<bool> got = reader.read(obj);
+    if (!got)
+      return makeError("the AMDGPU metadata note is not valid msgpack: " +
+                       toString(got.takeError()));
+    if (!*got)
+      break;
+    if (open.empty()) {
+      if (rootSeen)
+        return makeError("the AMDGPU metadata note has data after its root");
+      rootSeen = true;
+    } else {
+      Open &parent = open.back();
+      if (parent.isMap && parent.keyNext) {
+        switch (obj.Kind) {
+        case msgpack::Type::Int: case msgpack::Type::UInt: case msgpack::Type::Nil:
+        case msgpack::Type::Boolean: case msgpack::Type::Float:
+        case msgpack::Type::String: case msgpack::Type::Binary:
+          break;
+        default:
+          return makeError("the AMDGPU metadata note has a map key that is "
+                           "not a scalar");
+        }
+        parent.keyNext = false;
+      } else {
+        parent.keyNext = parent.isMap;
+        --parent.left;
+      }
+    }
+    if (obj.Kind == msgpack::Type::Map || obj.Kind == msgpack::Type::Array) {
+      if (open.size() >= 64)
+        return makeError("the AMDGPU metadata note nests deeper than 64");
+      bool isMap = obj.Kind == msgpack::Type::Map;
+      open.push_back({obj.Length, isMap, isMap});
+    }
+    // Close the containers this element completed (a container counts in
+    // its parent when its header is read).
+    while (!open.empty() && open.back().left == 0)
+      open.pop_back();
+  }
+  if (!rootSeen || !open.empty())
+    return makeError("the AMDGPU metadata note is truncated");
+  return Error::success();
 }
 
 /// Typed accessors on a msgpack map that report kind mismatches instead of
@@ -434,6 +495,8 @@ Expected<CodeObject> CodeObject::parse(ArrayRef<uint8_t> input) {
     return makeError("no NT_AMDGPU_METADATA note: the file has no AMDGPU "
                      "kernel metadata (was it linked as a code object v4+?)");
 
+  if (Error e = checkMetadataShape(*metadata))
+    return std::move(e);
   msgpack::Document doc;
   if (!doc.readFromBlob(*metadata, /*Multi=*/false))
     return makeError("the AMDGPU metadata note is not valid msgpack");

@@ -609,3 +609,40 @@ TEST(TargetTest, ElfMachRoundTrip) {
 }
 
 } // namespace
+
+/// A damaged metadata note is an error, never a crash: every byte of the
+/// note's region is replaced in turn by msgpack container headers (a map
+/// or an array where a key or a scalar was, which msgpack::Document alone
+/// meets with llvm_unreachable) and by a byte msgpack never uses.
+TEST(CodeObjectErrorTest, DamagedMetadataNoteIsAnError) {
+  LLVMContext context;
+  std::unique_ptr<Module> module = parseIR(kMfma32x32x8, context);
+  ASSERT_TRUE(module);
+  std::vector<uint8_t> hsaco =
+      take(linkCodeObject(take(emitObject(*module, Chip::gfx942))));
+  ASSERT_TRUE(bool(CodeObject::parse(hsaco)));
+  // The note's msgpack map starts shortly before its first key.
+  StringRef bytes(reinterpret_cast<const char *>(hsaco.data()), hsaco.size());
+  size_t key = bytes.find("amdhsa.kernels");
+  ASSERT_NE(key, StringRef::npos);
+  size_t begin = key > 64 ? key - 64 : 0;
+  size_t end = std::min(hsaco.size(), key + 1500);
+  unsigned errors = 0, parsed = 0;
+  for (size_t i = begin; i < end; ++i)
+    for (uint8_t v : {uint8_t(0x81), uint8_t(0x91), uint8_t(0xc1)}) {
+      std::vector<uint8_t> damaged = hsaco;
+      if (damaged[i] == v)
+        continue;
+      damaged[i] = v;
+      Expected<CodeObject> co = CodeObject::parse(damaged);
+      if (co) {
+        ++parsed;
+      } else {
+        ++errors;
+        consumeError(co.takeError());
+      }
+    }
+  // Most damage is reported; some lands in string bytes that do not matter.
+  EXPECT_GT(errors, 100u);
+  EXPECT_GT(parsed + errors, 3000u);
+}
