@@ -1,7 +1,8 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
-// valu_cmp.s, valu_pk.s, valu_lanes.s, valu_gfx950.s and salu.s run one
+// valu_cmp.s, valu_pk.s, valu_lanes.s, valu_gfx950.s, salu.s and salu2.s
+// run one
 // op per output row on per-lane inputs: random values, with hand-picked edge
 // cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
@@ -1519,6 +1520,111 @@ TEST_P(Alu, ValuGfx950) {
   auto rows = valuGfx950Rows();
   ASSERT_EQ(rows.size(), 13u);
   run("valu_gfx950", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// salu2.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::vector<Row> salu2Rows() {
+  // x = a | b << 32, y = c | ~c << 32 (see salu2.s).
+  using W = std::function<uint64_t(uint64_t x, uint64_t y, uint32_t a, uint32_t b, uint32_t c)>;
+  std::vector<Row> rows;
+  auto lo = [&](std::string name, W f) {
+    rows.push_back({name, [f](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(f(wide(a, b), wide(c, ~c), a, b, c)); }});
+  };
+  auto hi = [&](std::string name, W f) {
+    rows.push_back({name, [f](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(f(wide(a, b), wide(c, ~c), a, b, c) >> 32); }});
+  };
+  auto nz = [&](std::string name, W f) {
+    rows.push_back({name, [f](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(f(wide(a, b), wide(c, ~c), a, b, c) != 0); }});
+  };
+  auto d64 = [&](std::string name, W f, bool scc) {
+    lo(name + " lo", f);
+    hi(name + " hi", f);
+    if (scc)
+      nz(name + " scc", f);
+  };
+  lo("s_cmov_b32 (SCC = c[0])", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t c) -> uint64_t { return (c & 1) ? b : a; });
+  lo("s_cmovk_i32 0x8001 (SCC = c[1])", [](uint64_t, uint64_t, uint32_t a, uint32_t, uint32_t c) -> uint64_t { return bit(c, 1) ? 0xffff8001u : a; });
+  d64("s_cmov_b64 (SCC = c[2])", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t c) { return bit(c, 2) ? y : x; }, false);
+  d64("s_cselect_b64 (SCC = c[3])", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t c) { return bit(c, 3) ? x : y; }, false);
+  d64("s_and_b64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return x & y; }, true);
+  d64("s_or_b64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return x | y; }, true);
+  d64("s_xor_b64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return x ^ y; }, true);
+  d64("s_andn2_b64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return x & ~y; }, true);
+  d64("s_orn2_b64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return x | ~y; }, true);
+  d64("s_nand_b64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return ~(x & y); }, true);
+  d64("s_nor_b64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return ~(x | y); }, true);
+  d64("s_xnor_b64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return ~(x ^ y); }, true);
+  d64("s_not_b64", [](uint64_t x, uint64_t, uint32_t, uint32_t, uint32_t) { return ~x; }, true);
+  W bcnt0 = [](uint64_t x, uint64_t, uint32_t, uint32_t, uint32_t) { return uint64_t(64 - popcount(x)); };
+  lo("s_bcnt0_i32_b64", bcnt0);
+  nz("s_bcnt0_i32_b64 scc", bcnt0);
+  d64("s_bitset1_b64", [](uint64_t x, uint64_t, uint32_t, uint32_t, uint32_t c) { return x | uint64_t(1) << (c & 63); }, false);
+  d64("s_bitset0_b64", [](uint64_t x, uint64_t, uint32_t, uint32_t, uint32_t c) { return x & ~(uint64_t(1) << (c & 63)); }, false);
+  auto scc = [&](std::string name, std::function<bool(uint64_t, uint64_t, uint32_t, uint32_t, uint32_t)> f) {
+    rows.push_back({name, [f](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(f(wide(a, b), wide(c, ~c), a, b, c)); }});
+  };
+  scc("s_bitcmp0_b32", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t) { return bit(a, b & 31) == 0; });
+  scc("s_bitcmp1_b64", [](uint64_t x, uint64_t, uint32_t, uint32_t, uint32_t c) { return bit(x, c & 63) == 1; });
+  scc("s_cmp_eq_u64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return x == y; });
+  scc("s_cmp_lg_u64", [](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return x != y; });
+  scc("s_cmp_eq_i32", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t) { return a == b; });
+  scc("s_cmp_lg_i32", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t) { return a != b; });
+  scc("s_cmp_gt_i32", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t) { return sx(a) > sx(b); });
+  scc("s_cmp_ge_i32", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t) { return sx(a) >= sx(b); });
+  scc("s_cmp_le_i32", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t) { return sx(a) <= sx(b); });
+  scc("s_cmp_gt_u32", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t) { return a > b; });
+  scc("s_cmp_ge_u32", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t) { return a >= b; });
+  scc("s_cmp_le_u32", [](uint64_t, uint64_t, uint32_t a, uint32_t b, uint32_t) { return a <= b; });
+  scc("s_cmpk_eq_i32 0xffff", [](uint64_t, uint64_t, uint32_t a, uint32_t, uint32_t) { return sx(a) == -1; });
+  scc("s_cmpk_gt_i32 0x7fff", [](uint64_t, uint64_t, uint32_t a, uint32_t, uint32_t) { return sx(a) > 32767; });
+  scc("s_cmpk_le_u32 0xffff", [](uint64_t, uint64_t, uint32_t a, uint32_t, uint32_t) { return a <= 0xffffu; });
+  scc("s_cmpk_ge_u32 0x8000", [](uint64_t, uint64_t, uint32_t a, uint32_t, uint32_t) { return a >= 0x8000u; });
+  scc("s_cmpk_lg_u32 1", [](uint64_t, uint64_t, uint32_t a, uint32_t, uint32_t) { return a != 1; });
+  // EXEC ops with EXEC = x and S0 = y: the saved value (old EXEC, or the new
+  // one for *_wrexec), the new EXEC, and SCC = (new EXEC != 0).
+  auto exec = [&](std::string name, std::function<uint64_t(uint64_t ex, uint64_t s0)> f, bool wrexec) {
+    W nw = [f](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return f(x, y); };
+    W saved = [f, wrexec](uint64_t x, uint64_t y, uint32_t, uint32_t, uint32_t) { return wrexec ? f(x, y) : x; };
+    lo(name + " saved lo", saved);
+    hi(name + " saved hi", saved);
+    lo(name + " exec lo", nw);
+    hi(name + " exec hi", nw);
+    nz(name + " scc", nw);
+  };
+  exec("s_and_saveexec_b64", [](uint64_t e, uint64_t s0) { return s0 & e; }, false);
+  exec("s_andn2_saveexec_b64", [](uint64_t e, uint64_t s0) { return s0 & ~e; }, false);
+  exec("s_xnor_saveexec_b64", [](uint64_t e, uint64_t s0) { return ~(s0 ^ e); }, false);
+  exec("s_andn1_saveexec_b64", [](uint64_t e, uint64_t s0) { return ~s0 & e; }, false);
+  exec("s_andn1_wrexec_b64", [](uint64_t e, uint64_t s0) { return ~s0 & e; }, true);
+  exec("s_orn1_saveexec_b64", [](uint64_t e, uint64_t s0) { return ~s0 | e; }, false);
+  return rows;
+}
+
+} // namespace
+
+TEST_P(Alu, Salu2) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 0; l < 16; ++l) {
+    a[l] = kSaluEdge[l][0];
+    b[l] = kSaluEdge[l][1];
+    c[l] = kSaluEdge[l][2];
+  }
+  // Lanes 16..23: equal operands and the SOPK constants.
+  const uint32_t eq[8] = {0xffffffff, 0x7fff, 0x8000, 0xffff, 1, 0x10000, 0x7fffffff, 0xffff8000};
+  for (int l = 16; l < 24; ++l) {
+    a[l] = eq[l - 16];
+    b[l] = l & 1 ? a[l] : b[l];
+    if (l == 17) // x == y
+      c[l] = a[l], b[l] = ~a[l];
+  }
+  auto rows = salu2Rows();
+  ASSERT_EQ(rows.size(), 86u);
+  run("salu2", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
