@@ -237,23 +237,39 @@ func.func private @fold_tile(%kl: !kl, %vl: !vl, %k0: index, %ke: index, %kg: in
     scf.yield %raw : !s
   }
 
-  // Online softmax in exp2 units. The new maximum is taken as 0 in columns
-  // that have seen no key (all -inf), so every exponent is -inf or finite
-  // (weight 0), never NaN; the old state's weight 2^(c (m_old - m_new)) is
-  // 0 there, and l and O are 0 anyway.
+  // Online softmax in exp2 units, with a lazy frame: the running maximum m
+  // (the frame P is computed in) only moves when some column's maximum rose
+  // by more than 8 / c, i.e. P stays below 2^8, far from any f32 or bf16
+  // limit; then l and O are rescaled by 2^(c (m_old - m_new)). A column
+  // leaving -inf always moves the frame (its bound is -inf). Where the frame
+  // is still -inf (no key seen) P is computed against 0 instead: its scores
+  // are -inf too, so P = 0, never NaN.
   %tmax = tile.reduce_max %sc dim 0 : !s -> !row
   %mnew = tile.maxf %m, %tmax : !row
   %ninfr = tile.splat %ninf : f32 -> !row
   %zr = tile.splat %zero : f32 -> !row
-  %none = tile.cmpf oeq, %mnew, %ninfr : !row -> !rowm
-  %base = tile.select %none, %zr, %mnew : !rowm, !row
-  %cr = tile.splat %c : f32 -> !row
-  %shift = tile.subf %m, %base : !row
-  %shiftc = tile.mulf %shift, %cr : !row
-  %w = tile.exp2 %shiftc : !row
-  %wb = tile.broadcast %w : !row -> !o
-  %o_old = tile.mulf %o, %wb : !o
-  %l_old = tile.mulf %l, %w : !row
+  %eight = arith.constant 8.0 : f32
+  %slack = arith.divf %eight, %c : f32
+  %slackr = tile.splat %slack : f32 -> !row
+  %bound = tile.addf %m, %slackr : !row
+  %rose = tile.cmpf ogt, %mnew, %bound : !row -> !rowm
+  %move = tile.any %rose : !rowm
+  %fr:3 = scf.if %move -> (!row, !row, !o) {
+    %unseen = tile.cmpf oeq, %mnew, %ninfr : !row -> !rowm
+    %to = tile.select %unseen, %zr, %mnew : !rowm, !row
+    %cr = tile.splat %c : f32 -> !row
+    %shift = tile.subf %m, %to : !row
+    %shiftc = tile.mulf %shift, %cr : !row
+    %w = tile.exp2 %shiftc : !row
+    %wb = tile.broadcast %w : !row -> !o
+    %o2 = tile.mulf %o, %wb : !o
+    %l2 = tile.mulf %l, %w : !row
+    scf.yield %mnew, %l2, %o2 : !row, !row, !o
+  } else {
+    scf.yield %m, %l, %o : !row, !row, !o
+  }
+  %empty = tile.cmpf oeq, %fr#0, %ninfr : !row -> !rowm
+  %base = tile.select %empty, %zr, %fr#0 : !rowm, !row
   %nc = arith.negf %c : f32
   %ncr = tile.splat %nc : f32 -> !row
   %off = tile.mulf %base, %ncr : !row
@@ -262,7 +278,7 @@ func.func private @fold_tile(%kl: !kl, %vl: !vl, %k0: index, %ke: index, %kg: in
   %e = tile.fma %sc, %cs, %offb : !s
   %p = tile.exp2 %e : !s
   %psum = tile.reduce_sum %p dim 0 : !s -> !row
-  %lnew = tile.addf %l_old, %psum : !row
+  %lnew = tile.addf %fr#1, %psum : !row
 
   // O^T += V^T P^T: V^T read transposed from [BN, D] (V_TR) or along the
   // rows of the V^T stage.
@@ -275,8 +291,8 @@ func.func private @fold_tile(%kl: !kl, %vl: !vl, %k0: index, %ke: index, %kg: in
     %x = tile.lds_load %vl[%c0][%c0, %c0] : !vl -> !vf
     scf.yield %x : !vf
   }
-  %onew = tile.mma %vt, %pt, %o_old : !vf, !pb -> !o
-  return %mnew, %lnew, %onew : !row, !row, !o
+  %onew = tile.mma %vt, %pt, %fr#2 : !vf, !pb -> !o
+  return %fr#0, %lnew, %onew : !row, !row, !o
 }
 
 // One source's chunks (K and V for one (batch, kv head) at kbuf / vbuf,
