@@ -1,10 +1,9 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
-// valu_cmp.s, valu_pk.s, valu_lanes.s, valu_gfx950.s, salu.s and salu2.s
-// run one
-// op per output row on per-lane inputs: random values, with hand-picked edge
-// cases in the first lanes. Every row is compared with a reference written
+// valu_cmp.s, valu_pk.s, valu_lanes.s, valu_const.s, valu_gfx950.s, salu.s
+// and salu2.s run one op per output row on per-lane inputs: random values,
+// with hand-picked edge cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
 // guide is terse, with what LLVM's own lowering relies on; each such case
 // says so). The references are deliberately written another way than the
@@ -1625,6 +1624,102 @@ TEST_P(Alu, Salu2) {
   auto rows = salu2Rows();
   ASSERT_EQ(rows.size(), 86u);
   run("salu2", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_const.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::vector<Row> valuConstRows() {
+  std::vector<Row> rows;
+  auto add = [&](std::string name, Ref f, decltype(Row::nan) nan = Row::Exact) { rows.push_back({name, f, nan}); };
+  auto k = [&](std::string name, uint32_t v) { add(name, [v](uint32_t, uint32_t, uint32_t, int) { return v; }); };
+  auto k64 = [&](std::string name, uint64_t v) {
+    k(name + " lo", uint32_t(v));
+    k(name + " hi", uint32_t(v >> 32));
+  };
+  auto h = [](uint32_t v) { return fromF16(uint16_t(v)); };
+  auto f16r = [](double x) { return uint32_t(toF16(x)); };
+  const double inv2pi = 0.15915494309189532; // 1/(2*pi)
+  // Inline constants take the operand's type: 1/(2*pi) is 0x3118 as f16,
+  // 0x3e22f983 as f32, 0x3fc45f306dc9c882 as f64.
+  add("v_add_f16 1.0, a", [=](uint32_t a, uint32_t, uint32_t, int) { return f16r(1.0 + h(a)); }, Row::F16NaN);
+  add("v_add_f16 a, -2.0", [=](uint32_t a, uint32_t, uint32_t, int) { return f16r(h(a) - 2.0); }, Row::F16NaN);
+  add("v_mul_f16 0x4248, a", [=](uint32_t a, uint32_t, uint32_t, int) { return f16r(3.140625 * h(a)); }, Row::F16NaN);
+  add("v_mul_f16 1/(2pi), a", [=](uint32_t a, uint32_t, uint32_t, int) { return f16r(fromF16(0x3118) * h(a)); }, Row::F16NaN);
+  add("v_mul_f32 0.5, a", [](uint32_t a, uint32_t, uint32_t, int) { return bitsOf(0.5f * floatOf(a)); }, Row::F32NaN);
+  add("v_mul_f32 1/(2pi), a", [](uint32_t a, uint32_t, uint32_t, int) { return bitsOf(floatOf(0x3e22f983) * floatOf(a)); }, Row::F32NaN);
+  add("v_add_f32 0x40490fdb, a", [](uint32_t a, uint32_t, uint32_t, int) { return bitsOf(floatOf(0x40490fdb) + floatOf(a)); }, Row::F32NaN);
+  add("v_add_f32 a, -4.0", [](uint32_t a, uint32_t, uint32_t, int) { return bitsOf(floatOf(a) - 4.0f); }, Row::F32NaN);
+  add("v_add_u16 -1, a", [](uint32_t a, uint32_t, uint32_t, int) { return (a + 0xffff) & 0xffff; });
+  add("v_add_u16 0x1234, a", [](uint32_t a, uint32_t, uint32_t, int) { return (a + 0x1234) & 0xffff; });
+  // Packed ops see a constant in the low half, 0 in the high half: op_sel_hi
+  // 0 replicates it (what LLVM emits), op_sel_hi 1 reads the 0.
+  add("v_pk_add_f16 a, 1.0 op_sel_hi:[1,0]", [=](uint32_t a, uint32_t, uint32_t, int) {
+    return fmaToF16(h(a), 1.0, 1.0) | uint32_t(fmaToF16(h(a >> 16), 1.0, 1.0)) << 16;
+  }, Row::PkF16NaN);
+  add("v_pk_add_f16 a, 1.0 (op_sel_hi:[1,1])", [=](uint32_t a, uint32_t, uint32_t, int) {
+    return fmaToF16(h(a), 1.0, 1.0) | uint32_t(fmaToF16(h(a >> 16), 1.0, 0.0)) << 16;
+  }, Row::PkF16NaN);
+  add("v_pk_add_u16 a, 1 op_sel_hi:[1,0]", [](uint32_t a, uint32_t, uint32_t, int) {
+    return ((a + 1) & 0xffff) | (((a >> 16) + 1) & 0xffff) << 16;
+  });
+  add("v_pk_mul_f16 a, 0x4000 op_sel_hi:[1,0]", [=](uint32_t a, uint32_t, uint32_t, int) {
+    return fmaToF16(h(a), 2.0, -0.0) | uint32_t(fmaToF16(h(a >> 16), 2.0, -0.0)) << 16;
+  }, Row::PkF16NaN);
+  add("v_fma_f16 a, 0.5, b", [=](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(fmaToF16(h(a), 0.5, h(b))); }, Row::F16NaN);
+  k("v_cvt_f32_f16 0.5", 0x3f000000);
+  k("v_cvt_f32_f16 -4.0", 0xc0800000);
+  add("v_ldexp_f32 1.0, b", [](uint32_t, uint32_t b, uint32_t, int) { return bitsOf(std::ldexp(1.0f, int32_t(b))); });
+  add("v_and_b32 0x3fff, a", [](uint32_t a, uint32_t, uint32_t, int) { return a & 0x3fff; });
+  k("v_mov_b32 1/(2pi)", 0x3e22f983);
+  k("v_mov_b32 -0.5", 0xbf000000);
+  k("v_mov_b32 -16", 0xfffffff0);
+  add("v_max_i16 -16, a", [](uint32_t a, uint32_t, uint32_t, int) { return uint32_t(std::max<int64_t>(-16, sx16(a))) & 0xffff; });
+  add("v_lshlrev_b16 3, a", [](uint32_t a, uint32_t, uint32_t, int) { return (a << 3) & 0xffff; });
+  // f64: x = c | a << 32.
+  auto d = [&](std::string name, std::function<double(double)> f) {
+    auto v = [f](uint32_t a, uint32_t c) { return bitsOf(f(doubleOf(wide(c, a)))); };
+    add(name + " lo", [v](uint32_t a, uint32_t, uint32_t c, int) { return uint32_t(v(a, c)); }, Row::F64NaN);
+    add(name + " hi", [v](uint32_t a, uint32_t, uint32_t c, int) { return uint32_t(v(a, c) >> 32); });
+  };
+  d("v_add_f64 x, 1.0", [](double x) { return x + 1.0; });
+  // A 32-bit literal for an f64 operand is its high dword.
+  k("v_cvt_f32_f64 3.0 (literal: high dword)", 0x40400000);
+  d("v_add_f64 x, s[24:25] = 2.5", [](double x) { return x + 2.5; });
+  d("v_mul_f64 x, 1/(2pi)", [=](double x) { return x * inv2pi; });
+  d("v_add_f64 -x, -2.0", [](double x) { return -x - 2.0; });
+  k64("v_mov_b64 -1", ~uint64_t(0));
+  k64("v_mov_b64 0.5", bitsOf(0.5));
+  k64("v_lshlrev_b64 1, -1", ~uint64_t(1));
+  k("s_mov_b32 1.0", 0x3f800000);
+  k64("s_mov_b64 1.0", bitsOf(1.0));
+  k64("s_mov_b64 -2", ~uint64_t(1));
+  // A 32-bit literal for a 64-bit integer operand is zero-extended (LLVM
+  // keeps 0xfffffff0 as a literal, distinct from the inline constant -16).
+  k64("s_mov_b64 0x12345678", 0x12345678);
+  k64("s_mov_b64 literal 0xfffffff0", 0xfffffff0u);
+  k64("s_mov_b64 literal 0x80000000", 0x80000000u);
+  k64("v_mov_b64 literal 0x87654321", 0x87654321u);
+  k64("s_lshl_b64 0x80000000, 1", uint64_t(0x80000000u) << 1);
+  k("v_cvt_f16_f32 1/(2pi) (f32)", toF16(double(floatOf(0x3e22f983))));
+  k("v_add_f32 1/(2pi), 0 (e64)", 0x3e22f983);
+  return rows;
+}
+
+} // namespace
+
+TEST_P(Alu, InlineConstantsAndLiterals) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 0; l < 48; ++l) {
+    a[l] = l < 32 ? moderateHalves(rng) : moderateFloat(rng);
+    b[l] = l < 32 ? moderateHalves(rng) : uint32_t(int32_t(rng() % 300) - 150);
+  }
+  auto rows = valuConstRows();
+  ASSERT_EQ(rows.size(), 56u);
+  run("valu_const", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
