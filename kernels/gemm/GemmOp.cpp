@@ -1,5 +1,6 @@
 //===- GemmOp.cpp - kcc::ops::gemm, the host side of gemm.mlir ------------===//
 #include "kernels/gemm/GemmOp.h"
+#include "runtime/Buffer.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
 #include "runtime/Module.h"
@@ -55,6 +56,48 @@ Error checkMatrix(StringRef name, const MatrixRef &m, bool needEvenStride) {
                  ", " + dtypeName(m.dtype) + ") needs " + Twine(bytes) +
                  " bytes; its buffer has " + Twine(m.buffer->size()));
   return Error::success();
+}
+
+/// Whether gemm.mlir can read `m` in place: it moves K in pairs of elements
+/// with 4-byte DMA, so K and the row stride must be even.
+bool readableInPlace(const MatrixRef &m) {
+  return m.cols % 2 == 0 && m.stride() % 2 == 0;
+}
+
+/// A packed copy of `m` with an even number of columns (the last one zero
+/// when K is odd), made by kernels/gemm/gemm_pack.mlir on m's device.
+struct Packed {
+  Buffer buffer;
+  DType dtype;
+  int64_t rows, cols;
+  // Built where the Packed finally lives (a MatrixRef points at its buffer).
+  MatrixRef ref() const { return MatrixRef(buffer, dtype, rows, cols); }
+};
+
+Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit) {
+  Device &device = m.buffer->device();
+  int64_t kp = m.cols + m.cols % 2;
+  Expected<Buffer> buffer = Buffer::allocate(device, uint64_t(m.rows) * kp * dtypeSize(m.dtype));
+  if (!buffer)
+    return error("cannot allocate the packed copy of " + name + ": " +
+                 toString(buffer.takeError()));
+  Expected<Module> module =
+      Module::compile(device, jit, "gemm_pack", {"DTYPE=" + dtypeName(m.dtype).str()});
+  if (!module)
+    return error("cannot compile the packing kernel: " + toString(module.takeError()));
+  Expected<Kernel> kernel = module->kernel("gemm_pack");
+  if (!kernel)
+    return kernel.takeError();
+  LaunchConfig config;
+  config.grid = Dim3(uint32_t((m.rows + 3) / 4));
+  config.block = Dim3(64);
+  std::vector<KernelArgValue> args = {*m.buffer,          *buffer,
+                                      int32_t(m.rows),    int32_t(m.cols),
+                                      int32_t(m.stride()), int32_t(kp)};
+  Expected<LaunchResult> run = kernel->launch(config, args);
+  if (!run)
+    return error("packing " + name + ": " + toString(run.takeError()));
+  return Packed{std::move(*buffer), m.dtype, m.rows, kp};
 }
 
 std::optional<int64_t> paramValue(const std::vector<std::string> &params,
@@ -137,13 +180,10 @@ Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
   if (a.cols != bt.cols)
     return error("A is " + shapeText(a) + " but Bt is " + shapeText(bt) +
                  "; both need K columns");
-  if (a.cols % 2)
-    return error("K = " + Twine(a.cols) +
-                 " is odd; the kernel moves K in pairs of elements (pad A and "
-                 "Bt with a zero column)");
-  if (Error e = checkMatrix("A", a, /*needEvenStride=*/true))
+  // An odd K or leading dimension is packed first (see gemm()).
+  if (Error e = checkMatrix("A", a, /*needEvenStride=*/false))
     return e;
-  if (Error e = checkMatrix("Bt", bt, /*needEvenStride=*/true))
+  if (Error e = checkMatrix("Bt", bt, /*needEvenStride=*/false))
     return e;
   if (c.rows != a.rows || c.cols != bt.rows)
     return error("C is " + shapeText(c) + "; expected " + Twine(a.rows) + "x" +
@@ -172,6 +212,25 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   std::vector<std::string> params =
       gemmParams(device.chip(), a.dtype, c.dtype, bias.has_value(), options.params);
   Jit &jit = options.jit ? *options.jit : Jit::shared();
+  // An odd K, or an odd leading dimension of A or Bt, is not what the
+  // kernel's 4-byte DMA can read: such operands are packed first (both of
+  // them when K is odd, the zero column adding nothing to the products).
+  bool oddK = a.cols % 2 != 0;
+  std::optional<Packed> packedA, packedB;
+  if (oddK || !readableInPlace(a)) {
+    Expected<Packed> p = pack("A", a, jit);
+    if (!p)
+      return p.takeError();
+    packedA = std::move(*p);
+  }
+  if (oddK || !readableInPlace(bt)) {
+    Expected<Packed> p = pack("Bt", bt, jit);
+    if (!p)
+      return p.takeError();
+    packedB = std::move(*p);
+  }
+  MatrixRef ga = packedA ? packedA->ref() : a;
+  MatrixRef gb = packedB ? packedB->ref() : bt;
   Expected<Module> module = Module::compile(device, jit, "gemm", params);
   if (!module)
     return createStringError(inconvertibleErrorCode(),
@@ -192,9 +251,9 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   KernelArgValue biasArg = bias ? KernelArgValue(*bias->buffer)
                                 : KernelArgValue(*a.buffer);
   std::vector<KernelArgValue> args = {
-      *a.buffer,          *bt.buffer,          *c.buffer,
-      biasArg,            int32_t(a.rows),     int32_t(bt.rows),
-      int32_t(a.cols),    int32_t(a.stride()), int32_t(bt.stride()),
+      *ga.buffer,          *gb.buffer,          *c.buffer,
+      biasArg,             int32_t(ga.rows),    int32_t(gb.rows),
+      int32_t(ga.cols),    int32_t(ga.stride()), int32_t(gb.stride()),
       int32_t(c.stride())};
   return kernel->launch(config, args);
 }

@@ -4,11 +4,13 @@
 //
 // A and Bt are bf16 or f16 (the same), C is bf16, f16 or f32, the bias has
 // A's dtype. All are row-major with leading dimensions (row strides) of at
-// least their row length; K, lda and ldb must be even (the kernel moves K in
-// pairs of elements, 4 bytes at a time). Every operand must be on one device.
-// gemm() checks all of that with a message naming the operand, picks the
-// kernel parameters for the device's chip, compiles through the JIT (cached)
-// and launches.
+// least their row length. The kernel moves K in pairs of elements, 4 bytes
+// at a time: when K is odd, or A's or Bt's leading dimension is, that
+// operand (both when K is odd) is first copied into a packed buffer with an
+// even row length, the padding column zero (kernels/gemm/gemm_pack.mlir).
+// Every operand must be on one device. gemm() checks all of that with a
+// message naming the operand, picks the kernel parameters for the device's
+// chip, compiles through the JIT (cached) and launches.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KCC_KERNELS_GEMM_GEMMOP_H

@@ -16,9 +16,10 @@
 // one buffer before reading the other. Each buffer has a stage per wave row
 // (A) or wave column (B).
 //
-// Tails: rows of A past M and of Bt past N read as zero; K must be even (the
-// DMA moves K in pairs of elements and zero-fills a pair only whole), which
-// kcc::ops::gemm checks. C blocks at the edges are stored element by element.
+// Tails: rows of A past M and of Bt past N read as zero; K and lda, ldb
+// must be even (the DMA moves K in pairs of elements and zero-fills a pair
+// only whole): kcc::ops::gemm packs operands that are not (gemm_pack.mlir).
+// C blocks at the edges are stored element by element.
 //
 // Parameters: DTYPE (bf16, f16), OUT (bf16, f16, f32), WM, WN (multiples of
 // 32), BK (a multiple of the MFMA K; WM * BK and WN * BK multiples of 512),
