@@ -414,7 +414,7 @@ int compareStepKernels(const Config &cfg) {
               "H_kv=%d D=%d bf16, whole %s):\n     L  fmha_fwd+LSE us  ring_merge us  "
               "sum us  persistent us  persistent / sum\n",
               cfg.heads, cfg.kvHeads, cfg.D, getChipInfo(chip).name.str().c_str());
-  for (int64_t L : {512, 2048}) {
+  for (int64_t L : {512, 1024, 2048}) {
     double a = 0, m = 0, p = 0;
     for (auto [out, f] : {std::pair<double *, std::function<Expected<double>()>>{
                               &a, [&] { return t.attention(L, L, false); }},
