@@ -102,7 +102,9 @@ struct RingStepRecord {
   /// instructions from acquiring step t's chunks to acquiring step t + 1's
   /// (waiting included) as attentionInstructions, the fetchers' from
   /// releasing step t - 1's to releasing step t's as fetchInstructions;
-  /// mergeInstructions stay 0 (the merge happens in registers).
+  /// mergeInstructions stay 0 (the merge happens in registers). Where the
+  /// launch cannot be observed (ranks in several processes, or HIP), step
+  /// 0's attentionInstructions hold the whole launch.
   uint64_t attentionInstructions = 0, mergeInstructions = 0,
            fetchInstructions = 0;
   /// Bytes of K/V that arrived for this step, and over which link.
