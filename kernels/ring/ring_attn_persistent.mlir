@@ -117,6 +117,23 @@ func.func private @position(%i: index, %a: index, %g0: index, %g1: index) -> ind
   return %p : index
 }
 
+// The [S, D] matrix of batch b, head h of a [B, S, H, D] tensor with the
+// given element strides, as a buffer that ends at its last element.
+func.func private @head_rows(%base: !ptr, %b: index, %h: index, %sb: index, %ss: index,
+                             %sh: index, %S: index) -> !buf {
+  %c1 = arith.constant 1 : index
+  %d = tile.param @D : index
+  %at_b = arith.muli %b, %sb : index
+  %first = arith.muli %h, %sh : index
+  %start = arith.addi %first, %at_b : index
+  %last_row = arith.subi %S, %c1 : index
+  %span = arith.muli %last_row, %ss : index
+  %n = arith.addi %span, %d : index
+  %p = tile.ptr_add %base, %start : !ptr
+  %buf = tile.make_buffer %p, %n : !ptr -> !buf
+  return %buf : !buf
+}
+
 // Where rank `rank`'s chunks start in the global sequence: (a, g0, g1).
 func.func private @chunks(%rank: index, %world: index, %S: index, %zig: i1)
     -> (index, index, index) {
@@ -511,13 +528,8 @@ func.func @ring_attn_persistent(%q: !ptr, %out: !ptr, %lse: !fp, %heap_kv: !ptr,
       %q0 = arith.addi %qb0, %qw : index
       %active = arith.cmpi ult, %q0, %S : index
       // This wave's queries (zeros past S) and their global positions.
-      %qo_b = arith.muli %b, %q_b : index
-      %qo_h = arith.muli %h, %q_h : index
-      %qo = arith.addi %qo_b, %qo_h : index
-      %qn0 = arith.muli %s1, %q_s : index
-      %qn = arith.addi %qn0, %d : index
-      %qp = tile.ptr_add %q, %qo : !ptr
-      %qbuf = tile.make_buffer %qp, %qn : !ptr -> !buf
+      %qbuf = func.call @head_rows(%q, %b, %h, %q_b, %q_s, %q_h, %S)
+          : (!ptr, index, index, index, index, index, index) -> !buf
       %qt = tile.load %qbuf[%q0, %c0] stride %q_s bounds %S, %d transpose : !buf -> !qt
       %q31 = arith.addi %q0, %c31 : index
       %qend = arith.minui %q31, %s1 : index
@@ -613,34 +625,32 @@ func.func @ring_attn_persistent(%q: !ptr, %out: !ptr, %lse: !fp, %heap_kv: !ptr,
       }
 
       scf.if %active {
-        // O = O^T / l stored transposed; a query no key reaches (l = 0) gets
-        // 0 and LSE -inf.
-        %zr = tile.splat %zero : f32 -> !row
+        // O = O^T / l, stored transposed into this head's rows of O. A query
+        // no key reaches has l = 0 and O = 0: its scale is 0 rather than
+        // 1/0, and its LSE comes out -inf (log2 0).
+        %obuf = func.call @head_rows(%out, %b, %h, %o_b, %o_s, %o_h, %S)
+            : (!ptr, index, index, index, index, index, index) -> !buf
         %onesr = tile.splat %fone : f32 -> !row
-        %nokey = tile.cmpf oeq, %st#1, %zr : !row -> !rowm
-        %den = tile.select %nokey, %onesr, %st#1 : !rowm, !row
-        %inv = tile.divf %onesr, %den : !row
-        %invb = tile.broadcast %inv : !row -> !o
-        %res = tile.mulf %st#2, %invb : !o
+        %recip = tile.divf %onesr, %st#1 : !row
+        %zr = tile.splat %zero : f32 -> !row
+        %reached = tile.cmpf ogt, %st#1, %zr : !row -> !rowm
+        %scl = tile.select %reached, %recip, %zr : !rowm, !row
+        %sclb = tile.broadcast %scl : !row -> !o
+        %res = tile.mulf %st#2, %sclb : !o
         %resh = tile.convert %res : !o -> !ob
-        %oo_b = arith.muli %b, %o_b : index
-        %oo_h = arith.muli %h, %o_h : index
-        %oo = arith.addi %oo_b, %oo_h : index
-        %on0 = arith.muli %s1, %o_s : index
-        %on = arith.addi %on0, %d : index
-        %op = tile.ptr_add %out, %oo : !ptr
-        %obuf = tile.make_buffer %op, %on : !ptr -> !buf
         tile.store %resh, %obuf[%q0, %c0] stride %o_s bounds %S, %d transpose : !ob, !buf
         scf.if %lse_out {
-          // LSE = ln 2 (c m + log2 l): the scores' natural log-sum-exp.
-          %lg = tile.log2 %st#1 : !row
-          %cm = tile.splat %c : f32 -> !row
-          %x2 = tile.fma %st#0, %cm, %lg : !row
-          %ln2r = tile.splat %ln2 : f32 -> !row
-          %lv = tile.mulf %x2, %ln2r : !row
+          // LSE [B, H, S]: ln l + scale m, with ln l = log2(l) ln 2 and
+          // scale = c ln 2 (m is in raw score units).
           %lrow = arith.muli %bh, %S : index
           %lp = tile.ptr_add %lse, %lrow : !fp
           %lbuf = tile.make_buffer %lp, %S : !fp -> !tile.buffer<f32>
+          %ln2r = tile.splat %ln2 : f32 -> !row
+          %l2 = tile.log2 %st#1 : !row
+          %lnl = tile.mulf %l2, %ln2r : !row
+          %sc = arith.mulf %c, %ln2 : f32
+          %scr = tile.splat %sc : f32 -> !row
+          %lv = tile.fma %st#0, %scr, %lnl : !row
           tile.store %lv, %lbuf[%c0, %q0] stride %c0 bounds %c1, %S : !row, !tile.buffer<f32>
         }
       }
