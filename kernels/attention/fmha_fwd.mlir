@@ -48,7 +48,10 @@
 // Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile), BLOCK
 // (work-items: 64 per wave, 32 queries per wave), CAUSAL, LSE_OUT, STAGGER,
 // V_TR, LAZY, PAD, VPAD, VR/VC (V's LDS shape: BN x D with V_TR, else D x BN),
-// VROWS (= BN / waves: the rows of V each wave moves without V_TR).
+// VROWS (= BN / waves: the rows of V each wave moves without V_TR), K_REG
+// (K through registers instead of DMA, so that rows shorter than a DMA line
+// can be padded), KROWS (= BN / waves: the rows of K each wave moves with
+// K_REG).
 // Launch: grid (ceil(S_q / (32 * waves)), H, B), block BLOCK.
 
 tile.type_param_decl @DTYPE = bf16
@@ -65,6 +68,8 @@ tile.param_decl @VPAD : i64 = 0
 tile.param_decl @VR : i64 = 64
 tile.param_decl @VC : i64 = 128
 tile.param_decl @VROWS : i64 = 8
+tile.param_decl @K_REG : i1 = false
+tile.param_decl @KROWS : i64 = 16
 
 // K and V tiles in LDS, and the register tiles of one wave.
 !kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD>
@@ -86,6 +91,8 @@ tile.param_decl @VROWS : i64 = 8
 !rowi = !tile.tile<[1, 32], i32, #tile.slice<0, #tile.mfma<acc>>>
 !vreg = !tile.tile<[VROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[4, 1], [2, 32]>>
 !vreg32 = !tile.tile<[VROWS, D], f32, #tile.blocked<[4, 1], [2, 32]>>
+!kreg = !tile.tile<[KROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
+!kreg32 = !tile.tile<[KROWS, D], f32, #tile.blocked<[1, 8], [8, 8]>>
 
 // Starts moving key tile `j` into `kb`: DMA shared by the first `issuers`
 // waves. Rows past the end of the keys need no bounds: the buffer ends at the
@@ -96,7 +103,40 @@ func.func private @fetch_k(%kbuf: !buf, %kb: !kl, %j: index, %Skv: index,
   %bn = tile.param @BN : index
   %d = tile.param @D : index
   %r = arith.muli %j, %bn : index
-  tile.async_copy %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers : !buf, !kl
+  // With K_REG K moves through registers instead (@load_k, @store_k), so
+  // that its LDS rows may be padded even when they are shorter than the
+  // DMA's 256-byte lines (D = 64).
+  %kreg = tile.param @K_REG : i1
+  %true = arith.constant true
+  %dma = arith.xori %kreg, %true : i1
+  scf.if %dma {
+    tile.async_copy %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers : !buf, !kl
+  }
+  return
+}
+
+// This wave's KROWS rows of key tile `j`, into registers (K_REG); rows past
+// the keys read as zero.
+func.func private @load_k(%kbuf: !buf, %j: index, %Skv: index, %ks: index) -> !kreg {
+  %c0 = arith.constant 0 : index
+  %bn = tile.param @BN : index
+  %d = tile.param @D : index
+  %krows = tile.param @KROWS : index
+  %wave = tile.wave_id
+  %r0 = arith.muli %j, %bn : index
+  %rw = arith.muli %wave, %krows : index
+  %r = arith.addi %r0, %rw : index
+  %k = tile.load %kbuf[%r, %c0] stride %ks bounds %Skv, %d : !buf -> !kreg
+  return %k : !kreg
+}
+
+// Stores this wave's rows of a key tile into its LDS buffer (K_REG).
+func.func private @store_k(%k: !kreg, %kb: !kl) {
+  %c0 = arith.constant 0 : index
+  %krows = tile.param @KROWS : index
+  %wave = tile.wave_id
+  %row = arith.muli %wave, %krows : index
+  tile.lds_store %k, %kb[%c0][%row, %c0] : !kreg, !kl
   return
 }
 
@@ -384,6 +424,19 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   scf.if %fetch {
     func.call @fetch_k(%kbuf, %kf, %j2, %Skv, %ks, %issuers) : (!buf, !kl, index, index, index, index) -> ()
   }
+  // With K_REG every wave loads its rows of K j+2 now and stores them after
+  // cluster A (K j's buffer has been free since the previous barrier Y).
+  %kreg = tile.param @K_REG : i1
+  %kload = arith.andi %kreg, %has2 : i1
+  %knext = scf.if %kload -> !kreg {
+    %k = func.call @load_k(%kbuf, %j2, %Skv, %ks) : (!buf, index, index, index) -> !kreg
+    scf.yield %k : !kreg
+  } else {
+    %zero = arith.constant 0.0 : f32
+    %z32 = tile.splat %zero : f32 -> !kreg32
+    %k = tile.convert %z32 : !kreg32 -> !kreg
+    scf.yield %k : !kreg
+  }
   // Without V_TR every wave moves its rows of V j+1 through registers:
   // loaded now, stored transposed once V j-1's buffer is free.
   // With a stagger only the leading group moves V (as it issues the DMA),
@@ -411,6 +464,9 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   func.call @schedule_a() : () -> ()
   tile.setprio 0
   %l1 = tile.addf %l, %ps : !row
+  scf.if %kload {
+    func.call @store_k(%knext, %kf) : (!kreg, !kl) -> ()
+  }
 
   // V j (DMA issued during the previous step) must have landed; K j+2 may
   // not have yet.
@@ -579,8 +635,10 @@ func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>
   %dbytes = arith.muli %d, %c2 : index
   %tile_bytes = arith.muli %bn, %dbytes : index
   %tile_lines = arith.divui %tile_bytes, %c256 : index
-  %nk = arith.divui %tile_lines, %issuers : index
-  %nv = arith.select %vtr, %nk, %c0 : index
+  %ndma = arith.divui %tile_lines, %issuers : index
+  %kreg_n = tile.param @K_REG : i1
+  %nk = arith.select %kreg_n, %c0, %ndma : index
+  %nv = arith.select %vtr, %ndma, %c0 : index
 
   // Prologue: key tiles 0 and 1 and value tile 0 into LDS.
   %has0 = arith.cmpi ult, %c0, %n : index
@@ -598,6 +656,17 @@ func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>
   }
   %true = arith.constant true
   %novtr0 = arith.xori %vtr, %true : i1
+  %kreg0 = tile.param @K_REG : i1
+  %kreg0a = arith.andi %kreg0, %has0 : i1
+  scf.if %kreg0a {
+    %k0 = func.call @load_k(%kbuf, %c0, %Skv, %k_s) : (!buf, index, index, index) -> !kreg
+    func.call @store_k(%k0, %ka) : (!kreg, !kl) -> ()
+  }
+  %kreg1a = arith.andi %kreg0, %has1 : i1
+  scf.if %kreg1a {
+    %k1 = func.call @load_k(%kbuf, %c1, %Skv, %k_s) : (!buf, index, index, index) -> !kreg
+    func.call @store_k(%k1, %kb) : (!kreg, !kl) -> ()
+  }
   %vreg00 = arith.andi %has0, %novtr0 : i1
   %vreg0 = arith.andi %vreg00, %is_lead : i1
   scf.if %vreg0 {

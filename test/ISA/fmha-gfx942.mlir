@@ -5,7 +5,7 @@
 // transposed (gfx942 has no transposing LDS read), 32x32x8 MFMAs. K rows
 // padded by 4 elements and V^T rows by 4: conflict-free on 32 banks.
 // RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --emit=asm -o - | FileCheck %s
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=f16 -D D=64 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=0 -D VPAD=4 -D VR=64 -D VC=32 -D VROWS=8 -D CAUSAL=1 --emit=asm -o - | FileCheck %s --check-prefix=F16
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=f16 -D D=64 -D BN=32 -D BLOCK=256 -D STAGGER=0 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=64 -D VC=32 -D VROWS=8 -D K_REG=1 -D KROWS=8 -D CAUSAL=1 --emit=asm -o - | FileCheck %s --check-prefix=F16
 // RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
 // RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
@@ -79,11 +79,18 @@
 // CHECK: s_endpgm
 // CHECK-NOT: scratch_
 
-// f16, D = 64, causal: the f16 MFMA, nothing of bf16.
+// f16, D = 64, causal: the f16 MFMA, nothing of bf16; K through registers
+// into padded LDS rows (K_REG): 16-byte loads and stores, no LDS DMA at all.
 // F16-NOT: _bf16
 // F16-LABEL: fmha_fwd:
+// F16-NOT: offen lds
+// F16: buffer_load_dwordx4
+// F16-NOT: offen lds
+// F16: ds_write_b128
+// F16-NOT: offen lds
 // F16: v_mfma_f32_32x32x8_f16
 // F16-NOT: _bf16
+// F16-NOT: offen lds
 // F16: s_endpgm
 
 // STATS: kernel fmha_fwd (gfx942)

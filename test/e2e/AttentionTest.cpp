@@ -76,8 +76,9 @@ Config configFor(const Case &c) {
     cfg.params.insert(cfg.params.end(),
                       {p("BN", bn), p("BLOCK", cfg.waves * 64),
                        std::string("STAGGER=") + (staggered ? "1" : "0"), "V_TR=0",
-                       p("PAD", c.D == 128 ? 4 : 0), p("VPAD", 4), p("VR", c.D),
-                       p("VC", bn), p("VROWS", 8)});
+                       p("PAD", 4), p("VPAD", 4), p("VR", c.D), p("VC", bn),
+                       p("VROWS", 8), std::string("K_REG=") + (staggered ? "0" : "1"),
+                       p("KROWS", 8)});
   }
   return cfg;
 }
