@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Crash fuzzing of kcc's front door: malformed kernels and damaged code objects.
+
+kcc must answer bad input with an error, never a crash, a hang or an
+assertion. This script mutates inputs and runs the tools on them; any run
+that dies by a signal, prints an LLVM stack dump / assertion / "LLVM ERROR",
+or exceeds the time limit is saved under OUT_DIR for a look.
+
+  scripts/fuzz.py mlir  [--build build] [--seed N] [--runs N] [--out DIR]
+      mutates kernels/*/*.mlir and test/{Dialect,Transforms}/**/*.mlir
+      (deleted, duplicated, re-typed and re-numbered lines, cut tokens) and
+      compiles them with kcc (kernels) or kcc-opt's tile pipeline (tests),
+      for gfx942 or gfx950 at random.
+  scripts/fuzz.py code-object [--build build] [--seed N] [--runs N] [--out DIR]
+      compiles kernels/gemm/gemm.mlir, damages the code object (truncation,
+      random bytes, bit flips, 0/-1/2^31 words) and runs it with kcc run on
+      the emulator.
+
+Not part of the test suite (it takes minutes and is random by design); the
+crashes it found are fixed and kept as tests (test/unit/CompilerTest.cpp,
+test/Transforms/tile-specialize-errors.mlir).
+"""
+import argparse
+import glob
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def crashed(r):
+    text = r.stderr
+    return (r.returncode < 0 or r.returncode >= 128 or 'Stack dump' in text or
+            'Assertion' in text or 'LLVM ERROR' in text or 'UNREACHABLE' in text)
+
+
+def run(cmd, timeout):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, errors='replace',
+                              timeout=timeout), False
+    except subprocess.TimeoutExpired:
+        return None, True
+
+
+WORDS = ['index', 'i32', 'f32', 'bf16', 'i1', '0', '1', '-1', '64', '%c0', '#tile.mfma<a>',
+         '#tile.mfma<acc>', '!tile.tile<[32, 32], f32, #tile.mfma<acc>>', '[BN, D]',
+         'transpose', 'pad = 8', 'stages = 3', '@BN', 'x 0', '}', '{', ')', '(', ':', '->',
+         'tile.yield', 'scf.yield', '0xFFFFFFFF']
+
+
+def mutate(text, rng):
+    lines = text.split('\n')
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        kind = rng.randrange(6)
+        if kind == 0:
+            del lines[i]
+        elif kind == 1:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        elif kind == 2:
+            toks = re.split(r'(\s+)', lines[i])
+            toks[rng.randrange(len(toks))] = rng.choice(WORDS)
+            lines[i] = ''.join(toks)
+        elif kind == 3:
+            lines[i] = re.sub(r'\d+', lambda m: str(rng.choice(
+                [0, 1, 3, 7, 17, 33, 100, 4096, 65536, 2**31, 2**40])), lines[i], count=1)
+        elif kind == 4:
+            j = rng.randrange(max(1, len(lines[i])))
+            lines[i] = lines[i][:j] + lines[i][j + rng.randint(1, 5):]
+        else:
+            lines[i] = (lines[i].replace('f32', 'f16', 1) if rng.random() < 0.5
+                        else lines[i].replace('index', 'i64', 1))
+    return '\n'.join(lines)
+
+
+def fuzz_mlir(args, rng, tmp):
+    files = sorted(glob.glob(os.path.join(ROOT, 'kernels/*/*.mlir')) +
+                   glob.glob(os.path.join(ROOT, 'test/Dialect/**/*.mlir'), recursive=True) +
+                   glob.glob(os.path.join(ROOT, 'test/Transforms/**/*.mlir'), recursive=True))
+    sources = {f: open(f).read() for f in files}
+    bad = 0
+    for n in range(args.runs):
+        f = rng.choice(files)
+        case = os.path.join(tmp, 'case.mlir')
+        open(case, 'w').write(mutate(sources[f], rng))
+        chip = rng.choice(['gfx942', 'gfx950'])
+        if '/kernels/' in f:
+            cmd = [os.path.join(args.build, 'bin/kcc'), case, '--mcpu=' + chip,
+                   '--emit=asm', '-o', os.devnull]
+        else:
+            cmd = [os.path.join(args.build, 'bin/kcc-opt'), case,
+                   '--tile-specialize=chip=' + chip, '--tile-allocate-lds',
+                   '--tile-expand-schedule', '--convert-tile-to-rocdl']
+        r, timed_out = run(cmd, args.timeout)
+        if timed_out or crashed(r):
+            bad += 1
+            out = os.path.join(args.out, 'mlir_%d_%d.mlir' % (args.seed, n))
+            os.replace(case, out)
+            print('TIMEOUT' if timed_out else 'CRASH', os.path.relpath(f, ROOT), '->', out)
+    return bad
+
+
+def fuzz_code_object(args, rng, tmp):
+    base_path = os.path.join(tmp, 'gemm.hsaco')
+    subprocess.run([os.path.join(args.build, 'bin/kcc'), os.path.join(ROOT, 'kernels/gemm/gemm.mlir'),
+                    '--mcpu=gfx950', '-o', base_path], check=True)
+    base = open(base_path, 'rb').read()
+    a = os.path.join(tmp, 'a.bin')
+    open(a, 'wb').write(bytes(256 * 64 * 2))
+    kargs = ['--arg', 'in=' + a, '--arg', 'in=' + a, '--arg', 'out=%s:262144' % os.path.join(tmp, 'c.bin'),
+             '--arg', 'null', '--arg', 'i32=256', '--arg', 'i32=256', '--arg', 'i32=64',
+             '--arg', 'i32=64', '--arg', 'i32=64', '--arg', 'i32=256']
+    bad = 0
+    for n in range(args.runs):
+        b = bytearray(base)
+        kind = rng.randrange(4)
+        if kind == 0:
+            b = b[:rng.randrange(len(b))]
+        else:
+            for _ in range(rng.randint(1, 8)):
+                i = rng.randrange(len(b))
+                if kind == 1:
+                    b[i] = rng.randrange(256)
+                elif kind == 2:
+                    b[i] ^= 1 << rng.randrange(8)
+                else:
+                    j = rng.randrange(max(1, len(b) - 4))
+                    b[j:j + 4] = rng.choice([b'\xff\xff\xff\xff', b'\x00\x00\x00\x00',
+                                             b'\x00\x00\x00\x80', b'\x01\x00\x00\x00'])
+        case = os.path.join(tmp, 'case.hsaco')
+        open(case, 'wb').write(bytes(b))
+        cmd = [os.path.join(args.build, 'bin/kcc'), 'run', case, '--kernel', 'gemm', '--device',
+               'emu:gfx950', '--grid', '2,2,1', '--block', '256'] + kargs
+        r, timed_out = run(cmd, args.timeout)
+        # A damaged instruction may make the kernel loop for a long time, as
+        # it would on a GPU: time-outs are reported but not counted as bugs.
+        if timed_out:
+            print('TIMEOUT (long-running kernel?)', n)
+        elif crashed(r):
+            bad += 1
+            out = os.path.join(args.out, 'co_%d_%d.hsaco' % (args.seed, n))
+            os.replace(case, out)
+            print('CRASH', r.returncode, '->', out, r.stderr.strip().split('\n')[-1][:160])
+    return bad
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('mode', choices=['mlir', 'code-object'])
+    p.add_argument('--build', default=os.path.join(ROOT, 'build'))
+    p.add_argument('--seed', type=int, default=1)
+    p.add_argument('--runs', type=int, default=200)
+    p.add_argument('--timeout', type=int, default=60)
+    p.add_argument('--out', default='fuzz-out')
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = (fuzz_mlir if args.mode == 'mlir' else fuzz_code_object)(args, rng, tmp)
+    print('%d runs, %d crashes or hangs' % (args.runs, bad))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
