@@ -570,8 +570,16 @@ void carryOp(Wave &w, const Inst &in) {
     w.fault("clamp on a carry-out integer operation is not modelled");
     return;
   }
-  writeMasked(w.row(in.dst[0].reg), r, exec);
-  writeMask(w, maskDst(in, 1), cout & exec);
+  // DPP forms (v_add_co_u32_dpp ..., which LLVM's DPP combine produces)
+  // leave lanes their row/bank mask or an invalid source without bound_ctrl
+  // disables unwritten, and SDWA forms write through dst_sel/dst_unused;
+  // both were written as plain e32 results.
+  uint64_t mask = dppWriteMask(w, in, exec);
+  if (in.form & kFormSdwa)
+    writeResult(w, in, r, Ty::B32, mask);
+  else
+    writeMasked(w.row(in.dst[0].reg), r, mask);
+  writeMask(w, maskDst(in, 1), cout & mask);
 }
 
 void divScaleF32(Wave &w, const Inst &in) {
@@ -871,6 +879,12 @@ void write64(Wave &w, const Opnd &d, const Wide &r, uint64_t exec) {
 }
 
 template <class Op> void vop64(Wave &w, const Inst &in) {
+  // gfx90a+'s v_mov_b64_dpp (row_newbcast) would otherwise run as a plain
+  // move: refuse it instead.
+  if (in.form & kFormDpp) {
+    w.fault("DPP on a 64-bit operation (v_mov_b64_dpp) is not modelled");
+    return;
+  }
   uint64_t exec = w.exec();
   static Wide unused;
   Wide a, b, c, r;

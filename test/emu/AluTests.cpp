@@ -1,10 +1,10 @@
 //===- AluTests.cpp - VALU and SALU ops against references from the ISA --===//
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
-// valu_cmp.s, valu_pk.s, valu_lanes.s, valu_const.s, valu_special.s,
-// valu_gfx950.s, salu.s and salu2.s run one op per output row on per-lane
-// inputs: random values, with hand-picked edge cases in the first lanes.
-// Every row is compared with a reference written
+// valu_cmp.s, valu_pk.s, valu_lanes.s, valu_carry_dpp.s, valu_const.s,
+// valu_special.s, valu_gfx950.s, salu.s and salu2.s run one op per output
+// row on per-lane inputs: random values, with hand-picked edge cases in the
+// first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
 // guide is terse, with what LLVM's own lowering relies on; each such case
 // says so). The references are deliberately written another way than the
@@ -1872,6 +1872,68 @@ TEST_P(Alu, TranscendentalSpecialValues) {
   ASSERT_EQ(rows32.size(), 19u);
   run("valu_special", rows32, a32, b, c);
   run("valu_special", rows64, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_carry_dpp.s
+//===----------------------------------------------------------------------===//
+
+TEST_P(Alu, CarryOpsDppSdwa) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 0; l < 16; ++l) // carries and borrows in the first lanes
+    b[l] = ~a[(l + 63) % 64] + (l & 1);
+  const std::vector<uint32_t> A = a;
+  std::vector<Row> rows;
+  // DPP: lane l adds src0 from lane dppSrc(l) (0 when invalid, with
+  // bound_ctrl); lanes DPP disables keep the destination (c), and their VCC
+  // bit is not checked.
+  auto dppCarry = [&](std::string name, int shift, unsigned rowMask, bool bound, bool carryIn) {
+    auto enabled = [=](int l) {
+      int s = dppSrc("row_shr", shift, l);
+      return ((rowMask >> (l / 16)) & 1) && (s >= 0 || bound);
+    };
+    auto sum = [=](uint32_t b, uint32_t c, int l) {
+      int s = dppSrc("row_shr", shift, l);
+      return uint64_t(s >= 0 ? A[s] : 0) + b + (carryIn ? (c & 1) : 0);
+    };
+    rows.push_back({name, [=](uint32_t, uint32_t b, uint32_t c, int l) {
+                      return enabled(l) ? uint32_t(sum(b, c, l)) : c;
+                    }});
+    rows.push_back({name + " vcc", [=](uint32_t, uint32_t b, uint32_t c, int l) {
+                      return enabled(l) ? uint32_t(sum(b, c, l) >> 32) : kAny;
+                    }});
+  };
+  dppCarry("v_add_co_u32_dpp row_shr:1", 1, 0xf, false, false);
+  dppCarry("v_add_co_u32_dpp row_shr:1 rows 0,2 bound_ctrl", 1, 0x5, true, false);
+  dppCarry("v_addc_co_u32_dpp row_shr:2 (carry-in c & 1)", 2, 0xf, false, true);
+  // SDWA: the carry is the operation's on the selected sources; the result
+  // goes through the destination select.
+  rows.push_back({"v_add_co_u32_sdwa to word1 preserve", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return sdwaDst(sdwaSel(a, 0, false) + b, c, 5, Preserve);
+                  }});
+  rows.push_back({"v_add_co_u32_sdwa to word1 preserve vcc", [](uint32_t a, uint32_t b, uint32_t, int) {
+                    return uint32_t((uint64_t(sdwaSel(a, 0, false)) + b) >> 32);
+                  }});
+  rows.push_back({"v_sub_co_u32_sdwa to byte0", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return sdwaDst(sdwaSel(a, 5, false) - sdwaSel(b, 2, false), c, 0, Pad);
+                  }});
+  rows.push_back({"v_sub_co_u32_sdwa to byte0 vcc", [](uint32_t a, uint32_t b, uint32_t, int) {
+                    return uint32_t(sdwaSel(b, 2, false) > sdwaSel(a, 5, false));
+                  }});
+  ASSERT_EQ(rows.size(), 10u);
+  run("valu_carry_dpp", rows, a, b, c);
+}
+
+// v_mov_b64_dpp ran as a plain v_mov_b64 (vop64 ignored DPP); it is now
+// refused by name.
+TEST_P(Alu, Mov64DppIsRefused) {
+  auto m = load("mov64_dpp");
+  ASSERT_TRUE(m);
+  auto a = random32();
+  uint64_t da = upload(a), dout = alloc(64 * 4);
+  std::string err = launch(*m, "mov64_dpp", {1, 1, 1}, {64, 1, 1},
+                           ArgPack().add(da).add(da).add(da).add(dout));
+  EXPECT_NE(err.find("v_mov_b64_dpp"), std::string::npos) << "launch gave: " << err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
