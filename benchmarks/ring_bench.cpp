@@ -174,13 +174,16 @@ struct Timer {
     std::string key = "p" + std::to_string(L) + (causal ? "c" : "");
     if (cache.count(key))
       return cache[key];
-    // The V staging and LDS padding ring_attention picks for the chip.
+    // The V staging, buffering and LDS padding ring_attention picks for the
+    // chip.
     bool vtr = getChipInfo(c.chip).hasTransposingLdsRead;
     auto h = compile(c, "ring_attn_persistent",
                      {"DTYPE=bf16", "D=" + std::to_string(c.D),
                       std::string("CAUSAL=") + (causal ? "1" : "0"), "LSE_OUT=1",
                       std::string("V_TR=") + (vtr ? "1" : "0"),
-                      "VR=" + std::to_string(vtr ? 32 : c.D),
+                      std::string("STAGES=") + (vtr ? "2" : "1"),
+                      std::string("KR=") + (vtr ? "64" : "32"),
+                      "VR=" + std::to_string(vtr ? 64 : c.D),
                       "VC=" + std::to_string(vtr ? c.D : 32),
                       std::string("KPAD=") + (vtr ? "8" : "4"),
                       std::string("VPAD=") + (vtr ? "0" : "4")});

@@ -420,8 +420,14 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     // where the transposing LDS read exists (gfx950), else stored as V^T.
     bool vtr = getChipInfo(comm.device(ranks[0].rank).chip()).hasTransposingLdsRead;
     params.push_back(std::string("V_TR=") + (vtr ? "1" : "0"));
-    params.push_back("VR=" + std::to_string(vtr ? 32 : D));
-    params.push_back("VC=" + std::to_string(vtr ? D : 32));
+    // Double-buffered key tiles (one barrier per tile) on gfx950; one
+    // buffer on gfx942, where two padded ones would leave room in its
+    // 64 KiB of LDS for a single workgroup per CU.
+    int stages = vtr ? 2 : 1;
+    params.push_back("STAGES=" + std::to_string(stages));
+    params.push_back("KR=" + std::to_string(32 * stages));
+    params.push_back("VR=" + std::to_string(vtr ? 32 * stages : D));
+    params.push_back("VC=" + std::to_string(vtr ? D : 32 * stages));
     // Row padding of the K and V stages, by the timing model's bank-conflict
     // report (ring_bench --step-kernels with RING_BENCH_REPORT=1): gfx950
     // 8 / 0 elements, gfx942 4 / 4 (unpadded, gfx942's V^T reads of 64-byte

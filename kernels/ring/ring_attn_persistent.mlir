@@ -38,11 +38,13 @@
 // over keys stay within a lane's column), then O^T += V^T P^T with P^T
 // taken from the accumulator by tile.relayout (k_from_acc). The four waves
 // share each key tile through LDS: each loads a quarter of K and V into
-// registers, one tile ahead (the loads of tile j + 1 are in flight while
-// tile j is computed), and stores it into the K stage and the V stage (as
-// is, read back with ds_read_b64_tr_b16, with V_TR on gfx950; else
-// transposed into V^T); two barriers per tile order the stores and the
-// reads. One stage each, no DMA: simpler than fmha_fwd's pipeline.
+// registers two tiles ahead (the loads of tile j + 2 are in flight while
+// tile j is computed) and stores it into the K and V buffers (V as is, read
+// back with ds_read_b64_tr_b16, with V_TR on gfx950; else transposed into
+// V^T). With STAGES = 2 the buffers are double-buffered and one barrier per
+// tile suffices; with 1 (gfx942, whose 64 KiB of LDS would otherwise hold
+// one workgroup) a second barrier separates the reads of a tile from the
+// stores of the next. No DMA: simpler than fmha_fwd's pipeline.
 //
 // Causal masking is over global token positions. A rank's local tokens are
 // one chunk (contiguous: global r S ..) or two (zig-zag: its first A tokens
@@ -58,7 +60,8 @@
 // (= BN / 4), CAUSAL, LSE_OUT, V_TR (gfx950: V read back with
 // ds_read_b64_tr_b16), VR and VC (the V stage: BN x D with V_TR, else
 // D x BN), KPAD and VPAD (padding of the stages' rows, per chip: the host
-// picks them).
+// picks them), STAGES (1, 2) and KR (= BN * STAGES: K's rows; VR or VC
+// hold BN * STAGES too).
 // Launch: grid (FETCHERS + workers), block 256.
 
 tile.type_param_decl @DTYPE = bf16
@@ -71,6 +74,8 @@ tile.param_decl @VR : i64 = 128
 tile.param_decl @VC : i64 = 32
 tile.param_decl @QR : i64 = 8
 tile.param_decl @KPAD : i64 = 8
+tile.param_decl @STAGES : i64 = 2
+tile.param_decl @KR : i64 = 64
 tile.param_decl @VPAD : i64 = 0
 
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
@@ -94,7 +99,7 @@ tile.param_decl @VPAD : i64 = 0
 // The workgroup's key tile in LDS: K [BN, D], V as [BN, D] with V_TR, else
 // as V^T [D, BN] (VR x VC); rows padded by KPAD / VPAD against the bank
 // conflicts of the MFMA operand reads.
-!kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = KPAD>
+!kl = !tile.lds<[KR, D], !tile.dtype<"DTYPE">, pad = KPAD>
 !vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = VPAD>
 // A wave's quarter of a tile (QR = BN / 4 rows): K and V (V_TR) with
 // 16-byte loads; V in 4 x 2 blocks per lane (4-byte loads along the rows,
@@ -182,9 +187,11 @@ func.func private @load_quarter(%kbuf: !buf, %vbuf: !buf, %kstride: index, %k0: 
   return %kq, %v#0, %v#1 : !kq, !vq, !vq4
 }
 
-// Stores this wave's quarter into the shared K and V stages (V as V^T
-// without V_TR).
-func.func private @store_quarter(%kl: !kl, %vl: !vl, %kq: !kq, %vq: !vq, %vq4: !vq4) {
+// Stores this wave's quarter into stage `st` of the shared K and V buffers
+// (V as V^T without V_TR). A stage is BN consecutive rows of K and of V
+// (columns of V^T).
+func.func private @store_quarter(%kl: !kl, %vl: !vl, %st: index, %kq: !kq, %vq: !vq,
+                                 %vq4: !vq4) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %bn = tile.param @BN : index
@@ -192,20 +199,22 @@ func.func private @store_quarter(%kl: !kl, %vl: !vl, %kq: !kq, %vq: !vq, %vq4: !
   %wave = tile.wave_id
   %rows = arith.divui %bn, %c4 : index
   %wr = arith.muli %wave, %rows : index
-  tile.lds_store %kq, %kl[%c0][%wr, %c0] : !kq, !kl
+  %base = arith.muli %st, %bn : index
+  %at = arith.addi %base, %wr : index
+  tile.lds_store %kq, %kl[%c0][%at, %c0] : !kq, !kl
   scf.if %vtr {
-    tile.lds_store %vq, %vl[%c0][%wr, %c0] : !vq, !vl
+    tile.lds_store %vq, %vl[%c0][%at, %c0] : !vq, !vl
   } else {
-    tile.lds_store %vq4, %vl[%c0][%c0, %wr] transpose : !vq4, !vl
+    tile.lds_store %vq4, %vl[%c0][%c0, %at] transpose : !vq4, !vl
   }
   return
 }
 
-// Folds the key tile in the K and V stages (keys k0 .. k0 + BN - 1 of a
+// Folds the key tile in stage `st` of K and V (keys k0 .. k0 + BN - 1 of a
 // segment ending at `ke`; `kg` the global position of k0) into (m, l, O).
 // `qpos` are the wave's query positions (one per column), `qlo` the first.
 // `c` = scale log2 e.
-func.func private @fold_tile(%kl: !kl, %vl: !vl, %k0: index, %ke: index, %kg: index,
+func.func private @fold_tile(%kl: !kl, %vl: !vl, %st: index, %k0: index, %ke: index, %kg: index,
                              %qt: !qt, %qpos: !rowi, %qlo: index, %c: f32,
                              %m: !row, %l: !row, %o: !o) -> (!row, !row, !o) {
   %c0 = arith.constant 0 : index
@@ -216,7 +225,8 @@ func.func private @fold_tile(%kl: !kl, %vl: !vl, %k0: index, %ke: index, %kg: in
   %causal = tile.param @CAUSAL : i1
   %vtr = tile.param @V_TR : i1
 
-  %kt = tile.lds_load %kl[%c0][%c0, %c0] : !kl -> !kf
+  %srow = arith.muli %st, %bn : index
+  %kt = tile.lds_load %kl[%c0][%srow, %c0] : !kl -> !kf
   %z = tile.splat %zero : f32 -> !s
   %raw = tile.mma %kt, %qt, %z : !kf, !qt -> !s
 
@@ -302,10 +312,10 @@ func.func private @fold_tile(%kl: !kl, %vl: !vl, %k0: index, %ke: index, %kg: in
   %ph = tile.convert %p : !s -> !pa
   %pt = tile.relayout %ph : !pa -> !pb
   %vt = scf.if %vtr -> !vf {
-    %x = tile.lds_load %vl[%c0][%c0, %c0] transpose : !vl -> !vf
+    %x = tile.lds_load %vl[%c0][%srow, %c0] transpose : !vl -> !vf
     scf.yield %x : !vf
   } else {
-    %x = tile.lds_load %vl[%c0][%c0, %c0] : !vl -> !vf
+    %x = tile.lds_load %vl[%c0][%c0, %srow] : !vl -> !vf
     scf.yield %x : !vf
   }
   %onew = tile.mma %vt, %pt, %fr#2 : !vf, !pb -> !o
@@ -330,6 +340,7 @@ func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %kl: !kl, %vl: !vl, %ks
   %c2 = arith.constant 2 : index
   %bn = tile.param @BN : index
   %causal = tile.param @CAUSAL : i1
+  %nstages = tile.param @STAGES : index
   %a, %g0, %g1 = func.call @chunks(%src, %world, %S, %zig)
       : (index, index, index, i1) -> (index, index, index)
   %r:3 = scf.for %seg = %c0 to %c2 step %c1 iter_args(%m = %m0, %l = %l0, %o = %o0)
@@ -352,15 +363,37 @@ func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %kl: !kl, %vl: !vl, %ks
       %kc = arith.addi %ks, %seen1 : index
       %kcut = arith.minui %kc, %ke : index
       %kend = arith.select %causal, %kcut, %ke : index
+      // Tile 0 into stage 0, tile 1 into registers.
       %q0:3 = func.call @load_quarter(%kbuf, %vbuf, %kstride, %ks, %ke)
           : (!buf, !buf, index, index, index) -> (!kq, !vq, !vq4)
-      func.call @store_quarter(%kl, %vl, %q0#0, %q0#1, %q0#2) : (!kl, !vl, !kq, !vq, !vq4) -> ()
+      func.call @store_quarter(%kl, %vl, %c0, %q0#0, %q0#1, %q0#2)
+          : (!kl, !vl, index, !kq, !vq, !vq4) -> ()
+      %k1 = arith.addi %ks, %bn : index
+      %q1:3 = func.call @load_quarter(%kbuf, %vbuf, %kstride, %k1, %ke)
+          : (!buf, !buf, index, index, index) -> (!kq, !vq, !vq4)
       tile.barrier
-      %y:3 = scf.for %k0 = %ks to %kend step %bn iter_args(%mi = %m, %li = %l, %oi = %o)
-          -> (!row, !row, !o) {
+      // Two stages: tile j is in stage j % 2. Iteration j first stores tile
+      // j + 1 (loaded one iteration ago) into the other stage, which every
+      // wave finished reading before the barrier that ended iteration j - 1,
+      // then starts loading tile j + 2, computes tile j and ends with the
+      // barrier that publishes tile j + 1 and frees stage j % 2. One stage
+      // (where two would cost occupancy): tile j + 1 is stored after that
+      // barrier, and a second barrier publishes it.
+      %two = arith.cmpi eq, %nstages, %c2 : index
+      %y:7 = scf.for %k0 = %ks to %kend step %bn
+          iter_args(%mi = %m, %li = %l, %oi = %o, %nk = %q1#0, %nv = %q1#1, %nv4 = %q1#2,
+                    %st = %c0) -> (!row, !row, !o, !kq, !vq, !vq4, index) {
         %kn = arith.addi %k0, %bn : index
         %has_next = arith.cmpi ult, %kn, %kend : index
-        %nq:3 = func.call @load_quarter(%kbuf, %vbuf, %kstride, %kn, %ke)
+        %flip = arith.subi %c1, %st : index
+        %other = arith.select %two, %flip, %c0 : index
+        %early = arith.andi %has_next, %two : i1
+        scf.if %early {
+          func.call @store_quarter(%kl, %vl, %other, %nk, %nv, %nv4)
+              : (!kl, !vl, index, !kq, !vq, !vq4) -> ()
+        }
+        %kn2 = arith.addi %kn, %bn : index
+        %nq:3 = func.call @load_quarter(%kbuf, %vbuf, %kstride, %kn2, %ke)
             : (!buf, !buf, index, index, index) -> (!kq, !vq, !vq4)
         %dk = arith.subi %k0, %ks : index
         %kg = arith.addi %g, %dk : index
@@ -374,17 +407,20 @@ func.func private @fold_source(%kbuf: !buf, %vbuf: !buf, %kl: !kl, %vl: !vl, %ks
         %f:3 = scf.if %drop -> (!row, !row, !o) {
           scf.yield %mi, %li, %oi : !row, !row, !o
         } else {
-          %t:3 = func.call @fold_tile(%kl, %vl, %k0, %ke, %kg, %qt, %qpos, %qlo, %c, %mi, %li, %oi)
-              : (!kl, !vl, index, index, index, !qt, !rowi, index, f32, !row, !row, !o) -> (!row, !row, !o)
+          %t:3 = func.call @fold_tile(%kl, %vl, %st, %k0, %ke, %kg, %qt, %qpos, %qlo, %c, %mi, %li, %oi)
+              : (!kl, !vl, index, index, index, index, !qt, !rowi, index, f32, !row, !row, !o) -> (!row, !row, !o)
           scf.yield %t#0, %t#1, %t#2 : !row, !row, !o
         }
-        // Every wave is done with the stages before they are refilled.
         tile.barrier
-        scf.if %has_next {
-          func.call @store_quarter(%kl, %vl, %nq#0, %nq#1, %nq#2) : (!kl, !vl, !kq, !vq, !vq4) -> ()
+        %late = arith.cmpi ult, %nstages, %c2 : index
+        %late_store = arith.andi %has_next, %late : i1
+        scf.if %late_store {
+          func.call @store_quarter(%kl, %vl, %c0, %nk, %nv, %nv4)
+              : (!kl, !vl, index, !kq, !vq, !vq4) -> ()
           tile.barrier
         }
-        scf.yield %f#0, %f#1, %f#2 : !row, !row, !o
+        scf.yield %f#0, %f#1, %f#2, %nq#0, %nq#1, %nq#2, %other
+            : !row, !row, !o, !kq, !vq, !vq4, index
       }
       scf.yield %y#0, %y#1, %y#2 : !row, !row, !o
     }
