@@ -325,6 +325,7 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   uint8_t pendingMods = 0;
   bool havePendingMods = false;
   bool ok = true;
+  int firstSrcIndex = -1; // MC operand index of src[0]
   for (unsigned i = 0; i < n; ++i) {
     const MCOperand &mo = mc.getOperand(i);
     Opnd o;
@@ -385,6 +386,8 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
     } else {
       o.mods = havePendingMods ? pendingMods : 0;
       havePendingMods = false;
+      if (out.nsrc == 0)
+        firstSrcIndex = int(i);
       if (out.nsrc < 4)
         out.src[out.nsrc++] = o;
       else
@@ -405,11 +408,18 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   if (info->layout == Layout::Vop) {
     if (out.form & kFormDpp) {
       // src[0] is the tied "old" value; drop it (the destination keeps its
-      // value in lanes DPP disables).
-      for (unsigned i = 1; i < out.nsrc; ++i)
-        out.src[i - 1] = out.src[i];
-      if (out.nsrc)
-        --out.nsrc;
+      // value in lanes DPP disables). Accumulating ops (v_fmac_f32_dpp,
+      // v_dot4c_i32_i8_dpp, ...) have no "old": their tied operand is the
+      // accumulator after src1, and src[0] is src0, which must stay.
+      bool firstIsOld =
+          firstSrcIndex >= 0 &&
+          desc.getOperandConstraint(unsigned(firstSrcIndex), MCOI::TIED_TO) == 0;
+      if (firstIsOld) {
+        for (unsigned i = 1; i < out.nsrc; ++i)
+          out.src[i - 1] = out.src[i];
+        if (out.nsrc)
+          --out.nsrc;
+      }
       if (out.nctrl >= 4) {
         out.dppCtrl = uint16_t(out.ctrl[out.nctrl - 4]);
         out.rowMask = uint8_t(out.ctrl[out.nctrl - 3]);

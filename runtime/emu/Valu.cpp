@@ -91,6 +91,65 @@ template <class Op, SatOp K, unsigned Bits> void vopSatU(Wave &w, const Inst &in
   writeMasked(w.row(in.dst[0].reg), r, w.exec());
 }
 
+/// v_add_i32 / v_sub_i32 (gfx9 VOP3): signed; with clamp the result
+/// saturates to the int32 range (LLVM selects "v_add_i32 ... clamp" for
+/// llvm.sadd.sat.i32), without it the sum wraps like v_add_u32.
+template <class Op, SatOp K> void vopSatI32(Wave &w, const Inst &in) {
+  if (!in.clamp || (in.form & (kFormDpp | kFormSdwa)) || in.omod) {
+    vop<Op>(w, in);
+    return;
+  }
+  alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
+  const uint32_t *a = fetchSrc(w, in, 0, Ty::B32, b0);
+  const uint32_t *b = fetchSrc(w, in, 1, Ty::B32, b1);
+  for (int l = 0; l < kLanes; ++l) {
+    int64_t x = int32_t(a[l]), y = int32_t(b[l]);
+    int64_t v = K == SatAdd ? x + y : K == SatSub ? x - y : y - x;
+    r[l] = uint32_t(int32_t(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX)));
+  }
+  writeMasked(w.row(in.dst[0].reg), r, w.exec());
+}
+
+/// Integer dot products (v_dot4_i32_i8, v_dot4_u32_u8, v_dot2_i32_i16,
+/// v_dot2_u32_u16, v_dot8_i32_i4, v_dot8_u32_u4 and the VOP2 "c" forms
+/// that accumulate into the destination): the exact sum of the element
+/// products plus S2; clamp saturates it to the 32-bit (un)signed range,
+/// else it wraps. Op id: element bits (4, 8, 16) | signed << 8.
+int64_t dotInt(uint32_t a, uint32_t b, unsigned bits, bool isSigned) {
+  int64_t sum = 0;
+  for (unsigned i = 0; i < 32; i += bits) {
+    int64_t x = (a >> i) & ((1u << bits) - 1), y = (b >> i) & ((1u << bits) - 1);
+    if (isSigned) {
+      x -= (x >> (bits - 1)) << bits;
+      y -= (y >> (bits - 1)) << bits;
+    }
+    sum += x * y;
+  }
+  return sum;
+}
+void dotIntOp(Wave &w, const Inst &in) {
+  unsigned bits = in.op & 0xff;
+  bool isSigned = in.op >> 8;
+  if (in.opSel || in.negLo || in.negHi || (in.form & kFormSdwa)) {
+    w.fault("op_sel, neg or SDWA on an integer dot product is not modelled");
+    return;
+  }
+  uint64_t mask = dppWriteMask(w, in, w.exec());
+  alignas(64) uint32_t b0[kLanes], b1[kLanes], b2[kLanes], r[kLanes];
+  const uint32_t *a = fetchSrc(w, in, 0, Ty::B32, b0);
+  const uint32_t *b = fetchSrc(w, in, 1, Ty::B32, b1);
+  const uint32_t *c = in.nsrc >= 3 ? fetchSrc(w, in, 2, Ty::B32, b2) : w.row(in.dst[0].reg);
+  for (int l = 0; l < kLanes; ++l) {
+    int64_t v = dotInt(a[l], b[l], bits, isSigned) +
+                (isSigned ? int64_t(int32_t(c[l])) : int64_t(c[l]));
+    if (in.clamp)
+      v = isSigned ? std::clamp<int64_t>(v, INT32_MIN, INT32_MAX)
+                   : std::clamp<int64_t>(v, 0, UINT32_MAX);
+    r[l] = uint32_t(v);
+  }
+  writeMasked(w.row(in.dst[0].reg), r, mask);
+}
+
 /// v_alignbit_b32 / v_alignbyte_b32: gfx9 MC gives them op_sel operands
 /// (V_*_opsel_gfx9). Without op_sel they are the plain 32-bit ops; what the
 /// op_sel bits would select is not modelled, so they are refused, not
@@ -469,6 +528,10 @@ F16_1(FloorF16, std::floor(a))
 F16_1(CeilF16, std::ceil(a))
 F16_1(TruncF16, std::trunc(a))
 F16_1(RndneF16, rndne(a))
+// As v_fract_f32: S0 - floor(S0), at most the largest f16 below 1 (the
+// minimum is taken before the f16 rounding); inf gives NaN.
+F16_1(FractF16, std::isinf(a) ? std::numeric_limits<float>::quiet_NaN()
+                              : std::isnan(a) ? a : std::fmin(a - std::floor(a), 0x1.ffcp-1f))
 VOP_OP(LdexpF16, F16, B32, F16, 2,
        return floatToHalf(std::ldexp(halfToFloat(uint16_t(ua)), int16_t(ub)));)
 VOP_OP(CvtF16U16, U16, U16, F16, 1, return floatToHalf(float(ua & 0xffff));)
@@ -1317,6 +1380,8 @@ void registerValuOps(OpTable &t) {
   REG("V_ASHRREV_I32", AshrrevI32)
   t.add("V_ADD_U32", vopSatU<AddU32, SatAdd, 32>, V);
   t.add("V_SUB_U32", vopSatU<SubU32, SatSub, 32>, V);
+  t.add("V_ADD_I32", vopSatI32<AddU32, SatAdd>, V);
+  t.add("V_SUB_I32", vopSatI32<SubU32, SatSub>, V);
   t.add("V_SUBREV_U32", vopSatU<SubrevU32, SatSubrev, 32>, V);
   REG("V_MUL_LO_U32", MulLoU32) REG("V_MUL_HI_U32", MulHiU32) REG("V_MUL_HI_I32", MulHiI32)
   REG("V_MUL_U32_U24", MulU32U24) REG("V_MUL_HI_U32_U24", MulHiU32U24)
@@ -1340,7 +1405,7 @@ void registerValuOps(OpTable &t) {
   REG("V_EXP_F16", ExpF16) REG("V_LOG_F16", LogF16) REG("V_RCP_F16", RcpF16)
   REG("V_SQRT_F16", SqrtF16) REG("V_RSQ_F16", RsqF16)
   REG("V_FLOOR_F16", FloorF16) REG("V_CEIL_F16", CeilF16) REG("V_TRUNC_F16", TruncF16)
-  REG("V_RNDNE_F16", RndneF16) REG("V_LDEXP_F16", LdexpF16)
+  REG("V_RNDNE_F16", RndneF16) REG("V_FRACT_F16", FractF16) REG("V_LDEXP_F16", LdexpF16)
   REG("V_CVT_F16_U16", CvtF16U16) REG("V_CVT_F16_I16", CvtF16I16)
   REG("V_CVT_U16_F16", CvtU16F16) REG("V_CVT_I16_F16", CvtI16F16)
   t.add("V_ADD_U16", vopSatU<AddU16, SatAdd, 16>, V);
@@ -1455,6 +1520,15 @@ void registerValuOps(OpTable &t) {
   t.add("V_DOT2_F32_F16", dot2F32, P, 0);
   t.add("V_DOT2_F32_BF16", dot2F32, P, 1);
   t.add("V_DOT2C_F32_F16", dot2F32, V, 0);
+  t.add("V_DOT4_I32_I8", dotIntOp, P, 8 | 1 << 8);
+  t.add("V_DOT4_U32_U8", dotIntOp, P, 8);
+  t.add("V_DOT2_I32_I16", dotIntOp, P, 16 | 1 << 8);
+  t.add("V_DOT2_U32_U16", dotIntOp, P, 16);
+  t.add("V_DOT8_I32_I4", dotIntOp, P, 4 | 1 << 8);
+  t.add("V_DOT8_U32_U4", dotIntOp, P, 4);
+  t.add("V_DOT4C_I32_I8", dotIntOp, V, 8 | 1 << 8);
+  t.add("V_DOT2C_I32_I16", dotIntOp, V, 16 | 1 << 8);
+  t.add("V_DOT8C_I32_I4", dotIntOp, V, 4 | 1 << 8);
 }
 
 } // namespace kcc::emu

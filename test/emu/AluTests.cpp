@@ -2,9 +2,9 @@
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
 // valu_cmp.s, valu_pk.s, valu_lanes.s, valu_carry_dpp.s, valu_const.s,
-// valu_special.s, valu_gfx950.s, salu.s and salu2.s run one op per output
-// row on per-lane inputs: random values, with hand-picked edge cases in the
-// first lanes. Every row is compared with a reference written
+// valu_special.s, valu_dot.s, valu_gfx950.s, salu.s and salu2.s run one op
+// per output row on per-lane inputs: random values, with hand-picked edge
+// cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
 // guide is terse, with what LLVM's own lowering relies on; each such case
 // says so). The references are deliberately written another way than the
@@ -1934,6 +1934,73 @@ TEST_P(Alu, Mov64DppIsRefused) {
   std::string err = launch(*m, "mov64_dpp", {1, 1, 1}, {64, 1, 1},
                            ArgPack().add(da).add(da).add(da).add(dout));
   EXPECT_NE(err.find("v_mov_b64_dpp"), std::string::npos) << "launch gave: " << err;
+}
+
+//===----------------------------------------------------------------------===//
+// valu_dot.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Sum of the products of the `n` equal fields of a and b (each `bits`
+/// wide, sign-extended when isSigned), exactly.
+int64_t dotRef(uint32_t a, uint32_t b, unsigned bits, bool isSigned) {
+  int64_t s = 0;
+  for (unsigned i = 0; i < 32 / bits; ++i) {
+    uint64_t x = field(a, i * bits, bits), y = field(b, i * bits, bits);
+    s += isSigned ? sext(x, bits) * sext(y, bits) : int64_t(x) * int64_t(y);
+  }
+  return s;
+}
+
+} // namespace
+
+TEST_P(Alu, SignedAddAndIntegerDot) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 0; l < 16; ++l) {
+    a[l] = kIntEdge[l][0];
+    b[l] = kIntEdge[l][1];
+    c[l] = kIntEdge[l][2];
+  }
+  // Lanes 16..19: dot products at the clamp limits.
+  a[16] = 0x80808080, b[16] = 0x80808080, c[16] = 0x7fffffff; // 4 * 2^14 + max
+  a[17] = 0xffffffff, b[17] = 0xffffffff, c[17] = 0xffffff00; // u8: 4 * 255^2
+  a[18] = 0x80008000, b[18] = 0x7fff7fff, c[18] = 0x80000000; // i16, min
+  a[19] = 0x88888888, b[19] = 0x77777777, c[19] = 0x80000000; // i4
+  const std::vector<uint32_t> A = a;
+  auto s32 = [](int64_t v) { return uint32_t(int32_t(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX))); };
+  auto u32 = [](int64_t v) { return uint32_t(std::clamp<int64_t>(v, 0, UINT32_MAX)); };
+  std::vector<Row> rows = {
+      {"v_add_i32", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(sx(a) + sx(b)); }},
+      {"v_add_i32 clamp", [=](uint32_t a, uint32_t b, uint32_t, int) { return s32(sx(a) + sx(b)); }},
+      {"v_sub_i32 clamp", [=](uint32_t a, uint32_t b, uint32_t, int) { return s32(sx(a) - sx(b)); }},
+      {"v_sub_i32", [](uint32_t a, uint32_t b, uint32_t, int) { return uint32_t(sx(a) - sx(b)); }},
+      {"v_dot4_i32_i8", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(dotRef(a, b, 8, true) + sx(c)); }},
+      {"v_dot4_i32_i8 clamp", [=](uint32_t a, uint32_t b, uint32_t c, int) { return s32(dotRef(a, b, 8, true) + sx(c)); }},
+      {"v_dot4_u32_u8", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(dotRef(a, b, 8, false) + c); }},
+      {"v_dot4_u32_u8 clamp", [=](uint32_t a, uint32_t b, uint32_t c, int) { return u32(dotRef(a, b, 8, false) + c); }},
+      {"v_dot2_i32_i16", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(dotRef(a, b, 16, true) + sx(c)); }},
+      {"v_dot2_u32_u16 clamp", [=](uint32_t a, uint32_t b, uint32_t c, int) { return u32(dotRef(a, b, 16, false) + c); }},
+      {"v_dot8_i32_i4", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(dotRef(a, b, 4, true) + sx(c)); }},
+      {"v_dot8_u32_u4 clamp", [=](uint32_t a, uint32_t b, uint32_t c, int) { return u32(dotRef(a, b, 4, false) + c); }},
+      {"v_dot4c_i32_i8 (acc c)", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(dotRef(a, b, 8, true) + sx(c)); }},
+      {"v_dot2c_i32_i16 (acc c)", [](uint32_t a, uint32_t b, uint32_t c, int) { return uint32_t(dotRef(a, b, 16, true) + sx(c)); }},
+      // DPP: src0 from lane l - 1 of the row; the first lane of each row has
+      // no source (no bound_ctrl) and keeps c.
+      {"v_dot4c_i32_i8_dpp row_shr:1 (acc c)", [=](uint32_t, uint32_t b, uint32_t c, int l) {
+         return l % 16 == 0 ? c : uint32_t(dotRef(A[l - 1], b, 8, true) + sx(c));
+       }},
+      {"v_fract_f16", [](uint32_t a, uint32_t, uint32_t, int) {
+         double x = fromF16(uint16_t(a));
+         if (std::isnan(x) || std::isinf(x))
+           return uint32_t(0x7e00);
+         return uint32_t(toF16(std::min(x - std::floor(x), fromF16(0x3bff))));
+       }, Row::F16NaN},
+      {"v_fmac_f32_dpp row_shr:1 (acc c)", [=](uint32_t, uint32_t b, uint32_t c, int l) {
+         return l % 16 == 0 ? c : bitsOf(std::fma(floatOf(A[l - 1]), floatOf(b), floatOf(c)));
+       }, Row::F32NaN},
+  };
+  run("valu_dot", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
