@@ -1320,22 +1320,34 @@ void fmaMix(Wave &w, const Inst &in) {
 
 /// v_dot2_f32_f16 / v_dot2_f32_bf16 / v_dot2c_f32_f16.
 void dot2F32(Wave &w, const Inst &in) {
-  uint64_t exec = w.exec();
+  // DPP (v_dot2c_f32_f16_dpp) moves src0 and masks the write; neg_lo/neg_hi
+  // negate the low/high products' factors and neg_lo of src2 the addend.
+  // Both were ignored.
+  uint64_t exec = dppWriteMask(w, in, w.exec());
   alignas(64) uint32_t b[3][kLanes], r[kLanes];
-  const uint32_t *s0 = lanes(w, in.src[0], b[0]), *s1 = lanes(w, in.src[1], b[1]);
+  const uint32_t *s0 = fetchSrc(w, in, 0, Ty::B32, b[0]), *s1 = lanes(w, in.src[1], b[1]);
   const uint32_t *s2 = in.nsrc >= 3 ? lanes(w, in.src[2], b[2]) : w.row(in.dst[0].reg);
   bool bf = in.op == 1;
+  if (in.form & kFormSdwa) {
+    w.fault("SDWA on v_dot2 is not modelled");
+    return;
+  }
   for (int l = 0; l < kLanes; ++l) {
-    double acc = asF(s2[l]);
+    double acc = (in.negLo & 4) ? -double(asF(s2[l])) : double(asF(s2[l]));
     for (int h = 0; h < 2; ++h) {
       uint16_t x = uint16_t(((in.opSel >> 0 & 1) && !h) || ((in.opSelHi & 1) && h) ? s0[l] >> 16 : s0[l]);
       uint16_t y = uint16_t(((in.opSel >> 1 & 1) && !h) || ((in.opSelHi >> 1 & 1) && h) ? s1[l] >> 16 : s1[l]);
-      if (in.form & kFormE32) {
+      if (in.form & (kFormE32 | kFormDpp)) { // VOP2 v_dot2c: no op_sel
         x = uint16_t(s0[l] >> (16 * h));
         y = uint16_t(s1[l] >> (16 * h));
       }
       float fx = bf ? bf16ToFloat(x) : halfToFloat(x);
       float fy = bf ? bf16ToFloat(y) : halfToFloat(y);
+      unsigned neg = h ? in.negHi : in.negLo;
+      if (neg & 1)
+        fx = -fx;
+      if (neg & 2)
+        fy = -fy;
       acc += double(fx) * double(fy);
     }
     r[l] = asU(float(acc));

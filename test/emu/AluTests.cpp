@@ -1999,6 +1999,22 @@ TEST_P(Alu, SignedAddAndIntegerDot) {
       {"v_fmac_f32_dpp row_shr:1 (acc c)", [=](uint32_t, uint32_t b, uint32_t c, int l) {
          return l % 16 == 0 ? c : bitsOf(std::fma(floatOf(A[l - 1]), floatOf(b), floatOf(c)));
        }, Row::F32NaN},
+      // a.lo * b.lo + a.hi * b.hi + c (f16 products, f32 c), rounded once.
+      {"v_dot2_f32_f16 neg_lo:[1,0,1] neg_hi:[0,1,0]", [](uint32_t a, uint32_t b, uint32_t c, int) {
+         long double s = -(long double)hf(a, 0) * hf(b, 0) + (long double)hf(a, 1) * -hf(b, 1) - floatOf(c);
+         return bitsOf(float(s));
+       }, Row::F32NaN},
+      {"v_dot2c_f32_f16 (acc c)", [](uint32_t a, uint32_t b, uint32_t c, int) {
+         long double s = (long double)hf(a, 0) * hf(b, 0) + (long double)hf(a, 1) * hf(b, 1) + floatOf(c);
+         return bitsOf(float(s));
+       }, Row::F32NaN},
+      {"v_dot2c_f32_f16_dpp row_shr:1 (acc c)", [=](uint32_t, uint32_t b, uint32_t c, int l) {
+         if (l % 16 == 0)
+           return c;
+         uint32_t a = A[l - 1];
+         long double s = (long double)hf(a, 0) * hf(b, 0) + (long double)hf(a, 1) * hf(b, 1) + floatOf(c);
+         return bitsOf(float(s));
+       }, Row::F32NaN},
   };
   run("valu_dot", rows, a, b, c);
 }

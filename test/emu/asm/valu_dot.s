@@ -4,10 +4,10 @@
 // v_sub_i32 (llvm.sadd.sat/ssub.sat with clamp), the integer dot products
 // (llvm.amdgcn.sdot4/udot4/sdot2/udot2/sdot8/udot8, v_dot4c_i32_i8 with and
 // without DPP) and v_fract_f16 (llvm.amdgcn.fract.f16), and v_fmac_f32_dpp
-// (an accumulating DPP op: no "old" operand); one wave, one row of out per
-// op. AluTests.cpp lists the same rows with their references.
+// (an accumulating DPP op: no "old" operand), v_dot2_f32_f16 with neg_lo/
+// neg_hi and v_dot2c_f32_f16 (e32, DPP); one wave, one row of out per op. AluTests.cpp lists the same rows with their references.
 //
-// Arguments: a, b, c (u32[64]), out (u32[17 * 64]). v1 = a, v2 = b, v3 = c.
+// Arguments: a, b, c (u32[64]), out (u32[20 * 64]). v1 = a, v2 = b, v3 = c.
 //
 //===----------------------------------------------------------------------===//
   .amdhsa_code_object_version 5
@@ -86,6 +86,17 @@ valu_dot:
   // out[16]: v_fmac_f32_dpp row_shr:1 (acc c)
   v_mov_b32_e32 v4, v3
   v_fmac_f32_dpp v4, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf
+  ST v4
+  // out[17]: v_dot2_f32_f16 neg_lo:[1,0,1] neg_hi:[0,1,0]
+  v_dot2_f32_f16 v4, v1, v2, v3 neg_lo:[1,0,1] neg_hi:[0,1,0]
+  ST v4
+  // out[18]: v_dot2c_f32_f16 (acc c)
+  v_mov_b32_e32 v4, v3
+  v_dot2c_f32_f16_e32 v4, v1, v2
+  ST v4
+  // out[19]: v_dot2c_f32_f16_dpp row_shr:1 (acc c)
+  v_mov_b32_e32 v4, v3
+  v_dot2c_f32_f16_dpp v4, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf
   ST v4
   s_endpgm
 .Lfunc_end0:
