@@ -3,12 +3,13 @@
 //   timing_gate [--baseline FILE] [--write-baseline FILE] [--tolerance 0.02]
 //
 // Compiles, for gfx942 and gfx950,
-//   - kernels/gemm/gemm.mlir (bf16 in, f32 out, default tiles) and runs one
-//     CU's workgroups of a 256 x 256 x 4096 GEMM;
+//   - kernels/gemm/gemm.mlir (bf16 in, f32 out, the tiles kcc::ops::gemm
+//     picks: BK=128 with padded rows on gfx950, BK=32 on gfx942) and runs
+//     one CU's workgroups of a 256 x 256 x 4096 GEMM;
 //   - kernels/attention/fmha_fwd.mlir (bf16, D = 128, non-causal, no LSE)
 //     with the parameters of each chip's path (gfx950: the fast path, two
-//     staggered wave groups of 4 waves, transposing V reads; gfx942: 4 waves,
-//     V^T stored through registers), and runs one query block of 32 queries
+//     staggered wave groups of 4 waves, transposing V reads; gfx942: two
+//     staggered groups too, V^T stored through registers), and runs one query block of 32 queries
 //     per wave against S_kv = 2048 keys (32 KV tiles on gfx950, 64 on gfx942),
 //     one head per workgroup the CU holds (one on both chips today), so the
 //     traced CU is full;
@@ -127,7 +128,11 @@ Expected<Figures> run(emu::Device &d, ArrayRef<uint8_t> hsaco, StringRef kernel,
 }
 
 Expected<Figures> measureGemm(Chip chip, StringRef source) {
-  auto hsaco = compile(chip, source, "gemm.mlir", {"DTYPE=bf16", "OUT=f32", "HAS_BIAS=0"});
+  // The tiles kcc::ops::gemm picks (kernels/gemm/GemmOp.cpp).
+  std::vector<std::string> params = {"DTYPE=bf16", "OUT=f32", "HAS_BIAS=0"};
+  if (chip == Chip::gfx950)
+    params.insert(params.end(), {"BK=128", "PAD=8"});
+  auto hsaco = compile(chip, source, "gemm.mlir", params);
   if (!hsaco)
     return hsaco.takeError();
   auto obj = CodeObject::parse(*hsaco);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerates docs/timing-gemm-gfx950.svg (the README's timing-model picture):
-# kcc's GEMM (bf16 in, f32 out, default tiles) compiled for gfx950, one CU's
+# kcc's GEMM (bf16 in, f32 out, the tiles kcc::ops::gemm picks: BK=128 with
+# LDS rows padded by 8) compiled for gfx950, one CU's
 # workgroup of a 256 x 256 x 4096 problem run on the emulator in steady-state
 # mode, one iteration of its K loop drawn. Usage: scripts/timing-picture.sh
 # [BUILD_DIR] (default build).
@@ -12,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 M=256 N=256 K=4096
 "$kcc" "$root/kernels/gemm/gemm.mlir" --mcpu=gfx950 -D DTYPE=bf16 -D OUT=f32 \
-  -o "$tmp/gemm.hsaco"
+  -D BK=128 -D PAD=8 -o "$tmp/gemm.hsaco"
 head -c $((M * K * 2)) /dev/zero > "$tmp/a.bin"
 head -c $((N * K * 2)) /dev/zero > "$tmp/bt.bin"
 head -c $((N * 2)) /dev/zero > "$tmp/bias.bin"

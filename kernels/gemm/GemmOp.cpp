@@ -117,12 +117,15 @@ std::optional<int64_t> paramValue(const std::vector<std::string> &params,
 std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias,
                                     const std::vector<std::string> &overrides) {
   // 64x64 per wave (128x128 per workgroup) keeps 4 waves' accumulators in
-  // AGPRs on both chips. gfx950's MFMA consumes K 16 at a time (32x32x16):
-  // BK=64 gives each LDS stage four MFMAs per tile, as BK=32 does with
-  // gfx942's 32x32x8, and fits gfx950's 160 KiB of LDS twice over.
+  // registers on both chips. gfx950: BK=128 makes LDS rows of 256 bytes,
+  // which the DMA can pad (PAD=8: conflict-free reads) and gives each wave
+  // 32 MFMAs per K block; its 136 KiB of LDS fit gfx950's 160 KiB (the
+  // timing model: half the cycles per MFMA of BK=32). gfx942's 64 KiB take
+  // BK=32, whose 64-byte rows cannot be padded under the DMA.
   std::vector<std::string> p = {
       "DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str(),
-      "WM=64", "WN=64", chip == Chip::gfx950 ? "BK=64" : "BK=32",
+      "WM=64", "WN=64", chip == Chip::gfx950 ? "BK=128" : "BK=32",
+      chip == Chip::gfx950 ? "PAD=8" : "PAD=0",
       std::string("HAS_BIAS=") + (hasBias ? "1" : "0")};
   for (const std::string &o : overrides) {
     StringRef key = StringRef(o).split('=').first.trim();

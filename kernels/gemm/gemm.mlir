@@ -23,7 +23,9 @@
 //
 // Parameters: DTYPE (bf16, f16), OUT (bf16, f16, f32), WM, WN (multiples of
 // 32), BK (a multiple of the MFMA K; WM * BK and WN * BK multiples of 512),
-// HAS_BIAS. Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
+// HAS_BIAS, PAD (elements of padding after each LDS row, which spreads the
+// rows over the banks; the DMA needs rows of whole 256-byte lines to pad,
+// i.e. BK = 128 for 16-bit elements). Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
 
 tile.type_param_decl @DTYPE = bf16
 tile.type_param_decl @OUT = f32
@@ -31,31 +33,52 @@ tile.param_decl @WM : i64 = 64
 tile.param_decl @WN : i64 = 64
 tile.param_decl @BK : i64 = 32
 tile.param_decl @HAS_BIAS : i1 = false
+tile.param_decl @PAD : i64 = 0
 
 // Starts the DMA of K block `kb` of this workgroup's rows of A and Bt into
 // one buffer (its two stages: rows m0.. and m1.. of A, n0.. and n1.. of Bt).
 func.func private @fetch(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>,
-                         %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>,
+                         %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>,
                          %kb: index, %m0: index, %m1: index, %n0: index, %n1: index,
                          %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bk = tile.param @BK : index
+  %wm = tile.param @WM : index
+  %wn = tile.param @WN : index
   %k0 = arith.muli %kb, %bk : index
-  tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>
-  tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>
-  tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>
-  tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>
+  // Blocks wholly inside A and Bt need no bounds: one vector add per DMA
+  // line instead of the bounds' compare and select (and their address
+  // arithmetic). Only the edges of the matrices take the bounded copy.
+  %wm2 = arith.addi %m1, %wm : index
+  %wn2 = arith.addi %n1, %wn : index
+  %kend = arith.addi %k0, %bk : index
+  %m_in = arith.cmpi ule, %wm2, %M : index
+  %n_in = arith.cmpi ule, %wn2, %N : index
+  %k_in = arith.cmpi ule, %kend, %K : index
+  %mn_in = arith.andi %m_in, %n_in : i1
+  %inside = arith.andi %mn_in, %k_in : i1
+  scf.if %inside {
+    tile.async_copy %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+    tile.async_copy %abuf[%m1, %k0] stride %lda -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+    tile.async_copy %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+    tile.async_copy %bbuf[%n1, %k0] stride %ldb -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  } else {
+    tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+    tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+    tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+    tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  }
   return
 }
 
 // acc += A block * B block, from one buffer; the wave's rows of A are stage
 // `wrow` and its columns of B stage `wcol`.
-func.func private @multiply(%lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, %wrow: index, %wcol: index,
+func.func private @multiply(%lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %wrow: index, %wcol: index,
                             %acc: !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>> {
   %c0 = arith.constant 0 : index
-  %fa = tile.lds_load %lds_a[%wrow][%c0, %c0] : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2> -> !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>
-  %fb = tile.lds_load %lds_b[%wcol][%c0, %c0] transpose : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2> -> !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+  %fa = tile.lds_load %lds_a[%wrow][%c0, %c0] : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2> -> !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+  %fb = tile.lds_load %lds_b[%wcol][%c0, %c0] transpose : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2> -> !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
   %r = tile.mma %fa, %fb, %acc : !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
   // Start MFMAs as soon as their operands arrive: one LDS read, one MFMA.
   tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>] x 16
@@ -96,10 +119,10 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %bbuf = tile.make_buffer %bt, %b_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
   %cbuf = tile.make_buffer %c, %c_elems : !tile.ptr<!tile.dtype<"OUT">> -> !tile.buffer<!tile.dtype<"OUT">>
 
-  %a0 = tile.lds_alloc "a0" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>
-  %b0 = tile.lds_alloc "b0" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>
-  %a1 = tile.lds_alloc "a1" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>
-  %b1 = tile.lds_alloc "b1" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>
+  %a0 = tile.lds_alloc "a0" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  %b0 = tile.lds_alloc "b0" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  %a1 = tile.lds_alloc "a1" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  %b1 = tile.lds_alloc "b1" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
 
   // K blocks: nk = ceil(K / BK), taken two per iteration (ping, pong).
   %kb = arith.addi %K, %bk : index
@@ -107,7 +130,7 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %nk = arith.divui %kb1, %bk : index
 
   func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
   tile.wait vmcnt(0)
   tile.barrier
 
@@ -118,9 +141,9 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     %has1 = arith.cmpi ult, %k1, %nk : index
     scf.if %has1 {
       func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
     }
-    %acc_p = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_i) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    %acc_p = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_i) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
     // Pong has landed, and every wave is done with ping.
     tile.wait vmcnt(0)
     tile.barrier
@@ -130,9 +153,9 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
       %has2 = arith.cmpi ult, %k2, %nk : index
       scf.if %has2 {
         func.call @fetch(%abuf, %bbuf, %a0, %b0, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-            : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+            : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
       }
-      %acc_q = func.call @multiply(%a1, %b1, %wrow, %wcol, %acc_p) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+      %acc_q = func.call @multiply(%a1, %b1, %wrow, %wcol, %acc_p) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
       tile.wait vmcnt(0)
       tile.barrier
       scf.yield %acc_q : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>

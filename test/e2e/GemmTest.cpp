@@ -185,6 +185,11 @@ std::vector<Case> cases() {
     all.push_back({chip, 192, 96, 128, "bf16", "f32", false, {"WM=32", "WN=32"}});
     all.push_back({chip, 160, 160, 256, "bf16", "f32", false, {"BK=64"}});
   }
+  // gfx950 as kcc::ops::gemm runs it: 256-byte LDS rows padded by 8 (BK=128),
+  // interior blocks copied without bounds, edge blocks with them.
+  all.push_back({Chip::gfx950, 256, 256, 384, "bf16", "f32", false, {"BK=128", "PAD=8"}});
+  all.push_back({Chip::gfx950, 200, 136, 200, "f16", "bf16", true, {"BK=128", "PAD=8"}});
+  all.push_back({Chip::gfx950, 130, 300, 130, "bf16", "f32", false, {"BK=128", "PAD=8"}});
   return all;
 }
 

@@ -252,10 +252,10 @@ TEST_F(GemmOpErrors, Devices) {
 TEST(GemmParams, PerChip) {
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false),
             (std::vector<std::string>{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64",
-                                      "BK=64", "HAS_BIAS=0"}));
+                                      "BK=128", "PAD=8", "HAS_BIAS=0"}));
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::bf16, true, {"WM=32"}),
             (std::vector<std::string>{"DTYPE=f16", "OUT=bf16", "WN=64", "BK=32",
-                                      "HAS_BIAS=1", "WM=32"}));
+                                      "PAD=0", "HAS_BIAS=1", "WM=32"}));
 }
 
 } // namespace
