@@ -184,7 +184,7 @@ enum Sop1 : uint16_t {
   Mov32, Cmov32, Not32, Brev32, Bcnt0_32, Bcnt1_32, Ff0_32, Ff1_32, Flbit32,
   FlbitI32, SextI8, SextI16, Bitset0_32, Bitset1_32, AbsI32, Mov64, Cmov64,
   Not64, Brev64, Bcnt1_64, Ff1_64, Flbit64, Wqm64, Quadmask64, Bitset0_64,
-  Bitset1_64, Bcnt0_64, Ff0_64,
+  Bitset1_64, Bcnt0_64, Ff0_64, FlbitI64, Bitreplicate,
   // saveexec family: D = EXEC; EXEC = f(S0, EXEC); SCC = EXEC != 0.
   AndSaveexec, OrSaveexec, XorSaveexec, Andn2Saveexec, Orn2Saveexec,
   NandSaveexec, NorSaveexec, XnorSaveexec, Andn1Saveexec, Orn1Saveexec,
@@ -248,6 +248,19 @@ void sop1_64(Wave &w, const Inst &in) {
   case Ff0_64: writeScalar32(w, in.dst[0], ~a ? llvm::countr_zero(~a) : ~0u); return;
   case Ff1_64: writeScalar32(w, in.dst[0], a ? llvm::countr_zero(a) : ~0u); return;
   case Flbit64: writeScalar32(w, in.dst[0], a ? llvm::countl_zero(a) : ~0u); return;
+  // S_FLBIT_I32_I64: as S_FLBIT_I32 over 64 bits, the index from the MSB of
+  // the first bit that differs from the sign bit; -1 for 0 and -1.
+  case FlbitI64:
+    writeScalar32(w, in.dst[0], (a == 0 || a == ~0ull)
+                                    ? ~0u
+                                    : uint32_t(llvm::countl_zero(int64_t(a) < 0 ? ~a : a)));
+    return;
+  // S_BITREPLICATE_B64_B32: bit i of S0.u32 becomes bits 2i and 2i + 1.
+  case Bitreplicate:
+    d = 0;
+    for (unsigned i = 0; i < 32; ++i)
+      d |= ((a >> i) & 1) * (3ull << (2 * i));
+    break;
   case Bitset0_64: {
     uint32_t bit = uint32_t(a) & 63;
     writeScalar64(w, in.dst[0], w.sgpr64(in.dst[0].reg) & ~(1ull << bit));
@@ -500,6 +513,8 @@ void registerSaluOps(OpTable &t) {
       {"S_BCNT0_I32_B64", Bcnt0_64, true}, {"S_BCNT1_I32_B64", Bcnt1_64, true},
       {"S_FF0_I32_B64", Ff0_64, true}, {"S_FF1_I32_B64", Ff1_64, true},
       {"S_FLBIT_I32_B64", Flbit64, true}, {"S_WQM_B64", Wqm64, true},
+      {"S_FLBIT_I32_I64", FlbitI64, true},
+      {"S_BITREPLICATE_B64_B32", Bitreplicate, true},
       {"S_QUADMASK_B64", Quadmask64, true},
       {"S_BITSET0_B64", Bitset0_64, true}, {"S_BITSET1_B64", Bitset1_64, true},
       {"S_AND_SAVEEXEC_B64", AndSaveexec, true},

@@ -110,6 +110,26 @@ template <class Op, SatOp K> void vopSatI32(Wave &w, const Inst &in) {
   writeMasked(w.row(in.dst[0].reg), r, w.exec());
 }
 
+/// v_add_i16 / v_sub_i16 (gfx9 VOP3, no op_sel): signed; with clamp the
+/// result saturates to the int16 range (LLVM selects "v_add_i16 ... clamp"
+/// for llvm.sadd.sat.i16), without it the sum wraps. The high half is
+/// written with zeros as the VI-era 16-bit VOP3 ops do.
+template <class Op, SatOp K> void vopSatI16(Wave &w, const Inst &in) {
+  if (!in.clamp || (in.form & (kFormDpp | kFormSdwa)) || in.omod) {
+    vop<Op>(w, in);
+    return;
+  }
+  alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
+  const uint32_t *a = fetchSrc(w, in, 0, Ty::I16, b0);
+  const uint32_t *b = fetchSrc(w, in, 1, Ty::I16, b1);
+  for (int l = 0; l < kLanes; ++l) {
+    int32_t x = int16_t(a[l]), y = int16_t(b[l]);
+    int32_t v = K == SatAdd ? x + y : x - y;
+    r[l] = uint32_t(std::clamp(v, -32768, 32767)) & 0xffff;
+  }
+  writeMasked(w.row(in.dst[0].reg), r, w.exec());
+}
+
 /// Integer dot products (v_dot4_i32_i8, v_dot4_u32_u8, v_dot2_i32_i16,
 /// v_dot2_u32_u16, v_dot8_i32_i4, v_dot8_u32_u4 and the VOP2 "c" forms
 /// that accumulate into the destination): the exact sum of the element
@@ -555,6 +575,171 @@ U16_2(MaxU16, std::max(a, b))
 U16_2(MinU16, std::min(a, b))
 U16_2(MaxI16, uint32_t(std::max(int16_t(a), int16_t(b))))
 U16_2(MinI16, uint32_t(std::min(int16_t(a), int16_t(b))))
+U16_2(AddI16, uint32_t(int16_t(a) + int16_t(b)))
+U16_2(SubI16, uint32_t(int16_t(a) - int16_t(b)))
+
+/// 16-bit VOP3 ops with three sources. OPSEL: the gfx9 op_sel form (the
+/// result goes to the half op_sel[3] selects, the other half is kept, as
+/// for v_fma_f16); otherwise the VI-era form that zeroes the high half
+/// (v_mad_legacy_u16/i16: LLVM's zeroesHigh16BitsOfDest keeps the zeroing
+/// for the old encodings, preserving only for the gfx9 op_sel ones).
+#define OP16_3(NAME, TY, OPSEL, ...)                                           \
+  struct NAME {                                                                \
+    static constexpr Ty ty = Ty::TY, ty1 = Ty::TY, dty = Ty::TY;               \
+    static constexpr int n = 3;                                                \
+    static constexpr bool opselDst = OPSEL;                                    \
+    static inline uint32_t f(uint32_t ua, uint32_t ub, uint32_t uc) {          \
+      (void)ua; (void)ub; (void)uc;                                            \
+      __VA_ARGS__                                                              \
+    }                                                                          \
+  };
+#define I16_3(NAME, OPSEL, ...)                                                \
+  OP16_3(NAME, I16, OPSEL, int32_t a = int16_t(ua); int32_t b = int16_t(ub);   \
+         int32_t c = int16_t(uc); return uint32_t(__VA_ARGS__) & 0xffff;)
+#define U16_3(NAME, OPSEL, ...)                                                \
+  OP16_3(NAME, U16, OPSEL, uint32_t a = ua & 0xffff; uint32_t b = ub & 0xffff; \
+         uint32_t c = uc & 0xffff; return uint32_t(__VA_ARGS__) & 0xffff;)
+
+// V_MAD_U16 / V_MAD_I16: D.u16 = S0.u16 * S1.u16 + S2.u16, wrapping (the
+// low 16 bits are the same signed or unsigned). The _legacy forms are the
+// VI encodings LLVM still selects on gfx9 when no op_sel is needed.
+U16_3(MadU16, true, a * b + c)
+U16_3(MadLegacyU16, false, a * b + c)
+I16_3(MadI16, true, a * b + c)
+I16_3(MadLegacyI16, false, a * b + c)
+// V_MIN3/MAX3/MED3 on 16-bit integers (gfx9 VOP3 with op_sel).
+I16_3(Min3I16, true, std::min(std::min(a, b), c))
+I16_3(Max3I16, true, std::max(std::max(a, b), c))
+I16_3(Med3I16, true, std::max(std::min(a, b), std::min(std::max(a, b), c)))
+U16_3(Min3U16, true, std::min(std::min(a, b), c))
+U16_3(Max3U16, true, std::max(std::max(a, b), c))
+U16_3(Med3U16, true, std::max(std::min(a, b), std::min(std::max(a, b), c)))
+// V_MAD_I32_I16: D.i32 = S0.i16 * S1.i16 + S2.i32 (V_MAD_U32_U16 exists).
+B32_3(MadI32I16, uint32_t(int32_t(int16_t(a)) * int32_t(int16_t(b))) + c)
+
+/// V_MIN3/MAX3/MED3_F16 as V_MIN_F16/V_MAX_F16 composed (IEEE mode: a
+/// signalling NaN gives the quieted NaN). V_MED3_F16 follows the ISA's
+/// pseudocode as V_MED3_F32 does: with any NaN operand it is V_MIN3_F16 of
+/// the three, else the max of the two operands other than the first one
+/// equal to the max of all three.
+uint32_t min3F16(uint32_t a, uint32_t b, uint32_t c) {
+  return minMaxF16(minMaxF16(a, b, false), c, false);
+}
+uint32_t max3F16(uint32_t a, uint32_t b, uint32_t c) {
+  return minMaxF16(minMaxF16(a, b, true), c, true);
+}
+uint32_t med3F16(uint32_t a, uint32_t b, uint32_t c) {
+  auto nan = [](uint32_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
+  if (nan(a & 0xffff) || nan(b & 0xffff) || nan(c & 0xffff))
+    return min3F16(a, b, c);
+  float m = halfToFloat(uint16_t(max3F16(a, b, c)));
+  if (m == halfToFloat(uint16_t(a)))
+    return minMaxF16(b, c, true);
+  if (m == halfToFloat(uint16_t(b)))
+    return minMaxF16(a, c, true);
+  return minMaxF16(a, b, true);
+}
+OP16_3(Min3F16, F16, true, return min3F16(ua, ub, uc);)
+OP16_3(Max3F16, F16, true, return max3F16(ua, ub, uc);)
+OP16_3(Med3F16, F16, true, return med3F16(ua, ub, uc);)
+
+/// V_DIV_FIXUP_F16 per the ISA pseudocode (q = S0, denominator S1,
+/// numerator S2): NaN operands propagate (quieted), 0/0 and inf/inf give
+/// the default NaN 0xfe00, x/0 and inf/y infinities, x/inf and 0/y zeros
+/// (signed by sign(S1) ^ sign(S2)), anything else |S0| with that sign.
+/// Everything is decided on the bit patterns: f16 denormals are ordinary
+/// nonzero values here (the f16 denormal mode is on by default).
+uint32_t divFixupF16(uint32_t uq, uint32_t uden, uint32_t unum) {
+  uint16_t q = uint16_t(uq), den = uint16_t(uden), num = uint16_t(unum);
+  auto isNaN = [](uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
+  auto isInf = [](uint16_t h) { return (h & 0x7fff) == 0x7c00; };
+  auto isZero = [](uint16_t h) { return (h & 0x7fff) == 0; };
+  uint16_t sign = (den ^ num) & 0x8000;
+  if (isNaN(num)) return num | 0x200u;
+  if (isNaN(den)) return den | 0x200u;
+  if ((isZero(den) && isZero(num)) || (isInf(den) && isInf(num))) return 0xfe00u;
+  if (isZero(den) || isInf(num)) return sign | 0x7c00u;
+  if (isInf(den) || isZero(num)) return sign;
+  return sign | (q & 0x7fffu);
+}
+OP16_3(DivFixupF16, F16, true, return divFixupF16(ua, ub, uc);)
+OP16_3(DivFixupLegacyF16, F16, false, return divFixupF16(ua, ub, uc);)
+
+/// V_FREXP_MANT_F16 / V_FREXP_EXP_I16_F16: exact (f16 denormals are
+/// normalised); inf and NaN give themselves (mantissa) or 0 (exponent).
+VOP_OP(FrexpMantF16, F16, F16, F16, 1, {
+  uint16_t h = uint16_t(ua);
+  if ((h & 0x7c00) == 0x7c00) return uint32_t(h & 0x7c00 && h & 0x3ff ? h | 0x200 : h);
+  return floatToHalf(frexpMant(halfToFloat(h)));
+})
+VOP_OP(FrexpExpI16F16, F16, F16, I16, 1,
+       return uint32_t(frexpExp(halfToFloat(uint16_t(ua)))) & 0xffff;)
+
+/// V_SIN_F16 / V_COS_F16: sin(2 pi S0), cos(2 pi S0). The argument is
+/// reduced exactly (S0 minus the nearest integer is exact in double), so
+/// the results at multiples of 1/4 are exact (+-1, +-0) and the rest is the
+/// correctly rounded f16 of a double evaluation: within the ISA's ulp.
+/// Infinities and NaN give NaN.
+double sinCos2Pi(float x, bool cosine) {
+  if (!std::isfinite(x))
+    return std::numeric_limits<double>::quiet_NaN();
+  double r = double(x) - std::nearbyint(double(x)); // in [-0.5, 0.5], exact
+  double q = r * 4;
+  if (q == std::nearbyint(q)) { // a multiple of a quarter turn: exact
+    int k = int(q) & 3;
+    double s = k == 0 ? 0.0 : k == 1 ? 1.0 : k == 2 ? 0.0 : -1.0;
+    double c = k == 0 ? 1.0 : k == 1 ? 0.0 : k == 2 ? -1.0 : 0.0;
+    if (!cosine && k == 0)
+      return std::copysign(0.0, x); // sin(+-0) = +-0
+    return cosine ? c : s;
+  }
+  const double twoPi = 6.283185307179586476925286766559;
+  return cosine ? std::cos(twoPi * r) : std::sin(twoPi * r);
+}
+F16_1(SinF16, float(sinCos2Pi(a, false)))
+F16_1(CosF16, float(sinCos2Pi(a, true)))
+
+/// Byte sums of absolute differences and the byte lerp (CDNA3 ISA VOP3A):
+/// V_SAD_U8 = sum |S0.u8[i] - S1.u8[i]| + S2, V_SAD_HI_U8 the sum shifted
+/// left 16, V_SAD_U16 over the two halves, V_SAD_U32 = |S0 - S1| + S2,
+/// V_MSAD_U8 skips the bytes where the reference S1.u8[i] is 0. All wrap
+/// at 32 bits (clamp is refused by vop like other integer clamps).
+uint32_t sadBytes(uint32_t a, uint32_t b, bool masked) {
+  uint32_t s = 0;
+  for (int i = 0; i < 32; i += 8) {
+    int x = (a >> i) & 0xff, y = (b >> i) & 0xff;
+    if (!masked || y != 0)
+      s += uint32_t(std::abs(x - y));
+  }
+  return s;
+}
+B32_3(SadU8, sadBytes(a, b, false) + c)
+B32_3(SadHiU8, (sadBytes(a, b, false) << 16) + c)
+B32_3(MsadU8, sadBytes(a, b, true) + c)
+B32_3(SadU16, uint32_t(std::abs(int(a & 0xffff) - int(b & 0xffff)) +
+                       std::abs(int(a >> 16) - int(b >> 16))) + c)
+B32_3(SadU32, (a > b ? a - b : b - a) + c)
+/// V_LERP_U8: per byte (S0.u8 + S1.u8 + (S2.u8 & 1)) >> 1, the rounding
+/// bit taken from bit 0 of S2's byte.
+uint32_t lerpU8(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t r = 0;
+  for (int i = 0; i < 32; i += 8)
+    r |= (((a >> i & 0xff) + (b >> i & 0xff) + (c >> i & 1)) >> 1) << i;
+  return r;
+}
+B32_3(LerpU8, lerpU8(a, b, c))
+/// V_CVT_PK_U8_F32: S0.f32 converted to u8 goes into byte S1[1:0] of S2.
+/// The conversion saturates to [0, 255] (NaN -> 0) and rounds to nearest
+/// even (the MODE default; the guide's f32_to_u8 does not say more).
+uint32_t cvtU8(float x) {
+  if (std::isnan(x) || x <= 0) return 0;
+  if (x >= 255.0f) return 255;
+  return uint32_t(std::nearbyint(x));
+}
+VOP_OP(CvtPkU8F32, F32, B32, B32, 3, {
+  unsigned sh = 8 * (ub & 3);
+  return (uc & ~(0xffu << sh)) | (cvtU8(asF(ua)) << sh);
+})
 
 /// gfx9 VOP3 16-bit ops with op_sel: result goes to the half op_sel[3]
 /// selects and the other half is preserved.
@@ -1062,6 +1247,42 @@ OP64(DivFixupF64, 3, 2, 2, 2, true, {
   return asU64(signOut ? -std::fabs(q) : std::fabs(q));
 })
 
+/// 2/pi as the ISA defines it for V_TRIG_PREOP_F64: a 1201-bit binary
+/// fraction 0.b1200 b1199 ... b0, most significant bits first (the last
+/// word holds the 17 bits b16..b0 at its top). Generated here from pi by
+/// Machin's formula in exact integer arithmetic (floor(2^1201 * 2/pi)).
+const uint32_t kTwoOverPi[38] = {
+    0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041,
+    0xfe5163ab, 0xdebbc561, 0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c,
+    0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484, 0xe99c7026, 0xb45f7e41,
+    0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f,
+    0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d,
+    0x7527bac7, 0xebe5f17b, 0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08,
+    0x56033046, 0xfc7b0000};
+
+/// V_TRIG_PREOP_F64 (CDNA3 ISA): the 53 bits of 2/pi starting `shift` bits
+/// below its MSB, shift = 53 * S1[4:0] plus, for S0 exponents above 1077,
+/// the excess (so that S0 times the segment keeps its integer bits
+/// small), scaled to their place value 2^(-53 - shift) and by 2^128 more
+/// when S0's exponent is 1968 or more (the f64 sin/cos code scales such
+/// arguments down by 2^128). Bits past b0 are zero. The result is exact
+/// unless it underflows. NaN S0 is returned quieted, like every f64 op.
+uint64_t trigPreop(uint64_t src, uint32_t sel) {
+  if (std::isnan(asD(src)))
+    return src | (1ull << 51);
+  int exponent = int((src >> 52) & 0x7ff);
+  int shift = 53 * int(sel & 31) + (exponent > 1077 ? exponent - 1077 : 0);
+  uint64_t seg = 0;
+  for (int i = 0; i < 53; ++i) {
+    int pos = shift + i; // bit b(1200 - pos)
+    uint64_t b = pos < 1201 ? (kTwoOverPi[pos / 32] >> (31 - pos % 32)) & 1 : 0;
+    seg = seg << 1 | b;
+  }
+  int scale = -53 - shift + (exponent >= 1968 ? 128 : 0);
+  return asU64(std::ldexp(double(seg), scale));
+}
+OP64(TrigPreopF64, 2, 2, 1, 1, true, return trigPreop(a, uint32_t(b));)
+
 void divScaleF64(Wave &w, const Inst &in) {
   uint64_t exec = w.exec();
   Wide a, b, c, r;
@@ -1428,6 +1649,20 @@ void registerValuOps(OpTable &t) {
   REG("V_MAX_U16", MaxU16) REG("V_MIN_U16", MinU16) REG("V_MAX_I16", MaxI16)
   REG("V_MIN_I16", MinI16)
   REG("V_FMA_F16", FmaF16) REG("V_FMAC_F16", FmacF16)
+  t.add("V_ADD_I16", vopSatI16<AddI16, SatAdd>, V);
+  t.add("V_SUB_I16", vopSatI16<SubI16, SatSub>, V);
+  REG("V_MAD_U16", MadU16) REG("V_MAD_LEGACY_U16", MadLegacyU16)
+  REG("V_MAD_I16", MadI16) REG("V_MAD_LEGACY_I16", MadLegacyI16)
+  REG("V_MAD_I32_I16", MadI32I16)
+  REG("V_MIN3_I16", Min3I16) REG("V_MAX3_I16", Max3I16) REG("V_MED3_I16", Med3I16)
+  REG("V_MIN3_U16", Min3U16) REG("V_MAX3_U16", Max3U16) REG("V_MED3_U16", Med3U16)
+  REG("V_MIN3_F16", Min3F16) REG("V_MAX3_F16", Max3F16) REG("V_MED3_F16", Med3F16)
+  REG("V_DIV_FIXUP_F16", DivFixupF16) REG("V_DIV_FIXUP_LEGACY_F16", DivFixupLegacyF16)
+  REG("V_FREXP_MANT_F16", FrexpMantF16) REG("V_FREXP_EXP_I16_F16", FrexpExpI16F16)
+  REG("V_SIN_F16", SinF16) REG("V_COS_F16", CosF16)
+  REG("V_SAD_U8", SadU8) REG("V_SAD_HI_U8", SadHiU8) REG("V_SAD_U16", SadU16)
+  REG("V_SAD_U32", SadU32) REG("V_MSAD_U8", MsadU8) REG("V_LERP_U8", LerpU8)
+  REG("V_CVT_PK_U8_F32", CvtPkU8F32)
 #undef REG
   t.add("V_CNDMASK_B32", cndmask, V);
   t.add("V_FMA_F32", fmaF32, V);
@@ -1466,6 +1701,7 @@ void registerValuOps(OpTable &t) {
   REG64("V_LSHLREV_B64", LshlrevB64) REG64("V_LSHRREV_B64", LshrrevB64)
   REG64("V_ASHRREV_I64", AshrrevI64) REG64("V_LSHL_ADD_U64", LshlAddU64)
   REG64("V_MOV_B64", MovB64) REG64("V_DIV_FIXUP_F64", DivFixupF64)
+  REG64("V_TRIG_PREOP_F64", TrigPreopF64)
 #undef REG64
   t.add("V_DIV_SCALE_F64", divScaleF64, V);
   t.add("V_DIV_FMAS_F64", divFmasF64, V);

@@ -2,9 +2,9 @@
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
 // valu_cmp.s, valu_pk.s, valu_lanes.s, valu_carry_dpp.s, valu_const.s,
-// valu_special.s, valu_dot.s, valu_gfx950.s, salu.s and salu2.s run one op
-// per output row on per-lane inputs: random values, with hand-picked edge
-// cases in the first lanes. Every row is compared with a reference written
+// valu_special.s, valu_dot.s, valu_16bit.s, valu_gfx950.s, salu.s and
+// salu2.s run one op per output row on per-lane inputs: random values, with
+// hand-picked edge cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
 // guide is terse, with what LLVM's own lowering relies on; each such case
 // says so). The references are deliberately written another way than the
@@ -2017,6 +2017,259 @@ TEST_P(Alu, SignedAddAndIntegerDot) {
        }, Row::F32NaN},
   };
   run("valu_dot", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_16bit.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+// Lanes 0..15 of a, b, c: 16-bit limits, f16 specials (NaN, sNaN, zeros,
+// infinities, denormals) and the division special cases of
+// V_DIV_FIXUP_F16 (S0 quotient, S1 denominator, S2 numerator), quarter
+// turns for sin/cos, and f64 exponents around trig_preop's thresholds
+// (b is the high dword of the f64 a | b << 32).
+const uint32_t k16Edge[16][3] = {
+    {0, 0, 0},
+    {0x7fff, 0x0001, 0x8000},             // i16 add overflows
+    {0x8000, 0x0001, 0x7fff},             // i16 sub overflows
+    {0xffff8000, 0x43508000, 0xffff7fff}, // -32768 + -32768; f64 exp 1077
+    {0x7e00, 0x3c00, 0x4000},             // qNaN first
+    {0x7c01, 0x43603c00, 0xbc00},         // sNaN first; f64 exp 1078
+    {0x3c00, 0x0000, 0x8000},             // fixup: 0 / 0
+    {0x3c00, 0x7c00, 0xfc00},             // fixup: inf / inf
+    {0x1234, 0x7b008000, 0x4200},         // fixup: x / -0; f64 exp 1968
+    {0x1234, 0x7c00, 0x4200},             // fixup: x / inf
+    {0x3e00, 0x7ff8c000, 0x4200},         // fixup: 3 / -2 (q 1.5); f64 NaN
+    {0x3400, 0x7ff00000, 0x1f},           // 0.25 (sin 1); f64 inf
+    {0xb400, 0x7aff0000, 0x7fff7c01},     // -0.25 (sin -1); f64 exp 1967
+    {0x0001, 0x00010001, 0x03ff},         // f16 denormals
+    {0x7c00, 0xfc00fc00, 0xffffffff},     // inf
+    {0xfbff, 0x3ff00000, 0x1},            // -65504; f64 1.0 (hi), segment 1
+};
+
+/// V_FREXP_EXP of an f16: e with |x| = m * 2^e, 0.5 <= m < 1, found by
+/// scaling |x| into [0.5, 1) one factor of 2 at a time.
+int frexpExp16(double x) {
+  x = std::fabs(x);
+  int e = 0;
+  while (x >= 1) { x /= 2; ++e; }
+  while (x < 0.5) { x *= 2; --e; }
+  return e;
+}
+
+/// V_DIV_FIXUP_F16's cases in the ISA's order.
+uint32_t divFixup16Ref(uint16_t q, uint16_t den, uint16_t num) {
+  double d = fromF16(den), n = fromF16(num);
+  bool neg = (std::signbit(d) != std::signbit(n));
+  if (std::isnan(n)) return num | 0x200;
+  if (std::isnan(d)) return den | 0x200;
+  if (d == 0 && n == 0) return 0xfe00;
+  if (std::isinf(d) && std::isinf(n)) return 0xfe00;
+  if (d == 0 || std::isinf(n)) return neg ? 0xfc00 : 0x7c00;
+  if (std::isinf(d) || n == 0) return neg ? 0x8000 : 0x0000;
+  return (q & 0x7fff) | (neg ? 0x8000 : 0);
+}
+
+/// sin(2 pi x) / cos(2 pi x) of an f16 x, rounded to f16. Exact at
+/// quarter turns; a zero there other than sin(+-0) = +-0 has a sign the
+/// ISA does not give, so that lane is not checked.
+uint32_t sinCos16Ref(uint16_t h, bool cosine) {
+  double x = fromF16(h);
+  if (!std::isfinite(x))
+    return 0x7e00;
+  if (x == 0)
+    return cosine ? 0x3c00 : h;
+  long double turns = std::remainder((long double)x, 1.0L); // exact
+  long double quarter = turns * 4;
+  if (quarter == std::floor(quarter)) {
+    long double v = cosine ? std::cos(turns * 2 * 3.14159265358979323846264338327950288L)
+                           : std::sin(turns * 2 * 3.14159265358979323846264338327950288L);
+    if (std::fabs(v) < 0.5L)
+      return kAny;
+    return v > 0 ? 0x3c00 : 0xbc00;
+  }
+  const long double twoPi = 6.28318530717958647692528676655900577L;
+  long double v = cosine ? std::cos(twoPi * turns) : std::sin(twoPi * turns);
+  return toF16(double(v));
+}
+
+/// 2/pi in hexadecimal, the first 1201 bits of its binary fraction
+/// (V_TRIG_PREOP_F64's table; digits past bit 1201 are dropped below).
+const char *kTwoOverPiHex =
+    "A2F9836E4E441529FC2757D1F534DDC0DB6295993C439041FE5163ABDEBBC561"
+    "B7246E3A424DD2E006492EEA09D1921CFE1DEB1CB129A73EE88235F52EBB4484"
+    "E99C7026B45F7E413991D639835339F49C845F8BBDF9283B1FF897FFDE05980F"
+    "EF2F118B5A0A6D1F6D367ECF27CB09B74F463F669E5FEA2D7527BAC7EBE5F17B"
+    "3D0739F78A5292EA6BFB5FB11F8D5D0856033046FC7B6BABF0CFBC20";
+int twoOverPiBit(int i) { // i = 0 is the 2^-1 bit
+  if (i >= 1201)
+    return 0;
+  char ch = kTwoOverPiHex[i / 4];
+  int nib = ch <= '9' ? ch - '0' : ch - 'A' + 10;
+  return (nib >> (3 - i % 4)) & 1;
+}
+uint64_t trigPreopRef(uint64_t x, uint32_t seg) {
+  double d = doubleOf(x);
+  if (std::isnan(d))
+    return x | (uint64_t(1) << 51);
+  int e = int(field(x, 52, 11));
+  int shift = int(seg % 32) * 53;
+  if (e > 1077)
+    shift += e - 1077;
+  // The 53 bits from bit `shift` on, as an integer, in units of their last
+  // bit's place value 2^-(shift + 53).
+  uint64_t m = 0;
+  for (int i = 0; i < 53; ++i)
+    m = 2 * m + uint64_t(twoOverPiBit(shift + i));
+  int scale = -(shift + 53);
+  if (e >= 1968)
+    scale += 128;
+  return bitsOf(std::ldexp(double(m), scale));
+}
+
+std::vector<Row> valu16BitRows() {
+  auto lo = [](uint32_t v) { return v & 0xffff; };
+  auto keepHi = [](uint32_t r, uint32_t c) { return (r & 0xffff) | (c & 0xffff0000u); };
+  auto s16 = [](uint32_t v) { return sx16(v); };
+  auto byteOf = [](uint32_t v, int i) { return int((v >> (8 * i)) & 0xff); };
+  std::vector<Row> rows = {
+      {"v_add_i16", [=](uint32_t a, uint32_t b, uint32_t, int) { return lo(uint32_t(s16(a) + s16(b))); }},
+      {"v_add_i16 clamp", [=](uint32_t a, uint32_t b, uint32_t, int) { return satI16(s16(a) + s16(b)); }},
+      {"v_sub_i16", [=](uint32_t a, uint32_t b, uint32_t, int) { return lo(uint32_t(s16(a) - s16(b))); }},
+      {"v_sub_i16 clamp", [=](uint32_t a, uint32_t b, uint32_t, int) { return satI16(s16(a) - s16(b)); }},
+      {"v_mad_u16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(uint32_t(uint64_t(lo(a)) * lo(b) + lo(c)), c); }},
+      {"v_mad_u16 op_sel", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         uint32_t r = uint32_t(uint64_t(a >> 16) * (b >> 16) + (c >> 16)) & 0xffff;
+         return (r << 16) | lo(c); }},
+      {"v_mad_legacy_u16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return lo(uint32_t(uint64_t(lo(a)) * lo(b) + lo(c))); }},
+      {"v_mad_i16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(uint32_t(s16(a) * s16(b) + s16(c)), c); }},
+      {"v_mad_legacy_i16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return lo(uint32_t(s16(a) * s16(b) + s16(c))); }},
+      {"v_mad_i32_i16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return uint32_t(s16(a) * s16(b) + sx(c)); }},
+      {"v_min3_i16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(uint32_t(std::min({s16(a), s16(b), s16(c)})), c); }},
+      {"v_max3_i16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(uint32_t(std::max({s16(a), s16(b), s16(c)})), c); }},
+      {"v_med3_i16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(median3(s16(a), s16(b), s16(c)), c); }},
+      {"v_min3_u16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(std::min({lo(a), lo(b), lo(c)}), c); }},
+      {"v_max3_u16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(std::max({lo(a), lo(b), lo(c)}), c); }},
+      {"v_med3_u16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(median3(lo(a), lo(b), lo(c)), c); }},
+      {"v_med3_i16 op_sel", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (median3(s16(a >> 16), s16(b >> 16), s16(c >> 16)) << 16) | lo(c); }},
+      {"v_min3_f16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(minMaxF16(minMaxF16(a, b, false), c, false), c); }, Row::F16NaN},
+      {"v_max3_f16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(minMaxF16(minMaxF16(a, b, true), c, true), c); }, Row::F16NaN},
+      {"v_med3_f16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         // ISA: a NaN operand gives V_MIN3_F16; else the max of the two
+         // operands left when the first one equal to V_MAX3_F16 is taken out.
+         if (isNaN16(lo(a)) || isNaN16(lo(b)) || isNaN16(lo(c)))
+           return keepHi(minMaxF16(minMaxF16(a, b, false), c, false), c);
+         double m = fromF16(uint16_t(minMaxF16(minMaxF16(a, b, true), c, true)));
+         uint32_t r = m == fromF16(uint16_t(a))   ? minMaxF16(b, c, true)
+                      : m == fromF16(uint16_t(b)) ? minMaxF16(a, c, true)
+                                                  : minMaxF16(a, b, true);
+         return keepHi(r, c); }, Row::F16NaN},
+      {"v_div_fixup_f16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return keepHi(divFixup16Ref(uint16_t(a), uint16_t(b), uint16_t(c)), c); }, Row::F16NaN},
+      {"v_div_fixup_f16 op_sel:[0,0,0,1]", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (divFixup16Ref(uint16_t(a), uint16_t(b), uint16_t(c)) << 16) | lo(c); }},
+      {"v_div_fixup_legacy_f16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return divFixup16Ref(uint16_t(a), uint16_t(b), uint16_t(c)); }, Row::F16NaN},
+      {"v_frexp_mant_f16", [=](uint32_t a, uint32_t, uint32_t, int) -> uint32_t {
+         double x = fromF16(uint16_t(a));
+         if (std::isnan(x)) return 0x7e00;
+         if (std::isinf(x) || x == 0) return lo(a);
+         return toF16(std::ldexp(x, -frexpExp16(x))); }, Row::F16NaN},
+      {"v_frexp_exp_i16_f16", [=](uint32_t a, uint32_t, uint32_t, int) -> uint32_t {
+         double x = fromF16(uint16_t(a));
+         if (!std::isfinite(x) || x == 0) return 0;
+         return lo(uint32_t(frexpExp16(x))); }},
+      {"v_sin_f16", [=](uint32_t a, uint32_t, uint32_t, int) { return sinCos16Ref(uint16_t(a), false); }, Row::F16NaN},
+      {"v_cos_f16", [=](uint32_t a, uint32_t, uint32_t, int) { return sinCos16Ref(uint16_t(a), true); }, Row::F16NaN},
+      {"v_sad_u8", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         int64_t s = 0;
+         for (int i = 0; i < 4; ++i) s += std::abs(byteOf(a, i) - byteOf(b, i));
+         return uint32_t(s + c); }},
+      {"v_sad_hi_u8", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         int64_t s = 0;
+         for (int i = 0; i < 4; ++i) s += std::abs(byteOf(a, i) - byteOf(b, i));
+         return uint32_t(s * 65536 + c); }},
+      {"v_sad_u16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         int64_t s = std::abs(int64_t(lo(a)) - lo(b)) + std::abs(int64_t(a >> 16) - (b >> 16));
+         return uint32_t(s + c); }},
+      {"v_sad_u32", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return uint32_t(std::abs(int64_t(a) - int64_t(b)) + c); }},
+      {"v_msad_u8", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         int64_t s = 0;
+         for (int i = 0; i < 4; ++i)
+           if (byteOf(b, i)) s += std::abs(byteOf(a, i) - byteOf(b, i));
+         return uint32_t(s + c); }},
+      {"v_lerp_u8", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         uint32_t r = 0;
+         for (int i = 0; i < 4; ++i)
+           r |= uint32_t((byteOf(a, i) + byteOf(b, i) + (byteOf(c, i) & 1)) / 2) << (8 * i);
+         return r; }},
+      {"v_cvt_pk_u8_f32 trunc", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         double x = std::trunc(double(floatOf(a)));
+         uint32_t u = std::isnan(x) || x <= 0 ? 0 : x >= 255 ? 255 : uint32_t(x);
+         unsigned sh = 8 * (b % 4);
+         return (c & ~(0xffu << sh)) | (u << sh); }},
+      {"v_trig_preop_f64 lo", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return uint32_t(trigPreopRef(wide(a, b), c)); }, Row::F64NaN},
+      {"v_trig_preop_f64 hi", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return uint32_t(trigPreopRef(wide(a, b), c) >> 32); }},
+      // S_FLBIT_I32_I64: as S_FLBIT_I32 on 64 bits (count from the MSB to
+      // the first bit unlike the sign), -1 for 0 and -1.
+      {"s_flbit_i32_i64", [=](uint32_t a, uint32_t b, uint32_t, int) {
+         uint64_t x = wide(a, b);
+         for (int i = 62; i >= 0; --i)
+           if (bit(x, unsigned(i)) != bit(x, 63))
+             return uint32_t(63 - i);
+         return ~0u; }},
+      {"s_bitreplicate_b64_b32 lo", [=](uint32_t a, uint32_t, uint32_t, int) {
+         uint32_t r = 0;
+         for (unsigned i = 0; i < 16; ++i)
+           r |= bit(a, i) << (2 * i) | bit(a, i) << (2 * i + 1);
+         return r; }},
+      {"s_bitreplicate_b64_b32 hi", [=](uint32_t a, uint32_t, uint32_t, int) {
+         uint32_t r = 0;
+         for (unsigned i = 16; i < 32; ++i)
+           r |= bit(a, i) << (2 * i - 32) | bit(a, i) << (2 * i - 31);
+         return r; }},
+  };
+  return rows;
+}
+
+} // namespace
+
+TEST_P(Alu, Valu16Bit) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 0; l < 16; ++l) {
+    a[l] = k16Edge[l][0];
+    b[l] = k16Edge[l][1];
+    c[l] = k16Edge[l][2];
+  }
+  // Lanes 16..39: f16 values of moderate size in both halves (the f16 rows
+  // then see ordinary numbers); 40..63 stay random bits.
+  for (int l = 16; l < 40; ++l) {
+    a[l] = moderateHalves(rng);
+    b[l] = moderateHalves(rng);
+    c[l] = moderateHalves(rng);
+  }
+  auto rows = valu16BitRows();
+  ASSERT_EQ(rows.size(), 39u);
+  run("valu_16bit", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
