@@ -4,7 +4,8 @@
 //
 // Compiles, for gfx942 and gfx950,
 //   - kernels/gemm/gemm.mlir (bf16 in, f32 out, the tiles kcc::ops::gemm
-//     picks: BK=128 with padded rows on gfx950, BK=32 on gfx942) and runs
+//     picks: BK=128 with padded rows on gfx950, BK=32 through registers into
+//     padded rows on gfx942) and runs
 //     one CU's workgroups of a 256 x 256 x 4096 GEMM;
 //   - kernels/attention/fmha_fwd.mlir (bf16, D = 128, non-causal, no LSE)
 //     with the parameters of each chip's path (gfx950: the fast path, two
@@ -132,6 +133,8 @@ Expected<Figures> measureGemm(Chip chip, StringRef source) {
   std::vector<std::string> params = {"DTYPE=bf16", "OUT=f32", "HAS_BIAS=0"};
   if (chip == Chip::gfx950)
     params.insert(params.end(), {"BK=128", "PAD=8"});
+  else
+    params.insert(params.end(), {"PAD=4", "REG=1", "RROWS=16"});
   auto hsaco = compile(chip, source, "gemm.mlir", params);
   if (!hsaco)
     return hsaco.takeError();

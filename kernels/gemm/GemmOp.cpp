@@ -121,18 +121,44 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // which the DMA can pad (PAD=8: conflict-free reads) and gives each wave
   // 32 MFMAs per K block; its 136 KiB of LDS fit gfx950's 160 KiB (the
   // timing model: half the cycles per MFMA of BK=32). gfx942's 64 KiB take
-  // BK=32, whose 64-byte rows cannot be padded under the DMA.
+  // BK=32, whose 64-byte rows cannot be padded under the DMA's 256-byte
+  // lines and are 8-way conflicted: A and Bt come through registers instead
+  // (REG, RROWS = WM / 4 rows per wave) into rows padded by 4 (the timing
+  // model: 16% fewer cycles than the DMA into unpadded rows).
+  bool is950 = chip == Chip::gfx950;
   std::vector<std::string> p = {
       "DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str(),
-      "WM=64", "WN=64", chip == Chip::gfx950 ? "BK=128" : "BK=32",
-      chip == Chip::gfx950 ? "PAD=8" : "PAD=0",
+      "WM=64", "WN=64", is950 ? "BK=128" : "BK=32", is950 ? "PAD=8" : "PAD=4",
       std::string("HAS_BIAS=") + (hasBias ? "1" : "0")};
+  if (!is950)
+    p.insert(p.end(), {"REG=1", "RROWS=16"});
   for (const std::string &o : overrides) {
     StringRef key = StringRef(o).split('=').first.trim();
     llvm::erase_if(p, [&](const std::string &e) {
       return StringRef(e).split('=').first == key;
     });
     p.push_back(o);
+  }
+  // The register path splits each stage's rows over the 4 waves: it needs
+  // WM = WN, a multiple of 32 (RROWS a multiple of 8). Other tilings fall
+  // back to the DMA into unpadded rows.
+  if (paramValue(p, "REG").value_or(0)) {
+    int64_t wm = paramValue(p, "WM").value_or(64), wn = paramValue(p, "WN").value_or(64);
+    auto set = [&](StringRef key, int64_t v) {
+      llvm::erase_if(p, [&](const std::string &e) {
+        return StringRef(e).split('=').first == key;
+      });
+      p.push_back(key.str() + "=" + std::to_string(v));
+    };
+    if (wm != wn || wm % 32 != 0) {
+      llvm::erase_if(p, [](const std::string &e) {
+        return StringRef(e).split('=').first == "RROWS";
+      });
+      set("REG", 0);
+      set("PAD", 0);
+    } else if (!paramValue(p, "RROWS") || paramValue(p, "RROWS") != wm / 4) {
+      set("RROWS", wm / 4);
+    }
   }
   return p;
 }

@@ -25,7 +25,9 @@
 // 32), BK (a multiple of the MFMA K; WM * BK and WN * BK multiples of 512),
 // HAS_BIAS, PAD (elements of padding after each LDS row, which spreads the
 // rows over the banks; the DMA needs rows of whole 256-byte lines to pad,
-// i.e. BK = 128 for 16-bit elements). Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
+// i.e. BK = 128 for 16-bit elements), REG (A and Bt through registers
+// instead of DMA, so that shorter rows can be padded: each wave moves RROWS
+// = WM / 4 rows of each stage; needs WM = WN). Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
 
 tile.type_param_decl @DTYPE = bf16
 tile.type_param_decl @OUT = f32
@@ -34,6 +36,13 @@ tile.param_decl @WN : i64 = 64
 tile.param_decl @BK : i64 = 32
 tile.param_decl @HAS_BIAS : i1 = false
 tile.param_decl @PAD : i64 = 0
+tile.param_decl @REG : i1 = false
+tile.param_decl @RROWS : i64 = 16
+
+// With REG each wave moves RROWS (= WM / 4 = WN / 4) rows of each stage
+// through registers, pairs of elements per lane (the DMA's granularity).
+!reg = !tile.tile<[RROWS, BK], !tile.dtype<"DTYPE">, #tile.blocked<[1, 2], [8, 8]>>
+!reg32 = !tile.tile<[RROWS, BK], f32, #tile.blocked<[1, 2], [8, 8]>>
 
 // Starts the DMA of K block `kb` of this workgroup's rows of A and Bt into
 // one buffer (its two stages: rows m0.. and m1.. of A, n0.. and n1.. of Bt).
@@ -41,12 +50,23 @@ func.func private @fetch(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile
                          %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>,
                          %kb: index, %m0: index, %m1: index, %n0: index, %n1: index,
                          %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
+  %bk = tile.param @BK : index
+  %k0 = arith.muli %kb, %bk : index
+  func.call @dma(%abuf, %bbuf, %lds_a, %lds_b, %k0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+  return
+}
+
+// The DMA of one K block (see @fetch).
+func.func private @dma(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>,
+                       %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>,
+                       %k0: index, %m0: index, %m1: index, %n0: index, %n1: index,
+                       %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bk = tile.param @BK : index
   %wm = tile.param @WM : index
   %wn = tile.param @WN : index
-  %k0 = arith.muli %kb, %bk : index
   // Blocks wholly inside A and Bt need no bounds: one vector add per DMA
   // line instead of the bounds' compare and select (and their address
   // arithmetic). Only the edges of the matrices take the bounded copy.
@@ -58,17 +78,70 @@ func.func private @fetch(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile
   %k_in = arith.cmpi ule, %kend, %K : index
   %mn_in = arith.andi %m_in, %n_in : i1
   %inside = arith.andi %mn_in, %k_in : i1
-  scf.if %inside {
-    tile.async_copy %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-    tile.async_copy %abuf[%m1, %k0] stride %lda -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-    tile.async_copy %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-    tile.async_copy %bbuf[%n1, %k0] stride %ldb -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-  } else {
-    tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-    tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-    tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-    tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  // Without REG only: with it the rows may be padded although shorter than
+  // the DMA's 256-byte lines, which this copy could not fill.
+  %reg = tile.param @REG : i1
+  %true = arith.constant true
+  %dma = arith.xori %reg, %true : i1
+  scf.if %dma {
+    scf.if %inside {
+      tile.async_copy %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+      tile.async_copy %abuf[%m1, %k0] stride %lda -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+      tile.async_copy %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+      tile.async_copy %bbuf[%n1, %k0] stride %ldb -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+    } else {
+      tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+      tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+      tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+      tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+    }
   }
+  return
+}
+
+// With REG: this wave's RROWS rows of each stage of K block `kb` of A and
+// Bt, into registers (elements outside A and Bt read as zero). Rows of BK
+// elements too short for padded DMA lines can then be padded in LDS.
+func.func private @load_regs(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>, %kb: index,
+                             %m0: index, %m1: index, %n0: index, %n1: index,
+                             %M: index, %N: index, %K: index, %lda: index, %ldb: index)
+    -> (!reg, !reg, !reg, !reg) {
+  %bk = tile.param @BK : index
+  %rrows = tile.param @RROWS : index
+  %wave = tile.wave_id
+  %r = arith.muli %wave, %rrows : index
+  %k0 = arith.muli %kb, %bk : index
+  %ra0 = arith.addi %m0, %r : index
+  %ra1 = arith.addi %m1, %r : index
+  %rb0 = arith.addi %n0, %r : index
+  %rb1 = arith.addi %n1, %r : index
+  %a0 = tile.load %abuf[%ra0, %k0] stride %lda bounds %M, %K : !tile.buffer<!tile.dtype<"DTYPE">> -> !reg
+  %a1 = tile.load %abuf[%ra1, %k0] stride %lda bounds %M, %K : !tile.buffer<!tile.dtype<"DTYPE">> -> !reg
+  %b0 = tile.load %bbuf[%rb0, %k0] stride %ldb bounds %N, %K : !tile.buffer<!tile.dtype<"DTYPE">> -> !reg
+  %b1 = tile.load %bbuf[%rb1, %k0] stride %ldb bounds %N, %K : !tile.buffer<!tile.dtype<"DTYPE">> -> !reg
+  return %a0, %a1, %b0, %b1 : !reg, !reg, !reg, !reg
+}
+
+// Registers that stand in for @load_regs where nothing is loaded.
+func.func private @no_regs() -> (!reg, !reg, !reg, !reg) {
+  %zero = arith.constant 0.0 : f32
+  %z32 = tile.splat %zero : f32 -> !reg32
+  %z = tile.convert %z32 : !reg32 -> !reg
+  return %z, %z, %z, %z : !reg, !reg, !reg, !reg
+}
+
+// With REG: stores this wave's rows of a K block into one buffer.
+func.func private @store_regs(%a0: !reg, %a1: !reg, %b0: !reg, %b1: !reg,
+                              %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rrows = tile.param @RROWS : index
+  %wave = tile.wave_id
+  %r = arith.muli %wave, %rrows : index
+  tile.lds_store %a0, %lds_a[%c0][%r, %c0] : !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  tile.lds_store %a1, %lds_a[%c1][%r, %c0] : !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  tile.lds_store %b0, %lds_b[%c0][%r, %c0] : !reg, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  tile.lds_store %b1, %lds_b[%c1][%r, %c0] : !reg, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
   return
 }
 
@@ -131,6 +204,12 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
 
   func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
       : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+  %reg = tile.param @REG : i1
+  scf.if %reg {
+    %r0:4 = func.call @load_regs(%abuf, %bbuf, %c0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+        : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+    func.call @store_regs(%r0#0, %r0#1, %r0#2, %r0#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>) -> ()
+  }
   tile.wait vmcnt(0)
   tile.barrier
 
@@ -143,7 +222,21 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
       func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
           : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
     }
+    // With REG block k + 1 comes through registers: loaded now, stored
+    // into pong (free since the last barrier) after the multiply.
+    %reg1 = arith.andi %reg, %has1 : i1
+    %r1:4 = scf.if %reg1 -> (!reg, !reg, !reg, !reg) {
+      %x:4 = func.call @load_regs(%abuf, %bbuf, %k1, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+      scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
+    } else {
+      %x:4 = func.call @no_regs() : () -> (!reg, !reg, !reg, !reg)
+      scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
+    }
     %acc_p = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_i) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    scf.if %reg1 {
+      func.call @store_regs(%r1#0, %r1#1, %r1#2, %r1#3, %a1, %b1) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>) -> ()
+    }
     // Pong has landed, and every wave is done with ping.
     tile.wait vmcnt(0)
     tile.barrier
@@ -155,7 +248,19 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
         func.call @fetch(%abuf, %bbuf, %a0, %b0, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
             : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
       }
+      %reg2 = arith.andi %reg, %has2 : i1
+      %r2:4 = scf.if %reg2 -> (!reg, !reg, !reg, !reg) {
+        %x:4 = func.call @load_regs(%abuf, %bbuf, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+            : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+        scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
+      } else {
+        %x:4 = func.call @no_regs() : () -> (!reg, !reg, !reg, !reg)
+        scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
+      }
       %acc_q = func.call @multiply(%a1, %b1, %wrow, %wcol, %acc_p) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+      scf.if %reg2 {
+        func.call @store_regs(%r2#0, %r2#1, %r2#2, %r2#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>) -> ()
+      }
       tile.wait vmcnt(0)
       tile.barrier
       scf.yield %acc_q : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>

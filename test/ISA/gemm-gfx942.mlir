@@ -1,11 +1,13 @@
 // The GEMM kernel (kernels/gemm/gemm.mlir) on gfx942: what makes it fast.
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D REG=1 -D PAD=4 -D RROWS=16 --emit=asm -o - | FileCheck %s --check-prefix=REG
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D REG=1 -D PAD=4 -D RROWS=16 --stats | FileCheck %s --check-prefix=REGSTATS
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 --stats | FileCheck %s --check-prefix=STATS
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
-// With the tiles kcc::ops::gemm picks (BK=32).
-// The copy of a K block: blocks at the matrices' edges take the bounded copy
+// The DMA form (BK=32, rows unpadded), which ops::gemm takes on gfx942 when
+// the register form does not apply (WM != WN). The copy of a K block: blocks at the matrices' edges take the bounded copy
 // (a compare and select per DMA line); blocks wholly inside A and Bt, the
 // copy without bounds: all 16 DMA lines of the wave (256 bytes each) with no
 // select among them, one vector add and one M0 add per line.
@@ -75,3 +77,23 @@
 // NOTES: .sgpr_spill_count: 0
 // NOTES: .vgpr_spill_count: 0
 // NOTES: amdhsa.target: amdgcn-amd-amdhsa--gfx942
+
+// The form ops::gemm picks on gfx942 (REG): each wave moves its 16 rows of
+// each stage of A and Bt through registers (pairs of elements, bounded, the
+// next block loaded before the multiply and stored after it) into LDS rows
+// padded by 4; no LDS DMA at all. 36 KiB of LDS.
+// REG-LABEL: gemm:
+// REG-NOT: offen lds
+// REG: buffer_load_dword
+// REG: ds_write2_b32
+// REG: s_barrier
+// The loop: next block's loads, the multiply from LDS, then the stores.
+// REG: buffer_load_dword
+// REG: ds_read2_b64
+// REG: v_mfma_f32_32x32x8_bf16
+// REG: ds_write2_b32
+// REG: s_barrier
+// REG-NOT: offen lds
+// REG: s_endpgm
+// REGSTATS: spills {{ *}}0 VGPR, 0 SGPR
+// REGSTATS: LDS {{ *}}36864 bytes per workgroup

@@ -190,6 +190,12 @@ std::vector<Case> cases() {
   all.push_back({Chip::gfx950, 256, 256, 384, "bf16", "f32", false, {"BK=128", "PAD=8"}});
   all.push_back({Chip::gfx950, 200, 136, 200, "f16", "bf16", true, {"BK=128", "PAD=8"}});
   all.push_back({Chip::gfx950, 130, 300, 130, "bf16", "f32", false, {"BK=128", "PAD=8"}});
+  // gfx942 as kcc::ops::gemm runs it: A and Bt through registers into rows
+  // padded by 4 (REG), tails in M, N and K; and WM = WN = 32 (8 rows per wave).
+  all.push_back({Chip::gfx942, 256, 256, 160, "bf16", "f32", false, {"PAD=4", "REG=1", "RROWS=16"}});
+  all.push_back({Chip::gfx942, 100, 70, 52, "f16", "bf16", true, {"PAD=4", "REG=1", "RROWS=16"}});
+  all.push_back({Chip::gfx942, 70, 90, 34, "bf16", "f32", false,
+                 {"WM=32", "WN=32", "PAD=4", "REG=1", "RROWS=8"}});
   return all;
 }
 

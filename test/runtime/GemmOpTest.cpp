@@ -253,9 +253,18 @@ TEST(GemmParams, PerChip) {
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false),
             (std::vector<std::string>{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64",
                                       "BK=128", "PAD=8", "HAS_BIAS=0"}));
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false),
+            (std::vector<std::string>{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64",
+                                      "BK=32", "PAD=4", "HAS_BIAS=0", "REG=1",
+                                      "RROWS=16"}));
+  // WM != WN: the register path does not apply; back to the DMA, unpadded.
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::bf16, true, {"WM=32"}),
             (std::vector<std::string>{"DTYPE=f16", "OUT=bf16", "WN=64", "BK=32",
-                                      "PAD=0", "HAS_BIAS=1", "WM=32"}));
+                                      "HAS_BIAS=1", "WM=32", "REG=0", "PAD=0"}));
+  // WM = WN = 32: 8 rows per wave.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {"WM=32", "WN=32"}),
+            (std::vector<std::string>{"DTYPE=bf16", "OUT=f32", "BK=32", "PAD=4",
+                                      "HAS_BIAS=0", "REG=1", "WM=32", "WN=32", "RROWS=8"}));
 }
 
 } // namespace

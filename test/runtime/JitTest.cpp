@@ -230,7 +230,7 @@ TEST_F(JitTest, Errors) {
   ASSERT_FALSE(bool(badParam));
   std::string text = llvm::toString(badParam.takeError());
   EXPECT_NE(text.find("unknown parameter 'FOO'; this kernel declares: BK, DTYPE, "
-                      "HAS_BIAS, OUT, PAD, WM, WN"),
+                      "HAS_BIAS, OUT, PAD, REG, RROWS, WM, WN"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.rfind("the tile passes failed\n", 0), 0u) << text;
