@@ -30,6 +30,7 @@ class Sync : public EmuTest {};
 class Buffer : public EmuTest {};
 class Control : public EmuTest {};
 class Grid : public EmuTest {};
+class Narrow : public EmuTest {};
 
 template <typename T> std::vector<T> randomInts(std::mt19937_64 &rng, size_t n,
                                                 int64_t lo, int64_t hi) {
@@ -1074,6 +1075,249 @@ TEST_P(Grid, Ids3D) {
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// narrow.hip
+//===----------------------------------------------------------------------===//
+
+// Saturating, wrapping and min/max/median math on short and unsigned short
+// as clang lowers it (v_add_i16/v_sub_i16 clamp, v_add_u16/v_sub_u16 clamp,
+// v_mad_legacy_u16, v_med3_i16/u16), on random shorts with the limits in
+// the first elements.
+TEST_P(Narrow, ShortMath) {
+  auto m = load("narrow");
+  ASSERT_TRUE(m);
+  const int n = 256;
+  auto a = randomInts<int16_t>(rng, n, -32768, 32767);
+  auto b = randomInts<int16_t>(rng, n, -32768, 32767);
+  auto c = randomInts<int16_t>(rng, n, -32768, 32767);
+  const int16_t lim[] = {32767, -32768, 1, -1, 0, 32767, -32768, 100};
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      a[8 * i + j] = lim[i];
+      b[8 * i + j] = lim[j];
+    }
+  uint64_t da = upload(a), db = upload(b), dc = upload(c), dout = alloc(12 * n * 2);
+  EMU_LAUNCH(*m, "i16_ops", {n / 64, 1, 1}, {64, 1, 1},
+             ArgPack().add(da).add(db).add(dc).add(dout).add(n));
+  auto out = download<uint16_t>(dout, 12 * n);
+  const char *names[12] = {"add_sat i16", "sub_sat i16", "add_sat u16", "sub_sat u16",
+                           "mad i16", "mad u16", "min3 i16", "max3 i16", "med3 i16",
+                           "min3 u16", "max3 u16", "med3 u16"};
+  std::vector<Report> r;
+  r.reserve(12);
+  for (auto *nm : names)
+    r.emplace_back(nm);
+  for (int i = 0; i < n; ++i) {
+    int64_t x = a[i], y = b[i], z = c[i];
+    int64_t ux = uint16_t(a[i]), uy = uint16_t(b[i]), uz = uint16_t(c[i]);
+    int64_t s3[3] = {x, y, z}, u3[3] = {ux, uy, uz};
+    std::sort(s3, s3 + 3);
+    std::sort(u3, u3 + 3);
+    int64_t want[12] = {std::clamp<int64_t>(x + y, -32768, 32767),
+                        std::clamp<int64_t>(x - y, -32768, 32767),
+                        std::min<int64_t>(ux + uy, 65535),
+                        std::max<int64_t>(ux - uy, 0),
+                        x * y + z, ux * uy + uz, s3[0], s3[2], s3[1],
+                        u3[0], u3[2], u3[1]};
+    for (int k = 0; k < 12; ++k) {
+      uint16_t w = uint16_t(uint64_t(want[k]) & 0xffff);
+      if (out[12 * i + k] != w)
+        r[k].fail(i, hex(out[12 * i + k]), hex(w));
+    }
+  }
+}
+
+namespace {
+bool isNaNF16(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+/// V_DIV_FIXUP_F16(q, den, num) as the ISA lists its cases.
+uint16_t divFixupF16Ref(uint16_t q, uint16_t den, uint16_t num) {
+  double d = fromF16(den), nu = fromF16(num);
+  uint16_t sign = (std::signbit(d) != std::signbit(nu)) ? 0x8000 : 0;
+  if (std::isnan(nu)) return num | 0x200;
+  if (std::isnan(d)) return den | 0x200;
+  if ((d == 0 && nu == 0) || (std::isinf(d) && std::isinf(nu))) return 0xfe00;
+  if (d == 0 || std::isinf(nu)) return sign | 0x7c00;
+  if (std::isinf(d) || nu == 0) return sign;
+  return sign | (q & 0x7fff);
+}
+} // namespace
+
+// _Float16 division (clang's f32 reciprocal iteration ending in
+// v_div_fixup_f16, correctly rounded), sin and cos (v_mul_f16 by 1/(2 pi)
+// then v_sin_f16/v_cos_f16), frexp (v_frexp_mant_f16, v_frexp_exp_i16_f16),
+// min and max of three (v_min3_f16, v_max3_f16) and v_div_fixup_f16 itself.
+TEST_P(Narrow, HalfMath) {
+  auto m = load("narrow");
+  ASSERT_TRUE(m);
+  const int n = 256;
+  std::vector<uint16_t> a(n), b(n), c(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = randomF16(rng, -14, 15);
+    b[i] = randomF16(rng, -14, 15);
+    c[i] = randomF16(rng, -14, 15);
+  }
+  // Division's special cases, f16 denormals, and sin/cos arguments.
+  const uint16_t sa[] = {0x0000, 0x3c00, 0x7c00, 0x3c00, 0x0000, 0x7bff, 0x0001, 0x8000,
+                         0x03ff, 0x4248, 0xfc00, 0x7e00};
+  const uint16_t sb[] = {0x0000, 0x0000, 0xfc00, 0x7c00, 0x3c00, 0x0400, 0x3800, 0x4000,
+                         0x3c01, 0x7e00, 0x4000, 0x3c00};
+  for (int i = 0; i < 12; ++i) {
+    a[i] = sa[i];
+    b[i] = sb[i];
+  }
+  uint64_t da = upload(a), db = upload(b), dc = upload(c),
+           dout = alloc(8 * n * 2, 0xcd), de = alloc(n * 4);
+  EMU_LAUNCH(*m, "f16_ops", {n / 64, 1, 1}, {64, 1, 1},
+             ArgPack().add(da).add(db).add(dc).add(dout).add(de).add(n));
+  auto out = download<uint16_t>(dout, 8 * n);
+  auto ex = download<int32_t>(de, n);
+  Report rdiv("x / y"), rsin("sin"), rcos("cos"), rmant("frexp mant"),
+      rexp("frexp exp"), rmin("min3"), rmax("max3"), rfix("div_fixup"), rpad("untouched");
+  const uint16_t invTwoPi = toF16(0.15915494309189533577);
+  for (int i = 0; i < n; ++i) {
+    const uint16_t *o = &out[8 * i];
+    double x = fromF16(a[i]), y = fromF16(b[i]), z = fromF16(c[i]);
+    // Division: correctly rounded (the double quotient of two f16 values is
+    // never an f16 rounding tie, so rounding it again is exact); any NaN.
+    uint16_t q = toF16(x / y);
+    if (!(o[0] == q || (isNaNF16(o[0]) && isNaNF16(q))))
+      rdiv.fail(i, hex(o[0]), hex(q));
+    // sin/cos: of the f16 product t = x * f16(1/(2 pi)), sin(2 pi t) within
+    // the ISA's 1 ulp (f16 denormal results: 1 ulp of the smallest normal).
+    double t = fromF16(toF16(x * fromF16(invTwoPi)));
+    double turns = std::remainder(t, 1.0);
+    const long double twoPi = 6.28318530717958647692528676655900577L;
+    for (int k = 0; k < 2; ++k) {
+      uint16_t w = toF16(double(k ? std::cos(twoPi * turns) : std::sin(twoPi * turns)));
+      uint16_t g = o[1 + k];
+      bool ok = ulpDistanceF16(g, w) <= 1 ||
+                (std::fabs(fromF16(g) - fromF16(w)) <= 0x1p-24 * 1) ||
+                (std::isinf(x) && isNaNF16(g));
+      if (!ok)
+        (k ? rcos : rsin).fail(i, hex(g), hex(w));
+    }
+    // frexp: exact for finite x (0 gives 0 and 0).
+    if (std::isfinite(x)) {
+      int e = 0;
+      double mant = x == 0 ? x : std::frexp(x, &e);
+      if (o[3] != toF16(mant))
+        rmant.fail(i, hex(o[3]), hex(toF16(mant)));
+      if (ex[i] != e)
+        rexp.fail(i, std::to_string(ex[i]), std::to_string(e));
+    }
+    // min/max of three (values compared, so -0 and +0 are both accepted).
+    if (!std::isnan(x) && !std::isnan(y)) {
+      double mn = std::min({x, y, z}), mx = std::max({x, y, z});
+      if (fromF16(o[4]) != mn)
+        rmin.fail(i, hex(o[4]), hex(toF16(mn)));
+      if (fromF16(o[5]) != mx)
+        rmax.fail(i, hex(o[5]), hex(toF16(mx)));
+    }
+    uint16_t wf = divFixupF16Ref(a[i], b[i], c[i]);
+    if (!(o[6] == wf || (isNaNF16(o[6]) && isNaNF16(wf))))
+      rfix.fail(i, hex(o[6]), hex(wf));
+    if (o[7] != 0xcdcd)
+      rpad.fail(i, hex(o[7]), "cdcd");
+  }
+}
+
+// The byte SAD and lerp builtins (v_sad_u8, v_msad_u8, v_sad_hi_u8,
+// v_sad_u16, v_lerp_u8) and |x - y| + z, which clang turns into v_sad_u32.
+TEST_P(Narrow, SadLerp) {
+  auto m = load("narrow");
+  ASSERT_TRUE(m);
+  const int n = 128;
+  auto a = randomInts<uint32_t>(rng, n, 0, 0xffffffffll);
+  auto b = randomInts<uint32_t>(rng, n, 0, 0xffffffffll);
+  auto c = randomInts<uint32_t>(rng, n, 0, 0xffffffffll);
+  for (int i = 0; i < 16; ++i) // zero reference bytes for v_msad_u8
+    b[i] &= 0x00ff00ffu << (i & 8);
+  uint64_t da = upload(a), db = upload(b), dc = upload(c), dout = alloc(6 * n * 4);
+  EMU_LAUNCH(*m, "sad_ops", {n / 64, 1, 1}, {64, 1, 1},
+             ArgPack().add(da).add(db).add(dc).add(dout).add(n));
+  auto out = download<uint32_t>(dout, 6 * n);
+  const char *names[6] = {"sad_u8", "msad_u8", "sad_hi_u8", "sad_u16", "lerp_u8", "sad_u32"};
+  std::vector<Report> r;
+  r.reserve(12);
+  for (auto *nm : names)
+    r.emplace_back(nm);
+  for (int i = 0; i < n; ++i) {
+    uint64_t sad = 0, msad = 0, sad16 = 0, lerp = 0;
+    for (int k = 0; k < 4; ++k) {
+      int64_t x = (a[i] >> (8 * k)) & 0xff, y = (b[i] >> (8 * k)) & 0xff;
+      sad += uint64_t(x > y ? x - y : y - x);
+      if (y != 0)
+        msad += uint64_t(x > y ? x - y : y - x);
+      lerp |= uint64_t((x + y + ((c[i] >> (8 * k)) & 1)) >> 1) << (8 * k);
+    }
+    for (int k = 0; k < 2; ++k) {
+      int64_t x = (a[i] >> (16 * k)) & 0xffff, y = (b[i] >> (16 * k)) & 0xffff;
+      sad16 += uint64_t(x > y ? x - y : y - x);
+    }
+    uint64_t d32 = a[i] > b[i] ? uint64_t(a[i]) - b[i] : uint64_t(b[i]) - a[i];
+    uint32_t want[6] = {uint32_t(sad + c[i]), uint32_t(msad + c[i]),
+                        uint32_t((sad << 16) + c[i]), uint32_t(sad16 + c[i]),
+                        uint32_t(lerp), uint32_t(d32 + c[i])};
+    for (int k = 0; k < 6; ++k)
+      if (out[6 * i + k] != want[k])
+        r[k].fail(i, hex(out[6 * i + k]), hex(want[k]));
+  }
+}
+
+// __builtin_amdgcn_trig_preop(x, k), k = 0..2: segment k of 2/pi holds the
+// bits [53 k + s, 53 k + s + 53) of its binary fraction, s = the excess of
+// x's exponent over 1077, at their place value (times 2^128 for exponents
+// of 1968 and more). Checked here bit by bit against the bits of 2/pi that
+// a long double holds (the first 62); AluTests checks all 1201 bits.
+TEST_P(Narrow, TrigPreop) {
+  auto m = load("narrow");
+  ASSERT_TRUE(m);
+  const int n = 128;
+  std::vector<double> x(n);
+  std::uniform_int_distribution<int> e(1000, 2046);
+  std::uniform_int_distribution<uint64_t> f(0, (uint64_t(1) << 52) - 1);
+  for (int i = 0; i < n; ++i)
+    x[i] = doubleOf(uint64_t(i < 64 ? 1023 + i % 60 : e(rng)) << 52 | f(rng));
+  x[1] = doubleOf(uint64_t(1077) << 52);
+  x[2] = doubleOf(uint64_t(1078) << 52);
+  x[3] = doubleOf(uint64_t(1967) << 52);
+  x[4] = doubleOf(uint64_t(1968) << 52 | 5);
+  x[5] = -x[2];
+  uint64_t dx = upload(x), dout = alloc(3 * n * 8);
+  EMU_LAUNCH(*m, "trig_preop", {n / 64, 1, 1}, {64, 1, 1},
+             ArgPack().add(dx).add(dout).add(n));
+  auto out = download<double>(dout, 3 * n);
+  // Bits 0..61 of 2/pi = 0.b0 b1 b2 ... (b0 the 2^-1 bit).
+  long double tp = 0.63661977236758134307553505349005744813783858296182579L;
+  int twoPiBits[62];
+  long double v = tp;
+  for (int i = 0; i < 62; ++i) {
+    v *= 2;
+    twoPiBits[i] = v >= 1;
+    if (v >= 1)
+      v -= 1;
+  }
+  Report r("trig_preop");
+  for (int i = 0; i < n; ++i) {
+    int ex = int((bitsOf(x[i]) >> 52) & 0x7ff);
+    int s = ex > 1077 ? ex - 1077 : 0;
+    int adj = ex >= 1968 ? 128 : 0;
+    for (int k = 0; k < 3; ++k) {
+      double g = out[3 * i + k];
+      int first = 53 * k + s;
+      // g * 2^(first + 53 - adj) is the 53-bit integer of those bits.
+      long double bitsInt = std::ldexp((long double)g, first + 53 - adj);
+      bool ok = bitsInt == std::floor(bitsInt) && bitsInt >= 0 && bitsInt < 0x1p53L;
+      for (int p = first; ok && p < first + 53 && p < 62; ++p) {
+        long double sh = std::floor(std::ldexp(bitsInt, -(first + 52 - p)));
+        ok = std::fmod(sh, 2.0L) == twoPiBits[p];
+      }
+      if (!ok)
+        r.fail(3 * i + k, std::to_string(g), "bits " + std::to_string(first) + "..");
+    }
+  }
+}
+
 #define EMU_INSTANTIATE(Suite)                                                 \
   INSTANTIATE_TEST_SUITE_P(Chips, Suite,                                       \
                            ::testing::Values(Chip::gfx942, Chip::gfx950),     \
@@ -1088,3 +1332,4 @@ EMU_INSTANTIATE(Sync);
 EMU_INSTANTIATE(Buffer);
 EMU_INSTANTIATE(Control);
 EMU_INSTANTIATE(Grid);
+EMU_INSTANTIATE(Narrow);
