@@ -729,13 +729,32 @@ uint32_t lerpU8(uint32_t a, uint32_t b, uint32_t c) {
 }
 B32_3(LerpU8, lerpU8(a, b, c))
 /// V_CVT_PK_U8_F32: S0.f32 converted to u8 goes into byte S1[1:0] of S2.
-/// The conversion saturates to [0, 255] (NaN -> 0) and rounds to nearest
-/// even (the MODE default; the guide's f32_to_u8 does not say more).
+/// The conversion saturates to [0, 255] (NaN -> 0) and truncates like
+/// V_CVT_U32_F32; the guide's f32_to_u8 names no rounding, so the
+/// fractional case is unverified (integral values are exact either way).
 uint32_t cvtU8(float x) {
   if (std::isnan(x) || x <= 0) return 0;
   if (x >= 255.0f) return 255;
-  return uint32_t(std::nearbyint(x));
+  return uint32_t(x);
 }
+/// V_CVT_PKNORM_I16_F32 / V_CVT_PKNORM_U16_F32: two f32 to packed 16-bit
+/// normalised integers, f32_to_snorm = clamp(x, -1, 1) * 32767 and
+/// f32_to_unorm = clamp(x, 0, 1) * 65535, rounded to nearest even (as
+/// GLSL's packSnorm2x16/packUnorm2x16, which compilers map onto them; the
+/// tie case is unverified on hardware). NaN gives 0.
+uint32_t toSnorm16(float x) {
+  if (std::isnan(x)) return 0;
+  double v = std::nearbyint(double(std::clamp(x, -1.0f, 1.0f)) * 32767.0);
+  return uint32_t(int32_t(v)) & 0xffff;
+}
+uint32_t toUnorm16(float x) {
+  if (std::isnan(x)) return 0;
+  return uint32_t(std::nearbyint(double(std::clamp(x, 0.0f, 1.0f)) * 65535.0));
+}
+VOP_OP(CvtPknormI16F32, F32, F32, B32, 2,
+       return toSnorm16(asF(ua)) | (toSnorm16(asF(ub)) << 16);)
+VOP_OP(CvtPknormU16F32, F32, F32, B32, 2,
+       return toUnorm16(asF(ua)) | (toUnorm16(asF(ub)) << 16);)
 VOP_OP(CvtPkU8F32, F32, B32, B32, 3, {
   unsigned sh = 8 * (ub & 3);
   return (uc & ~(0xffu << sh)) | (cvtU8(asF(ua)) << sh);
@@ -1663,6 +1682,7 @@ void registerValuOps(OpTable &t) {
   REG("V_SAD_U8", SadU8) REG("V_SAD_HI_U8", SadHiU8) REG("V_SAD_U16", SadU16)
   REG("V_SAD_U32", SadU32) REG("V_MSAD_U8", MsadU8) REG("V_LERP_U8", LerpU8)
   REG("V_CVT_PK_U8_F32", CvtPkU8F32)
+  REG("V_CVT_PKNORM_I16_F32", CvtPknormI16F32) REG("V_CVT_PKNORM_U16_F32", CvtPknormU16F32)
 #undef REG
   t.add("V_CNDMASK_B32", cndmask, V);
   t.add("V_FMA_F32", fmaF32, V);

@@ -2129,6 +2129,20 @@ uint64_t trigPreopRef(uint64_t x, uint32_t seg) {
   return bitsOf(std::ldexp(double(m), scale));
 }
 
+/// f32_to_snorm / f32_to_unorm as 16-bit patterns: the scaled value's
+/// integer part, plus one when the rest is above a half or exactly a half
+/// with an odd integer part.
+uint32_t normRef(float x, bool isSigned) {
+  if (std::isnan(x))
+    return 0;
+  double lo = isSigned ? -1.0 : 0.0;
+  double v = (x < lo ? lo : x > 1.0 ? 1.0 : double(x)) * (isSigned ? 32767.0 : 65535.0);
+  double i = std::floor(v), rest = v - i;
+  if (rest > 0.5 || (rest == 0.5 && std::fmod(i, 2.0) != 0))
+    i += 1;
+  return uint32_t(int32_t(i)) & 0xffff;
+}
+
 std::vector<Row> valu16BitRows() {
   auto lo = [](uint32_t v) { return v & 0xffff; };
   auto keepHi = [](uint32_t r, uint32_t c) { return (r & 0xffff) | (c & 0xffff0000u); };
@@ -2229,6 +2243,13 @@ std::vector<Row> valu16BitRows() {
          return uint32_t(trigPreopRef(wide(a, b), c)); }, Row::F64NaN},
       {"v_trig_preop_f64 hi", [=](uint32_t a, uint32_t b, uint32_t c, int) {
          return uint32_t(trigPreopRef(wide(a, b), c) >> 32); }},
+      // V_CVT_PKNORM_*16_F32: clamp to [-1, 1] ([0, 1]), scale by 32767
+      // (65535), round to nearest even (ties unverified; random inputs do
+      // not hit them); NaN gives 0. Low half from a, high half from b.
+      {"v_cvt_pknorm_i16_f32", [=](uint32_t a, uint32_t b, uint32_t, int) {
+         return normRef(floatOf(a), true) | normRef(floatOf(b), true) << 16; }},
+      {"v_cvt_pknorm_u16_f32", [=](uint32_t a, uint32_t b, uint32_t, int) {
+         return normRef(floatOf(a), false) | normRef(floatOf(b), false) << 16; }},
       // S_FLBIT_I32_I64: as S_FLBIT_I32 on 64 bits (count from the MSB to
       // the first bit unlike the sign), -1 for 0 and -1.
       {"s_flbit_i32_i64", [=](uint32_t a, uint32_t b, uint32_t, int) {
@@ -2267,8 +2288,14 @@ TEST_P(Alu, Valu16Bit) {
     b[l] = moderateHalves(rng);
     c[l] = moderateHalves(rng);
   }
+  // Lanes 40..47: f32 values in [-1.5, 1.5] for v_cvt_pknorm.
+  std::uniform_real_distribution<float> unit(-1.5f, 1.5f);
+  for (int l = 40; l < 48; ++l) {
+    a[l] = bitsOf(unit(rng));
+    b[l] = bitsOf(unit(rng));
+  }
   auto rows = valu16BitRows();
-  ASSERT_EQ(rows.size(), 39u);
+  ASSERT_EQ(rows.size(), 41u);
   run("valu_16bit", rows, a, b, c);
 }
 

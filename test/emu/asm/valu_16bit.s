@@ -3,12 +3,12 @@
 // Ops clang emits for ordinary HIP code that the audit found missing:
 // saturating i16 add/sub, the 16-bit multiply-adds, min3/max3/med3 on i16,
 // u16 and f16, v_div_fixup_f16 (f16 division), frexp and sin/cos of f16,
-// the byte SAD family and v_lerp_u8, v_cvt_pk_u8_f32 and v_trig_preop_f64
-// (f64 sin/cos range reduction), then s_flbit_i32_i64 and
-// s_bitreplicate_b64_b32 per lane. One wave; the k-th ST writes row k of out.
+// the byte SAD family and v_lerp_u8, v_cvt_pk_u8_f32, v_trig_preop_f64
+// (f64 sin/cos range reduction) and v_cvt_pknorm_*_f32, then
+// s_flbit_i32_i64 and s_bitreplicate_b64_b32 per lane. One wave; the k-th ST writes row k of out.
 // AluTests.cpp (Valu16Bit) lists the rows with a reference each.
 //
-// Arguments: a, b, c (u32[64]), out (u32[39 * 64]). v1 = a, v2 = b,
+// Arguments: a, b, c (u32[64]), out (u32[41 * 64]). v1 = a, v2 = b,
 // v3 = c, v[6:7] = a | b << 32. The gfx9 op_sel forms keep the half of the
 // destination they do not write, so v4 starts as c; where LLVM does not
 // rely on what happens to the high half (zeroesHigh16BitsOfDest lists
@@ -172,7 +172,13 @@ valu_16bit:
   v_trig_preop_f64 v[10:11], v[6:7], v3
   ST v10
   ST v11
-  // out[36..38]: the SALU ops the audit listed, once per lane index l on
+  // out[36]: v_cvt_pknorm_i16_f32 (a, b as f32)
+  v_cvt_pknorm_i16_f32 v4, v1, v2
+  ST v4
+  // out[37]: v_cvt_pknorm_u16_f32
+  v_cvt_pknorm_u16_f32 v4, v1, v2
+  ST v4
+  // out[38..40]: the SALU ops the audit listed, once per lane index l on
   // x = a[l] | b[l] << 32: s_flbit_i32_i64 x, and s_bitreplicate_b64_b32
   // of a[l] (lo, hi), into lane l of v12, v13, v14.
   s_mov_b32 s12, 0
