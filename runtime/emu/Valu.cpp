@@ -235,6 +235,35 @@ uint32_t minMaxF16(uint32_t ua, uint32_t ub, bool isMax) {
   return floatToHalf(isMax ? fmaxIeee(a, b) : fminIeee(a, b));
 }
 
+/// IEEE 754-2019 maximum/minimum (gfx950's V_MAXIMUM3_F32, V_MINIMUM3_F32,
+/// V_PK_MAXIMUM3_F16, V_PK_MINIMUM3_F16, which LLVM selects for
+/// llvm.maximum/llvm.minimum): a NaN operand gives a quiet NaN (the first
+/// NaN, quieted), and -0 orders below +0. The 3-operand forms are the
+/// 2-operand op applied twice.
+uint32_t maximumF32(uint32_t a, uint32_t b, bool isMax) {
+  float x = asF(a), y = asF(b);
+  if (std::isnan(x)) return a | 0x400000u;
+  if (std::isnan(y)) return b | 0x400000u;
+  if (x == y) // equal values; only the zeros' signs can differ
+    return isMax ? (std::signbit(x) ? b : a) : (std::signbit(x) ? a : b);
+  return (isMax ? x > y : x < y) ? a : b;
+}
+uint32_t maximum3F32(uint32_t a, uint32_t b, uint32_t c, bool isMax) {
+  return maximumF32(maximumF32(a, b, isMax), c, isMax);
+}
+uint16_t maximumF16(uint16_t a, uint16_t b, bool isMax) {
+  auto nan = [](uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
+  if (nan(a)) return a | 0x200;
+  if (nan(b)) return b | 0x200;
+  float x = halfToFloat(a), y = halfToFloat(b);
+  if (x == y)
+    return isMax ? (std::signbit(x) ? b : a) : (std::signbit(x) ? a : b);
+  return (isMax ? x > y : x < y) ? a : b;
+}
+uint16_t maximum3F16(uint16_t a, uint16_t b, uint16_t c, bool isMax) {
+  return maximumF16(maximumF16(a, b, isMax), c, isMax);
+}
+
 bool isDenorm(float x) { return std::fpclassify(x) == FP_SUBNORMAL; }
 float flushIn(float x) { return isDenorm(x) ? std::copysign(0.0f, x) : x; }
 float flushOut(float x) { return flushIn(x); }
@@ -409,6 +438,8 @@ F32_2(MinF32, fminIeee(a, b))
 F32_3(Max3F32, fmaxIeee(fmaxIeee(a, b), c))
 F32_3(Min3F32, fminIeee(fminIeee(a, b), c))
 F32_3(Med3F32, med3(a, b, c))
+VOP_OP(Maximum3F32, F32, F32, F32, 3, return maximum3F32(ua, ub, uc, true);)
+VOP_OP(Minimum3F32, F32, F32, F32, 3, return maximum3F32(ua, ub, uc, false);)
 F32_1(ExpF32, exp2Hw(a))
 F32_1(LogF32, log2Hw(a))
 F32_1(RcpF32, rcpHw(a))
@@ -1398,6 +1429,7 @@ inline bool pkNeg(const Inst &in, unsigned i, bool hi) {
 }
 
 enum PkOp : uint16_t { PkAddF16, PkMulF16, PkFmaF16, PkMaxF16, PkMinF16,
+                       PkMaximum3F16, PkMinimum3F16, // float ops end here
                        PkAddU16, PkSubU16, PkMulLoU16, PkLshlrevB16,
                        PkLshrrevB16, PkAshrrevI16, PkMaxU16, PkMinU16,
                        PkMaxI16, PkMinI16, PkAddI16, PkSubI16, PkMadU16 };
@@ -1408,7 +1440,7 @@ void pk16(Wave &w, const Inst &in) {
   const uint32_t *s[3] = {lanes(w, in.src[0], b0),
                           in.nsrc > 1 ? lanes(w, in.src[1], b1) : b0,
                           in.nsrc > 2 ? lanes(w, in.src[2], b2) : b0};
-  bool isFloat = in.op <= PkMinF16;
+  bool isFloat = in.op <= PkMinimum3F16;
   for (int l = 0; l < kLanes; ++l) {
     uint32_t out = 0;
     for (int h = 0; h < 2; ++h) {
@@ -1428,6 +1460,8 @@ void pk16(Wave &w, const Inst &in) {
         break;
       case PkMaxF16: y = minMaxF16(x[0], x[1], true); break;
       case PkMinF16: y = minMaxF16(x[0], x[1], false); break;
+      case PkMaximum3F16: y = maximum3F16(x[0], x[1], x[2], true); break;
+      case PkMinimum3F16: y = maximum3F16(x[0], x[1], x[2], false); break;
       case PkAddU16: case PkAddI16: y = x[0] + x[1]; break;
       case PkSubU16: case PkSubI16: y = x[0] - x[1]; break;
       case PkMulLoU16: y = x[0] * x[1]; break;
@@ -1605,6 +1639,7 @@ void registerValuOps(OpTable &t) {
   REG("V_MAD_LEGACY_F32", MadF32) REG("V_MAD_F32", MadF32)
   REG("V_MAC_F32", MadF32) REG("V_MAX_F32", MaxF32) REG("V_MIN_F32", MinF32)
   REG("V_MAX3_F32", Max3F32) REG("V_MIN3_F32", Min3F32) REG("V_MED3_F32", Med3F32)
+  REG("V_MAXIMUM3_F32", Maximum3F32) REG("V_MINIMUM3_F32", Minimum3F32)
   REG("V_EXP_F32", ExpF32) REG("V_LOG_F32", LogF32) REG("V_RCP_F32", RcpF32)
   REG("V_RCP_IFLAG_F32", RcpF32) REG("V_RSQ_F32", RsqF32) REG("V_SQRT_F32", SqrtF32)
   REG("V_SIN_F32", SinF32) REG("V_COS_F32", CosF32)
@@ -1769,7 +1804,8 @@ void registerValuOps(OpTable &t) {
     PkOp op;
   } pks[] = {{"V_PK_ADD_F16", PkAddF16}, {"V_PK_MUL_F16", PkMulF16},
              {"V_PK_FMA_F16", PkFmaF16}, {"V_PK_MAX_F16", PkMaxF16},
-             {"V_PK_MIN_F16", PkMinF16}, {"V_PK_ADD_U16", PkAddU16},
+             {"V_PK_MIN_F16", PkMinF16}, {"V_PK_MAXIMUM3_F16", PkMaximum3F16},
+             {"V_PK_MINIMUM3_F16", PkMinimum3F16}, {"V_PK_ADD_U16", PkAddU16},
              {"V_PK_SUB_U16", PkSubU16}, {"V_PK_MUL_LO_U16", PkMulLoU16},
              {"V_PK_LSHLREV_B16", PkLshlrevB16}, {"V_PK_LSHRREV_B16", PkLshrrevB16},
              {"V_PK_ASHRREV_I16", PkAshrrevI16}, {"V_PK_MAX_U16", PkMaxU16},

@@ -1496,6 +1496,38 @@ std::vector<Row> valuGfx950Rows() {
                                     floatOf(c);
                     return bitsOf(float(s));
                   }, Row::F32NaN});
+  // IEEE 754-2019 maximum/minimum of three: any NaN gives NaN; otherwise
+  // the extreme value, with -0 counted below +0.
+  auto ext = [](std::initializer_list<double> v, bool isMax) {
+    double best = *v.begin();
+    for (double x : v) {
+      if (std::isnan(x))
+        return x;
+      bool better = isMax ? (x > best || (x == best && !std::signbit(x)))
+                          : (x < best || (x == best && std::signbit(x)));
+      if (better)
+        best = x;
+    }
+    for (double x : v)
+      if (std::isnan(x))
+        return x;
+    return best;
+  };
+  rows.push_back({"v_maximum3_f32", [ext](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return bitsOf(float(ext({floatOf(a), floatOf(b), floatOf(c)}, true)));
+                  }, Row::F32NaN});
+  rows.push_back({"v_minimum3_f32", [ext](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return bitsOf(float(ext({floatOf(a), floatOf(b), floatOf(c)}, false)));
+                  }, Row::F32NaN});
+  auto h = [](uint32_t v, int hi) { return fromF16(uint16_t(v >> (16 * hi))); };
+  rows.push_back({"v_pk_maximum3_f16", [ext, h](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return uint32_t(toF16(ext({h(a, 0), h(b, 0), h(c, 0)}, true))) |
+                           uint32_t(toF16(ext({h(a, 1), h(b, 1), h(c, 1)}, true))) << 16;
+                  }, Row::PkF16NaN});
+  rows.push_back({"v_pk_minimum3_f16 op_sel:[1,0,1]", [ext, h](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return uint32_t(toF16(ext({h(a, 1), h(b, 0), h(c, 1)}, false))) |
+                           uint32_t(toF16(ext({h(a, 1), h(b, 1), h(c, 1)}, false))) << 16;
+                  }, Row::PkF16NaN});
   return rows;
 }
 
@@ -1503,7 +1535,7 @@ std::vector<Row> valuGfx950Rows() {
 
 TEST_P(Alu, ValuGfx950) {
   if (!isGfx950())
-    GTEST_SKIP() << "v_cvt_pk_f16/bf16_f32, v_cvt_f32_bf16, v_bitop3 are gfx950 only";
+    GTEST_SKIP() << "v_cvt_pk_f16/bf16_f32, v_cvt_f32_bf16, v_bitop3, v_maximum3 are gfx950 only";
   auto a = random32(), b = random32(), c = random32();
   for (int l = 16; l < 48; ++l) {
     a[l] = moderateFloat(rng);
@@ -1520,8 +1552,18 @@ TEST_P(Alu, ValuGfx950) {
   const uint32_t bfEdge[4] = {0x3f808000, 0x3f818000, 0x7f7fffff, 0x7f800001};
   for (int l = 48; l < 52; ++l)
     a[l] = bfEdge[l - 48];
+  // Lanes 52..63: the three operands drawn from {-0, +0, 1, -1} (maximum
+  // and minimum order the zeros), as f32 and as both f16 halves.
+  const uint32_t zf[4] = {0x80000000u, 0, 0x3f800000u, 0xbf800000u};
+  const uint32_t zh[4] = {0x80008000u, 0, 0x3c003c00u, 0xbc00bc00u};
+  for (int l = 52; l < 64; ++l) {
+    bool halves = l >= 58;
+    a[l] = (halves ? zh : zf)[l % 4];
+    b[l] = (halves ? zh : zf)[(l / 4) % 4];
+    c[l] = (halves ? zh : zf)[(l + 1) % 2];
+  }
   auto rows = valuGfx950Rows();
-  ASSERT_EQ(rows.size(), 13u);
+  ASSERT_EQ(rows.size(), 17u);
   run("valu_gfx950", rows, a, b, c);
 }
 

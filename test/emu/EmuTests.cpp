@@ -1318,6 +1318,71 @@ TEST_P(Narrow, TrigPreop) {
   }
 }
 
+// __builtin_elementwise_maximum/minimum of three floats and three half
+// pairs: NaN in, NaN out; -0 below +0; else the extreme value.
+TEST_P(Narrow, Fmaximum) {
+  auto m = load("narrow");
+  ASSERT_TRUE(m);
+  const int n = 128;
+  const float pick[] = {0.0f, -0.0f, 1.5f, -2.0f, NAN, INFINITY, -INFINITY, 3.0f};
+  std::uniform_int_distribution<int> d(0, 7);
+  std::vector<float> a(n), b(n), c(n);
+  std::vector<uint32_t> ha(n), hb(n), hc(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = pick[d(rng)], b[i] = pick[d(rng)], c[i] = pick[d(rng)];
+    auto pair = [&] {
+      return uint32_t(toF16(pick[d(rng)])) | uint32_t(toF16(pick[d(rng)])) << 16;
+    };
+    ha[i] = pair(), hb[i] = pair(), hc[i] = pair();
+  }
+  uint64_t da = upload(a), db = upload(b), dc = upload(c), dha = upload(ha),
+           dhb = upload(hb), dhc = upload(hc), dout = alloc(2 * n * 4),
+           dhout = alloc(2 * n * 4);
+  EMU_LAUNCH(*m, "fmaximum", {n / 64, 1, 1}, {64, 1, 1},
+             ArgPack().add(da).add(db).add(dc).add(dha).add(dhb).add(dhc)
+                 .add(dout).add(dhout).add(n));
+  auto out = download<float>(dout, 2 * n);
+  auto hout = download<uint32_t>(dhout, 2 * n);
+  // The extreme of three in IEEE 754-2019's order, as (is NaN, value, sign).
+  auto ext = [](double x, double y, double z, bool isMax) {
+    double v[3] = {x, y, z}, best = x;
+    for (double e : v)
+      if (std::isnan(e))
+        return e;
+    for (double e : v) {
+      bool neg = std::signbit(e), bneg = std::signbit(best);
+      if (isMax ? (e > best || (e == best && bneg && !neg))
+                : (e < best || (e == best && !bneg && neg)))
+        best = e;
+    }
+    return best;
+  };
+  auto same = [](double g, double w) {
+    return (std::isnan(g) && std::isnan(w)) ||
+           (g == w && std::signbit(g) == std::signbit(w));
+  };
+  Report rmax("maximum3 f32"), rmin("minimum3 f32"), rhmax("maximum3 f16"),
+      rhmin("minimum3 f16");
+  for (int i = 0; i < n; ++i) {
+    double wmax = ext(a[i], b[i], c[i], true), wmin = ext(a[i], b[i], c[i], false);
+    if (!same(out[2 * i], wmax))
+      rmax.fail(i, out[2 * i], wmax);
+    if (!same(out[2 * i + 1], wmin))
+      rmin.fail(i, out[2 * i + 1], wmin);
+    for (int h = 0; h < 2; ++h) {
+      auto f = [h](uint32_t v) { return fromF16(uint16_t(v >> (16 * h))); };
+      double gx = fromF16(uint16_t(hout[2 * i] >> (16 * h)));
+      double gn = fromF16(uint16_t(hout[2 * i + 1] >> (16 * h)));
+      double wx = ext(f(ha[i]), f(hb[i]), f(hc[i]), true);
+      double wn = ext(f(ha[i]), f(hb[i]), f(hc[i]), false);
+      if (!same(gx, wx))
+        rhmax.fail(2 * i + h, gx, wx);
+      if (!same(gn, wn))
+        rhmin.fail(2 * i + h, gn, wn);
+    }
+  }
+}
+
 #define EMU_INSTANTIATE(Suite)                                                 \
   INSTANTIATE_TEST_SUITE_P(Chips, Suite,                                       \
                            ::testing::Values(Chip::gfx942, Chip::gfx950),     \

@@ -5,8 +5,9 @@
 // clamp for saturating math, v_mad_legacy_u16 or v_mad_u16, v_min3/max3/
 // med3 on 16-bit values, f16 division through v_div_fixup_f16, v_sin_f16,
 // v_cos_f16, v_frexp_*_f16), the byte SADs and v_lerp_u8 through their
-// builtins, and __builtin_amdgcn_trig_preop (v_trig_preop_f64, the range
-// reduction of the device library's f64 sin/cos/tan).
+// builtins, __builtin_amdgcn_trig_preop (v_trig_preop_f64, the range
+// reduction of the device library's f64 sin/cos/tan), and NaN-propagating
+// maximum/minimum (gfx950's v_maximum3_f32, v_pk_maximum3_f16).
 //
 //===----------------------------------------------------------------------===//
 #include "common.h"
@@ -83,4 +84,20 @@ KERNEL void trig_preop(const double *x, double *out, int n) {
     return;
   for (int k = 0; k < 3; ++k)
     out[3 * i + k] = __builtin_amdgcn_trig_preop(x[i], k);
+}
+
+// NaN-propagating maximum/minimum (llvm.maximum/llvm.minimum) of three
+// floats and of three half pairs: gfx950 has v_maximum3_f32,
+// v_minimum3_f32 and v_pk_maximum3_f16/v_pk_minimum3_f16 for them, gfx942
+// compares and selects.
+KERNEL void fmaximum(const float *a, const float *b, const float *c,
+                     const v2h *ha, const v2h *hb, const v2h *hc, float *out,
+                     v2h *hout, int n) {
+  int i = bidX() * 64 + tidX();
+  if (i >= n)
+    return;
+  out[2 * i] = __builtin_elementwise_maximum(__builtin_elementwise_maximum(a[i], b[i]), c[i]);
+  out[2 * i + 1] = __builtin_elementwise_minimum(__builtin_elementwise_minimum(a[i], b[i]), c[i]);
+  hout[2 * i] = __builtin_elementwise_maximum(__builtin_elementwise_maximum(ha[i], hb[i]), hc[i]);
+  hout[2 * i + 1] = __builtin_elementwise_minimum(__builtin_elementwise_minimum(ha[i], hb[i]), hc[i]);
 }
