@@ -81,16 +81,8 @@ Error checkLayout(StringRef name, const AttentionTensorRef &t) {
                    " is negative; strides must be at least 0");
   if (t.offset < 0)
     return error(name + "'s offset " + Twine(t.offset) + " is negative");
-  // Every row of D elements is read or written with 4-byte (and wider)
-  // accesses - K and V by 4-byte LDS DMA - so each row must start 4-byte
-  // aligned: with 2-byte elements, even offsets and strides.
-  for (const Stride &s : strides)
-    if (s.value % 2)
-      return error(name + "'s " + s.what + " stride " + Twine(s.value) +
-                   " is odd; rows of 2-byte elements must start 4-byte aligned");
-  if (t.offset % 2)
-    return error(name + "'s offset " + Twine(t.offset) +
-                 " is odd; rows of 2-byte elements must start 4-byte aligned");
+  // Odd strides or offsets are fine: such an operand is copied into a
+  // packed buffer first (attention_forward, kernels/attention/attn_copy.mlir).
   // The kernel computes element offsets (batch * stride + head * stride,
   // token * stride) in 32-bit signed integers.
   uint64_t end = endElement(t);
@@ -149,6 +141,55 @@ std::optional<int64_t> paramValue(const std::vector<std::string> &params,
 /// The kernel's pointer argument for a view: the buffer itself when the
 /// view starts there (so that the launch checks its device), else the
 /// address of the first element.
+/// Whether fmha_fwd can use the view in place: it reads and writes rows of D
+/// elements with 4-byte (and wider) accesses - K and V by 4-byte LDS DMA -
+/// so every row must start 4-byte aligned: even strides and offset.
+bool rowsAligned(const AttentionTensorRef &t) {
+  return t.offset % 2 == 0 && t.batchStrideOrPacked() % 2 == 0 &&
+         t.tokenStrideOrPacked() % 2 == 0 && t.headStrideOrPacked() % 2 == 0;
+}
+
+KernelArgValue pointerArg(const AttentionTensorRef &t);
+
+/// Copies the tensor `from` into the view `to` (same shape and dtype) with
+/// kernels/attention/attn_copy.mlir.
+Error copyTensor(const AttentionTensorRef &from, const AttentionTensorRef &to, Jit &jit) {
+  Device &device = from.buffer->device();
+  Expected<Module> module = Module::compile(
+      device, jit, "attn_copy",
+      {"DTYPE=" + dtypeName(from.dtype).str(), "D=" + std::to_string(from.headDim)});
+  if (!module)
+    return error("cannot compile the copy kernel: " + toString(module.takeError()));
+  Expected<Kernel> kernel = module->kernel("attn_copy");
+  if (!kernel)
+    return kernel.takeError();
+  LaunchConfig config;
+  config.grid = Dim3(uint32_t((from.seq + 3) / 4), uint32_t(from.heads), uint32_t(from.batch));
+  config.block = Dim3(64);
+  auto i32 = [](int64_t x) { return int32_t(x); };
+  std::vector<KernelArgValue> args = {
+      pointerArg(from), pointerArg(to), i32(from.seq),
+      i32(from.batchStrideOrPacked()), i32(from.tokenStrideOrPacked()),
+      i32(from.headStrideOrPacked()), i32(to.batchStrideOrPacked()),
+      i32(to.tokenStrideOrPacked()), i32(to.headStrideOrPacked())};
+  Expected<LaunchResult> run = kernel->launch(config, args);
+  if (!run)
+    return run.takeError();
+  return Error::success();
+}
+
+/// A packed buffer of t's shape, for an operand whose rows are not aligned.
+Expected<AttentionTensorRef> packedLike(const AttentionTensorRef &t,
+                                        std::optional<Buffer> &storage) {
+  uint64_t bytes = uint64_t(t.batch) * t.seq * t.heads * t.headDim * dtypeSize(t.dtype);
+  Expected<Buffer> buffer = Buffer::allocate(t.buffer->device(), bytes);
+  if (!buffer)
+    return error("cannot allocate a packed copy (" + Twine(bytes) +
+                 " bytes): " + toString(buffer.takeError()));
+  storage.emplace(std::move(*buffer));
+  return AttentionTensorRef(*storage, t.dtype, t.batch, t.seq, t.heads, t.headDim);
+}
+
 KernelArgValue pointerArg(const AttentionTensorRef &t) {
   if (!t.offset)
     return KernelArgValue(*t.buffer);
@@ -371,6 +412,28 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   if (!kernel)
     return kernel.takeError();
 
+  // Operands whose rows do not start 4-byte aligned (odd strides or offset)
+  // are packed first; an O like that is written packed and copied back.
+  std::optional<Buffer> qStore, kStore, vStore, oStore;
+  AttentionTensorRef Q = q, K = k, V = v, O = o;
+  for (auto [src, dst, store] :
+       {std::tuple{&q, &Q, &qStore}, {&k, &K, &kStore}, {&v, &V, &vStore}}) {
+    if (rowsAligned(*src))
+      continue;
+    Expected<AttentionTensorRef> packed = packedLike(*src, *store);
+    if (!packed)
+      return packed.takeError();
+    *dst = *packed;
+    if (Error e = copyTensor(*src, *dst, jit))
+      return std::move(e);
+  }
+  if (!rowsAligned(o)) {
+    Expected<AttentionTensorRef> packed = packedLike(o, oStore);
+    if (!packed)
+      return packed.takeError();
+    O = *packed;
+  }
+
   // A workgroup of BLOCK / 64 waves takes 32 queries per wave, for one head
   // of one batch.
   int64_t block = paramValue(result.params, "BLOCK").value_or(256);
@@ -390,20 +453,23 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   // Without LSE the kernel never touches the pointer, but the slot still
   // takes a device address: Q's is a valid one.
   KernelArgValue lseArg =
-      options.lse ? KernelArgValue(*options.lse->buffer) : pointerArg(q);
+      options.lse ? KernelArgValue(*options.lse->buffer) : pointerArg(Q);
   auto i32 = [](int64_t x) { return int32_t(x); };
   std::vector<KernelArgValue> args = {
-      pointerArg(q), pointerArg(k), pointerArg(v), pointerArg(o), lseArg,
-      i32(q.seq), i32(k.seq), i32(q.heads), i32(k.heads),
-      i32(q.batchStrideOrPacked()), i32(q.tokenStrideOrPacked()), i32(q.headStrideOrPacked()),
-      i32(k.batchStrideOrPacked()), i32(k.tokenStrideOrPacked()), i32(k.headStrideOrPacked()),
-      i32(v.batchStrideOrPacked()), i32(v.tokenStrideOrPacked()), i32(v.headStrideOrPacked()),
-      i32(o.batchStrideOrPacked()), i32(o.tokenStrideOrPacked()), i32(o.headStrideOrPacked()),
+      pointerArg(Q), pointerArg(K), pointerArg(V), pointerArg(O), lseArg,
+      i32(Q.seq), i32(K.seq), i32(Q.heads), i32(K.heads),
+      i32(Q.batchStrideOrPacked()), i32(Q.tokenStrideOrPacked()), i32(Q.headStrideOrPacked()),
+      i32(K.batchStrideOrPacked()), i32(K.tokenStrideOrPacked()), i32(K.headStrideOrPacked()),
+      i32(V.batchStrideOrPacked()), i32(V.tokenStrideOrPacked()), i32(V.headStrideOrPacked()),
+      i32(O.batchStrideOrPacked()), i32(O.tokenStrideOrPacked()), i32(O.headStrideOrPacked()),
       kernelScale};
   Expected<LaunchResult> launched = kernel->launch(config, args);
   if (!launched)
     return launched.takeError();
   result.launch = *launched;
+  if (oStore)
+    if (Error e = copyTensor(O, o, jit))
+      return std::move(e);
   return result;
 }
 

@@ -13,7 +13,11 @@
 //
 // attention_forward() checks every argument with a message naming it, picks
 // the kernel variant (AttentionPath) for the device's chip and D, compiles
-// through the JIT (cached) and launches; the result says which path ran.
+// through the JIT (cached) and launches; the result says which path ran. The
+// kernel needs every row of D elements 4-byte aligned (even strides and
+// offset): a view that is not is first copied into a packed buffer
+// (kernels/attention/attn_copy.mlir), and an O like that is written packed
+// and copied back.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KCC_KERNELS_ATTENTION_ATTENTIONOP_H
