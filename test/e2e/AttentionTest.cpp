@@ -61,12 +61,10 @@ Config configFor(const Case &c) {
   cfg.params = {"DTYPE=" + c.dtype, p("D", c.D), std::string("CAUSAL=") + (c.causal ? "1" : "0"),
                 std::string("LSE_OUT=") + (c.lse ? "1" : "0")};
   if (c.chip == Chip::gfx950) {
-    bool fast = c.D == 128;
     int bn = 64;
-    cfg.waves = fast ? 8 : 4;
+    cfg.waves = 8;
     cfg.params.insert(cfg.params.end(),
-                      {p("BN", bn), p("BLOCK", cfg.waves * 64),
-                       std::string("STAGGER=") + (fast ? "1" : "0"), "V_TR=1",
+                      {p("BN", bn), p("BLOCK", cfg.waves * 64), "STAGGER=1", "V_TR=1",
                        p("PAD", c.D == 128 ? 8 : 0), p("VPAD", c.D == 128 ? 32 : 0),
                        p("VR", bn), p("VC", c.D), p("VROWS", 8)});
   } else {

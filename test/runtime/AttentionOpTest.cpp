@@ -321,7 +321,7 @@ TEST(AttentionOpPath, ParametersPerChip) {
             "DTYPE=bf16 D=128 CAUSAL=1 LSE_OUT=1 BN=64 BLOCK=512 STAGGER=1 V_TR=1 "
             "PAD=8 VPAD=32 VR=64 VC=128 VROWS=8");
   EXPECT_EQ(join(attentionParams(Chip::gfx950, DType::f16, 64, false, false)),
-            "DTYPE=f16 D=64 CAUSAL=0 LSE_OUT=0 BN=64 BLOCK=256 STAGGER=0 V_TR=1 "
+            "DTYPE=f16 D=64 CAUSAL=0 LSE_OUT=0 BN=64 BLOCK=512 STAGGER=1 V_TR=1 "
             "PAD=0 VPAD=0 VR=64 VC=64 VROWS=8");
   EXPECT_EQ(join(attentionParams(Chip::gfx942, DType::bf16, 128, false, true)),
             "DTYPE=bf16 D=128 CAUSAL=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
