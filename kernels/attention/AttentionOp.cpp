@@ -259,18 +259,18 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
     // for D = 128 (35 KiB). It has 8 waves in two staggered groups, as on
     // gfx950, for two waves per SIMD; without a transposing LDS read, each
     // of the 4 leading waves stores 8 rows of V transposed as V^T [D, 32]
-    // (timing model: 1.45x the 4-wave kernel's throughput). D = 64 keeps 4
-    // waves and three workgroups per CU.
+    // (timing model: 1.45x the 4-wave kernel's throughput). D = 64 too
+    // (MFMA busy 34% against 22% for 4-wave workgroups).
     if (headDim == 128)
       shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", p("PAD", pad),
                p("VPAD", vpad), p("VR", headDim), p("VC", 32), p("VROWS", 8)};
     else
       // K's 128-byte rows cannot be padded under the DMA's 256-byte lines
-      // and are 16-way conflicted on 32 banks unpadded: K moves through
-      // registers (K_REG, 8 rows per wave) into rows padded by 4 (timing
-      // model: 0.63x the cycles). On gfx950 the same measured slower than
-      // the conflicted DMA, so it keeps the DMA.
-      shape = {p("BN", 32), p("BLOCK", 256), "STAGGER=0", "V_TR=0", "PAD=4",
+      // and are 16-way conflicted on 32 banks unpadded: the leading waves
+      // move K through registers (K_REG, 8 rows each) into rows padded by 4
+      // (timing model: 0.63x the cycles). On gfx950 the same measured
+      // slower than the conflicted DMA, so it keeps the DMA.
+      shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", "PAD=4",
                p("VPAD", vpad), p("VR", headDim), p("VC", 32), p("VROWS", 8),
                "K_REG=1", "KROWS=8"};
     break;

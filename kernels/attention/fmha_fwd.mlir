@@ -427,7 +427,8 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   // With K_REG every wave loads its rows of K j+2 now and stores them after
   // cluster A (K j's buffer has been free since the previous barrier Y).
   %kreg = tile.param @K_REG : i1
-  %kload = arith.andi %kreg, %has2 : i1
+  %kload0 = arith.andi %kreg, %has2 : i1
+  %kload = arith.andi %kload0, %issuer : i1
   %knext = scf.if %kload -> !kreg {
     %k = func.call @load_k(%kbuf, %j2, %Skv, %ks) : (!buf, index, index, index) -> !kreg
     scf.yield %k : !kreg
@@ -657,12 +658,14 @@ func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>
   %true = arith.constant true
   %novtr0 = arith.xori %vtr, %true : i1
   %kreg0 = tile.param @K_REG : i1
-  %kreg0a = arith.andi %kreg0, %has0 : i1
+  %kreg0b = arith.andi %kreg0, %has0 : i1
+  %kreg0a = arith.andi %kreg0b, %is_lead : i1
   scf.if %kreg0a {
     %k0 = func.call @load_k(%kbuf, %c0, %Skv, %k_s) : (!buf, index, index, index) -> !kreg
     func.call @store_k(%k0, %ka) : (!kreg, !kl) -> ()
   }
-  %kreg1a = arith.andi %kreg0, %has1 : i1
+  %kreg1b = arith.andi %kreg0, %has1 : i1
+  %kreg1a = arith.andi %kreg1b, %is_lead : i1
   scf.if %kreg1a {
     %k1 = func.call @load_k(%kbuf, %c1, %Skv, %k_s) : (!buf, index, index, index) -> !kreg
     func.call @store_k(%k1, %kb) : (!kreg, !kl) -> ()

@@ -69,13 +69,11 @@ Config configFor(const Case &c) {
                        p("VR", bn), p("VC", c.D), p("VROWS", 8)});
   } else {
     int bn = 32;
-    bool staggered = c.D == 128;
-    cfg.waves = staggered ? 8 : 4;
+    cfg.waves = 8;
     cfg.params.insert(cfg.params.end(),
-                      {p("BN", bn), p("BLOCK", cfg.waves * 64),
-                       std::string("STAGGER=") + (staggered ? "1" : "0"), "V_TR=0",
+                      {p("BN", bn), p("BLOCK", cfg.waves * 64), "STAGGER=1", "V_TR=0",
                        p("PAD", 4), p("VPAD", 4), p("VR", c.D), p("VC", bn),
-                       p("VROWS", 8), std::string("K_REG=") + (staggered ? "0" : "1"),
+                       p("VROWS", 8), std::string("K_REG=") + (c.D == 128 ? "0" : "1"),
                        p("KROWS", 8)});
   }
   return cfg;

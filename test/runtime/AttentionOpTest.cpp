@@ -327,7 +327,7 @@ TEST(AttentionOpPath, ParametersPerChip) {
             "DTYPE=bf16 D=128 CAUSAL=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
             "PAD=4 VPAD=4 VR=128 VC=32 VROWS=8");
   EXPECT_EQ(join(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"PAD=4"})),
-            "DTYPE=bf16 D=64 CAUSAL=0 LSE_OUT=1 BN=32 BLOCK=256 STAGGER=0 V_TR=0 "
+            "DTYPE=bf16 D=64 CAUSAL=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
             "VPAD=4 VR=64 VC=32 VROWS=8 K_REG=1 KROWS=8 PAD=4");
 }
 
