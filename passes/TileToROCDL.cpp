@@ -1000,9 +1000,30 @@ struct ConvertLowering : public TilePattern<ConvertOp> {
     Type to = op.getType().getElementType();
     Type resultType = typeConverter->convertType(op.getType());
     Value in = adaptor.getOperand();
-    if (from == to)
+    if (from == to) {
       rw.replaceOp(op, in);
-    else if (from.isSignlessInteger(32))
+    } else if (op.getFastRounding() && chip == Chip::gfx942 && to.isBF16()) {
+      // Round to nearest even in integer arithmetic: add 0x7fff plus the
+      // lowest kept bit and keep the high half (v_bfe_u32 + v_add3_u32 per
+      // element, v_perm_b32 per pair); without the NaN check (see the op:
+      // numbers and the canonical quiet NaN convert exactly).
+      Location loc = op.getLoc();
+      auto vt = cast<VectorType>(in.getType());
+      auto i32v = VectorType::get(vt.getShape(), rw.getI32Type());
+      auto i16v = VectorType::get(vt.getShape(), rw.getI16Type());
+      auto splat = [&](int64_t c) {
+        return rw.create<LLVM::ConstantOp>(
+            loc, i32v, DenseElementsAttr::get(i32v, rw.getI32IntegerAttr(int32_t(c)).getValue()));
+      };
+      Value bits = rw.create<LLVM::BitcastOp>(loc, i32v, in);
+      Value lsb = rw.create<LLVM::AndOp>(
+          loc, rw.create<LLVM::LShrOp>(loc, bits, splat(16)), splat(1));
+      Value rounded = rw.create<LLVM::AddOp>(
+          loc, rw.create<LLVM::AddOp>(loc, bits, splat(0x7fff)), lsb);
+      Value high = rw.create<LLVM::TruncOp>(
+          loc, i16v, rw.create<LLVM::LShrOp>(loc, rounded, splat(16)));
+      rw.replaceOpWithNewOp<LLVM::BitcastOp>(op, resultType, high);
+    } else if (from.isSignlessInteger(32))
       rw.replaceOpWithNewOp<LLVM::SIToFPOp>(op, resultType, in);
     else if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
       rw.replaceOpWithNewOp<LLVM::FPTruncOp>(op, resultType, in);

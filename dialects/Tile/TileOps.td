@@ -375,10 +375,20 @@ def Tile_ConvertOp : Tile_Op<"convert", [Pure]> {
   let description = [{
     f32 to bf16/f16 rounds to nearest even (gfx950 packs pairs with
     `v_cvt_pk_bf16_f32`); 16-bit floats to f32 are exact; i32 to f32 rounds.
+
+    `fast_rounding` (f32 to bf16; allowed, without effect, for f32 to f16 so
+    that kernels generic in the dtype may carry it): gfx942 has no bf16
+    conversion, and the integer rounding it uses instead needs a NaN check
+    so that a NaN stays a NaN (the rounding carry may otherwise run into the
+    exponent or the sign). With `fast_rounding` that check is left out (5 instead of
+    11 VALU per pair of elements): every number, and the canonical quiet NaN
+    0x7fc00000 that v_exp_f32 returns, converts exactly as without it; other
+    NaNs may become an infinity or a zero. For values that cannot carry such
+    a NaN, e.g. results of exp2. gfx950 converts in hardware either way.
   }];
-  let arguments = (ins Tile_AnyTile:$operand);
+  let arguments = (ins Tile_AnyTile:$operand, UnitAttr:$fast_rounding);
   let results = (outs Tile_AnyTile:$result);
-  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let assemblyFormat = "$operand (`fast_rounding` $fast_rounding^)? attr-dict `:` type($operand) `->` type($result)";
   let hasVerifier = 1;
 }
 

@@ -355,6 +355,27 @@ func.func @elementwise(%x: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>, %f
   return %h : !tile.tile<[16, 16], bf16, #tile.mfma<acc, 16x16>>
 }
 
+// f32 -> bf16 with fast_rounding: gfx942 rounds to nearest even in integer
+// arithmetic without the NaN check (add 0x7fff and the lowest kept bit, keep
+// the high half); gfx950 converts in hardware as without it.
+// CHECK-LABEL: llvm.func @fast_round(
+// GFX942-NOT: llvm.fptrunc
+// GFX942: %[[BITS:.*]] = llvm.bitcast %arg0 : vector<4xf32> to vector<4xi32>
+// GFX942: llvm.lshr %[[BITS]], %{{.*}} : vector<4xi32>
+// GFX942: llvm.and
+// GFX942: llvm.add %[[BITS]], %{{.*}} : vector<4xi32>
+// GFX942: llvm.add
+// GFX942: llvm.lshr
+// GFX942: llvm.trunc %{{.*}} : vector<4xi32> to vector<4xi16>
+// GFX942: llvm.bitcast %{{.*}} : vector<4xi16> to vector<4xbf16>
+// GFX942-NOT: llvm.fptrunc
+// GFX950: llvm.fptrunc %arg0 : vector<4xf32> to vector<4xbf16>
+// CHECK: llvm.return
+func.func @fast_round(%x: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>) -> !tile.tile<[16, 16], bf16, #tile.mfma<acc, 16x16>> {
+  %h = tile.convert %x fast_rounding : !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>> -> !tile.tile<[16, 16], bf16, #tile.mfma<acc, 16x16>>
+  return %h : !tile.tile<[16, 16], bf16, #tile.mfma<acc, 16x16>>
+}
+
 // broadcast picks the slice register of each row; relayout moves nothing.
 // CHECK-LABEL: llvm.func @slices(%arg0: vector<4xf32>, %arg1: vector<4xbf16>, %arg2: vector<4xf16>)
 // CHECK-NEXT: %[[B:.*]] = llvm.shufflevector %arg0, %arg0 [0, 1, 2, 3] : vector<4xf32>

@@ -695,6 +695,14 @@ func.func @convert_types(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
 
 // -----
 
+func.func @convert_fast_rounding(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.convert' op 'fast_rounding' applies to f32 -> bf16/f16 only, not 'bf16' -> 'f32'}}
+  %0 = tile.convert %x fast_rounding : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
 func.func @convert_16bit(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
   // expected-error@+1 {{'tile.convert' op cannot convert 'bf16' to 'f16'; supported: f32 <-> bf16/f16, i32 -> f32}}
   %0 = tile.convert %x : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], f16, #tile.mfma<acc, 32x32x8>>
