@@ -16,15 +16,16 @@
 //
 //===----------------------------------------------------------------------===//
 #include "test/collective/AgGemmProblem.h"
+#include "kernels/EmbeddedKernels.h"
 
 #include "kernels/collective/AgGemmOp.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/Jit.h"
 #include "runtime/Module.h"
 #include "runtime/Runtime.h"
 #include "runtime/SymmetricHeap.h"
 #include "runtime/emu/Emulator.h"
-#include "runtime/emu/Observer.h"
+#include "runtime/LaunchTrace.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
@@ -41,7 +42,7 @@ namespace {
 
 /// Counts, per rank (launch) and workgroup, instructions issued and
 /// s_sleep instructions (the flag spin's back-off: one per failed poll).
-class RoleCounter : public emu::Observer {
+class RoleCounter : public LaunchTrace {
 public:
   explicit RoleCounter(llvm::ArrayRef<uint64_t> sleepOffsets, uint64_t entryOffset)
       : sleepOffsets_(sleepOffsets.begin(), sleepOffsets.end()),
@@ -51,12 +52,13 @@ public:
   };
   std::map<std::pair<uint32_t, uint64_t>, Counts> counts; // (rank, workgroup)
 
-  void beforeIssue(emu::Wave &w, const emu::Inst &in) override {
-    Counts &c = counts[{w.wg->launch, w.wg->index}];
+  void instruction(const TracedInstruction &in,
+                   llvm::ArrayRef<TracedAccess>) override {
+    Counts &c = counts[{uint32_t(in.launch), in.workgroup}];
     ++c.instructions;
     // Code addresses differ per rank (each device loads its own copy): the
     // first instruction a rank's waves run is the kernel entry.
-    auto [it, fresh] = base_.try_emplace(w.wg->launch, in.pc - entryOffset_);
+    auto [it, fresh] = base_.try_emplace(in.launch, in.pc - entryOffset_);
     (void)fresh;
     if (sleepOffsets_.count(in.pc - it->second))
       ++c.sleeps;
@@ -80,6 +82,7 @@ int fail(llvm::Error e) {
 } // namespace
 
 int main(int argc, char **argv) {
+  kcc::registerEmbeddedKernels();
   Chip chip = Chip::gfx942;
   unsigned world = 4;
   bool check = false;
@@ -156,7 +159,7 @@ int main(int argc, char **argv) {
         sleeps.push_back(d.offset);
     RoleCounter counter(sleeps, dis->empty() ? 0 : dis->front().offset);
     if (!gpu)
-      o.launch.observer = &counter;
+      o.launch.trace = &counter;
     // A first call warms the JIT and the caches; the second is measured.
     for (int call = 0; call < 2; ++call) {
       counter.counts.clear();

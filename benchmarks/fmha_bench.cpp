@@ -24,8 +24,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Stats.h"
+#include "kernels/EmbeddedKernels.h"
 #include "kernels/attention/AttentionOp.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/DType.h"
 #include "runtime/Jit.h"
 #include "runtime/emu/Emulator.h"
@@ -178,6 +179,7 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  kcc::registerEmbeddedKernels();
   int64_t skv = 2048;
   for (int i = 1; i < argc; ++i) {
     StringRef a = argv[i];

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/gemm/GemmOp.h"
+#include "kernels/EmbeddedKernels.h"
 #include "runtime/Jit.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -82,6 +83,7 @@ int child(StringRef dir, StringRef chipName) {
 } // namespace
 
 int main(int argc, char **argv) {
+  kcc::registerEmbeddedKernels();
   if (argc == 4 && StringRef(argv[1]) == "--child")
     return child(argv[2], argv[3]);
   int reps = 5;

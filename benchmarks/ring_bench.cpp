@@ -40,7 +40,7 @@
 #include "kernels/EmbeddedKernels.h"
 #include "kernels/attention/AttentionOp.h"
 #include "kernels/ring/RingAttention.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 #include "runtime/Buffer.h"
 #include "runtime/Runtime.h"

@@ -34,7 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 #include "runtime/emu/timing/Timing.h"
 

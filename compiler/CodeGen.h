@@ -17,7 +17,7 @@
 #ifndef KCC_COMPILER_CODEGEN_H
 #define KCC_COMPILER_CODEGEN_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"

@@ -8,7 +8,7 @@
 #ifndef KCC_COMPILER_PIPELINE_H
 #define KCC_COMPILER_PIPELINE_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

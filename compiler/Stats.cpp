@@ -1,6 +1,6 @@
 //===- Stats.cpp - Per-kernel resource and instruction statistics ---------===//
 //
-// Metadata and kernel descriptors come from runtime/CodeObject.h, the reader
+// Metadata and kernel descriptors come from target/CodeObject.h, the reader
 // the loader and the emulator use, so `--stats` reports what they will act on.
 // Only the kernel's code size comes from the ELF symbol table here, since the
 // metadata does not record it.
@@ -9,7 +9,7 @@
 #include "compiler/Stats.h"
 
 #include "compiler/CodeGen.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -216,87 +216,6 @@ Expected<InstructionCounts> countInstructions(Chip chip, ArrayRef<uint8_t> code,
 }
 
 //===----------------------------------------------------------------------===//
-// Occupancy
-//===----------------------------------------------------------------------===//
-
-StringRef occupancyLimitName(OccupancyLimit limit) {
-  switch (limit) {
-  case OccupancyLimit::Hardware:
-    return "hardware";
-  case OccupancyLimit::Vgprs:
-    return "vgprs";
-  case OccupancyLimit::Sgprs:
-    return "sgprs";
-  case OccupancyLimit::Lds:
-    return "lds";
-  case OccupancyLimit::WorkgroupSize:
-    return "workgroup-size";
-  }
-  return "hardware";
-}
-
-/// Waves per SIMD that `sgprs` scalar registers allow on GFX9-family chips
-/// (800 SGPRs per SIMD, allocated in blocks); the same steps as LLVM's
-/// GCNSubtarget::getOccupancyWithNumSGPRs for gfx8/gfx9.
-static unsigned wavesForSgprs(unsigned sgprs) {
-  if (sgprs <= 80)
-    return 10;
-  if (sgprs <= 88)
-    return 9;
-  if (sgprs <= 100)
-    return 8;
-  return 7;
-}
-
-/// Waves per SIMD when at most `regWaves` waves fit in a SIMD's registers and
-/// each workgroup of `workgroupSize` work-items takes `ldsBytes` of LDS. All
-/// waves of a workgroup are resident on one CU at once, so a CU holds whole
-/// workgroups: as many as its wave slots and its LDS allow; their waves spread
-/// over the SIMDs and the busiest SIMD holds the rounded-up share.
-static unsigned fitWaves(const ChipInfo &info, unsigned regWaves,
-                         uint64_t ldsBytes, unsigned workgroupSize) {
-  unsigned wavesPerGroup =
-      divideCeil(std::max(workgroupSize, 1u), unsigned(info.wavefrontSize));
-  uint64_t groups = (regWaves * info.simdsPerCU) / wavesPerGroup;
-  if (ldsBytes != 0)
-    groups = std::min<uint64_t>(groups, info.ldsBytesPerCU / ldsBytes);
-  return std::min<uint64_t>(regWaves,
-                            divideCeil(groups * wavesPerGroup, info.simdsPerCU));
-}
-
-Occupancy computeOccupancy(Chip chip, unsigned vgprs, unsigned sgprs,
-                           uint64_t ldsBytes, unsigned workgroupSize) {
-  const ChipInfo &info = getChipInfo(chip);
-  const unsigned maxWaves = info.maxWavesPerSimd;
-
-  unsigned allocated = alignTo(std::max(vgprs, 1u), info.vgprAllocGranule);
-  unsigned vgprWaves =
-      std::min<unsigned>(maxWaves, info.vgprsPerSimdLane / allocated);
-  unsigned sgprWaves = std::min(maxWaves, wavesForSgprs(sgprs));
-
-  Occupancy result;
-  result.wavesPerSimd = fitWaves(info, std::min(vgprWaves, sgprWaves),
-                                 ldsBytes, workgroupSize);
-  // Name the resource that alone would give the same occupancy. LDS wins a
-  // tie: when LDS bounds occupancy the backend pads the VGPR allocation up to
-  // what that occupancy leaves free, so the VGPRs then bind only on paper.
-  if (result.wavesPerSimd >= maxWaves)
-    result.limitedBy = OccupancyLimit::Hardware;
-  else if (ldsBytes != 0 &&
-           fitWaves(info, maxWaves, ldsBytes, workgroupSize) ==
-               result.wavesPerSimd)
-    result.limitedBy = OccupancyLimit::Lds;
-  else if (vgprWaves == result.wavesPerSimd)
-    result.limitedBy = OccupancyLimit::Vgprs;
-  else if (sgprWaves == result.wavesPerSimd)
-    result.limitedBy = OccupancyLimit::Sgprs;
-  else
-    // Registers leave room for more waves than whole workgroups can use.
-    result.limitedBy = OccupancyLimit::WorkgroupSize;
-  return result;
-}
-
-//===----------------------------------------------------------------------===//
 // Code objects
 //===----------------------------------------------------------------------===//
 
@@ -397,9 +316,8 @@ Expected<std::vector<KernelStats>> computeStats(ArrayRef<uint8_t> codeObject) {
     // LLVM's default bound when a kernel states none.
     stats.workgroupSize =
         kernel.maxFlatWorkgroupSize ? kernel.maxFlatWorkgroupSize : 1024;
-    stats.occupancy =
-        computeOccupancy(chip, std::max(stats.allocatedVgprs, kernel.vgprCount),
-                         stats.sgprs, stats.ldsBytes, stats.workgroupSize);
+    stats.occupancy = computeOccupancy(
+        chip, kernelResources(kernel, chip, stats.workgroupSize));
 
     Expected<CodeRange> code = findKernelCode(*object, kernel);
     if (!code)

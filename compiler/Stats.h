@@ -12,7 +12,8 @@
 #ifndef KCC_COMPILER_STATS_H
 #define KCC_COMPILER_STATS_H
 
-#include "compiler/Target.h"
+#include "target/Occupancy.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -70,22 +71,6 @@ struct InstructionCounts {
 llvm::Expected<InstructionCounts>
 countInstructions(Chip chip, llvm::ArrayRef<uint8_t> code,
                   uint64_t address = 0);
-
-/// What bounds a kernel's occupancy.
-enum class OccupancyLimit { Hardware, Vgprs, Sgprs, Lds, WorkgroupSize };
-llvm::StringRef occupancyLimitName(OccupancyLimit limit);
-
-struct Occupancy {
-  unsigned wavesPerSimd = 0;
-  OccupancyLimit limitedBy = OccupancyLimit::Hardware;
-};
-
-/// Waves per SIMD that fit at once, for a kernel allocating `vgprs` registers
-/// of the unified VGPR/AGPR file (arch VGPRs up to accum_offset plus AGPRs),
-/// `sgprs` SGPRs and `ldsBytes` of LDS per workgroup of `workgroupSize`
-/// work-items. A workgroup's waves all live on one CU, spread over its SIMDs.
-Occupancy computeOccupancy(Chip chip, unsigned vgprs, unsigned sgprs,
-                           uint64_t ldsBytes, unsigned workgroupSize);
 
 /// Everything reported for one kernel.
 struct KernelStats {

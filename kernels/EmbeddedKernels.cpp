@@ -1,7 +1,11 @@
 //===- EmbeddedKernels.cpp - The kernels of kernels/, in the library ------===//
 #include "kernels/EmbeddedKernels.h"
 
+#include "runtime/KernelCatalog.h"
+
 #include "llvm/ADT/STLExtras.h"
+
+#include <mutex>
 
 // kEmbeddedKernels, generated at build time.
 #include "kernels/EmbeddedKernels.inc"
@@ -25,6 +29,23 @@ std::string embeddedKernelNameList() {
     out += k.name.str();
   }
   return out;
+}
+
+void registerEmbeddedKernels() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::vector<NamedKernelSource> sources;
+    for (const EmbeddedKernel &k : kEmbeddedKernels)
+      sources.push_back({k.name, k.path, k.source});
+    KernelCatalog::global().add(sources);
+  });
+}
+
+llvm::Expected<Module> compileEmbeddedKernel(Device &device, Jit &jit,
+                                             llvm::StringRef name,
+                                             llvm::ArrayRef<std::string> params) {
+  registerEmbeddedKernels();
+  return Module::compile(device, jit, name, params);
 }
 
 } // namespace kcc

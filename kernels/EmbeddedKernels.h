@@ -8,6 +8,8 @@
 #ifndef KCC_KERNELS_EMBEDDEDKERNELS_H
 #define KCC_KERNELS_EMBEDDEDKERNELS_H
 
+#include "runtime/Module.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -26,6 +28,16 @@ llvm::ArrayRef<EmbeddedKernel> embeddedKernels();
 std::optional<EmbeddedKernel> findEmbeddedKernel(llvm::StringRef name);
 /// "gemm, ...": for "no kernel named" messages.
 std::string embeddedKernelNameList();
+/// Adds the embedded kernels to KernelCatalog::global(), so that the JIT
+/// compiles them by name. Cheap after the first call; the ops call it before
+/// they compile, the tools at start.
+void registerEmbeddedKernels();
+
+/// Module::compile of the embedded kernel `name`, registering the embedded
+/// kernels first: what the ops use to load their kernels.
+llvm::Expected<Module> compileEmbeddedKernel(Device &device, Jit &jit,
+                                             llvm::StringRef name,
+                                             llvm::ArrayRef<std::string> params);
 
 } // namespace kcc
 

@@ -9,7 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 namespace mlir {
 class LLVMTypeConverter;

@@ -20,7 +20,7 @@
 #ifndef KCC_RUNTIME_COMPILECACHE_H
 #define KCC_RUNTIME_COMPILECACHE_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

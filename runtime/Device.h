@@ -9,7 +9,7 @@
 #ifndef KCC_RUNTIME_DEVICE_H
 #define KCC_RUNTIME_DEVICE_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 #include "runtime/Launch.h"
 
 #include "llvm/ADT/ArrayRef.h"

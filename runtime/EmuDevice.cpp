@@ -1,6 +1,6 @@
 //===- EmuDevice.cpp - The emulator as a runtime Device -------------------===//
 #include "runtime/EmuDevice.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 
 using namespace llvm;

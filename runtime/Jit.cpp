@@ -1,7 +1,7 @@
 //===- Jit.cpp - Compile kernels at run time, with caches -----------------===//
 #include "runtime/Jit.h"
 #include "compiler/Pipeline.h"
-#include "kernels/EmbeddedKernels.h"
+#include "runtime/KernelCatalog.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -35,13 +35,15 @@ Jit &Jit::shared() {
 
 Expected<CompiledKernel> Jit::compile(StringRef kernelOrSource,
                                       ArrayRef<std::string> params, Chip chip) {
-  if (std::optional<EmbeddedKernel> k = findEmbeddedKernel(kernelOrSource))
+  if (std::optional<NamedKernelSource> k =
+          KernelCatalog::global().find(kernelOrSource))
     return compileSource(k->source, k->path, params, chip);
   // Kernel names have no white space; source text always has some.
   if (kernelOrSource.find_first_of(" \t\n") == StringRef::npos)
     return createStringError(inconvertibleErrorCode(),
                              "no kernel named '" + kernelOrSource +
-                                 "'; kcc has: " + embeddedKernelNameList());
+                                 "'; kcc has: " +
+                                 KernelCatalog::global().nameList());
   return compileSource(kernelOrSource, "<source>", params, chip);
 }
 

@@ -10,7 +10,7 @@
 #ifndef KCC_RUNTIME_JIT_H
 #define KCC_RUNTIME_JIT_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 #include "runtime/CompileCache.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -60,8 +60,9 @@ public:
   /// The process-wide JIT that op wrappers use unless given another.
   static Jit &shared();
 
-  /// `kernelOrSource` is the name of a kernel of kernels/ ("gemm") or
-  /// tile-dialect source text. Compile errors carry the located diagnostics.
+  /// `kernelOrSource` is the name of a kernel in KernelCatalog::global()
+  /// ("gemm", once kcc::registerEmbeddedKernels() ran) or tile-dialect
+  /// source text. Compile errors carry the located diagnostics.
   llvm::Expected<CompiledKernel> compile(llvm::StringRef kernelOrSource,
                                          llvm::ArrayRef<std::string> params,
                                          Chip chip);

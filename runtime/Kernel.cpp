@@ -1,7 +1,7 @@
 //===- Kernel.cpp - One kernel of a loaded module, ready to launch --------===//
 #include "runtime/Kernel.h"
 #include "runtime/Buffer.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/Device.h"
 #include "runtime/Module.h"
 

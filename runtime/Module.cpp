@@ -1,6 +1,6 @@
 //===- Module.cpp - A code object loaded on a device ----------------------===//
 #include "runtime/Module.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/Device.h"
 #include "runtime/Jit.h"
 

@@ -13,7 +13,7 @@
 #ifndef KCC_RUNTIME_RUNTIME_H
 #define KCC_RUNTIME_RUNTIME_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 #include "runtime/Device.h"
 
 #include "llvm/ADT/StringRef.h"

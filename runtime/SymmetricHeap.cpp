@@ -1,10 +1,11 @@
 //===- SymmetricHeap.cpp - One heap per rank, same offsets everywhere -----===//
 #include "runtime/SymmetricHeap.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/EmuDevice.h"
 #include "runtime/Runtime.h"
 #include "runtime/hip/HipLibrary.h"
 #include "runtime/emu/Emulator.h"
+#include "runtime/emu/Observer.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -405,6 +406,28 @@ unsigned SymmetricHeap::computeUnits(unsigned rank) const {
 // Launch on all ranks
 //===----------------------------------------------------------------------===//
 
+LaunchTrace::~LaunchTrace() = default;
+
+namespace {
+/// Hands the emulator's per-instruction events to a device-neutral trace.
+class TraceObserver final : public emu::Observer {
+public:
+  explicit TraceObserver(LaunchTrace &trace) : trace_(trace) {}
+  void afterIssue(emu::Wave &w, const emu::Inst &in,
+                  ArrayRef<emu::MemRecord> mem) override {
+    accesses_.clear();
+    for (const emu::MemRecord &m : mem)
+      if (m.space == emu::MemSpace::Global)
+        accesses_.push_back({m.addr, m.kind != emu::kMemRead});
+    trace_.instruction({w.wg->launch, w.wg->index, w.uid, in.pc}, accesses_);
+  }
+
+private:
+  LaunchTrace &trace_;
+  std::vector<TracedAccess> accesses_;
+};
+} // namespace
+
 Expected<std::vector<LaunchResult>>
 SymmetricHeap::launchAll(ArrayRef<RankLaunch> launches,
                          const RankLaunchOptions &options) const {
@@ -433,7 +456,13 @@ SymmetricHeap::launchAll(ArrayRef<RankLaunch> launches,
 
   std::vector<LaunchResult> results(launches.size());
   auto start = std::chrono::steady_clock::now();
+  if (options.trace && ranks_[0].device->kind() != DeviceKind::Emu)
+    return error("an instruction trace needs emulated devices; " +
+                 ranks_[0].device->spec() + " cannot watch single instructions");
   if (ranks_[0].device->kind() == DeviceKind::Emu) {
+    std::optional<TraceObserver> observer;
+    if (options.trace)
+      observer.emplace(*options.trace);
     std::vector<emu::LaunchRequest> requests;
     for (size_t r = 0; r < launches.size(); ++r) {
       const RankLaunch &l = launches[r];
@@ -447,7 +476,7 @@ SymmetricHeap::launchAll(ArrayRef<RankLaunch> launches,
       q.options.dynamicLdsBytes = l.config.dynamicLdsBytes;
       q.options.check.enabled = options.check;
       q.options.check.seed = options.checkSeed;
-      q.options.observer = options.observer;
+      q.options.observer = observer ? &*observer : nullptr;
       q.args = std::move(kernargs[r]);
       requests.push_back(std::move(q));
     }

@@ -33,6 +33,7 @@
 #ifndef KCC_RUNTIME_SYMMETRICHEAP_H
 #define KCC_RUNTIME_SYMMETRICHEAP_H
 
+#include "runtime/LaunchTrace.h"
 #include "runtime/Buffer.h"
 #include "runtime/Kernel.h"
 #include "runtime/Launch.h"
@@ -51,7 +52,6 @@ namespace kcc {
 class Runtime;
 namespace emu {
 class Context;
-class Observer;
 }
 
 /// An allocation of a symmetric heap: the same offset and size on every rank.
@@ -70,8 +70,9 @@ struct RankLaunchOptions {
   /// a launch with findings fails with the emulator's CheckError.
   bool check = false;
   uint64_t checkSeed = 1;
-  /// Emulated devices: sees every instruction of every rank (not owned).
-  emu::Observer *observer = nullptr;
+  /// Sees every instruction of every rank (not owned). Emulated devices
+  /// only: a launch on GPUs with a trace is refused.
+  LaunchTrace *trace = nullptr;
 };
 
 /// One rank's launch of launchAll().

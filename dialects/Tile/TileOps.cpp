@@ -9,7 +9,7 @@
 #include "dialects/Tile/Layout.h"
 #include "dialects/Tile/TileDialect.h"
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"

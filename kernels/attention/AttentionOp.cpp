@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/attention/AttentionOp.h"
+#include "kernels/EmbeddedKernels.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
 #include "runtime/Module.h"
@@ -155,7 +156,7 @@ KernelArgValue pointerArg(const AttentionTensorRef &t);
 /// kernels/attention/attn_copy.mlir.
 Error copyTensor(const AttentionTensorRef &from, const AttentionTensorRef &to, Jit &jit) {
   Device &device = from.buffer->device();
-  Expected<Module> module = Module::compile(
+  Expected<Module> module = compileEmbeddedKernel(
       device, jit, "attn_copy",
       {"DTYPE=" + dtypeName(from.dtype).str(), "D=" + std::to_string(from.headDim)});
   if (!module)
@@ -406,7 +407,7 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   result.params = attentionParams(device.chip(), q.dtype, q.headDim, options.causal,
                                   options.lse.has_value(), options.params);
   Jit &jit = options.jit ? *options.jit : Jit::shared();
-  Expected<Module> module = Module::compile(device, jit, "fmha_fwd", result.params);
+  Expected<Module> module = compileEmbeddedKernel(device, jit, "fmha_fwd", result.params);
   if (!module)
     return createStringError(inconvertibleErrorCode(),
                              "attention: cannot compile the kernel: " +

@@ -1,7 +1,9 @@
 //===- AgGemmOp.cpp - kcc::ops::all_gather_gemm, host side of ag_gemm.mlir ===//
 #include "kernels/collective/AgGemmOp.h"
+#include "kernels/EmbeddedKernels.h"
 #include "kernels/gemm/GemmOp.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
+#include "target/Occupancy.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
 #include "runtime/Module.h"
@@ -29,27 +31,17 @@ std::string shapeText(const MatrixRef &m) {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// Workgroups of `kernel` that one CU holds at once, by the rule the
-/// hardware (and the emulator's scheduler) applies: waves per SIMD by
-/// registers, workgroups by waves and LDS, at most 16.
+/// Workgroups of `kernel` that one CU holds at once (target/Occupancy.h).
 unsigned groupsPerCu(const KernelInfo &k, Chip chip, unsigned wavesPerGroup) {
-  const ChipInfo &c = getChipInfo(chip);
-  // AGPRs follow the VGPRs at a 4-aligned offset: an upper bound of the
-  // unified register count, so the estimate never exceeds the hardware's.
-  uint32_t regs = ((k.vgprCount + 3) & ~3u) + k.agprCount;
-  regs = std::max<uint32_t>((regs + 7) & ~7u, 8);
-  unsigned wavesPerSimd = std::min<unsigned>(c.maxWavesPerSimd, 512 / regs);
-  unsigned groups = std::min<unsigned>(16, 4 * wavesPerSimd / wavesPerGroup);
-  if (k.groupSegmentFixedSize)
-    groups = std::min<unsigned>(groups, c.ldsBytesPerWorkgroup /
-                                            k.groupSegmentFixedSize);
-  return std::max(groups, 1u);
+  Occupancy occ =
+      computeOccupancy(chip, kernelResources(k, chip, wavesPerGroup * 64));
+  return std::max(occ.workgroupsPerCu, 1u);
 }
 
 Expected<Kernel> compileKernel(Device &device, Jit &jit, StringRef file,
                                StringRef name,
                                const std::vector<std::string> &params) {
-  Expected<Module> module = Module::compile(device, jit, file, params);
+  Expected<Module> module = compileEmbeddedKernel(device, jit, file, params);
   if (!module)
     return error("cannot compile " + file + ": " + toString(module.takeError()));
   return module->kernel(name);

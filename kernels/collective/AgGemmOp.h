@@ -23,7 +23,7 @@
 #ifndef KCC_KERNELS_COLLECTIVE_AGGEMMOP_H
 #define KCC_KERNELS_COLLECTIVE_AGGEMMOP_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 #include "runtime/DType.h"
 #include "runtime/Launch.h"
 #include "runtime/MatrixRef.h"

@@ -1,5 +1,6 @@
 //===- GemmOp.cpp - kcc::ops::gemm, the host side of gemm.mlir ------------===//
 #include "kernels/gemm/GemmOp.h"
+#include "kernels/EmbeddedKernels.h"
 #include "runtime/Buffer.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
@@ -82,7 +83,7 @@ Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit) {
     return error("cannot allocate the packed copy of " + name + ": " +
                  toString(buffer.takeError()));
   Expected<Module> module =
-      Module::compile(device, jit, "gemm_pack", {"DTYPE=" + dtypeName(m.dtype).str()});
+      compileEmbeddedKernel(device, jit, "gemm_pack", {"DTYPE=" + dtypeName(m.dtype).str()});
   if (!module)
     return error("cannot compile the packing kernel: " + toString(module.takeError()));
   Expected<Kernel> kernel = module->kernel("gemm_pack");
@@ -260,7 +261,7 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   }
   MatrixRef ga = packedA ? packedA->ref() : a;
   MatrixRef gb = packedB ? packedB->ref() : bt;
-  Expected<Module> module = Module::compile(device, jit, "gemm", params);
+  Expected<Module> module = compileEmbeddedKernel(device, jit, "gemm", params);
   if (!module)
     return createStringError(inconvertibleErrorCode(),
                              "gemm: cannot compile the kernel: " +

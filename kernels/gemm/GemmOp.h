@@ -16,7 +16,7 @@
 #ifndef KCC_KERNELS_GEMM_GEMMOP_H
 #define KCC_KERNELS_GEMM_GEMMOP_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 #include "runtime/Launch.h"
 #include "runtime/MatrixRef.h"
 

@@ -10,13 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/ring/RingAttention.h"
+#include "kernels/EmbeddedKernels.h"
 #include "runtime/Buffer.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
+#include "target/Occupancy.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
 #include "runtime/Module.h"
 #include "runtime/SymmetricHeap.h"
-#include "runtime/emu/Observer.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -86,20 +87,11 @@ struct RankState {
   std::vector<unsigned> mergesLeft;
 };
 
-/// Workgroups of 4 waves of `k` that are surely resident on one CU at once:
-/// each SIMD holds 512 / (registers per lane) waves (AGPRs counted after
-/// the VGPRs at 4-aligned offsets, so the count never exceeds what the
-/// hardware, or the emulator's scheduler, allows), capped by the chip and
-/// by 16 workgroups; one wave of each workgroup per SIMD.
+/// Workgroups of 4 waves of `k` resident on one CU at once
+/// (target/Occupancy.h): the persistent launch holds that many per CU.
 unsigned persistentGroupsPerCu(const KernelInfo &k, Chip chip) {
-  uint32_t lanesRegs = ((k.vgprCount + 3) / 4) * 4 + k.agprCount;
-  lanesRegs = std::max<uint32_t>(8, (lanesRegs + 7) / 8 * 8);
-  unsigned perSimd = std::min<unsigned>(512 / lanesRegs,
-                                        unsigned(getChipInfo(chip).maxWavesPerSimd));
-  if (k.groupSegmentFixedSize)
-    perSimd = std::min<unsigned>(perSimd, getChipInfo(chip).ldsBytesPerWorkgroup /
-                                              k.groupSegmentFixedSize);
-  return std::clamp<unsigned>(perSimd, 1, 16);
+  Occupancy occ = computeOccupancy(chip, kernelResources(k, chip, 256));
+  return std::max(occ.workgroupsPerCu, 1u);
 }
 
 /// Splits the persistent launch's instructions by step. Each wave is
@@ -107,7 +99,7 @@ unsigned persistentGroupsPerCu(const KernelInfo &k, Chip chip) {
 /// first poll of a step-t ready flag (step 0 before any), and back in step
 /// 0 after releasing its last step (its next item); a fetcher is in step 1
 /// until it releases step 1's ready flag, then in step 2, and so on.
-class StepSplitter : public emu::Observer {
+class StepSplitter : public LaunchTrace {
 public:
   struct Launch {
     uint64_t flags = 0; // device address of the launch's flag words
@@ -116,24 +108,24 @@ public:
   };
   std::vector<Launch> launches; // in launch order (the ranks)
 
-  void afterIssue(emu::Wave &w, const emu::Inst &,
-                  ArrayRef<emu::MemRecord> mem) override {
-    if (w.wg->launch >= launches.size())
+  void instruction(const TracedInstruction &w,
+                   ArrayRef<TracedAccess> global) override {
+    if (w.launch >= launches.size())
       return;
-    Launch &l = launches[w.wg->launch];
-    bool fetcher = w.wg->index < l.fetchers;
-    auto [it, fresh] = step_.try_emplace(w.uid, fetcher ? 1u : 0u);
+    Launch &l = launches[w.launch];
+    bool fetcher = w.workgroup < l.fetchers;
+    auto [it, fresh] = step_.try_emplace(w.wave, fetcher ? 1u : 0u);
     unsigned &step = it->second;
     unsigned at = std::min(step, l.world - 1);
     (fetcher ? l.fetch : l.compute)[at] += 1;
     uint64_t readyBase = uint64_t(l.workers) * l.world;
-    for (const emu::MemRecord &m : mem) {
-      if (m.space != emu::MemSpace::Global || m.addr < l.flags)
+    for (const TracedAccess &m : global) {
+      if (m.address < l.flags)
         continue;
-      uint64_t word = (m.addr - l.flags) / 4;
+      uint64_t word = (m.address - l.flags) / 4;
       if (word >= readyBase + uint64_t(l.world) * l.fetchers)
         continue;
-      bool write = m.kind != emu::kMemRead;
+      bool write = m.write;
       if (word >= readyBase) {
         unsigned t = unsigned((word - readyBase) / l.fetchers);
         if (fetcher && write)
@@ -288,7 +280,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
                                           "D=" + std::to_string(D)};
   auto kernelOn = [&](Device &dev, StringRef file, StringRef name,
                       std::vector<std::string> params) -> Expected<Kernel> {
-    Expected<Module> m = Module::compile(dev, jit, file, params);
+    Expected<Module> m = compileEmbeddedKernel(dev, jit, file, params);
     if (!m)
       return error("cannot compile " + file + ": " + toString(m.takeError()));
     return m->kernel(name);
@@ -515,7 +507,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     if (heap.allLocal()) {
       RankLaunchOptions lo;
       if (emulated)
-        lo.observer = &splitter;
+        lo.trace = &splitter;
       Expected<std::vector<LaunchResult>> rs = heap.launchAll(launches, lo);
       if (!rs)
         return error("persistent step kernel: " + toString(rs.takeError()));

@@ -16,7 +16,7 @@
 #ifndef KCC_KERNELS_RING_RINGMPI_H
 #define KCC_KERNELS_RING_RINGMPI_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 #include "kernels/ring/RingComm.h"
 
 #include "llvm/Support/Error.h"

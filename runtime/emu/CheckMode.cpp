@@ -40,7 +40,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/CheckMode.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/emu/Decoder.h"
 #include "runtime/emu/Scheduler.h"
 

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Decoder.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 #include "runtime/emu/Ops.h"
 

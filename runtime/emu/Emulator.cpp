@@ -8,7 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Emulator.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
+#include "target/Occupancy.h"
 #include "runtime/emu/Decoder.h"
 #include "runtime/emu/Memory.h"
 #include "runtime/emu/Observer.h"
@@ -337,21 +338,14 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
     write64le(pk + 40, *kernarg);
   }
 
-  // Occupancy: waves per SIMD by registers, workgroups per CU by waves and
-  // LDS (a CU has 4 SIMDs and the chip's LDS), at most 16 per CU.
-  uint32_t regs = k->vgprCount;
-  if (k->agprCount)
-    regs = std::max(regs, k->descriptor.accumOffset + k->agprCount);
-  regs = std::max<uint32_t>((regs + 7) & ~7u, 8);
-  uint32_t wavesPerSimd = std::min<uint32_t>(chip.maxWavesPerSimd, 512 / regs);
-  uint32_t wavesPerCu = 4 * wavesPerSimd;
-  if (p->wavesPerGroup > wavesPerCu)
+  // The workgroups one CU holds at once run interleaved, as on hardware.
+  KernelResources res = kernelResources(*k, chip_, p->wavesPerGroup * 64,
+                                       o.dynamicLdsBytes);
+  Occupancy occ = computeOccupancy(chip_, res);
+  if (occ.workgroupsPerCu == 0)
     return err("a workgroup of " + Twine(p->wavesPerGroup) + " waves with " +
-               Twine(regs) + " registers each does not fit on one CU");
-  uint32_t groupsPerCu = std::min<uint32_t>(16, wavesPerCu / p->wavesPerGroup);
-  if (lds)
-    groupsPerCu = std::min<uint64_t>(groupsPerCu, chip.ldsBytesPerWorkgroup / lds);
-  groupsPerCu = std::max<uint32_t>(groupsPerCu, 1);
+               Twine(res.registers) + " registers each does not fit on one CU");
+  uint32_t groupsPerCu = occ.workgroupsPerCu;
   p->maxResidentGroups = std::max<uint32_t>(1, o.computeUnits) * groupsPerCu;
   return std::move(p);
 }

@@ -9,7 +9,7 @@
 #ifndef KCC_RUNTIME_EMU_EMULATOR_H
 #define KCC_RUNTIME_EMU_EMULATOR_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Scheduler.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/emu/CheckMode.h"
 #include "runtime/emu/Decoder.h"
 #include "runtime/emu/Memory.h"

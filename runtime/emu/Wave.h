@@ -17,7 +17,7 @@
 #ifndef KCC_RUNTIME_EMU_WAVE_H
 #define KCC_RUNTIME_EMU_WAVE_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -1,6 +1,6 @@
 //===- HipDevice.cpp - A real AMD GPU through the HIP runtime -------------===//
 #include "runtime/hip/HipDevice.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
 #include "kernels/attention/AttentionOp.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/DType.h"
 #include "runtime/emu/Emulator.h"
 

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 
 #include "llvm/Support/raw_ostream.h"

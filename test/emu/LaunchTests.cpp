@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
 
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 
 using namespace kcc;
 using namespace kcc::emutest;

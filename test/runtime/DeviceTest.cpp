@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Buffer.h"
-#include "runtime/CodeObject.h"
+#include "kernels/EmbeddedKernels.h"
+#include "target/CodeObject.h"
 #include "runtime/Jit.h"
 #include "runtime/Module.h"
 #include "runtime/Runtime.h"
@@ -170,6 +171,7 @@ TEST(Buffer, RoundTripAndRanges) {
 class LaunchChecks : public ::testing::Test {
 protected:
   void SetUp() override {
+    registerEmbeddedKernels();
     RuntimeOptions o;
     o.useHip = false;
     auto rt = Runtime::create(o);

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
 #include "kernels/EmbeddedKernels.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/Jit.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -26,6 +26,7 @@ namespace {
 class JitTest : public ::testing::Test {
 protected:
   void SetUp() override {
+    registerEmbeddedKernels();
     llvm::SmallString<128> dir;
     ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("kcc-jit-test", dir));
     dir_ = std::string(dir);

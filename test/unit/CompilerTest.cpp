@@ -13,8 +13,8 @@
 #include "compiler/CodeGen.h"
 #include "compiler/Link.h"
 #include "compiler/Stats.h"
-#include "compiler/Target.h"
-#include "runtime/CodeObject.h"
+#include "target/Target.h"
+#include "target/CodeObject.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -589,8 +589,8 @@ TEST(OccupancyTest, Table) {
       {Chip::gfx942, 32, 32, 96 * 1024, 256, 0, OccupancyLimit::Lds},
   };
   for (const auto &c : cases) {
-    Occupancy o =
-        computeOccupancy(c.chip, c.vgprs, c.sgprs, c.lds, c.workgroupSize);
+    Occupancy o = computeOccupancy(
+        c.chip, KernelResources{c.vgprs, c.sgprs, c.lds, c.workgroupSize});
     EXPECT_EQ(o.wavesPerSimd, c.waves)
         << getChipInfo(c.chip).name.str() << " vgprs=" << c.vgprs
         << " sgprs=" << c.sgprs << " lds=" << c.lds
@@ -599,6 +599,35 @@ TEST(OccupancyTest, Table) {
         << getChipInfo(c.chip).name.str() << " vgprs=" << c.vgprs
         << " sgprs=" << c.sgprs << " lds=" << c.lds
         << " wg=" << c.workgroupSize;
+  }
+}
+
+// Whole workgroups per CU, what the emulator's scheduler and the timing model
+// hold resident: wave slots, LDS, and one barrier per multi-wave workgroup.
+TEST(OccupancyTest, WorkgroupsPerCu) {
+  struct {
+    Chip chip;
+    unsigned registers;
+    uint64_t lds;
+    unsigned workgroupSize;
+    unsigned groups;
+  } cases[] = {
+      // Single-wave workgroups hold no barrier: all 32 wave slots.
+      {Chip::gfx942, 32, 0, 64, 32},
+      {Chip::gfx942, 32, 0, 256, 8},
+      {Chip::gfx942, 128, 0, 256, 4},
+      {Chip::gfx950, 512, 0, 256, 1},
+      {Chip::gfx950, 128, 160 * 1024, 512, 1},
+      {Chip::gfx942, 32, 16 * 1024, 128, 4},
+      // Eight 8-wave workgroups of 512 registers cannot be resident at all.
+      {Chip::gfx942, 512, 0, 512, 0},
+  };
+  for (const auto &c : cases) {
+    Occupancy o = computeOccupancy(
+        c.chip, KernelResources{c.registers, 32, c.lds, c.workgroupSize});
+    EXPECT_EQ(o.workgroupsPerCu, c.groups)
+        << getChipInfo(c.chip).name.str() << " registers=" << c.registers
+        << " lds=" << c.lds << " wg=" << c.workgroupSize;
   }
 }
 

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kcc/RunCommand.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 
 #include "llvm/Support/Format.h"

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/kcc/RunCommand.h"
 #include "tools/kcc/RunKernel.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 #include "tools/kcc/TimingCommand.h"
 

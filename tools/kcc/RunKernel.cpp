@@ -650,6 +650,7 @@ bool isNamedKernel(StringRef word) {
 }
 
 int runNamedKernel(ArrayRef<StringRef> args) {
+  registerEmbeddedKernels();
   Options o;
   o.kernel = args.front().str();
   for (size_t i = 1; i < args.size(); ++i) {

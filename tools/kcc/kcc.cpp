@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
 #include "compiler/Stats.h"
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #ifdef KCC_HAVE_RUN_COMMAND
 #include "tools/kcc/RunCommand.h"

@@ -1,6 +1,7 @@
 //===- Timing.cpp - Cycle estimates of a kernel launch --------------------===//
 #include "runtime/emu/timing/Timing.h"
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
+#include "target/Occupancy.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -14,18 +15,9 @@ namespace kcc::emu::timing {
 
 uint64_t workgroupsPerCu(const KernelInfo &k, Chip chip, uint32_t wavesPerGroup,
                          uint32_t dynamicLdsBytes) {
-  const ChipInfo &ci = getChipInfo(chip);
-  uint32_t regs = k.vgprCount;
-  if (k.agprCount)
-    regs = std::max(regs, k.descriptor.accumOffset + k.agprCount);
-  regs = std::max<uint32_t>((regs + 7) & ~7u, 8);
-  uint32_t wavesPerSimd = std::min<uint32_t>(ci.maxWavesPerSimd, 512 / regs);
-  uint32_t wavesPerCu = 4 * wavesPerSimd;
-  uint64_t groups = std::min<uint64_t>(16, wavesPerCu / std::max(1u, wavesPerGroup));
-  uint64_t lds = uint64_t(k.groupSegmentFixedSize) + dynamicLdsBytes;
-  if (lds)
-    groups = std::min<uint64_t>(groups, ci.ldsBytesPerWorkgroup / lds);
-  return std::max<uint64_t>(groups, 1);
+  Occupancy occ = computeOccupancy(
+      chip, kernelResources(k, chip, wavesPerGroup * 64, dynamicLdsBytes));
+  return std::max<uint64_t>(occ.workgroupsPerCu, 1);
 }
 
 std::optional<uint64_t> remainingIterations(StringRef compare, StringRef branch,

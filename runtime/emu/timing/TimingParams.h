@@ -12,7 +12,7 @@
 #ifndef KCC_RUNTIME_EMU_TIMING_TIMINGPARAMS_H
 #define KCC_RUNTIME_EMU_TIMING_TIMINGPARAMS_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

@@ -4,7 +4,7 @@
 // MI300X / MI355X data sheets, and LLVM's AMDGPUUsage (LDS sizes per target).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -22,6 +22,7 @@ static const ChipInfo kChips[] = {
      /*hasTransposingLdsRead=*/false, /*hasPermlaneSwap=*/false,
      /*hasWideLdsDma=*/false, kGfx942Shapes,
      /*ldsBytesPerCU=*/64 * 1024, /*simdsPerCU=*/4, /*vgprAllocGranule=*/8,
+     /*barriersPerCU=*/16,
      llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942},
     {Chip::gfx950, "gfx950", "MI355X", /*computeUnits=*/256,
      /*ldsBytesPerWorkgroup=*/160 * 1024, /*ldsBanks=*/64,
@@ -29,6 +30,7 @@ static const ChipInfo kChips[] = {
      /*hasTransposingLdsRead=*/true, /*hasPermlaneSwap=*/true,
      /*hasWideLdsDma=*/true, kGfx950Shapes,
      /*ldsBytesPerCU=*/160 * 1024, /*simdsPerCU=*/4, /*vgprAllocGranule=*/8,
+     /*barriersPerCU=*/16,
      llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX950},
 };
 

@@ -5,7 +5,7 @@
 // llvm/Support/AMDHSAKernelDescriptor.h.
 //
 //===----------------------------------------------------------------------===//
-#include "runtime/CodeObject.h"
+#include "target/CodeObject.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -11,10 +11,10 @@
 // asserts on the bytes it is given.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KCC_RUNTIME_CODEOBJECT_H
-#define KCC_RUNTIME_CODEOBJECT_H
+#ifndef KCC_TARGET_CODEOBJECT_H
+#define KCC_TARGET_CODEOBJECT_H
 
-#include "compiler/Target.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -242,4 +242,4 @@ llvm::StringRef argKindName(ArgKind kind);
 
 } // namespace kcc
 
-#endif // KCC_RUNTIME_CODEOBJECT_H
+#endif // KCC_TARGET_CODEOBJECT_H

@@ -5,8 +5,8 @@
 // code generator (the LLVM CPU name and features) and the emulator.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KCC_COMPILER_TARGET_H
-#define KCC_COMPILER_TARGET_H
+#ifndef KCC_TARGET_TARGET_H
+#define KCC_TARGET_TARGET_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -43,6 +43,7 @@ struct ChipInfo {
   int ldsBytesPerCU;             // LDS shared by the workgroups of one CU
   int simdsPerCU;                // SIMDs a CU spreads its waves over
   int vgprAllocGranule;          // unified VGPR/AGPR allocation granule
+  int barriersPerCU;             // workgroups of 2+ waves resident per CU
   unsigned elfMach;              // EF_AMDGPU_MACH_* in a code object's e_flags
 };
 
@@ -64,4 +65,4 @@ bool hasMfmaShape(Chip chip, MfmaShape shape);
 
 } // namespace kcc
 
-#endif // KCC_COMPILER_TARGET_H
+#endif // KCC_TARGET_TARGET_H

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Checks that no #include in kcc's tree runs against the flow of DESIGN.md.
+
+    target <- dialects <- passes <- compiler <- runtime <- kernels <- tools, python
+
+A part may include its own folder and the parts below it, never those above.
+Besides the order, two sibling rules: the emulator (runtime/emu) and the HIP
+device (runtime/hip) stand on target/ and the runtime's interfaces only, never
+on the compiler nor on each other; and the ops in kernels/ reach a device
+through the Device interface, never an implementation of it.
+
+Usage: check-layering.py [ROOT]   (default: the tree this script is in)
+Prints one line per forbidden include ("FILE:LINE: PART must not include
+HEADER (RULE)") and exits 1 when there is any, else prints a summary and
+exits 0. test/, benchmarks/ and build folders are not checked: tests and
+benchmarks may reach into any part they test or measure.
+"""
+import os
+import re
+import sys
+
+# Parts from the floor up. A file belongs to the longest matching prefix.
+ORDER = ["target", "dialects", "passes", "compiler", "runtime", "kernels",
+         "tools", "python"]
+
+# Extra rules: (part of the including file, forbidden header prefix, why).
+SIBLING_RULES = [
+    ("runtime/emu", "runtime/", "the emulator uses target/ only, not the "
+     "rest of the runtime"),
+    ("runtime/emu", "compiler/", "the emulator never uses the compiler"),
+    ("runtime/emu", "passes/", "the emulator never uses the compiler"),
+    ("runtime/emu", "dialects/", "the emulator never uses the compiler"),
+    ("runtime/hip", "runtime/emu/", "devices never use each other"),
+    ("runtime/hip", "compiler/", "the HIP device never uses the compiler"),
+    ("runtime/hip", "passes/", "the HIP device never uses the compiler"),
+    ("runtime/hip", "dialects/", "the HIP device never uses the compiler"),
+    ("kernels", "runtime/emu/", "ops reach devices through the Device "
+     "interface only"),
+    ("kernels", "runtime/hip/", "ops reach devices through the Device "
+     "interface only"),
+]
+# runtime/emu may include its own folder and runtime/hip its own.
+SIBLING_ALLOWED = {"runtime/emu": ("runtime/emu/",),
+                   "runtime/hip": ("runtime/hip/", "runtime/Device.h",
+                                   "runtime/Launch.h")}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+SOURCE_SUFFIXES = (".h", ".cpp", ".c", ".inc", ".td")
+SKIP_TOP = {"test", "benchmarks", "build", ".git", "docs", "scripts", "cmake"}
+
+
+def part_of(path):
+    """The part a tree-relative path belongs to, e.g. 'runtime/emu'."""
+    if path.startswith("runtime/emu/"):
+        return "runtime/emu"
+    if path.startswith("runtime/hip/"):
+        return "runtime/hip"
+    top = path.split("/", 1)[0]
+    return top if top in ORDER else None
+
+
+def layer(part):
+    return ORDER.index(part.split("/", 1)[0])
+
+
+def violations(root):
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root)
+        if rel_dir == ".":
+            dirnames[:] = [d for d in dirnames if d not in SKIP_TOP
+                           and not d.startswith("build")]
+            continue
+        for name in sorted(filenames):
+            if not name.endswith(SOURCE_SUFFIXES):
+                continue
+            rel = os.path.join(rel_dir, name).replace(os.sep, "/")
+            part = part_of(rel)
+            if part is None:
+                continue
+            with open(os.path.join(dirpath, name), encoding="utf-8",
+                      errors="replace") as f:
+                for number, text in enumerate(f, 1):
+                    m = INCLUDE.match(text)
+                    if not m:
+                        continue
+                    header = m.group(1)
+                    target = part_of(header)
+                    if target is None:
+                        continue  # LLVM, MLIR, generated or system headers
+                    why = None
+                    if layer(target) > layer(part):
+                        why = "%s is below %s in DESIGN.md's flow" % (
+                            part.split("/")[0], target.split("/")[0])
+                    allowed = SIBLING_ALLOWED.get(part, ())
+                    if why is None and not header.startswith(allowed):
+                        for who, prefix, reason in SIBLING_RULES:
+                            if part == who and header.startswith(prefix):
+                                why = reason
+                                break
+                    if why:
+                        yield "%s:%d: %s must not include %s (%s)" % (
+                            rel, number, part, header, why)
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))
+    found = list(violations(root))
+    for line in found:
+        print(line)
+    if found:
+        print("check-layering: %d forbidden include(s)" % len(found))
+        return 1
+    print("check-layering: no include runs against the flow")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

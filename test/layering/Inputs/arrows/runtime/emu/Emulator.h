@@ -1,0 +1,2 @@
+#include "target/Target.h"
+#include "compiler/Target.h"

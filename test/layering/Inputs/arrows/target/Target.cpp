@@ -1,0 +1,2 @@
+#include "runtime/Device.h"
+#include "llvm/Support/Error.h"
