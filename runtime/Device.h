@@ -20,11 +20,18 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace kcc {
 
+namespace emu {
+class Observer;
+}
+
 class CodeObject;
+class Device;
 struct KernelInfo;
 class ModuleState;
 
@@ -68,6 +75,54 @@ public:
   virtual llvm::Expected<LaunchResult>
   launch(LoadedCode &code, const KernelInfo &kernel,
          const LaunchConfig &config, llvm::ArrayRef<uint8_t> kernarg) = 0;
+
+  /// One launch of a group that runs at once on several devices.
+  struct GroupMember {
+    Device *device = nullptr;
+    LoadedCode *code = nullptr;
+    const KernelInfo *kernel = nullptr;
+    LaunchConfig config;
+    std::vector<uint8_t> kernarg;
+  };
+  /// Runs every member's kernel at the same time, each on its device (all
+  /// of this device's kind), and waits for all: kernels that wait on each
+  /// other's flags (all-gather + GEMM, the ring's step kernel) need that.
+  /// The base implementation gives each member a thread that launches and
+  /// waits, which is what GPUs need; the emulator interleaves the members'
+  /// workgroups in one scheduler. `trace`, when given, sees every member.
+  virtual llvm::Expected<std::vector<LaunchResult>>
+  launchGroup(llvm::MutableArrayRef<GroupMember> members, LaunchTrace *trace);
+
+  /// Compute units a persistent kernel should size its grid for: the chip's
+  /// on a GPU, the emulated device's (fewer: its workgroups run on the host).
+  virtual unsigned computeUnits() const;
+
+  /// What an emulated device applies to every later launch: tools that watch
+  /// the emulator run a kernel (the timing model, check mode of the CLI)
+  /// reach it here, through the same ops and launches a GPU would run.
+  struct EmulatorInstrumentation {
+    /// Check mode for launches that do not ask for it themselves.
+    std::optional<CheckRequest> check;
+    /// Sees every instruction (runtime/emu/Observer.h); not owned.
+    emu::Observer *observer = nullptr;
+    /// Runs only the first N workgroups of each launch (0: all).
+    uint64_t workgroupLimit = 0;
+    /// CUs whose resident workgroups run interleaved (0: the device's).
+    unsigned computeUnits = 0;
+  };
+  /// Replaces the instrumentation of later launches; an error on a GPU,
+  /// which cannot be watched this way.
+  virtual llvm::Error instrument(const EmulatorInstrumentation &what);
+
+  /// Makes `bytes` of host memory that other processes share visible at a
+  /// device address that is the same in every process mapping the same
+  /// `slot` (a heap across processes on emulated devices). GPUs share memory
+  /// through IPC handles instead: an error there.
+  virtual llvm::Expected<uint64_t> mapSharedHostMemory(unsigned slot,
+                                                       uint64_t slotBytes,
+                                                       void *host,
+                                                       uint64_t bytes);
+  virtual llvm::Error unmapSharedHostMemory(uint64_t address);
 
 protected:
   Device() = default;

@@ -10,17 +10,20 @@
 
 #include "runtime/Device.h"
 
+#include <optional>
+
 namespace kcc {
 namespace emu {
+class Context;
 class Device;
 class Module;
 }
 
 class EmuDevice final : public Device {
 public:
-  /// `device` belongs to an emu::Context that outlives this object;
-  /// `ordinal` numbers the emulated devices of one chip ("emu:gfx942.1").
-  explicit EmuDevice(emu::Device &device, unsigned ordinal = 0);
+  /// `device` belongs to `context`, which outlives this object; `ordinal`
+  /// numbers the emulated devices of one chip ("emu:gfx942.1").
+  EmuDevice(emu::Context &context, emu::Device &device, unsigned ordinal = 0);
   ~EmuDevice() override;
 
   DeviceKind kind() const override { return DeviceKind::Emu; }
@@ -44,14 +47,21 @@ public:
                                       const LaunchConfig &config,
                                       llvm::ArrayRef<uint8_t> kernarg) override;
 
-  /// The emulator's device, and the emulator's module behind code loaded
-  /// here: what emu::Context::launchConcurrent takes.
-  emu::Device &emulated() const { return device_; }
-  static emu::Module &emulatedModule(LoadedCode &code);
+  llvm::Expected<std::vector<LaunchResult>>
+  launchGroup(llvm::MutableArrayRef<GroupMember> members,
+              LaunchTrace *trace) override;
+  unsigned computeUnits() const override;
+  llvm::Error instrument(const EmulatorInstrumentation &what) override;
+  llvm::Expected<uint64_t> mapSharedHostMemory(unsigned slot,
+                                               uint64_t slotBytes, void *host,
+                                               uint64_t bytes) override;
+  llvm::Error unmapSharedHostMemory(uint64_t address) override;
 
 private:
+  emu::Context &context_;
   emu::Device &device_;
   unsigned ordinal_;
+  EmulatorInstrumentation instrumentation_;
 };
 
 } // namespace kcc

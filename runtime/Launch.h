@@ -21,10 +21,25 @@ struct Dim3 {
   uint64_t count() const { return uint64_t(x) * y * z; }
 };
 
+class LaunchTrace;
+
+/// Check mode: the emulator reports what hardware would not (reads of
+/// registers whose load was not waited for, LDS races, out-of-bounds
+/// accesses, ...) and fails the launch when it finds any.
+struct CheckRequest {
+  bool enabled = false;
+  uint64_t seed = 1; // the interleaving of waves; a failure reproduces from it
+  /// Also report LDS bytes read before any write (`--check=uninit`).
+  bool uninitialisedLds = false;
+};
+
 struct LaunchConfig {
   Dim3 grid;  // workgroups
   Dim3 block; // work-items per workgroup
   uint32_t dynamicLdsBytes = 0;
+  /// Emulated devices only; a GPU refuses a launch that asks for them.
+  CheckRequest check;
+  LaunchTrace *trace = nullptr; // not owned (runtime/LaunchTrace.h)
 };
 
 /// What one launch reports. A HIP device measures the kernel with events; the

@@ -97,7 +97,7 @@ Expected<Device &> Runtime::emulated(Chip chip, unsigned ordinal) {
     Expected<emu::Device *> d = emuContext_->addDevice(chip);
     if (!d)
       return d.takeError();
-    emuDevices_.push_back(std::make_unique<EmuDevice>(**d, have));
+    emuDevices_.push_back(std::make_unique<EmuDevice>(*emuContext_, **d, have));
   }
   return *emuDevices_.back();
 }

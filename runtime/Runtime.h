@@ -62,10 +62,6 @@ public:
   /// with one address space, as a symmetric heap across ranks needs.
   llvm::Expected<std::vector<Device *>> emulatedDevices(Chip chip,
                                                         unsigned count);
-  /// The emulator context behind the emulated devices (nullptr before the
-  /// first one exists): what launches on several of them at once go through.
-  emu::Context *emulatorContext() const { return emuContext_.get(); }
-
   /// Why HIP devices are or are not used: "3 AMD GPUs via /opt/rocm/lib/
   /// libamdhip64.so", "no AMD GPU found (HIP runtime libamdhip64.so: ...)",
   /// "HIP runtime not found: ...", "HIP disabled".

@@ -1,11 +1,8 @@
 //===- SymmetricHeap.cpp - One heap per rank, same offsets everywhere -----===//
 #include "runtime/SymmetricHeap.h"
 #include "target/CodeObject.h"
-#include "runtime/EmuDevice.h"
 #include "runtime/Runtime.h"
 #include "runtime/hip/HipLibrary.h"
-#include "runtime/emu/Emulator.h"
-#include "runtime/emu/Observer.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -127,11 +124,6 @@ SymmetricHeap::create(Runtime &runtime, ArrayRef<Device *> devices,
   std::unique_ptr<SymmetricHeap> heap(new SymmetricHeap());
   heap->bytes_ = bytesPerRank;
   heap->ranks_.resize(devices.size());
-  // Emulated devices of one Runtime share its emulator context: one address
-  // space, and the context that launches on several of them at once.
-  heap->emuContext_ = runtime.emulatorContext();
-  if (devices[0]->kind() == DeviceKind::Emu && !heap->emuContext_)
-    return error("the emulated devices do not belong to the runtime given");
   for (size_t r = 0; r < devices.size(); ++r) {
     Rank &rank = heap->ranks_[r];
     rank.device = devices[r];
@@ -234,16 +226,15 @@ SymmetricHeap::createEmulatedRank(Device &device, unsigned rank, unsigned world,
   heap->multiProcessRank_ = int(rank);
   heap->ranks_.resize(world);
   heap->mappingDevice_ = &device;
-  emu::Device &emu = static_cast<EmuDevice &>(device).emulated();
-  // The same address in every process: a fixed region allocate() never uses.
-  uint64_t stride = (bytesPerRank + 0xffff) & ~uint64_t(0xffff);
+  // Each rank's heap at the same device address in every process.
   for (unsigned r = 0; r < world; ++r) {
     Rank &rk = heap->ranks_[r];
-    rk.base = emu::Device::kExternalMappingBase + r * stride;
-    if (Error e = emu.mapExternal(rk.base,
-                                  static_cast<uint8_t *>(sharedMemory) + r * bytesPerRank,
-                                  bytesPerRank))
-      return std::move(e);
+    Expected<uint64_t> base = device.mapSharedHostMemory(
+        r, bytesPerRank, static_cast<uint8_t *>(sharedMemory) + r * bytesPerRank,
+        bytesPerRank);
+    if (!base)
+      return base.takeError();
+    rk.base = *base;
     rk.emuMapped = true;
   }
   heap->ranks_[rank].device = &device;
@@ -311,7 +302,7 @@ SymmetricHeap::~SymmetricHeap() {
     if (r.owned)
       consumeError(r.device->free(r.base));
     if (r.emuMapped)
-      consumeError(static_cast<EmuDevice &>(*mappingDevice_).emulated().unmapExternal(r.base));
+      consumeError(mappingDevice_->unmapSharedHostMemory(r.base));
     if (r.ipcOpened)
       if (Expected<const HipPeerApi &> api = HipPeerApi::get())
         (void)api->hipIpcCloseMemHandle(reinterpret_cast<void *>(r.base));
@@ -396,37 +387,12 @@ Error SymmetricHeap::fill(const SymmetricAllocation &a, uint8_t value) {
 }
 
 unsigned SymmetricHeap::computeUnits(unsigned rank) const {
-  const Device &d = device(rank);
-  if (d.kind() == DeviceKind::Emu)
-    return emu::LaunchOptions().computeUnits;
-  return unsigned(getChipInfo(d.chip()).computeUnits);
+  return device(rank).computeUnits();
 }
 
 //===----------------------------------------------------------------------===//
 // Launch on all ranks
 //===----------------------------------------------------------------------===//
-
-LaunchTrace::~LaunchTrace() = default;
-
-namespace {
-/// Hands the emulator's per-instruction events to a device-neutral trace.
-class TraceObserver final : public emu::Observer {
-public:
-  explicit TraceObserver(LaunchTrace &trace) : trace_(trace) {}
-  void afterIssue(emu::Wave &w, const emu::Inst &in,
-                  ArrayRef<emu::MemRecord> mem) override {
-    accesses_.clear();
-    for (const emu::MemRecord &m : mem)
-      if (m.space == emu::MemSpace::Global)
-        accesses_.push_back({m.addr, m.kind != emu::kMemRead});
-    trace_.instruction({w.wg->launch, w.wg->index, w.uid, in.pc}, accesses_);
-  }
-
-private:
-  LaunchTrace &trace_;
-  std::vector<TracedAccess> accesses_;
-};
-} // namespace
 
 Expected<std::vector<LaunchResult>>
 SymmetricHeap::launchAll(ArrayRef<RankLaunch> launches,
@@ -437,7 +403,7 @@ SymmetricHeap::launchAll(ArrayRef<RankLaunch> launches,
   if (launches.size() != ranks_.size())
     return error("launchAll got " + Twine(launches.size()) +
                  " launches for " + Twine(ranks_.size()) + " ranks");
-  std::vector<std::vector<uint8_t>> kernargs;
+  std::vector<Device::GroupMember> members;
   for (size_t r = 0; r < launches.size(); ++r) {
     const RankLaunch &l = launches[r];
     if (!l.kernel)
@@ -451,67 +417,24 @@ SymmetricHeap::launchAll(ArrayRef<RankLaunch> launches,
     Expected<std::vector<uint8_t>> k = l.kernel->packArguments(l.args);
     if (!k)
       return k.takeError();
-    kernargs.push_back(std::move(*k));
+    Device::GroupMember m;
+    m.device = ranks_[r].device;
+    m.code = &l.kernel->loadedCode();
+    m.kernel = &l.kernel->info();
+    m.config = l.config;
+    m.config.check.enabled = m.config.check.enabled || options.check;
+    if (options.check)
+      m.config.check.seed = options.checkSeed;
+    m.kernarg = std::move(*k);
+    members.push_back(std::move(m));
   }
 
-  std::vector<LaunchResult> results(launches.size());
   auto start = std::chrono::steady_clock::now();
-  if (options.trace && ranks_[0].device->kind() != DeviceKind::Emu)
-    return error("an instruction trace needs emulated devices; " +
-                 ranks_[0].device->spec() + " cannot watch single instructions");
-  if (ranks_[0].device->kind() == DeviceKind::Emu) {
-    std::optional<TraceObserver> observer;
-    if (options.trace)
-      observer.emplace(*options.trace);
-    std::vector<emu::LaunchRequest> requests;
-    for (size_t r = 0; r < launches.size(); ++r) {
-      const RankLaunch &l = launches[r];
-      auto &dev = static_cast<EmuDevice &>(*ranks_[r].device);
-      emu::LaunchRequest q;
-      q.device = &dev.emulated();
-      q.module = &EmuDevice::emulatedModule(l.kernel->loadedCode());
-      q.kernel = l.kernel->name().str();
-      q.options.grid = {l.config.grid.x, l.config.grid.y, l.config.grid.z};
-      q.options.block = {l.config.block.x, l.config.block.y, l.config.block.z};
-      q.options.dynamicLdsBytes = l.config.dynamicLdsBytes;
-      q.options.check.enabled = options.check;
-      q.options.check.seed = options.checkSeed;
-      q.options.observer = observer ? &*observer : nullptr;
-      q.args = std::move(kernargs[r]);
-      requests.push_back(std::move(q));
-    }
-    Expected<std::vector<emu::LaunchStats>> stats =
-        emuContext_->launchConcurrent(requests);
-    if (!stats)
-      return stats.takeError();
-    for (size_t r = 0; r < results.size(); ++r) {
-      results[r].waveInstructions = (*stats)[r].waveInstructions;
-      results[r].workgroups = (*stats)[r].workgroups;
-    }
-  } else {
-    // HIP: Device::launch waits for its kernel, so each rank gets a thread;
-    // the kernels then run at the same time on their GPUs.
-    std::vector<std::optional<Expected<LaunchResult>>> out(launches.size());
-    std::vector<std::thread> threads;
-    for (size_t r = 0; r < launches.size(); ++r)
-      threads.emplace_back([&, r] {
-        out[r].emplace(ranks_[r].device->launch(launches[r].kernel->loadedCode(),
-                                                launches[r].kernel->info(),
-                                                launches[r].config, kernargs[r]));
-      });
-    for (std::thread &t : threads)
-      t.join();
-    Error all = Error::success();
-    for (size_t r = 0; r < out.size(); ++r) {
-      if (*out[r])
-        results[r] = std::move(**out[r]);
-      else
-        all = joinErrors(std::move(all),
-                         error("rank " + Twine(r) + ": " + toString(out[r]->takeError())));
-    }
-    if (all)
-      return std::move(all);
-  }
+  Expected<std::vector<LaunchResult>> group =
+      ranks_[0].device->launchGroup(members, options.trace);
+  if (!group)
+    return group.takeError();
+  std::vector<LaunchResult> results = std::move(*group);
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start).count();
   for (LaunchResult &r : results)

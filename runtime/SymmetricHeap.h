@@ -50,9 +50,6 @@
 namespace kcc {
 
 class Runtime;
-namespace emu {
-class Context;
-}
 
 /// An allocation of a symmetric heap: the same offset and size on every rank.
 struct SymmetricAllocation {
@@ -102,7 +99,7 @@ public:
   /// of real GPUs. `sharedMemory` is host memory every process maps (POSIX
   /// shared memory of world * bytesPerRank bytes, zeroed by its creator;
   /// rank r's heap is the r-th part). Each process maps every part into its
-  /// emulator at the same address (emu::Device::kExternalMappingBase + r *
+  /// emulator at the same address (Device::mapSharedHostMemory with slot r:
   /// bytesPerRank rounded to 64 KiB), so the base table is the same in every
   /// process and kernels reach peers' heaps as on GPUs. The shared memory
   /// must outlive the heap.
@@ -171,7 +168,7 @@ public:
             const RankLaunchOptions &options = {}) const;
 
   /// Compute units a launch on `rank` may occupy: the emulator's residency
-  /// (emu::LaunchOptions::computeUnits) or the chip's CU count on a GPU.
+  /// (Device::computeUnits(): the emulated device's, or the chip's on a GPU).
   /// Persistent kernels size their grid from this and their occupancy.
   unsigned computeUnits(unsigned rank) const;
 
@@ -194,7 +191,6 @@ private:
   uint64_t bytes_ = 0;
   uint64_t used_ = 0;
   int multiProcessRank_ = -1; // this process's rank, or -1: all local
-  emu::Context *emuContext_ = nullptr; // the emulated ranks' context
 };
 
 } // namespace kcc

@@ -155,6 +155,14 @@ Expected<LaunchResult> HipDevice::launch(LoadedCode &code,
                                          const KernelInfo &kernel,
                                          const LaunchConfig &c,
                                          ArrayRef<uint8_t> kernarg) {
+  // A GPU cannot stop at each instruction: what only the emulator sees is
+  // refused here rather than silently skipped.
+  if (c.check.enabled || c.trace)
+    return createStringError(
+        inconvertibleErrorCode(),
+        Twine(c.check.enabled ? "check mode" : "an instruction trace") +
+            " is not supported on " + spec() +
+            " (emulated devices only: emu:gfx942, emu:gfx950)");
   const HipApi &api = lib_->api();
   auto &loaded = static_cast<HipLoadedCode &>(code);
   if (Error e = select())

@@ -9,6 +9,7 @@
 #include "kernels/EmbeddedKernels.h"
 #include "target/CodeObject.h"
 #include "runtime/Jit.h"
+#include "runtime/LaunchTrace.h"
 #include "runtime/Module.h"
 #include "runtime/Runtime.h"
 #include "runtime/hip/HipLibrary.h"
@@ -242,6 +243,107 @@ TEST_F(LaunchChecks, CodeObjectForAnotherChip) {
   auto j = Module::load(*device_, junk);
   std::string text = errorText(j);
   EXPECT_EQ(text.rfind("not a loadable code object: ", 0), 0u) << text;
+}
+
+// A device that only has the Device interface's defaults for what the
+// emulator alone can do: what a GPU answers.
+class PlainDevice final : public Device {
+public:
+  DeviceKind kind() const override { return DeviceKind::Hip; }
+  Chip chip() const override { return Chip::gfx942; }
+  std::string spec() const override { return "hip:7"; }
+  std::string description() const override { return "test device"; }
+  llvm::Expected<uint64_t> allocate(uint64_t) override { return 0; }
+  llvm::Error free(uint64_t) override { return llvm::Error::success(); }
+  llvm::Error copyToDevice(uint64_t, const void *, uint64_t) override {
+    return llvm::Error::success();
+  }
+  llvm::Error copyFromDevice(void *, uint64_t, uint64_t) override {
+    return llvm::Error::success();
+  }
+  llvm::Error memset(uint64_t, uint8_t, uint64_t) override {
+    return llvm::Error::success();
+  }
+  llvm::Error synchronize() override { return llvm::Error::success(); }
+  llvm::Expected<std::shared_ptr<LoadedCode>>
+  loadCode(const CodeObject &) override {
+    return nullptr;
+  }
+  llvm::Expected<LaunchResult> launch(LoadedCode &, const KernelInfo &,
+                                      const LaunchConfig &,
+                                      llvm::ArrayRef<uint8_t>) override {
+    ++launches;
+    return LaunchResult{};
+  }
+  int launches = 0;
+};
+
+class CountingTrace final : public LaunchTrace {
+public:
+  void instruction(const TracedInstruction &,
+                   llvm::ArrayRef<TracedAccess>) override {}
+};
+
+TEST(DeviceInterface, EmulatorOnlyOperationsAreRefusedElsewhere) {
+  PlainDevice d;
+  Device::EmulatorInstrumentation check;
+  check.check = CheckRequest{true, 1, false};
+  EXPECT_EQ(errorText(d.instrument(check)),
+            "check mode is not supported on hip:7 (emulated devices only: "
+            "emu:gfx942, emu:gfx950)");
+  EXPECT_FALSE(bool(d.instrument({}))); // nothing asked: nothing refused
+  auto mapped = d.mapSharedHostMemory(0, 64, nullptr, 64);
+  EXPECT_EQ(errorText(mapped),
+            "mapping shared host memory (GPUs share memory through IPC "
+            "handles) is not supported on hip:7 (emulated devices only: "
+            "emu:gfx942, emu:gfx950)");
+  EXPECT_EQ(d.computeUnits(), 304u);
+
+  std::vector<Device::GroupMember> members(2);
+  for (auto &m : members)
+    m.device = &d;
+  CountingTrace trace;
+  auto group = d.launchGroup(members, &trace);
+  EXPECT_EQ(errorText(group),
+            "an instruction trace is not supported on hip:7 (emulated devices "
+            "only: emu:gfx942, emu:gfx950)");
+  EXPECT_EQ(d.launches, 0);
+}
+
+TEST_F(LaunchChecks, EmulatedDeviceTakesInstrumentation) {
+  // Check mode through the Device, not the environment: the same GEMM
+  // launch runs clean under it, and an instruction trace sees every wave
+  // instruction the launch counted.
+  auto m = Module::compile(*device_, *jit_, "gemm", {"DTYPE=bf16", "OUT=f32"});
+  ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+  auto k = m->kernel("gemm");
+  ASSERT_TRUE(bool(k));
+  const int32_t n = 64;
+  auto a = Buffer::allocate(*device_, n * n * 2);
+  auto c = Buffer::allocate(*device_, n * n * 4);
+  ASSERT_TRUE(a && c);
+  ASSERT_FALSE(bool(a->fill(0)));
+  Device::EmulatorInstrumentation in;
+  in.check = CheckRequest{true, 3, false};
+  ASSERT_FALSE(bool(device_->instrument(in)));
+  class Counter final : public LaunchTrace {
+  public:
+    void instruction(const TracedInstruction &,
+                     llvm::ArrayRef<TracedAccess>) override {
+      ++count;
+    }
+    uint64_t count = 0;
+  } counter;
+  LaunchConfig config;
+  config.grid = Dim3(1, 1);
+  config.block = Dim3(256);
+  config.trace = &counter;
+  auto r = k->launch(config, {*a, *a, *c, *a, n, n, n, n, n, n});
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  ASSERT_TRUE(r->waveInstructions.has_value());
+  EXPECT_EQ(counter.count, *r->waveInstructions);
+  EXPECT_GT(counter.count, 0u);
+  ASSERT_FALSE(bool(device_->instrument({})));
 }
 
 } // namespace

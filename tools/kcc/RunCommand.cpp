@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 #include "tools/kcc/RunCommand.h"
 #include "tools/kcc/RunKernel.h"
+#include "runtime/Kernel.h"
+#include "runtime/Module.h"
+#include "runtime/Runtime.h"
 #include "target/CodeObject.h"
-#include "runtime/emu/Emulator.h"
 #include "tools/kcc/TimingCommand.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -18,6 +20,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstring>
 
 using namespace llvm;
@@ -25,7 +28,7 @@ namespace kcc {
 namespace {
 
 constexpr const char *kUsage =
-    "usage: kcc run CODE_OBJECT --kernel NAME --device emu:gfx942|emu:gfx950 "
+    "usage: kcc run CODE_OBJECT --kernel NAME --device emu:gfx942|emu:gfx950|hip:N "
     "--grid X[,Y,Z] --block X[,Y,Z] [--lds-bytes N] [--cus N] "
     "[--check[=uninit]] [--check-seed N] --arg "
     "in=FILE|out=FILE:BYTES|inout=FILE|null|i32=V|u32=V|i64=V|f32=V ...";
@@ -35,7 +38,7 @@ int fail(const Twine &message) {
   return 1;
 }
 
-bool parseDim(StringRef text, emu::Dim3 &out) {
+bool parseDim(StringRef text, Dim3 &out) {
   SmallVector<StringRef, 3> parts;
   text.split(parts, ',');
   if (parts.empty() || parts.size() > 3)
@@ -138,7 +141,8 @@ int runCommand(ArrayRef<const char *> argv) {
   if (!args.empty() && isNamedKernel(args[0]))
     return runNamedKernel(args);
   std::string codeObjectPath, kernel, device;
-  emu::LaunchOptions options;
+  LaunchConfig options;
+  Device::EmulatorInstrumentation emulator;
   bool haveGrid = false, haveBlock = false;
   TimingCommand timing;
   std::vector<ArgSpec> specs;
@@ -181,7 +185,7 @@ int runCommand(ArrayRef<const char *> argv) {
       options.check.enabled = true;
     } else if (a == "--check=uninit") {
       options.check.enabled = true;
-      options.check.uninit = true;
+      options.check.uninitialisedLds = true;
     } else if (a.starts_with("--check-seed")) {
       auto v = value("--check-seed");
       if (!v || v->getAsInteger(0, options.check.seed))
@@ -190,7 +194,7 @@ int runCommand(ArrayRef<const char *> argv) {
       return fail("unknown check mode '" + a + "' (--check or --check=uninit)");
     } else if (a.starts_with("--cus")) {
       auto v = value("--cus");
-      if (!v || v->getAsInteger(0, options.computeUnits) || !options.computeUnits)
+      if (!v || v->getAsInteger(0, emulator.computeUnits) || !emulator.computeUnits)
         return fail("--cus needs a positive count");
     } else if (a.starts_with("--arg")) {
       auto v = value("--arg");
@@ -219,13 +223,23 @@ int runCommand(ArrayRef<const char *> argv) {
     return fail("--grid and --block are required");
   if (device.empty())
     device = "emu:gfx942";
-  StringRef dev(device);
-  if (!dev.consume_front("emu:"))
-    return fail("device '" + device + "' is not supported by kcc run here; use "
-                "emu:gfx942 or emu:gfx950");
-  std::optional<Chip> chip = parseChip(dev);
-  if (!chip)
-    return fail("unknown chip '" + dev + "'; supported: " + supportedChipList());
+  // The device through the runtime, as the ops reach it: the same run works
+  // on a GPU (hip:N) and on the emulator.
+  Expected<std::unique_ptr<Runtime>> runtime = Runtime::create();
+  if (!runtime)
+    return fail(toString(runtime.takeError()));
+  Expected<Device &> devOr = (*runtime)->device(device);
+  if (!devOr)
+    return fail(toString(devOr.takeError()));
+  Device &d = *devOr;
+  std::optional<Chip> chip = d.chip();
+  if (d.kind() != DeviceKind::Emu && (timing.enabled() || emulator.computeUnits))
+    return fail(Twine(timing.enabled() ? "--timing" : "--cus") +
+                " needs an emulated device (emu:gfx942 or emu:gfx950), not " +
+                d.spec());
+  if (emulator.computeUnits)
+    if (Error e = d.instrument(emulator))
+      return fail(toString(std::move(e)));
 
   auto file = MemoryBuffer::getFile(codeObjectPath, false, false);
   if (!file)
@@ -272,12 +286,7 @@ int runCommand(ArrayRef<const char *> argv) {
     }
   }
 
-  auto ctx = emu::Context::create();
-  auto devOr = ctx->addDevice(*chip);
-  if (!devOr)
-    return fail(toString(devOr.takeError()));
-  emu::Device &d = **devOr;
-  auto module = d.loadModule(bytes);
+  Expected<Module> module = Module::load(d, bytes);
   if (!module)
     return fail(toString(module.takeError()));
 
@@ -309,10 +318,18 @@ int runCommand(ArrayRef<const char *> argv) {
     std::memcpy(kernarg.data() + ka.offset, &value, ka.size);
   }
 
-  auto stats = timing.enabled() ? timing.launch(d, bytes, kernel, options, kernarg)
-                                : d.launch(**module, kernel, options, kernarg);
+  auto start = std::chrono::steady_clock::now();
+  Expected<Kernel> loaded = module->kernel(kernel);
+  if (!loaded)
+    return fail(toString(loaded.takeError()));
+  LoadedCode &code = loaded->loadedCode();
+  auto stats = timing.enabled()
+                   ? timing.launch(d, code, loaded->info(), options, kernarg, emulator)
+                   : d.launch(code, loaded->info(), options, kernarg);
   if (!stats)
     return fail(toString(stats.takeError()));
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start).count();
 
   for (ArgSpec &s : specs) {
     if (s.kind != ArgSpec::Out && s.kind != ArgSpec::InOut)
@@ -326,10 +343,16 @@ int runCommand(ArrayRef<const char *> argv) {
       return fail("cannot write '" + s.file + "': " + ec.message());
     os.write(reinterpret_cast<const char *>(out.data()), out.size());
   }
-  double rate = stats->seconds > 0 ? double(stats->waveInstructions) / stats->seconds : 0;
+  if (stats->deviceMilliseconds) {
+    outs() << "kernel " << kernel << " on " << device << ": "
+           << format("%.3f", *stats->deviceMilliseconds) << " ms\n";
+    return 0;
+  }
+  uint64_t waveInstructions = stats->waveInstructions.value_or(0);
+  double rate = seconds > 0 ? double(waveInstructions) / seconds : 0;
   outs() << "kernel " << kernel << " on " << device << ": " << stats->workgroups
-         << " workgroups, " << stats->waveInstructions << " wave instructions in "
-         << format("%.3f", stats->seconds) << " s ("
+         << " workgroups, " << waveInstructions << " wave instructions in "
+         << format("%.3f", seconds) << " s ("
          << format("%.1f", rate / 1e6) << " M wave-instructions/s)\n";
   return 0;
 }

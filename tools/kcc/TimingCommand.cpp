@@ -85,15 +85,35 @@ Error TimingCommand::parse(ArrayRef<StringRef> args, size_t &i) {
   return Error::success();
 }
 
-Expected<emu::LaunchStats> TimingCommand::launch(emu::Device &device,
-                                                 ArrayRef<uint8_t> codeObject,
-                                                 StringRef kernel,
-                                                 const emu::LaunchOptions &launch,
-                                                 ArrayRef<uint8_t> args) {
+Expected<LaunchResult> TimingCommand::launch(Device &device, LoadedCode &code,
+                                             const KernelInfo &kernel,
+                                             const LaunchConfig &config,
+                                             ArrayRef<uint8_t> kernarg,
+                                             const Device::EmulatorInstrumentation &base) {
   if (constants)
     emu::timing::printConstants(device.chip(), outs());
-  auto report = emu::timing::estimateLaunch(device, codeObject, kernel, launch, args,
-                                            options);
+  LaunchResult result;
+  auto report = emu::timing::estimate(
+      device.chip(), kernel, {config.grid.x, config.grid.y, config.grid.z},
+      {config.block.x, config.block.y, config.block.z}, config.dynamicLdsBytes,
+      options,
+      [&](emu::Observer &observer,
+          uint64_t limit) -> Expected<emu::LaunchStats> {
+        Device::EmulatorInstrumentation in = base;
+        in.observer = &observer;
+        in.workgroupLimit = limit;
+        if (Error e = device.instrument(in))
+          return std::move(e);
+        Expected<LaunchResult> r = device.launch(code, kernel, config, kernarg);
+        consumeError(device.instrument(base));
+        if (!r)
+          return r.takeError();
+        result = *r;
+        emu::LaunchStats stats;
+        stats.waveInstructions = r->waveInstructions.value_or(0);
+        stats.workgroups = r->workgroups;
+        return stats;
+      });
   if (!report)
     return report.takeError();
   emu::timing::printReport(*report, outs());
@@ -108,7 +128,7 @@ Expected<emu::LaunchStats> TimingCommand::launch(emu::Device &device,
     auto [b, e] = emu::timing::timelineWindow(*report, timeline);
     outs() << "  timeline: " << timelinePath << " (cycles " << b << " to " << e << ")\n";
   }
-  return report->launch;
+  return result;
 }
 
 } // namespace kcc

@@ -13,6 +13,7 @@
 #ifndef KCC_TOOLS_KCC_TIMINGCOMMAND_H
 #define KCC_TOOLS_KCC_TIMINGCOMMAND_H
 
+#include "runtime/Device.h"
 #include "runtime/emu/Emulator.h"
 #include "runtime/emu/timing/Timeline.h"
 #include "runtime/emu/timing/Timing.h"
@@ -40,12 +41,13 @@ public:
   llvm::Error parse(llvm::ArrayRef<llvm::StringRef> args, size_t &i);
   bool enabled() const { return on; }
 
-  /// Runs the launch with the timing model and prints the report (and writes
-  /// the timeline); returns the emulator's launch statistics.
-  llvm::Expected<emu::LaunchStats>
-  launch(emu::Device &device, llvm::ArrayRef<uint8_t> codeObject,
-         llvm::StringRef kernel, const emu::LaunchOptions &launch,
-         llvm::ArrayRef<uint8_t> args);
+  /// Runs the launch on `device` (emulated) with the timing model attached
+  /// through Device::instrument() on top of `base`, prints the report (and
+  /// writes the timeline); returns the launch's result.
+  llvm::Expected<LaunchResult>
+  launch(Device &device, LoadedCode &code, const KernelInfo &kernel,
+         const LaunchConfig &config, llvm::ArrayRef<uint8_t> kernarg,
+         const Device::EmulatorInstrumentation &base = {});
 
 private:
   bool on = false;

@@ -266,6 +266,32 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   return r;
 }
 
+Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
+                                Dim3 block, uint32_t dynamicLdsBytes,
+                                const TimingOptions &options, ObservedLaunch run) {
+  const TimingParams &p = getTimingParams(chip);
+  unsigned cus = options.computeUnits ? options.computeUnits : p.computeUnits;
+  uint64_t items = uint64_t(block.x) * block.y * block.z;
+  uint32_t wavesPerGroup = uint32_t((items + 63) / 64);
+  uint64_t total = uint64_t(grid.x) * grid.y * grid.z;
+  uint64_t perCu = workgroupsPerCu(k, chip, wavesPerGroup, dynamicLdsBytes);
+  // A CU holds its share of the grid, at most its occupancy.
+  uint64_t traced = std::min<uint64_t>(perCu, (total + cus - 1) / cus);
+  traced = std::max<uint64_t>(traced, 1);
+
+  RecorderOptions ro;
+  ro.tracedWorkgroups = traced;
+  ro.stopAfterIterations = options.steadyStateIterations;
+  TraceRecorder recorder(chip, ro);
+  auto stats = run(recorder, options.steadyStateIterations ? traced : 0);
+  if (!stats)
+    return stats.takeError();
+  TimingReport r = analyzeTrace(recorder.take(), total, perCu, options);
+  r.kernel = k.name;
+  r.launch = *stats;
+  return r;
+}
+
 Expected<TimingReport> estimateLaunch(Device &device, ArrayRef<uint8_t> codeObject,
                                       StringRef kernel, const LaunchOptions &launch,
                                       ArrayRef<uint8_t> args,
@@ -278,35 +304,18 @@ Expected<TimingReport> estimateLaunch(Device &device, ArrayRef<uint8_t> codeObje
     return createStringError(inconvertibleErrorCode(),
                              "no kernel '%s' in the code object; it has: %s",
                              kernel.str().c_str(), co->kernelNameList().c_str());
-  Chip chip = device.chip();
-  const TimingParams &p = getTimingParams(chip);
-  unsigned cus = options.computeUnits ? options.computeUnits : p.computeUnits;
-  uint64_t items = uint64_t(launch.block.x) * launch.block.y * launch.block.z;
-  uint32_t wavesPerGroup = uint32_t((items + 63) / 64);
-  uint64_t total = uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z;
-  uint64_t perCu = workgroupsPerCu(*k, chip, wavesPerGroup, launch.dynamicLdsBytes);
-  // A CU holds its share of the grid, at most its occupancy.
-  uint64_t traced = std::min<uint64_t>(perCu, (total + cus - 1) / cus);
-  traced = std::max<uint64_t>(traced, 1);
-
   auto module = device.loadModule(codeObject);
   if (!module)
     return module.takeError();
-  RecorderOptions ro;
-  ro.tracedWorkgroups = traced;
-  ro.stopAfterIterations = options.steadyStateIterations;
-  TraceRecorder recorder(chip, ro);
-  LaunchOptions lo = launch;
-  lo.observer = &recorder;
-  if (options.steadyStateIterations)
-    lo.workgroupLimit = traced;
-  auto stats = device.launch(**module, kernel, lo, args);
-  if (!stats)
-    return stats.takeError();
-  TimingReport r = analyzeTrace(recorder.take(), total, perCu, options);
-  r.kernel = kernel.str();
-  r.launch = *stats;
-  return r;
+  return estimate(device.chip(), *k, launch.grid, launch.block,
+                  launch.dynamicLdsBytes, options,
+                  [&](Observer &observer,
+                      uint64_t limit) -> Expected<LaunchStats> {
+                    LaunchOptions lo = launch;
+                    lo.observer = &observer;
+                    lo.workgroupLimit = limit;
+                    return device.launch(**module, kernel, lo, args);
+                  });
 }
 
 void printReport(const TimingReport &r, raw_ostream &os) {

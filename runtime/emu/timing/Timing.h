@@ -27,6 +27,7 @@
 #include "runtime/emu/timing/Trace.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -122,6 +123,21 @@ llvm::Expected<TimingReport> estimateLaunch(Device &device,
                                             const LaunchOptions &launch,
                                             llvm::ArrayRef<uint8_t> args,
                                             const TimingOptions &options);
+
+/// What an estimate needs from whoever runs the kernel: one launch of it
+/// with `observer` watching and only the first `workgroupLimit` workgroups
+/// run (0: all). The emulator's own launch (estimateLaunch) and a runtime
+/// Device instrumented through Device::instrument() both fit.
+using ObservedLaunch = llvm::function_ref<llvm::Expected<LaunchStats>(
+    Observer &observer, uint64_t workgroupLimit)>;
+
+/// estimateLaunch for a kernel (`info`, compiled for `chip`) that `run`
+/// launches with the given geometry.
+llvm::Expected<TimingReport> estimate(Chip chip, const KernelInfo &info,
+                                      Dim3 grid, Dim3 block,
+                                      uint32_t dynamicLdsBytes,
+                                      const TimingOptions &options,
+                                      ObservedLaunch run);
 
 /// The analysis part alone: replays `trace` and fills a report (used by
 /// estimateLaunch and by tests that record their own traces).
