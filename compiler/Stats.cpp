@@ -10,26 +10,18 @@
 
 #include "compiler/CodeGen.h"
 #include "target/CodeObject.h"
+#include "target/McDisassembler.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
-#include "llvm/MC/MCAsmInfo.h"
-#include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCInst.h"
-#include "llvm/MC/MCInstPrinter.h"
-#include "llvm/MC/MCInstrInfo.h"
-#include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/MCTargetOptions.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
 
@@ -129,59 +121,9 @@ unsigned InstructionCounts::total() const {
 // Disassembly
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The MC objects that decode and print instructions for one chip.
-struct Disassembler {
-  std::unique_ptr<MCRegisterInfo> regInfo;
-  std::unique_ptr<MCAsmInfo> asmInfo;
-  std::unique_ptr<MCSubtargetInfo> subtarget;
-  std::unique_ptr<MCInstrInfo> instrInfo;
-  std::unique_ptr<MCContext> context;
-  std::unique_ptr<MCDisassembler> decoder;
-  std::unique_ptr<MCInstPrinter> printer;
-
-  static Expected<Disassembler> create(Chip chip) {
-    initializeAmdgpuTarget();
-    Triple triple(getAmdgpuTriple());
-    std::string lookupError;
-    const Target *target = TargetRegistry::lookupTarget(triple, lookupError);
-    if (!target)
-      return createStringError(inconvertibleErrorCode(),
-                               "the AMDGPU target is not available in this "
-                               "LLVM build: %s",
-                               lookupError.c_str());
-    Disassembler d;
-    StringRef cpu = getChipInfo(chip).name;
-    d.regInfo.reset(target->createMCRegInfo(triple));
-    MCTargetOptions options;
-    if (d.regInfo)
-      d.asmInfo.reset(target->createMCAsmInfo(*d.regInfo, triple, options));
-    d.subtarget.reset(
-        target->createMCSubtargetInfo(triple, cpu, "+wavefrontsize64"));
-    d.instrInfo.reset(target->createMCInstrInfo());
-    if (!d.regInfo || !d.asmInfo || !d.subtarget || !d.instrInfo)
-      return createStringError(inconvertibleErrorCode(),
-                               "LLVM's AMDGPU MC layer is incomplete for %s",
-                               cpu.str().c_str());
-    d.context = std::make_unique<MCContext>(triple, d.asmInfo.get(),
-                                            d.regInfo.get(),
-                                            d.subtarget.get());
-    d.decoder.reset(target->createMCDisassembler(*d.subtarget, *d.context));
-    d.printer.reset(target->createMCInstPrinter(
-        triple, /*SyntaxVariant=*/0, *d.asmInfo, *d.instrInfo, *d.regInfo));
-    if (!d.decoder || !d.printer)
-      return createStringError(inconvertibleErrorCode(),
-                               "LLVM has no AMDGPU disassembler or instruction "
-                               "printer for %s",
-                               cpu.str().c_str());
-    return std::move(d);
-  }
-};
-} // namespace
-
 Expected<InstructionCounts> countInstructions(Chip chip, ArrayRef<uint8_t> code,
                                               uint64_t address) {
-  Expected<Disassembler> d = Disassembler::create(chip);
+  Expected<std::unique_ptr<McDisassembler>> d = McDisassembler::create(chip);
   if (!d)
     return d.takeError();
 
@@ -191,7 +133,7 @@ Expected<InstructionCounts> countInstructions(Chip chip, ArrayRef<uint8_t> code,
   while (offset < code.size()) {
     MCInst inst;
     uint64_t size = 0;
-    MCDisassembler::DecodeStatus status = d->decoder->getInstruction(
+    MCDisassembler::DecodeStatus status = (*d)->decoder->getInstruction(
         inst, size, code.slice(offset), address + offset, nulls());
     if (status == MCDisassembler::Fail || size == 0)
       return createStringError(
@@ -205,7 +147,7 @@ Expected<InstructionCounts> countInstructions(Chip chip, ArrayRef<uint8_t> code,
     // LLVM's assembler do; its first word is the mnemonic.
     text.clear();
     raw_string_ostream os(text);
-    d->printer->printInst(&inst, address + offset, /*Annot=*/"", *d->subtarget,
+    (*d)->printer->printInst(&inst, address + offset, /*Annot=*/"", *(*d)->subtarget,
                           os);
     StringRef mnemonic = StringRef(text).ltrim().split(' ').first;
     ++counts.byClass[unsigned(classifyMnemonic(mnemonic))];

@@ -288,9 +288,6 @@ Error parseKernel(msgpack::DocNode &node, size_t index, KernelInfo &k) {
   return Error::success();
 }
 
-uint32_t field(uint32_t word, unsigned shift, unsigned width) {
-  return (word >> shift) & ((1u << width) - 1);
-}
 } // namespace
 
 bool isHiddenArg(ArgKind kind) {
@@ -336,45 +333,55 @@ KernelDescriptor decodeKernelDescriptor(const uint8_t bytes[64], Chip chip) {
   d.kernelCodeProperties = read16le(bytes + KERNEL_CODE_PROPERTIES_OFFSET);
   d.kernargPreload = read16le(bytes + KERNARG_PRELOAD_OFFSET);
 
+  // The fields by LLVM's own masks (AMDHSAKernelDescriptor.h), so that the
+  // layout is spelled once, where the assembler that writes it spells it.
   uint32_t r1 = d.computePgmRsrc1, r2 = d.computePgmRsrc2,
-           r3 = d.computePgmRsrc3;
-  d.granulatedWorkitemVgprCount = field(r1, 0, 6);
-  d.granulatedWavefrontSgprCount = field(r1, 6, 4);
-  d.floatRoundMode32 = field(r1, 12, 2);
-  d.floatRoundMode1664 = field(r1, 14, 2);
-  d.floatDenormMode32 = field(r1, 16, 2);
-  d.floatDenormMode1664 = field(r1, 18, 2);
-  d.dx10Clamp = field(r1, 21, 1);
-  d.ieeeMode = field(r1, 23, 1);
+           r3 = d.computePgmRsrc3, p = d.kernelCodeProperties,
+           pre = d.kernargPreload;
+#define GET(word, mask) AMDHSA_BITS_GET(word, mask)
+  d.granulatedWorkitemVgprCount =
+      GET(r1, COMPUTE_PGM_RSRC1_GRANULATED_WORKITEM_VGPR_COUNT);
+  d.granulatedWavefrontSgprCount =
+      GET(r1, COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT);
+  d.floatRoundMode32 = GET(r1, COMPUTE_PGM_RSRC1_FLOAT_ROUND_MODE_32);
+  d.floatRoundMode1664 = GET(r1, COMPUTE_PGM_RSRC1_FLOAT_ROUND_MODE_16_64);
+  d.floatDenormMode32 = GET(r1, COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_32);
+  d.floatDenormMode1664 = GET(r1, COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_16_64);
+  d.dx10Clamp = GET(r1, COMPUTE_PGM_RSRC1_GFX6_GFX11_ENABLE_DX10_CLAMP);
+  d.ieeeMode = GET(r1, COMPUTE_PGM_RSRC1_GFX6_GFX11_ENABLE_IEEE_MODE);
 
-  d.enablePrivateSegment = field(r2, 0, 1);
-  d.userSgprCount = field(r2, 1, 5);
-  d.enableTrapHandler = field(r2, 6, 1);
-  d.enableSgprWorkgroupIdX = field(r2, 7, 1);
-  d.enableSgprWorkgroupIdY = field(r2, 8, 1);
-  d.enableSgprWorkgroupIdZ = field(r2, 9, 1);
-  d.enableSgprWorkgroupInfo = field(r2, 10, 1);
-  d.enableVgprWorkitemId = field(r2, 11, 2);
+  d.enablePrivateSegment = GET(r2, COMPUTE_PGM_RSRC2_ENABLE_PRIVATE_SEGMENT);
+  d.userSgprCount = GET(r2, COMPUTE_PGM_RSRC2_GFX6_GFX120_USER_SGPR_COUNT);
+  d.enableTrapHandler = GET(r2, COMPUTE_PGM_RSRC2_GFX6_GFX11_ENABLE_TRAP_HANDLER);
+  d.enableSgprWorkgroupIdX = GET(r2, COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_X);
+  d.enableSgprWorkgroupIdY = GET(r2, COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_Y);
+  d.enableSgprWorkgroupIdZ = GET(r2, COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_Z);
+  d.enableSgprWorkgroupInfo = GET(r2, COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_INFO);
+  d.enableVgprWorkitemId = GET(r2, COMPUTE_PGM_RSRC2_ENABLE_VGPR_WORKITEM_ID);
 
   // Both supported chips are gfx90a-class: rsrc3 holds ACCUM_OFFSET (in
   // units of 4 registers, minus one) and work-item ids are packed into v0.
   (void)chip;
-  d.accumOffset = (field(r3, 0, 6) + 1) * 4;
-  d.tgSplit = field(r3, 16, 1);
+  d.accumOffset = (GET(r3, COMPUTE_PGM_RSRC3_GFX90A_ACCUM_OFFSET) + 1) * 4;
+  d.tgSplit = GET(r3, COMPUTE_PGM_RSRC3_GFX90A_TG_SPLIT);
   d.packedWorkitemIds = true;
 
-  uint32_t p = d.kernelCodeProperties;
-  d.enableSgprPrivateSegmentBuffer = field(p, 0, 1);
-  d.enableSgprDispatchPtr = field(p, 1, 1);
-  d.enableSgprQueuePtr = field(p, 2, 1);
-  d.enableSgprKernargSegmentPtr = field(p, 3, 1);
-  d.enableSgprDispatchId = field(p, 4, 1);
-  d.enableSgprFlatScratchInit = field(p, 5, 1);
-  d.enableSgprPrivateSegmentSize = field(p, 6, 1);
-  d.usesDynamicStack = field(p, 11, 1);
+  d.enableSgprPrivateSegmentBuffer =
+      GET(p, KERNEL_CODE_PROPERTY_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER);
+  d.enableSgprDispatchPtr = GET(p, KERNEL_CODE_PROPERTY_ENABLE_SGPR_DISPATCH_PTR);
+  d.enableSgprQueuePtr = GET(p, KERNEL_CODE_PROPERTY_ENABLE_SGPR_QUEUE_PTR);
+  d.enableSgprKernargSegmentPtr =
+      GET(p, KERNEL_CODE_PROPERTY_ENABLE_SGPR_KERNARG_SEGMENT_PTR);
+  d.enableSgprDispatchId = GET(p, KERNEL_CODE_PROPERTY_ENABLE_SGPR_DISPATCH_ID);
+  d.enableSgprFlatScratchInit =
+      GET(p, KERNEL_CODE_PROPERTY_ENABLE_SGPR_FLAT_SCRATCH_INIT);
+  d.enableSgprPrivateSegmentSize =
+      GET(p, KERNEL_CODE_PROPERTY_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE);
+  d.usesDynamicStack = GET(p, KERNEL_CODE_PROPERTY_USES_DYNAMIC_STACK);
 
-  d.kernargPreloadLength = field(d.kernargPreload, 0, 7);
-  d.kernargPreloadOffset = field(d.kernargPreload, 7, 9);
+  d.kernargPreloadLength = GET(pre, KERNARG_PRELOAD_SPEC_LENGTH);
+  d.kernargPreloadOffset = GET(pre, KERNARG_PRELOAD_SPEC_OFFSET);
+#undef GET
   return d;
 }
 

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Decoder.h"
+#include "target/McDisassembler.h"
 #include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 #include "runtime/emu/Ops.h"
@@ -34,24 +35,18 @@
 #include <map>
 #include <mutex>
 
-extern "C" {
-void LLVMInitializeAMDGPUTargetInfo();
-void LLVMInitializeAMDGPUTargetMC();
-void LLVMInitializeAMDGPUDisassembler();
-}
-
 using namespace llvm;
 namespace kcc::emu {
 
 struct Decoder::Impl {
   Chip chip;
-  std::unique_ptr<MCRegisterInfo> mri;
-  std::unique_ptr<MCAsmInfo> mai;
-  std::unique_ptr<MCSubtargetInfo> sti;
-  std::unique_ptr<MCInstrInfo> mii;
-  std::unique_ptr<MCContext> ctx;
-  std::unique_ptr<MCDisassembler> dis;
-  std::unique_ptr<MCInstPrinter> printer;
+  std::unique_ptr<McDisassembler> mc; // target/McDisassembler.h
+  // Shorthands into `mc`.
+  MCRegisterInfo *mri = nullptr;
+  MCSubtargetInfo *sti = nullptr;
+  MCInstrInfo *mii = nullptr;
+  MCDisassembler *dis = nullptr;
+  MCInstPrinter *printer = nullptr;
   // Register number -> operand template, filled on first sight. Guarded by
   // `lock`: Programs of several devices may decode concurrently.
   mutable DenseMap<unsigned, Opnd> regs;
@@ -228,40 +223,17 @@ Expected<const Decoder *> Decoder::get(Chip chip) {
   unsigned slot = chip == Chip::gfx942 ? 0 : 1;
   if (decoders[slot])
     return decoders[slot].get();
-  static bool initialised = false;
-  if (!initialised) {
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUDisassembler();
-    initialised = true;
-  }
-  Triple triple("amdgcn-amd-amdhsa");
-  std::string error;
-  const Target *target = TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return createStringError(inconvertibleErrorCode(),
-                             "LLVM has no AMDGPU target: " + error);
+  Expected<std::unique_ptr<McDisassembler>> mc = McDisassembler::create(chip);
+  if (!mc)
+    return mc.takeError();
   auto impl = std::make_unique<Impl>();
   impl->chip = chip;
-  impl->mri.reset(target->createMCRegInfo(triple));
-  MCTargetOptions options;
-  impl->mai.reset(target->createMCAsmInfo(*impl->mri, triple, options));
-  impl->sti.reset(target->createMCSubtargetInfo(
-      triple, getChipInfo(chip).name, ""));
-  impl->mii.reset(target->createMCInstrInfo());
-  if (!impl->mri || !impl->mai || !impl->sti || !impl->mii)
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot create LLVM MC objects for " +
-                                 getChipInfo(chip).name);
-  impl->ctx = std::make_unique<MCContext>(triple, impl->mai.get(),
-                                          impl->mri.get(), impl->sti.get());
-  impl->dis.reset(target->createMCDisassembler(*impl->sti, *impl->ctx));
-  impl->printer.reset(target->createMCInstPrinter(
-      triple, impl->mai->getAssemblerDialect(), *impl->mai, *impl->mii,
-      *impl->mri));
-  if (!impl->dis || !impl->printer)
-    return createStringError(inconvertibleErrorCode(),
-                             "LLVM's AMDGPU disassembler is not available");
+  impl->mc = std::move(*mc);
+  impl->mri = impl->mc->regInfo.get();
+  impl->sti = impl->mc->subtarget.get();
+  impl->mii = impl->mc->instrInfo.get();
+  impl->dis = impl->mc->decoder.get();
+  impl->printer = impl->mc->printer.get();
   for (unsigned op = 0, e = impl->mii->getNumOpcodes(); op < e; ++op)
     if (impl->mii->getName(op) == "V_ADD_F32_e64_vi") {
       const MCInstrDesc &d = impl->mii->get(op);
