@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Stats.h"
+#include "target/Error.h"
 #include "kernels/EmbeddedKernels.h"
 #include "kernels/attention/AttentionOp.h"
 #include "target/CodeObject.h"
@@ -74,9 +75,6 @@ struct Figures {
   uint64_t iterations = 0;
 };
 
-Error fail(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
   std::vector<std::string> params =
@@ -93,7 +91,7 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
     return co.takeError();
   const KernelInfo *info = co->findKernel("fmha_fwd");
   if (!info || stats->empty())
-    return fail("no kernel 'fmha_fwd' in the code object");
+    return makeError("no kernel 'fmha_fwd' in the code object");
 
   Figures f;
   f.stats = stats->front();
@@ -133,7 +131,7 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
       return p->takeError();
   std::vector<const KernelArg *> slots = info->explicitArgs();
   if (slots.size() != 22)
-    return fail("fmha_fwd takes " + Twine(slots.size()) + " arguments, expected 22");
+    return makeError("fmha_fwd takes " + Twine(slots.size()) + " arguments, expected 22");
   std::vector<uint8_t> args(info->explicitArgsSize(), 0);
   uint64_t ptrs[5] = {*q, *k, *v, *o, *q}; // LSE unused (LSE_OUT=0)
   for (int i = 0; i < 5; ++i)
@@ -156,7 +154,7 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
   if (!report)
     return report.takeError();
   if (report->hotLoop < 0)
-    return fail("no loop found in fmha_fwd");
+    return makeError("no loop found in fmha_fwd");
   const timing::LoopTiming &loop = report->loops[size_t(report->hotLoop)];
   f.iterations = loop.iterations;
   auto kind = [&](timing::Kind k) { return loop.mixPerIteration[unsigned(k)] / 2; };

@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
+#include "target/Error.h"
 #include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 #include "runtime/emu/timing/Timing.h"
@@ -70,9 +71,6 @@ struct Figures {
   std::map<std::string, double> mix;
 };
 
-Error fail(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 Expected<std::vector<uint8_t>> compile(Chip chip, StringRef source, StringRef file,
                                           std::vector<std::string> params) {
@@ -83,7 +81,7 @@ Expected<std::vector<uint8_t>> compile(Chip chip, StringRef source, StringRef fi
   raw_string_ostream ds(diags);
   auto hsaco = compileKernelSource(source, file, co, Stage::Hsaco, ds);
   if (!hsaco)
-    return fail(toString(hsaco.takeError()) + "\n" + diags);
+    return makeError(toString(hsaco.takeError()) + "\n" + diags);
   return std::move(*hsaco);
 }
 
@@ -115,7 +113,7 @@ Expected<Figures> run(emu::Device &d, ArrayRef<uint8_t> hsaco, StringRef kernel,
   if (!report)
     return report.takeError();
   if (report->hotLoop < 0)
-    return fail("no loop found in " + kernel);
+    return makeError("no loop found in " + kernel);
   const timing::LoopTiming &loop = report->loops[size_t(report->hotLoop)];
   Figures f;
   f.cyclesPerIteration = loop.cyclesPerIteration;
@@ -143,7 +141,7 @@ Expected<Figures> measureGemm(Chip chip, StringRef source) {
     return obj.takeError();
   const KernelInfo *k = obj->findKernel("gemm");
   if (!k)
-    return fail("no kernel 'gemm'");
+    return makeError("no kernel 'gemm'");
 
   const int M = 256, N = 256, K = 4096, W = 64;
   auto ctx = emu::Context::create();
@@ -167,7 +165,7 @@ Expected<Figures> measureGemm(Chip chip, StringRef source) {
     return std::move(e);
   ArgWriter args(*k);
   if (args.count() != 10)
-    return fail("gemm takes " + Twine(args.count()) + " arguments, expected 10");
+    return makeError("gemm takes " + Twine(args.count()) + " arguments, expected 10");
   for (int i = 0; i < 4; ++i)
     args.set(i, ptr[i]);
   int32_t ints[6] = {M, N, K, K, K, N};
@@ -217,7 +215,7 @@ Expected<Figures> measureAttention(Chip chip, StringRef source) {
     return obj.takeError();
   const KernelInfo *k = obj->findKernel("fmha_fwd");
   if (!k)
-    return fail("no kernel 'fmha_fwd'");
+    return makeError("no kernel 'fmha_fwd'");
 
   // One query block (32 queries per wave) per head and as many heads as the
   // CU holds workgroups: the replayed CU is as full as in a long run, so
@@ -258,7 +256,7 @@ Expected<Figures> measureAttention(Chip chip, StringRef source) {
       return p->takeError();
   ArgWriter args(*k);
   if (args.count() != 22)
-    return fail("fmha_fwd takes " + Twine(args.count()) + " arguments, expected 22");
+    return makeError("fmha_fwd takes " + Twine(args.count()) + " arguments, expected 22");
   // q, k, v, o, lse (unused with LSE_OUT=0: any valid address).
   uint64_t ptrs[5] = {*q, *kk, *v, *o, *q};
   for (int i = 0; i < 5; ++i)

@@ -1,5 +1,6 @@
 //===- Kernel.cpp - One kernel of a loaded module, ready to launch --------===//
 #include "runtime/Kernel.h"
+#include "target/Error.h"
 #include "runtime/Buffer.h"
 #include "target/CodeObject.h"
 #include "runtime/Device.h"
@@ -18,15 +19,12 @@ StringRef Kernel::name() const { return info_->name; }
 Device &Kernel::device() const { return module_->device; }
 LoadedCode &Kernel::loadedCode() const { return *module_->loaded; }
 
-static Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 Expected<std::vector<uint8_t>>
 Kernel::packArguments(ArrayRef<KernelArgValue> args) const {
   std::vector<const KernelArg *> slots = info_->explicitArgs();
   if (slots.size() != args.size())
-    return error("kernel '" + name() + "' takes " + Twine(slots.size()) +
+    return makeError("kernel '" + name() + "' takes " + Twine(slots.size()) +
                  " arguments; got " + Twine(args.size()));
   std::vector<uint8_t> kernarg(info_->explicitArgsSize(), 0);
   for (size_t i = 0; i < args.size(); ++i) {
@@ -37,34 +35,34 @@ Kernel::packArguments(ArrayRef<KernelArgValue> args) const {
                        " of kernel '" + name().str() + "'";
     bool slotIsPointer = slot.kind == ArgKind::GlobalBuffer;
     if (slot.kind != ArgKind::GlobalBuffer && slot.kind != ArgKind::ByValue)
-      return error(what + " has value kind '" + slot.valueKind +
+      return makeError(what + " has value kind '" + slot.valueKind +
                    "', which the runtime cannot pass");
     if (slotIsPointer && !v.isPointer())
-      return error(what + " is a pointer" +
+      return makeError(what + " is a pointer" +
                    (slot.typeName.empty() ? "" : " (" + slot.typeName + ")") +
                    "; got a value of type " + v.typeName());
     if (!slotIsPointer && v.isPointer())
-      return error(what + " is a " + Twine(slot.size) + "-byte value" +
+      return makeError(what + " is a " + Twine(slot.size) + "-byte value" +
                    (slot.typeName.empty() ? "" : " (" + slot.typeName + ")") +
                    "; got a " + v.typeName());
     if (slot.size != v.size())
-      return error(what + " is " + Twine(slot.size) + " bytes; got " +
+      return makeError(what + " is " + Twine(slot.size) + " bytes; got " +
                    v.typeName() + " (" + Twine(v.size()) + " bytes)");
     // The metadata gives the slot's offset; the value's natural alignment
     // must hold there, as the compiler's loads from the segment assume.
     unsigned align = v.size();
     if (slot.offset % align)
-      return error(what + " sits at kernarg offset " + Twine(slot.offset) +
+      return makeError(what + " sits at kernarg offset " + Twine(slot.offset) +
                    ", not aligned to its " + Twine(align) +
                    "-byte size (malformed metadata)");
     if (uint64_t(slot.offset) + slot.size > kernarg.size())
-      return error(what + " lies outside the " + Twine(kernarg.size()) +
+      return makeError(what + " lies outside the " + Twine(kernarg.size()) +
                    "-byte explicit argument area (malformed metadata)");
     if (const Buffer *b = v.buffer()) {
       if (!b->address())
-        return error(what + " is an empty (moved-from or released) buffer");
+        return makeError(what + " is an empty (moved-from or released) buffer");
       if (&b->device() != &device())
-        return error(what + " is a buffer on " + b->device().spec() +
+        return makeError(what + " is a buffer on " + b->device().spec() +
                      "; the kernel is loaded on " + device().spec());
     }
     uint64_t bits = v.bits();
@@ -78,26 +76,26 @@ Error Kernel::checkConfig(const LaunchConfig &c) const {
     return formatv("({0}, {1}, {2})", d.x, d.y, d.z).str();
   };
   if (!c.grid.x || !c.grid.y || !c.grid.z)
-    return error("kernel '" + name() + "': grid " + dim(c.grid) +
+    return makeError("kernel '" + name() + "': grid " + dim(c.grid) +
                  " has a zero dimension");
   if (!c.block.x || !c.block.y || !c.block.z)
-    return error("kernel '" + name() + "': block " + dim(c.block) +
+    return makeError("kernel '" + name() + "': block " + dim(c.block) +
                  " has a zero dimension");
   uint32_t limit = info_->maxFlatWorkgroupSize ? info_->maxFlatWorkgroupSize : 1024;
   if (c.block.count() > limit)
-    return error("kernel '" + name() + "': block " + dim(c.block) + " has " +
+    return makeError("kernel '" + name() + "': block " + dim(c.block) + " has " +
                  Twine(c.block.count()) + " work-items; the kernel allows " +
                  Twine(limit));
   // The dispatch packet's grid size is in work-items, 32 bits a dimension.
   if (uint64_t(c.grid.x) * c.block.x > UINT32_MAX ||
       uint64_t(c.grid.y) * c.block.y > UINT32_MAX ||
       uint64_t(c.grid.z) * c.block.z > UINT32_MAX)
-    return error("kernel '" + name() + "': grid " + dim(c.grid) + " x block " +
+    return makeError("kernel '" + name() + "': grid " + dim(c.grid) + " x block " +
                  dim(c.block) + " exceeds 2^32 work-items in a dimension");
   uint64_t lds = uint64_t(info_->groupSegmentFixedSize) + c.dynamicLdsBytes;
   uint64_t ldsLimit = getChipInfo(device().chip()).ldsBytesPerWorkgroup;
   if (lds > ldsLimit)
-    return error("kernel '" + name() + "' needs " + Twine(lds) +
+    return makeError("kernel '" + name() + "' needs " + Twine(lds) +
                  " bytes of LDS; " + getChipInfo(device().chip()).name +
                  " gives a workgroup " + Twine(ldsLimit));
   return Error::success();

@@ -1,5 +1,6 @@
 //===- Npy.cpp - NumPy .npy files for kernel inputs and outputs -----------===//
 #include "runtime/Npy.h"
+#include "target/Error.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -32,9 +33,6 @@ uint64_t NpyArray::elementCount() const {
   return n;
 }
 
-static Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 /// The value text of `'key': value` in the header dict (a Python literal).
 static std::optional<StringRef> dictValue(StringRef dict, StringRef key) {
@@ -69,7 +67,7 @@ static std::optional<StringRef> dictValue(StringRef dict, StringRef key) {
 Expected<NpyArray> parseNpy(ArrayRef<uint8_t> bytes) {
   static const char magic[] = "\x93NUMPY";
   if (bytes.size() < 10 || std::memcmp(bytes.data(), magic, 6) != 0)
-    return error("not a .npy file (no \\x93NUMPY magic)");
+    return makeError("not a .npy file (no \\x93NUMPY magic)");
   uint8_t major = bytes[6];
   size_t headerLen, headerStart;
   if (major == 1) {
@@ -77,22 +75,22 @@ Expected<NpyArray> parseNpy(ArrayRef<uint8_t> bytes) {
     headerStart = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12)
-      return error(".npy header is truncated");
+      return makeError(".npy header is truncated");
     headerLen = support::endian::read32le(bytes.data() + 8);
     headerStart = 12;
   } else {
-    return error("unsupported .npy version " + Twine(unsigned(major)) + "." +
+    return makeError("unsupported .npy version " + Twine(unsigned(major)) + "." +
                  Twine(unsigned(bytes[7])) + " (1.0, 2.0 and 3.0 are read)");
   }
   if (bytes.size() < headerStart + headerLen)
-    return error(".npy header is truncated");
+    return makeError(".npy header is truncated");
   StringRef dict(reinterpret_cast<const char *>(bytes.data() + headerStart),
                  headerLen);
   std::optional<StringRef> descr = dictValue(dict, "descr");
   std::optional<StringRef> fortran = dictValue(dict, "fortran_order");
   std::optional<StringRef> shape = dictValue(dict, "shape");
   if (!descr || !fortran || !shape)
-    return error(".npy header lacks descr, fortran_order or shape: " + dict.trim());
+    return makeError(".npy header lacks descr, fortran_order or shape: " + dict.trim());
   NpyArray a;
   StringRef d = descr->drop_front().drop_back();
   if (d == "<f4")
@@ -102,26 +100,26 @@ Expected<NpyArray> parseNpy(ArrayRef<uint8_t> bytes) {
   else if (d == "<u2")
     a.type = NpyType::U16;
   else
-    return error("unsupported .npy dtype '" + d +
+    return makeError("unsupported .npy dtype '" + d +
                  "'; kcc reads '<f4' (f32), '<f2' (f16) and '<u2' (bf16 bits)");
   if (*fortran == "True")
-    return error(".npy array is in Fortran order; save it in C order "
+    return makeError(".npy array is in Fortran order; save it in C order "
                  "(numpy.ascontiguousarray)");
   if (*fortran != "False")
-    return error(".npy header has fortran_order " + *fortran);
+    return makeError(".npy header has fortran_order " + *fortran);
   StringRef dims = shape->drop_front().drop_back();
   SmallVector<StringRef, 4> parts;
   dims.split(parts, ',', -1, /*KeepEmpty=*/false);
   for (StringRef p : parts) {
     uint64_t v;
     if (p.trim().getAsInteger(10, v))
-      return error(".npy header has a bad shape " + *shape);
+      return makeError(".npy header has a bad shape " + *shape);
     a.shape.push_back(v);
   }
   uint64_t bytesNeeded = a.elementCount() * npyTypeSize(a.type);
   size_t dataStart = headerStart + headerLen;
   if (bytes.size() - dataStart != bytesNeeded)
-    return error(".npy data is " + Twine(bytes.size() - dataStart) +
+    return makeError(".npy data is " + Twine(bytes.size() - dataStart) +
                  " bytes; shape " + *shape + " of " + d + " needs " +
                  Twine(bytesNeeded));
   a.data.assign(bytes.begin() + dataStart, bytes.end());
@@ -132,13 +130,13 @@ Expected<NpyArray> readNpy(StringRef path) {
   auto file = MemoryBuffer::getFile(path, /*IsText=*/false,
                                     /*RequiresNullTerminator=*/false);
   if (!file)
-    return error("cannot read '" + path + "': " + file.getError().message());
+    return makeError("cannot read '" + path + "': " + file.getError().message());
   ArrayRef<uint8_t> bytes(
       reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
       (*file)->getBufferSize());
   Expected<NpyArray> a = parseNpy(bytes);
   if (!a)
-    return error(path + ": " + toString(a.takeError()));
+    return makeError(path + ": " + toString(a.takeError()));
   return a;
 }
 
@@ -167,13 +165,13 @@ Error writeNpy(StringRef path, const NpyArray &a) {
   std::error_code ec;
   raw_fd_ostream os(path, ec, sys::fs::OF_None);
   if (ec)
-    return error("cannot write '" + path + "': " + ec.message());
+    return makeError("cannot write '" + path + "': " + ec.message());
   os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
   os.close();
   if (os.has_error()) {
     std::error_code e = os.error();
     os.clear_error();
-    return error("cannot write '" + path + "': " + e.message());
+    return makeError("cannot write '" + path + "': " + e.message());
   }
   return Error::success();
 }

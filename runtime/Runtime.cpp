@@ -1,5 +1,6 @@
 //===- Runtime.cpp - Entry point: devices of this process -----------------===//
 #include "runtime/Runtime.h"
+#include "target/Error.h"
 #include "runtime/EmuDevice.h"
 #include "runtime/emu/Emulator.h"
 #include "runtime/hip/HipDevice.h"
@@ -11,9 +12,6 @@ using namespace llvm;
 
 namespace kcc {
 
-static Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 Runtime::Runtime(RuntimeOptions options) : options_(std::move(options)) {}
 
@@ -39,7 +37,7 @@ Expected<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options) {
   if (!rt->options_.defaultDevice.empty()) {
     Expected<Device &> d = rt->device(rt->options_.defaultDevice);
     if (!d)
-      return error("default device: " + toString(d.takeError()));
+      return makeError("default device: " + toString(d.takeError()));
   }
   return rt;
 }
@@ -145,26 +143,26 @@ Expected<Device &> Runtime::device(StringRef spec) {
     auto [chipName, ordinalText] = rest.split('.');
     unsigned ordinal = 0;
     if (!ordinalText.empty() && ordinalText.getAsInteger(10, ordinal))
-      return error("bad device '" + spec +
+      return makeError("bad device '" + spec +
                    "': expected emu:CHIP or emu:CHIP.N with N a number");
     std::optional<Chip> chip = parseChip(chipName);
     if (!chip)
-      return error("unknown chip '" + chipName + "' in device '" + spec +
+      return makeError("unknown chip '" + chipName + "' in device '" + spec +
                    "'; emulated devices: emu:gfx942, emu:gfx950");
     return emulated(*chip, ordinal);
   }
   if (kind == "hip") {
     unsigned index;
     if (rest.getAsInteger(10, index))
-      return error("bad device '" + spec + "': expected hip:N with N a number");
+      return makeError("bad device '" + spec + "': expected hip:N with N a number");
     if (hipDevices_.empty())
-      return error("device '" + spec + "' is not available: " + hipStatus_);
+      return makeError("device '" + spec + "' is not available: " + hipStatus_);
     for (auto &d : hipDevices_)
       if (d->spec() == spec)
         return *d;
-    return error("device '" + spec + "' does not exist; " + hipStatus_);
+    return makeError("device '" + spec + "' does not exist; " + hipStatus_);
   }
-  return error("unknown device '" + spec +
+  return makeError("unknown device '" + spec +
                "'; use hip:N (a GPU) or emu:gfx942 / emu:gfx950 (the emulator)");
 }
 

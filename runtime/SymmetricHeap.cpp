@@ -1,5 +1,6 @@
 //===- SymmetricHeap.cpp - One heap per rank, same offsets everywhere -----===//
 #include "runtime/SymmetricHeap.h"
+#include "target/Error.h"
 #include "target/CodeObject.h"
 #include "runtime/Runtime.h"
 #include "runtime/hip/HipLibrary.h"
@@ -15,12 +16,10 @@
 using namespace llvm;
 
 namespace kcc {
-namespace {
 
-Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(),
-                           "symmetric heap: " + message);
-}
+/// What this file's errors name first.
+constexpr llvm::StringLiteral kComponent = "symmetric heap";
+namespace {
 
 //===----------------------------------------------------------------------===//
 // HIP peer access and IPC
@@ -49,7 +48,7 @@ struct HipPeerApi {
   Error check(hipError_t e, const Twine &call) const {
     if (e == 0)
       return Error::success();
-    return error(call + " failed: " + hipGetErrorString(e) + " (" + Twine(e) + ")");
+    return makeError(kComponent, call + " failed: " + hipGetErrorString(e) + " (" + Twine(e) + ")");
   }
 
   static Expected<const HipPeerApi &> get() {
@@ -80,7 +79,7 @@ struct HipPeerApi {
                              : "the HIP runtime lacks " + missing;
     }();
     if (!failure.empty())
-      return error(failure);
+      return makeError(kComponent, failure);
     return api;
   }
 };
@@ -90,7 +89,7 @@ Expected<int> hipIndex(const Device &d) {
   int index;
   if (d.kind() != DeviceKind::Hip ||
       StringRef(d.spec()).drop_front(4).getAsInteger(10, index))
-    return error(d.spec() + " is not a HIP device");
+    return makeError(kComponent, d.spec() + " is not a HIP device");
   return index;
 }
 
@@ -104,20 +103,20 @@ Expected<std::unique_ptr<SymmetricHeap>>
 SymmetricHeap::create(Runtime &runtime, ArrayRef<Device *> devices,
                       uint64_t bytesPerRank) {
   if (devices.empty())
-    return error("no devices; a heap needs at least one rank");
+    return makeError(kComponent, "no devices; a heap needs at least one rank");
   if (bytesPerRank == 0)
-    return error("a heap of 0 bytes per rank holds nothing");
+    return makeError(kComponent, "a heap of 0 bytes per rank holds nothing");
   for (size_t i = 0; i < devices.size(); ++i) {
     if (!devices[i])
-      return error("rank " + Twine(i) + " has no device");
+      return makeError(kComponent, "rank " + Twine(i) + " has no device");
     if (devices[i]->kind() != devices[0]->kind() ||
         devices[i]->chip() != devices[0]->chip())
-      return error("rank " + Twine(i) + " is " + devices[i]->spec() +
+      return makeError(kComponent, "rank " + Twine(i) + " is " + devices[i]->spec() +
                    " but rank 0 is " + devices[0]->spec() +
                    "; all ranks must be devices of one kind and chip");
     for (size_t j = 0; j < i; ++j)
       if (devices[j] == devices[i])
-        return error("ranks " + Twine(j) + " and " + Twine(i) +
+        return makeError(kComponent, "ranks " + Twine(j) + " and " + Twine(i) +
                      " are both " + devices[i]->spec() +
                      "; each rank needs its own device");
   }
@@ -129,7 +128,7 @@ SymmetricHeap::create(Runtime &runtime, ArrayRef<Device *> devices,
     rank.device = devices[r];
     Expected<uint64_t> base = devices[r]->allocate(bytesPerRank);
     if (!base)
-      return error("cannot allocate " + Twine(bytesPerRank) + " bytes on " +
+      return makeError(kComponent, "cannot allocate " + Twine(bytesPerRank) + " bytes on " +
                    devices[r]->spec() + " (rank " + Twine(r) +
                    "): " + toString(base.takeError()));
     rank.base = *base;
@@ -161,7 +160,7 @@ SymmetricHeap::create(Runtime &runtime, ArrayRef<Device *> devices,
                                  "hipDeviceCanAccessPeer"))
           return std::move(e);
         if (!can)
-          return error(devices[i]->spec() + " cannot access the memory of " +
+          return makeError(kComponent, devices[i]->spec() + " cannot access the memory of " +
                        devices[j]->spec() +
                        " (hipDeviceCanAccessPeer); the GPUs need a peer link "
                        "(xGMI) for a symmetric heap in one process");
@@ -184,14 +183,14 @@ Expected<std::unique_ptr<SymmetricHeap>>
 SymmetricHeap::createRank(Device &device, unsigned rank, unsigned world,
                           uint64_t bytesPerRank) {
   if (device.kind() != DeviceKind::Hip)
-    return error("a heap across processes needs HIP devices; " + device.spec() +
+    return makeError(kComponent, "a heap across processes needs HIP devices; " + device.spec() +
                  " is emulated (emulated ranks live in one process: use "
                  "create() with Runtime::emulatedDevices)");
   if (world == 0 || rank >= world)
-    return error("rank " + Twine(rank) + " is not a rank of a world of " +
+    return makeError(kComponent, "rank " + Twine(rank) + " is not a rank of a world of " +
                  Twine(world));
   if (bytesPerRank == 0)
-    return error("a heap of 0 bytes per rank holds nothing");
+    return makeError(kComponent, "a heap of 0 bytes per rank holds nothing");
   std::unique_ptr<SymmetricHeap> heap(new SymmetricHeap());
   heap->bytes_ = bytesPerRank;
   heap->multiProcessRank_ = int(rank);
@@ -212,15 +211,15 @@ Expected<std::unique_ptr<SymmetricHeap>>
 SymmetricHeap::createEmulatedRank(Device &device, unsigned rank, unsigned world,
                                   uint64_t bytesPerRank, void *sharedMemory) {
   if (device.kind() != DeviceKind::Emu)
-    return error("createEmulatedRank needs an emulated device; " + device.spec() +
+    return makeError(kComponent, "createEmulatedRank needs an emulated device; " + device.spec() +
                  " is a GPU (use createRank and IPC handles)");
   if (world == 0 || rank >= world)
-    return error("rank " + Twine(rank) + " is not a rank of a world of " +
+    return makeError(kComponent, "rank " + Twine(rank) + " is not a rank of a world of " +
                  Twine(world));
   if (bytesPerRank == 0)
-    return error("a heap of 0 bytes per rank holds nothing");
+    return makeError(kComponent, "a heap of 0 bytes per rank holds nothing");
   if (!sharedMemory)
-    return error("createEmulatedRank needs the shared memory of every rank's heap");
+    return makeError(kComponent, "createEmulatedRank needs the shared memory of every rank's heap");
   std::unique_ptr<SymmetricHeap> heap(new SymmetricHeap());
   heap->bytes_ = bytesPerRank;
   heap->multiProcessRank_ = int(rank);
@@ -245,7 +244,7 @@ SymmetricHeap::createEmulatedRank(Device &device, unsigned rank, unsigned world,
 
 Expected<IpcHandle> SymmetricHeap::ipcHandle() const {
   if (allLocal())
-    return error("ipcHandle() is for heaps across processes (createRank)");
+    return makeError(kComponent, "ipcHandle() is for heaps across processes (createRank)");
   const Rank &me = ranks_[multiProcessRank_];
   Expected<const HipPeerApi &> api = HipPeerApi::get();
   if (!api)
@@ -267,9 +266,9 @@ Expected<IpcHandle> SymmetricHeap::ipcHandle() const {
 
 Error SymmetricHeap::openPeers(ArrayRef<IpcHandle> handles) {
   if (allLocal())
-    return error("openPeers() is for heaps across processes (createRank)");
+    return makeError(kComponent, "openPeers() is for heaps across processes (createRank)");
   if (handles.size() != ranks_.size())
-    return error("openPeers got " + Twine(handles.size()) +
+    return makeError(kComponent, "openPeers got " + Twine(handles.size()) +
                  " handles for a world of " + Twine(ranks_.size()));
   Expected<const HipPeerApi &> api = HipPeerApi::get();
   if (!api)
@@ -344,10 +343,10 @@ const Buffer &SymmetricHeap::basesTable(unsigned rank) const {
 Expected<SymmetricAllocation> SymmetricHeap::allocate(uint64_t bytes,
                                                       uint64_t alignment) {
   if (!alignment || (alignment & (alignment - 1)))
-    return error("alignment " + Twine(alignment) + " is not a power of two");
+    return makeError(kComponent, "alignment " + Twine(alignment) + " is not a power of two");
   uint64_t offset = (used_ + alignment - 1) & ~(alignment - 1);
   if (offset > bytes_ || bytes > bytes_ - offset)
-    return error("cannot allocate " + Twine(bytes) + " bytes: " +
+    return makeError(kComponent, "cannot allocate " + Twine(bytes) + " bytes: " +
                  Twine(used_) + " of " + Twine(bytes_) +
                  " bytes per rank are in use");
   used_ = offset + bytes;
@@ -357,9 +356,9 @@ Expected<SymmetricAllocation> SymmetricHeap::allocate(uint64_t bytes,
 Error SymmetricHeap::checkRange(unsigned rank, const SymmetricAllocation &a,
                                 uint64_t bytes, uint64_t offset) const {
   if (rank >= ranks_.size() || !ranks_[rank].device)
-    return error("rank " + Twine(rank) + " is not a rank of this process");
+    return makeError(kComponent, "rank " + Twine(rank) + " is not a rank of this process");
   if (offset > a.bytes || bytes > a.bytes - offset)
-    return error("range [" + Twine(offset) + ", +" + Twine(bytes) +
+    return makeError(kComponent, "range [" + Twine(offset) + ", +" + Twine(bytes) +
                  ") is outside the allocation of " + Twine(a.bytes) + " bytes");
   return Error::success();
 }
@@ -398,18 +397,18 @@ Expected<std::vector<LaunchResult>>
 SymmetricHeap::launchAll(ArrayRef<RankLaunch> launches,
                          const RankLaunchOptions &options) const {
   if (!allLocal())
-    return error("launchAll needs every rank in this process; a rank of a "
+    return makeError(kComponent, "launchAll needs every rank in this process; a rank of a "
                  "heap across processes launches its own kernel");
   if (launches.size() != ranks_.size())
-    return error("launchAll got " + Twine(launches.size()) +
+    return makeError(kComponent, "launchAll got " + Twine(launches.size()) +
                  " launches for " + Twine(ranks_.size()) + " ranks");
   std::vector<Device::GroupMember> members;
   for (size_t r = 0; r < launches.size(); ++r) {
     const RankLaunch &l = launches[r];
     if (!l.kernel)
-      return error("rank " + Twine(r) + " has no kernel");
+      return makeError(kComponent, "rank " + Twine(r) + " has no kernel");
     if (&l.kernel->device() != ranks_[r].device)
-      return error("rank " + Twine(r) + "'s kernel is loaded on " +
+      return makeError(kComponent, "rank " + Twine(r) + "'s kernel is loaded on " +
                    l.kernel->device().spec() + ", not on the rank's " +
                    ranks_[r].device->spec());
     if (Error e = l.kernel->checkConfig(l.config))

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/CodeObject.h"
+#include "target/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -27,9 +28,6 @@ namespace kcc {
 namespace {
 using ELFT = object::ELF64LE;
 
-Error makeError(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 struct KindName {
   ArgKind kind;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/attention/AttentionOp.h"
+#include "target/Error.h"
 #include "kernels/EmbeddedKernels.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
@@ -27,11 +28,10 @@
 using namespace llvm;
 
 namespace kcc::ops {
-namespace {
 
-Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), "attention: " + message);
-}
+/// What this file's errors name first.
+constexpr llvm::StringLiteral kComponent = "attention";
+namespace {
 
 /// "[2, 128, 8, 64]": a tensor's shape in the [B, S, H, D] order.
 std::string shapeText(const AttentionTensorRef &t) {
@@ -78,10 +78,10 @@ Error checkLayout(StringRef name, const AttentionTensorRef &t) {
                  {"head", t.headStride}};
   for (const Stride &s : strides)
     if (s.value < 0)
-      return error(name + "'s " + s.what + " stride " + Twine(s.value) +
+      return makeError(kComponent, name + "'s " + s.what + " stride " + Twine(s.value) +
                    " is negative; strides must be at least 0");
   if (t.offset < 0)
-    return error(name + "'s offset " + Twine(t.offset) + " is negative");
+    return makeError(kComponent, name + "'s offset " + Twine(t.offset) + " is negative");
   // Odd strides or offsets are fine: such an operand is copied into a
   // packed buffer first (attention_forward, kernels/attention/attn_copy.mlir).
   // The kernel computes element offsets (batch * stride + head * stride,
@@ -89,15 +89,15 @@ Error checkLayout(StringRef name, const AttentionTensorRef &t) {
   uint64_t end = endElement(t);
   for (const Stride &s : strides)
     if (s.value > INT32_MAX)
-      return error(name + "'s " + s.what + " stride " + Twine(s.value) +
+      return makeError(kComponent, name + "'s " + s.what + " stride " + Twine(s.value) +
                    " exceeds the kernel's 32-bit offsets (at most 2147483647)");
   if (end > uint64_t(INT32_MAX))
-    return error(name + " (" + shapeText(t) + ", " + stridesText(t) + ", offset " +
+    return makeError(kComponent, name + " (" + shapeText(t) + ", " + stridesText(t) + ", offset " +
                  Twine(t.offset) + ") reaches element " + Twine(end - 1) +
                  "; the kernel's 32-bit offsets reach at most 2147483647");
   uint64_t bytes = end * dtypeSize(t.dtype);
   if (bytes > t.buffer->size())
-    return error(name + " (" + shapeText(t) + ", " + stridesText(t) + ", offset " +
+    return makeError(kComponent, name + " (" + shapeText(t) + ", " + stridesText(t) + ", offset " +
                  Twine(t.offset) + ", " + dtypeName(t.dtype) + ") needs " +
                  Twine(bytes) + " bytes; its buffer has " + Twine(t.buffer->size()));
   return Error::success();
@@ -160,7 +160,7 @@ Error copyTensor(const AttentionTensorRef &from, const AttentionTensorRef &to, J
       device, jit, "attn_copy",
       {"DTYPE=" + dtypeName(from.dtype).str(), "D=" + std::to_string(from.headDim)});
   if (!module)
-    return error("cannot compile the copy kernel: " + toString(module.takeError()));
+    return makeError(kComponent, "cannot compile the copy kernel: " + toString(module.takeError()));
   Expected<Kernel> kernel = module->kernel("attn_copy");
   if (!kernel)
     return kernel.takeError();
@@ -185,7 +185,7 @@ Expected<AttentionTensorRef> packedLike(const AttentionTensorRef &t,
   uint64_t bytes = uint64_t(t.batch) * t.seq * t.heads * t.headDim * dtypeSize(t.dtype);
   Expected<Buffer> buffer = Buffer::allocate(t.buffer->device(), bytes);
   if (!buffer)
-    return error("cannot allocate a packed copy (" + Twine(bytes) +
+    return makeError(kComponent, "cannot allocate a packed copy (" + Twine(bytes) +
                  " bytes): " + toString(buffer.takeError()));
   storage.emplace(std::move(*buffer));
   return AttentionTensorRef(*storage, t.dtype, t.batch, t.seq, t.heads, t.headDim);
@@ -294,14 +294,14 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
       {"Q", &q}, {"K", &k}, {"V", &v}, {"O", &o}};
   for (auto [name, t] : all)
     if (!t->buffer)
-      return error(Twine(name) + " has no buffer");
+      return makeError(kComponent, Twine(name) + " has no buffer");
   const std::optional<VectorRef> &lse = options.lse;
   if (lse && !lse->buffer)
-    return error("LSE has no buffer");
+    return makeError(kComponent, "LSE has no buffer");
   Device &device = q.buffer->device();
   auto sameDevice = [&](StringRef name, const Buffer &b) -> Error {
     if (&b.device() != &device)
-      return error(name + " is on " + b.device().spec() + " but Q is on " +
+      return makeError(kComponent, name + " is on " + b.device().spec() + " but Q is on " +
                    device.spec() + "; all operands must be on one device");
     return Error::success();
   };
@@ -313,45 +313,45 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
       return e;
 
   if (!isIn(q.dtype))
-    return error("Q is " + dtypeName(q.dtype) + "; Q, K, V and O must be bf16 or f16");
+    return makeError(kComponent, "Q is " + dtypeName(q.dtype) + "; Q, K, V and O must be bf16 or f16");
   for (auto [name, t] : ArrayRef(all).drop_front())
     if (t->dtype != q.dtype)
-      return error(Twine(name) + " is " + dtypeName(t->dtype) + " but Q is " +
+      return makeError(kComponent, Twine(name) + " is " + dtypeName(t->dtype) + " but Q is " +
                    dtypeName(q.dtype) + "; Q, K, V and O must have one dtype");
   if (lse && lse->dtype != DType::f32)
-    return error("LSE is " + dtypeName(lse->dtype) + "; it must be f32");
+    return makeError(kComponent, "LSE is " + dtypeName(lse->dtype) + "; it must be f32");
 
   // Shapes, before strides and sizes: the message should name the root
   // cause.
   for (auto [name, t] : all)
     if (t->batch < 1 || t->seq < 1 || t->heads < 1 || t->headDim < 1)
-      return error(Twine(name) + " is " + shapeText(*t) +
+      return makeError(kComponent, Twine(name) + " is " + shapeText(*t) +
                    " ([B, S, H, D]); every dimension must be at least 1");
   if (q.headDim != 64 && q.headDim != 128)
-    return error("head size D = " + Twine(q.headDim) +
+    return makeError(kComponent, "head size D = " + Twine(q.headDim) +
                  " is not supported; the kernel has D = 64 and D = 128");
   if (k.batch != q.batch || k.headDim != q.headDim)
-    return error("K is " + shapeText(k) + " but Q is " + shapeText(q) +
+    return makeError(kComponent, "K is " + shapeText(k) + " but Q is " + shapeText(q) +
                  "; K needs Q's batch and head size");
   if (v.batch != k.batch || v.seq != k.seq || v.heads != k.heads ||
       v.headDim != k.headDim)
-    return error("V is " + shapeText(v) + " but K is " + shapeText(k) +
+    return makeError(kComponent, "V is " + shapeText(v) + " but K is " + shapeText(k) +
                  "; V must have K's shape");
   if (o.batch != q.batch || o.seq != q.seq || o.heads != q.heads ||
       o.headDim != q.headDim)
-    return error("O is " + shapeText(o) + "; expected Q's shape " + shapeText(q));
+    return makeError(kComponent, "O is " + shapeText(o) + "; expected Q's shape " + shapeText(q));
   if (q.heads % k.heads)
-    return error("H = " + Twine(q.heads) + " query heads is not a multiple of H_kv = " +
+    return makeError(kComponent, "H = " + Twine(q.heads) + " query heads is not a multiple of H_kv = " +
                  Twine(k.heads) + " key/value heads");
   if (q.heads > 65535 || q.batch > 65535)
-    return error("B = " + Twine(q.batch) + ", H = " + Twine(q.heads) +
+    return makeError(kComponent, "B = " + Twine(q.batch) + ", H = " + Twine(q.heads) +
                  ": the launch grid has B and H as dimensions of at most 65535");
 
   for (auto [name, t] : all)
     if (Error e = checkLayout(name, *t))
       return e;
   if (overlaps(o))
-    return error("O's strides (" + stridesText(o) +
+    return makeError(kComponent, "O's strides (" + stridesText(o) +
                  ") make elements overlap; every output element needs its own "
                  "address");
   // Other workgroups still read K, V and the rest of Q while one writes its
@@ -364,30 +364,30 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
     if (t->buffer != o.buffer || (t == &q && sameView(q, o)))
       continue;
     if (intersect(byteRange(*t), byteRange(o)))
-      return error("O overlaps " + Twine(name) +
+      return makeError(kComponent, "O overlaps " + Twine(name) +
                    " in their buffer; the kernel reads " + name +
                    " while it writes O (only O = Q, the same view, may share memory)");
   }
   if (lse) {
     uint64_t n = uint64_t(q.batch) * uint64_t(q.heads) * uint64_t(q.seq);
     if (uint64_t(lse->size) != n)
-      return error("LSE has " + Twine(lse->size) + " elements; expected B * H * S_q = " +
+      return makeError(kComponent, "LSE has " + Twine(lse->size) + " elements; expected B * H * S_q = " +
                    Twine(n));
     if (n > uint64_t(INT32_MAX))
-      return error("LSE has " + Twine(n) +
+      return makeError(kComponent, "LSE has " + Twine(n) +
                    " elements; the kernel's 32-bit offsets reach at most 2147483647");
     if (n * 4 > lse->buffer->size())
-      return error("LSE (" + Twine(n) + " f32) needs " + Twine(n * 4) +
+      return makeError(kComponent, "LSE (" + Twine(n) + " f32) needs " + Twine(n * 4) +
                    " bytes; its buffer has " + Twine(lse->buffer->size()));
     for (auto [name, t] : all)
       if (t->buffer == lse->buffer && intersect(byteRange(*t), {0, n * 4}))
-        return error("LSE overlaps " + Twine(name) +
+        return makeError(kComponent, "LSE overlaps " + Twine(name) +
                      " in their buffer; it needs memory of its own");
   }
   if (options.scale && !(std::isfinite(*options.scale) && *options.scale > 0)) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", *options.scale);
-    return error("scale = " + Twine(text) +
+    return makeError(kComponent, "scale = " + Twine(text) +
                  " must be positive and finite (the kernel's running maximum "
                  "assumes larger scores weigh more)");
   }
@@ -443,7 +443,7 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   int64_t block = paramValue(result.params, "BLOCK").value_or(256);
   int64_t queries = block / 64 * 32;
   if (block < 64 || block % 64)
-    return error("BLOCK = " + Twine(block) + " is not a positive multiple of 64 (one wave)");
+    return makeError(kComponent, "BLOCK = " + Twine(block) + " is not a positive multiple of 64 (one wave)");
   result.grid = Dim3(uint32_t((q.seq + queries - 1) / queries), uint32_t(q.heads),
                      uint32_t(q.batch));
   result.block = Dim3(uint32_t(block));

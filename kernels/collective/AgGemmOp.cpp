@@ -1,5 +1,6 @@
 //===- AgGemmOp.cpp - kcc::ops::all_gather_gemm, host side of ag_gemm.mlir ===//
 #include "kernels/collective/AgGemmOp.h"
+#include "target/Error.h"
 #include "kernels/EmbeddedKernels.h"
 #include "kernels/gemm/GemmOp.h"
 #include "target/CodeObject.h"
@@ -18,12 +19,10 @@
 using namespace llvm;
 
 namespace kcc::ops {
-namespace {
 
-Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(),
-                           "all_gather_gemm: " + message);
-}
+/// What this file's errors name first.
+constexpr llvm::StringLiteral kComponent = "all_gather_gemm";
+namespace {
 
 std::string shapeText(const MatrixRef &m) {
   return std::to_string(m.rows) + "x" + std::to_string(m.cols);
@@ -43,7 +42,7 @@ Expected<Kernel> compileKernel(Device &device, Jit &jit, StringRef file,
                                const std::vector<std::string> &params) {
   Expected<Module> module = compileEmbeddedKernel(device, jit, file, params);
   if (!module)
-    return error("cannot compile " + file + ": " + toString(module.takeError()));
+    return makeError(kComponent, "cannot compile " + file + ": " + toString(module.takeError()));
   return module->kernel(name);
 }
 
@@ -53,30 +52,30 @@ Error checkMatrix(StringRef name, unsigned rank, const MatrixRef &m,
                   ArrayRef<DType> dtypes) {
   std::string who = (name + " of rank " + Twine(rank)).str();
   if (!m.buffer)
-    return error(who + " has no buffer");
+    return makeError(kComponent, who + " has no buffer");
   if (&m.buffer->device() != &device)
-    return error(who + " is on " + m.buffer->device().spec() +
+    return makeError(kComponent, who + " is on " + m.buffer->device().spec() +
                  " but rank " + Twine(rank) + " is " + device.spec());
   if (!is_contained(dtypes, m.dtype))
-    return error(who + " is " + dtypeName(m.dtype) + "; expected " +
+    return makeError(kComponent, who + " is " + dtypeName(m.dtype) + "; expected " +
                  dtypeName(dtypes.front()) +
                  (dtypes.size() > 1 ? " (or bf16/f16/f32 for C)" : ""));
   if (m.rows != rows || m.cols != cols)
-    return error(who + " is " + shapeText(m) + "; expected " + Twine(rows) +
+    return makeError(kComponent, who + " is " + shapeText(m) + "; expected " + Twine(rows) +
                  "x" + Twine(cols));
   if (m.stride() < m.cols)
-    return error(who + "'s leading dimension " + Twine(m.stride()) +
+    return makeError(kComponent, who + "'s leading dimension " + Twine(m.stride()) +
                  " is less than its " + Twine(m.cols) + " columns");
   if (m.stride() % 2 && name == "Bt")
-    return error(who + "'s leading dimension " + Twine(m.stride()) +
+    return makeError(kComponent, who + "'s leading dimension " + Twine(m.stride()) +
                  " is odd; its rows must start 4-byte aligned");
   uint64_t bytes = (uint64_t(m.rows - 1) * uint64_t(m.stride()) + uint64_t(m.cols)) *
                    dtypeSize(m.dtype);
   if (bytes > UINT32_MAX)
-    return error(who + " spans " + Twine(bytes) +
+    return makeError(kComponent, who + " spans " + Twine(bytes) +
                  " bytes; the kernel reaches at most 4294967295 bytes of an operand");
   if (bytes > m.buffer->size())
-    return error(who + " needs " + Twine(bytes) + " bytes; its buffer has " +
+    return makeError(kComponent, who + " needs " + Twine(bytes) + " bytes; its buffer has " +
                  Twine(m.buffer->size()));
   return Error::success();
 }
@@ -86,12 +85,12 @@ Error checkMatrix(StringRef name, unsigned rank, const MatrixRef &m,
 Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
                                          unsigned world) {
   if (world == 0)
-    return error("a world of 0 ranks");
+    return makeError(kComponent, "a world of 0 ranks");
   if (M <= 0 || K <= 0)
-    return error("M = " + Twine(M) + " and K = " + Twine(K) +
+    return makeError(kComponent, "M = " + Twine(M) + " and K = " + Twine(K) +
                  " must be positive");
   if (K % world)
-    return error("K = " + Twine(K) + " is not divisible by the world size " +
+    return makeError(kComponent, "K = " + Twine(K) + " is not divisible by the world size " +
                  Twine(world) + "; every rank holds K / world columns of A");
   int64_t kl = K / world;
   AgGemmTiles t;
@@ -101,7 +100,7 @@ Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
   // 32x32x16 MFMA wants the longer block, as the GEMM's choice).
   t.bk = chip == Chip::gfx950 && kl % 64 == 0 ? 64 : 32;
   if (kl % t.bk)
-    return error("K = " + Twine(K) + " over " + Twine(world) +
+    return makeError(kComponent, "K = " + Twine(K) + " over " + Twine(world) +
                  " ranks gives shards of " + Twine(kl) +
                  " columns, not a multiple of the K block " + Twine(t.bk) +
                  "; K must be a multiple of world x " + Twine(t.bk));
@@ -114,7 +113,7 @@ Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
     if (kl % g == 0)
       t.kg = g;
   if (int64_t(M) * K > INT32_MAX)
-    return error("M x K = " + Twine(M * K) +
+    return makeError(kComponent, "M x K = " + Twine(M * K) +
                  " elements exceed the kernel's 32-bit staging indices");
   t.mTiles = ceilDiv(M, 2 * t.wm);
   t.nkGroups = K / t.kg;
@@ -125,7 +124,7 @@ Expected<AgGemmWorkspace> makeAllGatherGemmWorkspace(SymmetricHeap &heap,
                                                      DType dtype, int64_t M,
                                                      int64_t K) {
   if (dtype != DType::bf16 && dtype != DType::f16)
-    return error("A is " + dtypeName(dtype) + "; A and Bt must be bf16 or f16");
+    return makeError(kComponent, "A is " + dtypeName(dtype) + "; A and Bt must be bf16 or f16");
   Expected<AgGemmTiles> tiles =
       allGatherGemmTiles(heap.device(heap.firstLocalRank()).chip(), M, K,
                          heap.world());
@@ -182,15 +181,15 @@ Error checkAllGatherGemm(const SymmetricHeap &heap, const ShardedMatrix &a,
                          const AgGemmWorkspace &ws) {
   unsigned world = heap.world();
   if (!heap.allLocal())
-    return error("the heap spans processes; all_gather_gemm launches on every "
+    return makeError(kComponent, "the heap spans processes; all_gather_gemm launches on every "
                  "rank and needs all of them in this process");
   if (a.dtype != DType::bf16 && a.dtype != DType::f16)
-    return error("A is " + dtypeName(a.dtype) + "; A and Bt must be bf16 or f16");
+    return makeError(kComponent, "A is " + dtypeName(a.dtype) + "; A and Bt must be bf16 or f16");
   if (bt.size() != world || c.size() != world)
-    return error("got " + Twine(bt.size()) + " Bt and " + Twine(c.size()) +
+    return makeError(kComponent, "got " + Twine(bt.size()) + " Bt and " + Twine(c.size()) +
                  " C matrices for " + Twine(world) + " ranks; one each per rank");
   if (!bias.empty() && bias.size() != world)
-    return error("got " + Twine(bias.size()) + " biases for " + Twine(world) +
+    return makeError(kComponent, "got " + Twine(bias.size()) + " biases for " + Twine(world) +
                  " ranks; one per rank, or none");
   Expected<AgGemmTiles> tiles =
       allGatherGemmTiles(heap.device(0).chip(), a.rows, a.cols, world);
@@ -198,15 +197,15 @@ Error checkAllGatherGemm(const SymmetricHeap &heap, const ShardedMatrix &a,
     return tiles.takeError();
   uint64_t shardBytes = uint64_t(a.rows) * (a.cols / world) * dtypeSize(a.dtype);
   if (a.alloc.bytes < shardBytes)
-    return error("A's shards are " + Twine(a.rows) + "x" +
+    return makeError(kComponent, "A's shards are " + Twine(a.rows) + "x" +
                  Twine(a.cols / world) + " " + dtypeName(a.dtype) + " (" +
                  Twine(shardBytes) + " bytes) but their allocation has " +
                  Twine(a.alloc.bytes));
   if (a.alloc.offset + a.alloc.bytes > heap.bytesPerRank())
-    return error("A's allocation lies outside the heap");
+    return makeError(kComponent, "A's allocation lies outside the heap");
   int64_t N = bt.empty() ? 0 : bt[0].rows;
   if (N <= 0)
-    return error("N = " + Twine(N) + " must be positive");
+    return makeError(kComponent, "N = " + Twine(N) + " must be positive");
   for (unsigned r = 0; r < world; ++r) {
     Device &d = heap.device(r);
     if (Error e = checkMatrix("Bt", r, bt[r], d, N, a.cols, {a.dtype}))
@@ -215,41 +214,41 @@ Error checkAllGatherGemm(const SymmetricHeap &heap, const ShardedMatrix &a,
                               {DType::f32, DType::bf16, DType::f16}))
       return e;
     if (c[r].dtype != c[0].dtype)
-      return error("C of rank " + Twine(r) + " is " + dtypeName(c[r].dtype) +
+      return makeError(kComponent, "C of rank " + Twine(r) + " is " + dtypeName(c[r].dtype) +
                    " but C of rank 0 is " + dtypeName(c[0].dtype));
     if (!bias.empty()) {
       const VectorRef &b = bias[r];
       if (!b.buffer || &b.buffer->device() != &d)
-        return error("bias of rank " + Twine(r) + " is not on rank " +
+        return makeError(kComponent, "bias of rank " + Twine(r) + " is not on rank " +
                      Twine(r) + "'s device " + d.spec());
       if (b.dtype != a.dtype)
-        return error("bias of rank " + Twine(r) + " is " + dtypeName(b.dtype) +
+        return makeError(kComponent, "bias of rank " + Twine(r) + " is " + dtypeName(b.dtype) +
                      "; it must have A's dtype (" + dtypeName(a.dtype) + ")");
       if (b.size != N)
-        return error("bias of rank " + Twine(r) + " has " + Twine(b.size) +
+        return makeError(kComponent, "bias of rank " + Twine(r) + " has " + Twine(b.size) +
                      " elements; expected N = " + Twine(N));
       if (uint64_t(b.size) * dtypeSize(b.dtype) > b.buffer->size())
-        return error("bias of rank " + Twine(r) + " needs " +
+        return makeError(kComponent, "bias of rank " + Twine(r) + " needs " +
                      Twine(uint64_t(b.size) * dtypeSize(b.dtype)) +
                      " bytes; its buffer has " + Twine(b.buffer->size()));
     }
   }
   // The workspace: laid out for the same k groups and at least this size.
   if (ws.dtype != a.dtype)
-    return error("the workspace stages " + dtypeName(ws.dtype) + " but A is " +
+    return makeError(kComponent, "the workspace stages " + dtypeName(ws.dtype) + " but A is " +
                  dtypeName(a.dtype));
   uint64_t stagingBytes = uint64_t(a.rows) * a.cols * dtypeSize(a.dtype);
   if (ws.staging.bytes < stagingBytes)
-    return error("the workspace's staging buffer has " +
+    return makeError(kComponent, "the workspace's staging buffer has " +
                  Twine(ws.staging.bytes) + " bytes; M x K = " + Twine(a.rows) +
                  "x" + Twine(a.cols) + " needs " + Twine(stagingBytes));
   uint64_t flagBytes = uint64_t(tiles->mTiles) * tiles->nkGroups * 4;
   if (ws.flags.bytes < flagBytes)
-    return error("the workspace has " + Twine(ws.flags.bytes / 4) +
+    return makeError(kComponent, "the workspace has " + Twine(ws.flags.bytes / 4) +
                  " flags; " + Twine(tiles->mTiles) + " m tiles x " +
                  Twine(tiles->nkGroups) + " k groups need " + Twine(flagBytes / 4));
   if (ws.tiles.kg != tiles->kg || ws.tiles.bk != tiles->bk)
-    return error("the workspace was made for k groups of " + Twine(ws.tiles.kg) +
+    return makeError(kComponent, "the workspace was made for k groups of " + Twine(ws.tiles.kg) +
                  " (K = " + Twine(ws.K) + "); this call's shape uses " +
                  Twine(tiles->kg) + "; make a workspace for it");
   return Error::success();
@@ -288,7 +287,7 @@ all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
   unsigned resident = heap.computeUnits(0) *
                       groupsPerCu(kernels[0].info(), chip, /*wavesPerGroup=*/4);
   if (resident < 2)
-    return error("only " + Twine(resident) + " workgroup fits on the device "
+    return makeError(kComponent, "only " + Twine(resident) + " workgroup fits on the device "
                  "at once; the fused kernel needs a fetcher and a worker resident");
   int64_t jobs = tiles.mTiles * tiles.nkGroups;
   int64_t outTiles = tiles.mTiles * ceilDiv(N, 2 * tiles.wn);
@@ -296,7 +295,7 @@ all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
                           ? options.fetchers
                           : unsigned(std::clamp<int64_t>(resident / 4, 1, jobs));
   if (fetchers >= resident)
-    return error(Twine(fetchers) + " fetchers leave no room for a worker among " +
+    return makeError(kComponent, Twine(fetchers) + " fetchers leave no room for a worker among " +
                  Twine(resident) + " resident workgroups");
   unsigned workers =
       unsigned(std::clamp<int64_t>(outTiles, 1, resident - fetchers));

@@ -1,5 +1,6 @@
 //===- GemmOp.cpp - kcc::ops::gemm, the host side of gemm.mlir ------------===//
 #include "kernels/gemm/GemmOp.h"
+#include "target/Error.h"
 #include "kernels/EmbeddedKernels.h"
 #include "runtime/Buffer.h"
 #include "runtime/Jit.h"
@@ -14,11 +15,10 @@
 using namespace llvm;
 
 namespace kcc::ops {
-namespace {
 
-Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), "gemm: " + message);
-}
+/// What this file's errors name first.
+constexpr llvm::StringLiteral kComponent = "gemm";
+namespace {
 
 std::string shapeText(const MatrixRef &m) {
   return std::to_string(m.rows) + "x" + std::to_string(m.cols);
@@ -30,30 +30,30 @@ bool isIn(DType t) { return t == DType::bf16 || t == DType::f16; }
 /// buffer size.
 Error checkMatrix(StringRef name, const MatrixRef &m, bool needEvenStride) {
   if (m.rows <= 0 || m.cols <= 0)
-    return error(name + " is " + shapeText(m) +
+    return makeError(kComponent, name + " is " + shapeText(m) +
                  "; every dimension must be positive");
   int64_t ld = m.stride();
   if (ld < m.cols)
-    return error(name + "'s leading dimension " + Twine(ld) +
+    return makeError(kComponent, name + "'s leading dimension " + Twine(ld) +
                  " is less than its " + Twine(m.cols) + " columns");
   // Rows of A and Bt are moved to LDS by 4-byte DMA: each row must start
   // 4-byte aligned, which for 2-byte elements means an even stride.
   if (needEvenStride && ld % 2)
-    return error(name + "'s leading dimension " + Twine(ld) +
+    return makeError(kComponent, name + "'s leading dimension " + Twine(ld) +
                  " is odd; its rows must start 4-byte aligned");
   if (m.rows > INT32_MAX || m.cols > INT32_MAX || ld > INT32_MAX)
-    return error(name + " (" + shapeText(m) + ", leading dimension " + Twine(ld) +
+    return makeError(kComponent, name + " (" + shapeText(m) + ", leading dimension " + Twine(ld) +
                  ") exceeds the kernel's 32-bit size arguments");
   uint64_t bytes = (uint64_t(m.rows - 1) * uint64_t(ld) + uint64_t(m.cols)) *
                    dtypeSize(m.dtype);
   // The kernel addresses each operand through a buffer resource, whose
   // range (num_records) is 32 bits.
   if (bytes > UINT32_MAX)
-    return error(name + " spans " + Twine(bytes) +
+    return makeError(kComponent, name + " spans " + Twine(bytes) +
                  " bytes; the kernel reaches at most 4294967295 bytes of an "
                  "operand");
   if (bytes > m.buffer->size())
-    return error(name + " (" + shapeText(m) + ", leading dimension " + Twine(ld) +
+    return makeError(kComponent, name + " (" + shapeText(m) + ", leading dimension " + Twine(ld) +
                  ", " + dtypeName(m.dtype) + ") needs " + Twine(bytes) +
                  " bytes; its buffer has " + Twine(m.buffer->size()));
   return Error::success();
@@ -80,12 +80,12 @@ Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit) {
   int64_t kp = m.cols + m.cols % 2;
   Expected<Buffer> buffer = Buffer::allocate(device, uint64_t(m.rows) * kp * dtypeSize(m.dtype));
   if (!buffer)
-    return error("cannot allocate the packed copy of " + name + ": " +
+    return makeError(kComponent, "cannot allocate the packed copy of " + name + ": " +
                  toString(buffer.takeError()));
   Expected<Module> module =
       compileEmbeddedKernel(device, jit, "gemm_pack", {"DTYPE=" + dtypeName(m.dtype).str()});
   if (!module)
-    return error("cannot compile the packing kernel: " + toString(module.takeError()));
+    return makeError(kComponent, "cannot compile the packing kernel: " + toString(module.takeError()));
   Expected<Kernel> kernel = module->kernel("gemm_pack");
   if (!kernel)
     return kernel.takeError();
@@ -97,7 +97,7 @@ Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit) {
                                       int32_t(m.stride()), int32_t(kp)};
   Expected<LaunchResult> run = kernel->launch(config, args);
   if (!run)
-    return error("packing " + name + ": " + toString(run.takeError()));
+    return makeError(kComponent, "packing " + name + ": " + toString(run.takeError()));
   return Packed{std::move(*buffer), m.dtype, m.rows, kp};
 }
 
@@ -167,17 +167,17 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
 Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
                 const std::optional<VectorRef> &bias) {
   if (!a.buffer)
-    return error("A has no buffer");
+    return makeError(kComponent, "A has no buffer");
   if (!bt.buffer)
-    return error("Bt has no buffer");
+    return makeError(kComponent, "Bt has no buffer");
   if (!c.buffer)
-    return error("C has no buffer");
+    return makeError(kComponent, "C has no buffer");
   if (bias && !bias->buffer)
-    return error("bias has no buffer");
+    return makeError(kComponent, "bias has no buffer");
   Device &device = a.buffer->device();
   auto sameDevice = [&](StringRef name, const Buffer &b) -> Error {
     if (&b.device() != &device)
-      return error(name + " is on " + b.device().spec() + " but A is on " +
+      return makeError(kComponent, name + " is on " + b.device().spec() + " but A is on " +
                    device.spec() + "; all operands must be on one device");
     return Error::success();
   };
@@ -190,14 +190,14 @@ Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
       return e;
 
   if (!isIn(a.dtype))
-    return error("A is " + dtypeName(a.dtype) + "; A and Bt must be bf16 or f16");
+    return makeError(kComponent, "A is " + dtypeName(a.dtype) + "; A and Bt must be bf16 or f16");
   if (bt.dtype != a.dtype)
-    return error("Bt is " + dtypeName(bt.dtype) + " but A is " +
+    return makeError(kComponent, "Bt is " + dtypeName(bt.dtype) + " but A is " +
                  dtypeName(a.dtype) + "; A and Bt must have the same dtype");
   if (c.dtype != DType::bf16 && c.dtype != DType::f16 && c.dtype != DType::f32)
-    return error("C is " + dtypeName(c.dtype) + "; C must be bf16, f16 or f32");
+    return makeError(kComponent, "C is " + dtypeName(c.dtype) + "; C must be bf16, f16 or f32");
   if (bias && bias->dtype != a.dtype)
-    return error("bias is " + dtypeName(bias->dtype) + "; it must have A's dtype (" +
+    return makeError(kComponent, "bias is " + dtypeName(bias->dtype) + "; it must have A's dtype (" +
                  dtypeName(a.dtype) + ")");
 
   // Shapes before strides and sizes: an odd K is the root cause of an odd
@@ -205,10 +205,10 @@ Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
   for (auto [name, m] : {std::pair<const char *, const MatrixRef *>{"A", &a},
                          {"Bt", &bt}, {"C", &c}})
     if (m->rows <= 0 || m->cols <= 0)
-      return error(name + Twine(" is ") + shapeText(*m) +
+      return makeError(kComponent, name + Twine(" is ") + shapeText(*m) +
                    "; every dimension must be positive");
   if (a.cols != bt.cols)
-    return error("A is " + shapeText(a) + " but Bt is " + shapeText(bt) +
+    return makeError(kComponent, "A is " + shapeText(a) + " but Bt is " + shapeText(bt) +
                  "; both need K columns");
   // An odd K or leading dimension is packed first (see gemm()).
   if (Error e = checkMatrix("A", a, /*needEvenStride=*/false))
@@ -216,17 +216,17 @@ Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
   if (Error e = checkMatrix("Bt", bt, /*needEvenStride=*/false))
     return e;
   if (c.rows != a.rows || c.cols != bt.rows)
-    return error("C is " + shapeText(c) + "; expected " + Twine(a.rows) + "x" +
+    return makeError(kComponent, "C is " + shapeText(c) + "; expected " + Twine(a.rows) + "x" +
                  Twine(bt.rows) + " (A's rows x Bt's rows)");
   if (Error e = checkMatrix("C", c, /*needEvenStride=*/false))
     return e;
   if (bias) {
     if (bias->size != bt.rows)
-      return error("bias has " + Twine(bias->size) + " elements; expected N = " +
+      return makeError(kComponent, "bias has " + Twine(bias->size) + " elements; expected N = " +
                    Twine(bt.rows));
     uint64_t bytes = uint64_t(bias->size) * dtypeSize(bias->dtype);
     if (bytes > bias->buffer->size())
-      return error("bias (" + Twine(bias->size) + " " + dtypeName(bias->dtype) +
+      return makeError(kComponent, "bias (" + Twine(bias->size) + " " + dtypeName(bias->dtype) +
                    ") needs " + Twine(bytes) + " bytes; its buffer has " +
                    Twine(bias->buffer->size()));
   }

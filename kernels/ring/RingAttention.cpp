@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/ring/RingAttention.h"
+#include "target/Error.h"
 #include "kernels/EmbeddedKernels.h"
 #include "runtime/Buffer.h"
 #include "target/CodeObject.h"
@@ -31,11 +32,10 @@
 using namespace llvm;
 
 namespace kcc::ops {
-namespace {
 
-Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), "ring_attention: " + message);
-}
+/// What this file's errors name first.
+constexpr llvm::StringLiteral kComponent = "ring_attention";
+namespace {
 
 /// The view of tokens [start, start + len) of `t`, with its strides made
 /// explicit (the packed defaults depend on seq, which changes).
@@ -175,7 +175,7 @@ std::vector<unsigned> ringSources(unsigned world, unsigned rank, unsigned step) 
 
 Error checkRingRank(const RingCommunicator &comm, unsigned rank,
                     const RingRankOperands &o, const RingAttentionOptions &options) {
-  auto fail = [&](const Twine &m) { return error("rank " + Twine(rank) + ": " + m); };
+  auto fail = [&](const Twine &m) { return makeError(kComponent, "rank " + Twine(rank) + ": " + m); };
   if (!comm.isLocal(rank))
     return fail("is not a rank of this process");
   for (auto [name, t] : {std::pair<const char *, const AttentionTensorRef *>{"Q", &o.q},
@@ -215,7 +215,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
   ArrayRef<unsigned> mine = comm.localRanks();
   unsigned world = comm.world();
   if (local.size() != mine.size())
-    return error("this process drives " + Twine(mine.size()) +
+    return makeError(kComponent, "this process drives " + Twine(mine.size()) +
                  " rank(s) of the communicator but got operands for " +
                  Twine(local.size()));
 
@@ -241,18 +241,18 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     return std::move(e);
   for (unsigned r = 0; r < world; ++r)
     if (all[r].status)
-      return error("rank " + Twine(r) + " cannot take part, so no rank runs: " +
+      return makeError(kComponent, "rank " + Twine(r) + " cannot take part, so no rank runs: " +
                    StringRef(all[r].message).drop_front(
                        StringRef(all[r].message).starts_with("ring_attention: ") ? 16 : 0));
   for (unsigned r = 1; r < world; ++r) {
     const Descriptor &a = all[0], &b = all[r];
     if (a.dtype != b.dtype || a.batch != b.batch || a.seq != b.seq ||
         a.heads != b.heads || a.kvHeads != b.kvHeads || a.headDim != b.headDim)
-      return error("rank " + Twine(r) + " has " + shapeText(b) + " but rank 0 has " +
+      return makeError(kComponent, "rank " + Twine(r) + " has " + shapeText(b) + " but rank 0 has " +
                    shapeText(a) + "; every rank must pass the same shapes and dtype");
     if (a.causal != b.causal || a.sharding != b.sharding || a.hasLse != b.hasLse ||
         a.stepKernel != b.stepKernel)
-      return error("rank " + Twine(r) + " runs " + optionText(b) + " but rank 0 runs " +
+      return makeError(kComponent, "rank " + Twine(r) + " runs " + optionText(b) + " but rank 0 runs " +
                    optionText(a) + "; every rank must pass the same options");
   }
 
@@ -263,7 +263,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
   int64_t es = dtypeSize(dtype);
   int64_t nkv = B * S * Hkv * D; // elements of one packed K (or V) shard
   if (uint64_t(2 * nkv) * es > UINT32_MAX)
-    return error("a rank's K and V shard spans " + Twine(2 * nkv * es) +
+    return makeError(kComponent, "a rank's K and V shard spans " + Twine(2 * nkv * es) +
                  " bytes; the fetch kernel reaches at most 4294967295");
   Jit &jit = options.jit ? *options.jit : Jit::shared();
   double scale = options.scale.value_or(1.0 / std::sqrt(double(D)));
@@ -282,7 +282,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
                       std::vector<std::string> params) -> Expected<Kernel> {
     Expected<Module> m = compileEmbeddedKernel(dev, jit, file, params);
     if (!m)
-      return error("cannot compile " + file + ": " + toString(m.takeError()));
+      return makeError(kComponent, "cannot compile " + file + ": " + toString(m.takeError()));
     return m->kernel(name);
   };
 
@@ -293,7 +293,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     for (unsigned r = 0; r < world; ++r)
       for (unsigned p = r + 1; p < world; ++p)
         if (comm.link(r, p) != RingLink::Heap)
-          return error("the persistent step kernel reads chunks over the symmetric "
+          return makeError(kComponent, "the persistent step kernel reads chunks over the symmetric "
                        "heap, but ranks " + Twine(r) + " and " + Twine(p) + " are linked by " +
                        ringLinkName(comm.link(r, p)) +
                        "; use RingStepKernel::AttentionMerge across nodes");
@@ -442,7 +442,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
     unsigned resident = heap.computeUnits(ranks[0].rank) *
                         persistentGroupsPerCu(kernels[0].info(), dev0.chip());
     if (resident < 2)
-      return error("only " + Twine(resident) + " workgroup of the persistent kernel fits "
+      return makeError(kComponent, "only " + Twine(resident) + " workgroup of the persistent kernel fits "
                    "on the device at once; it needs a fetcher and a worker resident");
     int64_t items = B * H * ((S + 127) / 128);
     unsigned fetchers = unsigned(std::clamp<int64_t>(resident / 8, 1, 4));
@@ -510,7 +510,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
         lo.trace = &splitter;
       Expected<std::vector<LaunchResult>> rs = heap.launchAll(launches, lo);
       if (!rs)
-        return error("persistent step kernel: " + toString(rs.takeError()));
+        return makeError(kComponent, "persistent step kernel: " + toString(rs.takeError()));
       for (size_t i = 0; i < rs->size(); ++i)
         total[i] = kernelInstructions((*rs)[i]);
     } else {
@@ -520,7 +520,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
       for (size_t i = 0; i < launches.size(); ++i) {
         Expected<LaunchResult> r = kernels[i].launch(launches[i].config, launches[i].args);
         if (!r)
-          return error("persistent step kernel: " + toString(r.takeError()));
+          return makeError(kComponent, "persistent step kernel: " + toString(r.takeError()));
         total[i] = kernelInstructions(*r);
       }
     }
@@ -687,7 +687,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
                                   tokens(k, kc.localStart, kc.length),
                                   tokens(v, kc.localStart, kc.length), po, ao);
             if (!ar)
-              return error("rank " + Twine(st.rank) + ", step " + Twine(t) + ": " +
+              return makeError(kComponent, "rank " + Twine(st.rank) + ", step " + Twine(t) + ": " +
                            toString(ar.takeError()));
             result.path = ar->path;
             ++rec.attentionCalls;
@@ -719,7 +719,7 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
                  int32_t(out.tokenStride), int32_t(out.headStride), int32_t(H * S),
                  int32_t(S)});
             if (!mr)
-              return error("rank " + Twine(st.rank) + ", step " + Twine(t) +
+              return makeError(kComponent, "rank " + Twine(st.rank) + ", step " + Twine(t) +
                            ": merge: " + toString(mr.takeError()));
             rec.mergeInstructions += kernelInstructions(*mr);
           }

@@ -1,5 +1,6 @@
 //===- RingMpi.cpp - A ring of processes over MPI and shared memory --------===//
 #include "kernels/ring/RingMpi.h"
+#include "target/Error.h"
 #include "runtime/Runtime.h"
 #include "runtime/SymmetricHeap.h"
 
@@ -20,11 +21,10 @@
 using namespace llvm;
 
 namespace kcc::ops {
-namespace {
 
-Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), "ring_attention: " + message);
-}
+/// What this file's errors name first.
+constexpr llvm::StringLiteral kComponent = "ring_attention";
+namespace {
 
 Error mpiError(int code, StringRef what) {
   if (code == MPI_SUCCESS)
@@ -32,7 +32,7 @@ Error mpiError(int code, StringRef what) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(code, text, &len);
-  return error(what + " failed: " + StringRef(text, size_t(len)));
+  return makeError(kComponent, what + " failed: " + StringRef(text, size_t(len)));
 }
 
 /// Parses "0-1,2-3" into pairs; malformed entries are an error.
@@ -43,7 +43,7 @@ Error parsePairs(StringRef text, std::vector<std::pair<unsigned, unsigned>> &out
     auto [a, b] = item.trim().split('-');
     unsigned x, y;
     if (a.getAsInteger(10, x) || b.getAsInteger(10, y))
-      return error("KCC_RING_MPI_PAIRS entry '" + item +
+      return makeError(kComponent, "KCC_RING_MPI_PAIRS entry '" + item +
                    "' is not a pair of ranks like 0-1");
     out.push_back({x, y});
   }
@@ -73,7 +73,7 @@ public:
   }
   Error allGather(const void *mine, size_t bytes, void *all) override {
     if (bytes > size_t(INT_MAX))
-      return error("all-gather of " + Twine(bytes) + " bytes exceeds MPI's int count");
+      return makeError(kComponent, "all-gather of " + Twine(bytes) + " bytes exceeds MPI's int count");
     return mpiError(MPI_Allgather(mine, int(bytes), MPI_BYTE, all, int(bytes),
                                   MPI_BYTE, MPI_COMM_WORLD),
                     "MPI_Allgather");
@@ -82,11 +82,11 @@ public:
   Error exchange(unsigned me, unsigned peer, const void *send, void *recv,
                  size_t bytes) override {
     if (link(me, peer) == RingLink::Rccl)
-      return error("ranks " + Twine(me) + " and " + Twine(peer) +
+      return makeError(kComponent, "ranks " + Twine(me) + " and " + Twine(peer) +
                    " are linked by RCCL, which moves GPU memory; this build's "
                    "devices are emulated");
     if (bytes > size_t(INT_MAX))
-      return error("a chunk of " + Twine(bytes) + " bytes exceeds MPI's int count");
+      return makeError(kComponent, "a chunk of " + Twine(bytes) + " bytes exceeds MPI's int count");
     // One tag per direction-free pair and call: both sides post the same.
     return mpiError(MPI_Sendrecv(send, int(bytes), MPI_BYTE, int(peer), 77, recv,
                                  int(bytes), MPI_BYTE, int(peer), 77, MPI_COMM_WORLD,
@@ -99,7 +99,7 @@ public:
     int inited = 0;
     MPI_Initialized(&inited);
     if (!inited)
-      return error("MPI is not initialised; call MPI_Init before creating an MPI "
+      return makeError(kComponent, "MPI is not initialised; call MPI_Init before creating an MPI "
                    "ring communicator");
     int rank = 0, world = 0;
     if (Error e = mpiError(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank"))
@@ -114,7 +114,7 @@ public:
         return e;
     for (auto [a, b] : forced_)
       if (a >= world_ || b >= world_ || a == b)
-        return error("forced MPI pair " + Twine(a) + "-" + Twine(b) +
+        return makeError(kComponent, "forced MPI pair " + Twine(a) + "-" + Twine(b) +
                      " is not a pair of distinct ranks of a world of " + Twine(world_));
 
     // Nodes: the processes that can share memory.
@@ -141,7 +141,7 @@ public:
       break;
     case RingCrossNode::Rccl:
       if (!rccl)
-        return error("RCCL was asked for across nodes but cannot be loaded (" + why +
+        return makeError(kComponent, "RCCL was asked for across nodes but cannot be loaded (" + why +
                      "); ROCm's librccl.so is needed, or use MPI");
       crossNode_ = RingLink::Rccl;
       break;
@@ -170,7 +170,7 @@ public:
     }
     MPI_Bcast(&err, 1, MPI_INT, 0, node_);
     if (err)
-      return error("cannot create the shared heap '" + StringRef(name) +
+      return makeError(kComponent, "cannot create the shared heap '" + StringRef(name) +
                    "': " + std::strerror(err));
     if (nodeRank != 0) {
       fd = shm_open(name, O_RDWR, 0600);
@@ -180,7 +180,7 @@ public:
     int anyErr = 0;
     MPI_Allreduce(&err, &anyErr, 1, MPI_INT, MPI_MAX, node_);
     if (anyErr)
-      return error("cannot open the shared heap '" + StringRef(name) +
+      return makeError(kComponent, "cannot open the shared heap '" + StringRef(name) +
                    "' on every process of the node: " + std::strerror(anyErr));
     void *p = mmap(nullptr, sharedBytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
@@ -193,7 +193,7 @@ public:
     if (anyErr) {
       if (p != MAP_FAILED)
         munmap(p, sharedBytes_);
-      return error("cannot map the shared heap on every process of the node: " +
+      return makeError(kComponent, "cannot map the shared heap on every process of the node: " +
                    Twine(std::strerror(anyErr)));
     }
     shared_ = p;

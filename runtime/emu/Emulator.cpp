@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Emulator.h"
+#include "target/Error.h"
 #include "target/CodeObject.h"
 #include "target/Occupancy.h"
 #include "runtime/emu/Decoder.h"
@@ -44,10 +45,6 @@ const OpTable &OpTable::get() {
 }
 
 namespace {
-
-Error err(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 class DeviceImpl;
 
@@ -107,7 +104,7 @@ class ContextImpl final : public Context {
 public:
   Expected<Device *> addDevice(Chip chip) override {
     if (devices.size() >= 200)
-      return err("too many emulated devices");
+      return makeError("too many emulated devices");
     devices.push_back(std::make_unique<DeviceImpl>(*this, unsigned(devices.size()), chip));
     return devices.back().get();
   }
@@ -132,7 +129,7 @@ Error DeviceImpl::copyToDevice(uint64_t dst, const void *src, uint64_t bytes) {
     return Error::success();
   uint8_t *p = memory().translate(dst, bytes);
   if (!p)
-    return err("copy to device: [0x" + utohexstr(dst) + ", +" + Twine(bytes) +
+    return makeError("copy to device: [0x" + utohexstr(dst) + ", +" + Twine(bytes) +
                ") is not inside one allocation");
   std::memcpy(p, src, bytes);
   return Error::success();
@@ -142,7 +139,7 @@ Error DeviceImpl::copyFromDevice(void *dst, uint64_t src, uint64_t bytes) {
     return Error::success();
   uint8_t *p = memory().translate(src, bytes);
   if (!p)
-    return err("copy from device: [0x" + utohexstr(src) + ", +" + Twine(bytes) +
+    return makeError("copy from device: [0x" + utohexstr(src) + ", +" + Twine(bytes) +
                ") is not inside one allocation");
   std::memcpy(dst, p, bytes);
   return Error::success();
@@ -152,7 +149,7 @@ Error DeviceImpl::memset(uint64_t dst, uint8_t value, uint64_t bytes) {
     return Error::success();
   uint8_t *p = memory().translate(dst, bytes);
   if (!p)
-    return err("memset: [0x" + utohexstr(dst) + ", +" + Twine(bytes) +
+    return makeError("memset: [0x" + utohexstr(dst) + ", +" + Twine(bytes) +
                ") is not inside one allocation");
   std::memset(p, value, bytes);
   return Error::success();
@@ -163,10 +160,10 @@ Expected<std::shared_ptr<Module>> DeviceImpl::loadModule(ArrayRef<uint8_t> bytes
   if (!co)
     return co.takeError();
   if (!co->chip())
-    return err("code object is for " + co->machineName() +
+    return makeError("code object is for " + co->machineName() +
                ", which the emulator does not support (" + supportedChipList() + ")");
   if (*co->chip() != chip_)
-    return err("code object is for " + co->machineName() + " but the device is emu:" +
+    return makeError("code object is for " + co->machineName() + " but the device is emu:" +
                getChipInfo(chip_).name);
   auto decoder = Decoder::get(chip_);
   if (!decoder)
@@ -236,33 +233,33 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
                                                        ArrayRef<uint8_t> args) {
   auto &module = static_cast<ModuleImpl &>(moduleBase);
   if (&module.device != this)
-    return err("module was loaded on another device");
+    return makeError("module was loaded on another device");
   const KernelInfo *k = module.co.findKernel(kernel);
   if (!k)
-    return err("no kernel '" + kernel + "' in the code object; it has: " +
+    return makeError("no kernel '" + kernel + "' in the code object; it has: " +
                module.co.kernelNameList());
   if (o.grid.x == 0 || o.grid.y == 0 || o.grid.z == 0 || o.block.x == 0 ||
       o.block.y == 0 || o.block.z == 0)
-    return err("launch of '" + kernel + "' with an empty grid or block");
+    return makeError("launch of '" + kernel + "' with an empty grid or block");
   uint64_t items = uint64_t(o.block.x) * o.block.y * o.block.z;
   if (items > k->maxFlatWorkgroupSize || items > 1024)
-    return err("block of " + Twine(items) + " work-items exceeds kernel '" + kernel +
+    return makeError("block of " + Twine(items) + " work-items exceeds kernel '" + kernel +
                "''s .max_flat_workgroup_size " + Twine(k->maxFlatWorkgroupSize));
   if (o.block.x > 1023 || o.block.y > 1023 || o.block.z > 1023)
-    return err("block dimensions above 1023 do not fit the packed work-item ids");
+    return makeError("block dimensions above 1023 do not fit the packed work-item ids");
   uint32_t explicitSize = k->explicitArgsSize();
   if (args.size() < explicitSize || args.size() > k->kernargSegmentSize)
-    return err("kernel '" + kernel + "' takes " + Twine(explicitSize) +
+    return makeError("kernel '" + kernel + "' takes " + Twine(explicitSize) +
                " bytes of explicit arguments, got " + Twine(args.size()));
   if (k->wavefrontSize != 64)
-    return err("kernel '" + kernel + "' is wave32; the emulator runs wave64");
+    return makeError("kernel '" + kernel + "' is wave32; the emulator runs wave64");
   const ChipInfo &chip = getChipInfo(chip_);
   uint64_t lds = uint64_t(k->groupSegmentFixedSize) + o.dynamicLdsBytes;
   if (lds > uint64_t(chip.ldsBytesPerWorkgroup))
-    return err("kernel '" + kernel + "' needs " + Twine(lds) + " bytes of LDS; " +
+    return makeError("kernel '" + kernel + "' needs " + Twine(lds) + " bytes of LDS; " +
                chip.name + " has " + Twine(chip.ldsBytesPerWorkgroup) + " per workgroup");
   if (k->descriptor.usesDynamicStack)
-    return err("kernel '" + kernel + "' uses a dynamic stack, which the emulator "
+    return makeError("kernel '" + kernel + "' uses a dynamic stack, which the emulator "
                "does not size");
 
   auto p = std::make_unique<LaunchPlan>();
@@ -343,7 +340,7 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
                                        o.dynamicLdsBytes);
   Occupancy occ = computeOccupancy(chip_, res);
   if (occ.workgroupsPerCu == 0)
-    return err("a workgroup of " + Twine(p->wavesPerGroup) + " waves with " +
+    return makeError("a workgroup of " + Twine(p->wavesPerGroup) + " waves with " +
                Twine(res.registers) + " registers each does not fit on one CU");
   uint32_t groupsPerCu = occ.workgroupsPerCu;
   p->maxResidentGroups = std::max<uint32_t>(1, o.computeUnits) * groupsPerCu;
@@ -379,12 +376,12 @@ ContextImpl::launchConcurrent(ArrayRef<LaunchRequest> requests) {
   for (const LaunchRequest &r : requests) {
     auto *dev = static_cast<DeviceImpl *>(r.device);
     if (!dev || !r.module)
-      return err("launch request without a device or module");
+      return makeError("launch request without a device or module");
     bool ours = false;
     for (auto &d : devices)
       ours |= d.get() == dev;
     if (!ours)
-      return err("launch request names a device of another context");
+      return makeError("launch request names a device of another context");
     auto p = dev->plan(*r.module, r.kernel, r.options, r.args);
     if (!p) {
       for (size_t i = 0; i < owned.size(); ++i)

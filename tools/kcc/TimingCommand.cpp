@@ -1,19 +1,12 @@
 //===- TimingCommand.cpp - `kcc run --timing` options and output ----------===//
 #include "tools/kcc/TimingCommand.h"
+#include "target/Error.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 namespace kcc {
-namespace {
-
-Error bad(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
-
-} // namespace
-
 bool TimingCommand::handles(StringRef a) const {
   for (StringRef flag : {"--timing", "--timing-cus", "--steady-state", "--trip-count",
                          "--flops", "--dram-bytes", "--timeline", "--timeline-iterations",
@@ -37,7 +30,7 @@ Error TimingCommand::parse(ArrayRef<StringRef> args, size_t &i) {
   on = true;
   if (flag == "--timing") {
     if (hasInline)
-      return bad("--timing takes no value");
+      return makeError("--timing takes no value");
     return Error::success();
   }
   if (flag == "--bank-conflicts") {
@@ -52,35 +45,35 @@ Error TimingCommand::parse(ArrayRef<StringRef> args, size_t &i) {
     options.steadyStateIterations = 8;
     if (hasInline && (inlineValue.getAsInteger(0, options.steadyStateIterations) ||
                       options.steadyStateIterations < 3))
-      return bad("--steady-state=K needs K >= 3 (the first iteration is the fill)");
+      return makeError("--steady-state=K needs K >= 3 (the first iteration is the fill)");
     return Error::success();
   }
   auto v = value();
   if (!v)
-    return bad(flag + " needs a value");
+    return makeError(flag + " needs a value");
   if (flag == "--timing-cus") {
     if (v->getAsInteger(0, options.computeUnits) || !options.computeUnits)
-      return bad("--timing-cus needs a positive count");
+      return makeError("--timing-cus needs a positive count");
   } else if (flag == "--trip-count") {
     if (v->getAsInteger(0, options.tripCount) || !options.tripCount)
-      return bad("--trip-count needs a positive count");
+      return makeError("--trip-count needs a positive count");
   } else if (flag == "--flops") {
     if (v->getAsDouble(options.flops) || options.flops <= 0)
-      return bad("--flops needs a positive number");
+      return makeError("--flops needs a positive number");
   } else if (flag == "--dram-bytes") {
     if (v->getAsDouble(options.dramBytes) || options.dramBytes < 0)
-      return bad("--dram-bytes needs a byte count");
+      return makeError("--dram-bytes needs a byte count");
   } else if (flag == "--timeline") {
     timelinePath = v->str();
     options.recordSpans = true;
   } else if (flag == "--timeline-iterations") {
     if (v->getAsInteger(0, timeline.iterations) || !timeline.iterations)
-      return bad("--timeline-iterations needs a positive count");
+      return makeError("--timeline-iterations needs a positive count");
   } else if (flag == "--timeline-window") {
     auto [b, e] = v->split(':');
     if (b.getAsInteger(0, timeline.begin) || e.getAsInteger(0, timeline.end) ||
         timeline.end <= timeline.begin)
-      return bad("--timeline-window needs BEGIN:END cycles with BEGIN < END");
+      return makeError("--timeline-window needs BEGIN:END cycles with BEGIN < END");
   }
   return Error::success();
 }
@@ -123,7 +116,7 @@ Expected<LaunchResult> TimingCommand::launch(Device &device, LoadedCode &code,
     std::error_code ec;
     raw_fd_ostream os(timelinePath, ec, sys::fs::OF_Text);
     if (ec)
-      return bad("cannot write '" + timelinePath + "': " + ec.message());
+      return makeError("cannot write '" + timelinePath + "': " + ec.message());
     emu::timing::writeTimelineSvg(*report, timeline, os);
     auto [b, e] = emu::timing::timelineWindow(*report, timeline);
     outs() << "  timeline: " << timelinePath << " (cycles " << b << " to " << e << ")\n";
