@@ -47,11 +47,15 @@ private:
 
 } // namespace
 
-/// MFMA K for a shape left to the target: the widest the chip has.
+/// MFMA K for a shape left to the target: the widest the chip's table has
+/// for an M x M tile; 0 when the chip has no MFMA of that M (the layout's
+/// verifier then names the shapes it has).
 static int64_t defaultMfmaK(Chip chip, int64_t m) {
-  if (m == 32)
-    return chip == Chip::gfx950 ? 16 : 8;
-  return chip == Chip::gfx950 ? 32 : 16;
+  int64_t k = 0;
+  for (const MfmaShape &shape : getChipInfo(chip).mfmaShapes16)
+    if (shape.m == m && shape.n == m)
+      k = std::max<int64_t>(k, shape.k);
+  return k;
 }
 
 static std::optional<int64_t> parseIntValue(StringRef text, Type type) {
@@ -94,16 +98,21 @@ LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
     auto [name, value] = StringRef(param).split('=');
     name = name.trim();
     value = value.trim();
-    // Command-line values have no place in the kernel source.
-    Location cli = UnknownLoc::get(ctx);
+    // Command-line values have no place in the kernel source: they are
+    // reported at the top of the kernel's file, which names it.
+    Location cli = module.getLoc();
     if (name.empty() || !StringRef(param).contains('='))
       return emitError(cli, "parameter '")
              << param << "' must be written NAME=VALUE";
     if (!intDecls.count(name) && !typeDecls.count(name))
       return emitError(cli, "unknown parameter '")
-             << name << "'; this kernel declares: " << declaredList();
-    if (given.count(name))
-      return emitError(cli, "parameter '") << name << "' is given twice";
+             << name << "' (-D " << param << "); this kernel declares: "
+             << declaredList();
+    if (given.count(name)) {
+      Operation *decl = intDecls.count(name) ? intDecls[name].getOperation()
+                                             : typeDecls[name].getOperation();
+      return decl->emitError("parameter '") << name << "' is given twice";
+    }
     given[name] = value.str();
   }
 
@@ -161,7 +170,7 @@ void TileSpecializePass::runOnOperation() {
   MLIRContext *ctx = &getContext();
   std::optional<Chip> parsedChip = parseChip(chip);
   if (!parsedChip) {
-    emitError(UnknownLoc::get(ctx), chip.empty() ? "no target chip given"
+    emitError(module.getLoc(), chip.empty() ? "no target chip given"
                                                  : "unsupported chip '" + chip + "'")
         << "; supported: " << supportedChipList();
     return signalPassFailure();
