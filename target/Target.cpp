@@ -9,6 +9,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 
+#include <string>
+#include <vector>
+
 namespace kcc {
 
 static const MfmaShape kGfx942Shapes[] = {{32, 32, 8}, {16, 16, 16}};
@@ -56,6 +59,54 @@ llvm::StringRef supportedChipList() { return "gfx942, gfx950"; }
 
 bool hasMfmaShape(Chip chip, MfmaShape shape) {
   return llvm::is_contained(getChipInfo(chip).mfmaShapes16, shape);
+}
+
+std::string mfmaShapeList(Chip chip) {
+  llvm::ArrayRef<MfmaShape> shapes = getChipInfo(chip).mfmaShapes16;
+  std::string out;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (i)
+      out += i + 1 == shapes.size() ? " and " : ", ";
+    out += std::to_string(shapes[i].m) + "x" + std::to_string(shapes[i].n) +
+           "x" + std::to_string(shapes[i].k);
+  }
+  return out;
+}
+
+bool anyChipHasMfmaShape(MfmaShape shape) {
+  return llvm::any_of(kChips, [&](const ChipInfo &c) {
+    return llvm::any_of(c.mfmaShapes16, [&](const MfmaShape &s) {
+      return s.m == shape.m && s.n == shape.n && (!shape.k || s.k == shape.k);
+    });
+  });
+}
+
+std::string mfmaShapesByChip() {
+  // Shapes in the order the chips list them, each with the chips having it;
+  // a run of shapes that the same chips have shares one "(chips)".
+  std::vector<MfmaShape> shapes;
+  for (const ChipInfo &c : kChips)
+    for (const MfmaShape &s : c.mfmaShapes16)
+      if (!llvm::is_contained(shapes, s))
+        shapes.push_back(s);
+  auto chipsOf = [](MfmaShape s) {
+    std::string names;
+    for (const ChipInfo &c : kChips)
+      if (llvm::is_contained(c.mfmaShapes16, s))
+        names += (names.empty() ? "" : ", ") + c.name.str();
+    return names;
+  };
+  std::string out;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (i)
+      out += ", ";
+    out += std::to_string(shapes[i].m) + "x" + std::to_string(shapes[i].n) +
+           "x" + std::to_string(shapes[i].k);
+    std::string chips = chipsOf(shapes[i]);
+    if (i + 1 == shapes.size() || chipsOf(shapes[i + 1]) != chips)
+      out += " (" + chips + ")";
+  }
+  return out;
 }
 
 } // namespace kcc

@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <string>
 
 namespace kcc {
 
@@ -62,6 +63,17 @@ llvm::StringRef supportedChipList();
 
 /// True when `chip` has an MFMA of `shape` for bf16/f16 inputs.
 bool hasMfmaShape(Chip chip, MfmaShape shape);
+
+/// "32x32x8, 16x16x16 and 32x32x16": the bf16/f16 shapes of `chip`, for
+/// diagnostics that say what the chip has.
+std::string mfmaShapeList(Chip chip);
+
+/// True when some supported chip has an MFMA of `shape` for bf16/f16; a
+/// shape with k = 0 matches any K.
+bool anyChipHasMfmaShape(MfmaShape shape);
+/// "32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)": every
+/// chip's bf16/f16 shapes, for diagnostics made before the chip is known.
+std::string mfmaShapesByChip();
 
 } // namespace kcc
 

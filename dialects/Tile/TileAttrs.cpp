@@ -1,6 +1,7 @@
 //===- TileAttrs.cpp - Layout attributes ----------------------------------===//
 #include "dialects/Tile/Layout.h"
 #include "dialects/Tile/TileDialect.h"
+#include "target/Target.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -91,16 +92,18 @@ MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kFromAcc && operand == MfmaOperand::acc)
     return emitError() << "'k_from_acc' orders the K dimension of an 'a' or "
                           "'b' operand; an accumulator has none";
-  if (m != n || (m != 32 && m != 16))
+  // The shapes come from the chips' tables (target/Target.h); the chip is
+  // not known here, so any chip's shape is a shape (tile.mma checks it
+  // against the module's chip).
+  if (m != n || !kcc::anyChipHasMfmaShape({int(m), int(n), 0}))
     return emitError() << "no MFMA with 16-bit inputs has an " << m << "x" << n
                        << " shape; supported: 32x32 and 16x16";
   if (k == 0)
     return success();
-  bool ok = m == 32 ? (k == 8 || k == 16) : (k == 16 || k == 32);
-  if (!ok)
+  if (!kcc::anyChipHasMfmaShape({int(m), int(n), int(k)}))
     return emitError() << "no MFMA with 16-bit inputs has shape " << m << "x"
-                       << n << "x" << k << "; supported: 32x32x8, 16x16x16 "
-                       << "(gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)";
+                       << n << "x" << k
+                       << "; supported: " << kcc::mfmaShapesByChip();
   return success();
 }
 

@@ -289,9 +289,8 @@ LogicalResult MmaOp::verify() {
       !kcc::hasMfmaShape(*chip, {(int)la.getM(), (int)la.getN(), (int)la.getK()}))
     return emitOpError("no MFMA of shape ")
            << la.getM() << "x" << la.getN() << "x" << la.getK() << " on "
-           << kcc::getChipInfo(*chip).name
-           << "; it has 32x32x8 and 16x16x16"
-           << (*chip == kcc::Chip::gfx942 ? "" : ", 32x32x16 and 16x16x32");
+           << kcc::getChipInfo(*chip).name << "; it has "
+           << kcc::mfmaShapeList(*chip);
   return success();
 }
 

@@ -1093,3 +1093,10 @@ func.func @twice(%a: !tile.tile<[32, 16], bf16, #tile.mfma<b, 32x32x16, k_from_a
 func.func @order(%a: !tile.tile<[32, 16], bf16, #tile.mfma<b, k_from_acc, 32x32x16>>) {
   return
 }
+
+// -----
+
+// expected-error@+1 {{no MFMA with 16-bit inputs has shape 32x32x32; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)}}
+func.func @mma_shape_no_chip_has(%a: !tile.tile<[32, 32], bf16, #tile.mfma<a, 32x32x32>>) {
+  return
+}
