@@ -35,14 +35,14 @@ static constexpr int64_t kBufferAlignment = 16;
 
 void TileAllocateLdsPass::runOnOperation() {
   ModuleOp module = getOperation();
-  std::optional<StringRef> chipName = getModuleChip(module);
-  std::optional<Chip> chip = chipName ? parseChip(*chipName) : std::nullopt;
-  if (!chip) {
+  TargetAttr target = getModuleTarget(module);
+  if (!target) {
     module.emitError("the module names no target chip; run tile-specialize "
                      "first");
     return signalPassFailure();
   }
-  int64_t limit = getChipInfo(*chip).ldsBytesPerWorkgroup;
+  const ChipInfo &chipInfo = target.getInfo();
+  int64_t limit = chipInfo.ldsBytesPerWorkgroup;
   bool failedAny = false;
   module.walk([&](func::FuncOp func) {
     int64_t offset = 0, scope = 0;
@@ -64,7 +64,7 @@ void TileAllocateLdsPass::runOnOperation() {
     if (offset > limit) {
       InFlightDiagnostic diag = func.emitError("LDS buffers of kernel '")
                                 << func.getSymName() << "' need " << offset
-                                << " bytes; " << getChipInfo(*chip).name
+                                << " bytes; " << chipInfo.name
                                 << " gives a workgroup " << limit;
       for (auto &[alloc, bytes] : placed)
         diag.attachNote(alloc.getLoc())

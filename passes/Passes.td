@@ -10,7 +10,7 @@ def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
     Replaces every `tile.param` by a constant, every parameter-named tile
     dimension and `!tile.dtype<"NAME">` by its value, resolves MFMA layouts
     left to the target (`#tile.mfma<a>` becomes `#tile.mfma<a, 32x32x16>` on
-    gfx950), records the chip as the module's `tile.chip` attribute and the
+    gfx950), records the chip as the module's `tile.target` attribute and the
     bound values as `tile.params`, and erases the declarations. A value for
     an undeclared parameter, or a parameter with neither a value nor a
     default, is an error.
@@ -23,7 +23,7 @@ def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
     ```
     After:
     ```mlir
-    module attributes {tile.chip = "gfx950", tile.params = {BM = 64 : i64}}
+    module attributes {tile.params = {BM = 64 : i64}, tile.target = #tile.target<"gfx950">}
     ... %bm = arith.constant 64 : index
     ... !tile.tile<[64, 32], f32, #tile.mfma<acc, 32x32x16>>
     ```
@@ -86,7 +86,7 @@ def ConvertTileToROCDL : Pass<"convert-tile-to-rocdl", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Target chip (default: the module's tile.chip)">
+           "Target chip (default: the module's tile.target)">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::ROCDL::ROCDLDialect"];
 }

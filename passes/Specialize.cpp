@@ -370,8 +370,8 @@ void TileSpecializePass::runOnOperation() {
   for (auto &e : bindings.types)
     bound.push_back(builder.getNamedAttr(e.getKey(), TypeAttr::get(e.getValue())));
   module->setAttr("tile.params", builder.getDictionaryAttr(bound));
-  module->setAttr(TileDialect::kChipAttrName,
-                  builder.getStringAttr(getChipInfo(*parsedChip).name));
+  module->setAttr(TileDialect::kTargetAttrName,
+                  TargetAttr::get(ctx, getChipInfo(*parsedChip).name));
   for (auto decl : llvm::make_early_inc_range(module.getOps<ParamDeclOp>()))
     decl.erase();
   for (auto decl : llvm::make_early_inc_range(module.getOps<TypeParamDeclOp>()))

@@ -85,6 +85,24 @@ void MfmaLayoutAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip) {
+  if (!kcc::parseChip(chip))
+    return emitError() << "unsupported chip '" << chip
+                       << "'; supported: " << kcc::supportedChipList();
+  return success();
+}
+
+kcc::Chip TargetAttr::getChipKind() const { return *kcc::parseChip(getChip()); }
+
+const kcc::ChipInfo &TargetAttr::getInfo() const {
+  return kcc::getChipInfo(getChipKind());
+}
+
 LogicalResult
 MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        MfmaOperand operand, int64_t m, int64_t n, int64_t k,

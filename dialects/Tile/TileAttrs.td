@@ -53,6 +53,26 @@ class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
+def Tile_TargetAttr : Tile_Attr<"Target", "target"> {
+  let summary = "the chip a module is compiled for";
+  let description = [{
+    The module attribute `tile.target = #tile.target<"gfx950">`, set by
+    `tile-specialize` and read by every later pass: the one place the chip
+    travels through the pipeline. Passes ask it for the chip's facts
+    (`getInfo()`: LDS size, MFMA shapes, features such as the transposing
+    LDS read or the 16-byte LDS DMA), never compare chip names.
+  }];
+  let parameters = (ins StringRefParameter<"chip name, e.g. gfx950">:$chip);
+  let assemblyFormat = "`<` $chip `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The chip (the verifier guarantees it is a supported one).
+    ::kcc::Chip getChipKind() const;
+    /// Everything kcc knows about the chip (target/Target.h).
+    const ::kcc::ChipInfo &getInfo() const;
+  }];
+}
+
 def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma"> {
   let summary = "an operand layout of an MFMA instruction";
   let description = [{

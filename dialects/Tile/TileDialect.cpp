@@ -44,13 +44,33 @@ int64_t kcc::tile::elementBytes(Type type) {
   return 0;
 }
 
-std::optional<llvm::StringRef> kcc::tile::getModuleChip(Operation *op) {
+TargetAttr kcc::tile::getModuleTarget(Operation *op) {
   auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
                                   : op->getParentOfType<ModuleOp>();
   if (!module)
-    return std::nullopt;
-  auto chip = module->getAttrOfType<StringAttr>(TileDialect::kChipAttrName);
-  if (!chip)
-    return std::nullopt;
-  return chip.getValue();
+    return nullptr;
+  return module->getAttrOfType<TargetAttr>(TileDialect::kTargetAttrName);
+}
+
+std::optional<llvm::StringRef> kcc::tile::getModuleChip(Operation *op) {
+  if (TargetAttr target = getModuleTarget(op))
+    return target.getChip();
+  return std::nullopt;
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  // Discardable attributes of this dialect: a misspelt or retired one
+  // (`tile.chip` became `tile.target`) would otherwise be ignored silently.
+  StringRef name = attr.getName().getValue();
+  if (name == kTargetAttrName) {
+    if (!isa<ModuleOp>(op) || !isa<TargetAttr>(attr.getValue()))
+      return op->emitError("'") << name << "' must be a #tile.target<\"CHIP\"> "
+                                << "on the module";
+    return success();
+  }
+  if (name == "tile.chip")
+    return op->emitError("'tile.chip' is now 'tile.target = #tile.target<")
+           << attr.getValue() << ">'";
+  return success();
 }

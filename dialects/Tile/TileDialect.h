@@ -18,6 +18,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "target/Target.h"
+
 #include "dialects/Tile/TileOpsDialect.h.inc"
 #include "dialects/Tile/TileEnums.h.inc"
 
@@ -35,7 +37,9 @@ namespace kcc::tile {
 /// Bytes of one element of a resolved element type (bf16 -> 2).
 int64_t elementBytes(mlir::Type type);
 
-/// The chip a module is specialised for, from its `tile.chip` attribute.
+/// The module's `tile.target` (null before tile-specialize set it).
+TargetAttr getModuleTarget(mlir::Operation *op);
+/// The name of the chip in the module's `tile.target`.
 std::optional<llvm::StringRef> getModuleChip(mlir::Operation *op);
 
 } // namespace kcc::tile

@@ -30,10 +30,11 @@ def Tile_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let extraClassDeclaration = [{
-    /// Module attribute naming the chip the kernel is specialised for.
-    static constexpr ::llvm::StringLiteral kChipAttrName = "tile.chip";
+    /// Module attribute: the #tile.target the kernel is specialised for.
+    static constexpr ::llvm::StringLiteral kTargetAttrName = "tile.target";
     /// Function attribute marking a kernel entry point.
     static constexpr ::llvm::StringLiteral kKernelAttrName = "tile.kernel";
     /// Function attribute: work-items per workgroup (required on kernels).

@@ -69,10 +69,9 @@ static bool sameShapeAndLayout(TileType a, TileType b) {
 
 /// The chip of the enclosing module, once specialised.
 static std::optional<kcc::Chip> chipOf(Operation *op) {
-  std::optional<StringRef> name = getModuleChip(op);
-  if (!name)
-    return std::nullopt;
-  return kcc::parseChip(*name);
+  if (TargetAttr target = getModuleTarget(op))
+    return target.getChipKind();
+  return std::nullopt;
 }
 
 static bool is16BitFloat(Type t) { return t.isBF16() || t.isF16(); }

@@ -88,7 +88,7 @@ module {
 }
 
 //--- unbound.mlir
-module attributes {tile.chip = "gfx950"} {
+module attributes {tile.target = #tile.target<"gfx950">} {
   func.func @k() {
     // expected-error@+1 {{'tile.lds_alloc' op has unbound parameters; run tile-specialize first}}
     %a = tile.lds_alloc "a" : !tile.lds<[BM, 64], bf16>
@@ -99,7 +99,7 @@ module attributes {tile.chip = "gfx950"} {
 // -----
 
 // A pad named by a parameter is unbound too.
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @k() {
     // expected-error@+1 {{'tile.lds_alloc' op has unbound parameters; run tile-specialize first}}
     %a = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16, pad = PAD>

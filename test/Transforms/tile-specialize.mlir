@@ -7,14 +7,14 @@
 // resolves the MFMA shapes left to the target, records the chip and the bound
 // values on the module, and erases the declarations.
 
-// GFX942: module attributes {tile.chip = "gfx942", tile.params = {BK = 16 : i64, BLOCK = 256 : i64, BM = 64 : i64, BN = 32 : i64, CAUSAL = 1 : i64, DT = f16, OUT = f32, PAD = 8 : i64, TR = 0 : i64}}
-// GFX950: module attributes {tile.chip = "gfx950", tile.params = {BK = 16 : i64, BLOCK = 256 : i64, BM = 64 : i64, BN = 32 : i64, CAUSAL = 1 : i64, DT = f16, OUT = f32, PAD = 8 : i64, TR = 0 : i64}}
+// GFX942: module attributes {tile.params = {BK = 16 : i64, BLOCK = 256 : i64, BM = 64 : i64, BN = 32 : i64, CAUSAL = 1 : i64, DT = f16, OUT = f32, PAD = 8 : i64, TR = 0 : i64}, tile.target = #tile.target<"gfx942">}
+// GFX950: module attributes {tile.params = {BK = 16 : i64, BLOCK = 256 : i64, BM = 64 : i64, BN = 32 : i64, CAUSAL = 1 : i64, DT = f16, OUT = f32, PAD = 8 : i64, TR = 0 : i64}, tile.target = #tile.target<"gfx950">}
 // CHECK-NOT: tile.param_decl
 // CHECK-NOT: tile.type_param_decl
-// DEFAULTS: module attributes {tile.chip = "gfx950", tile.params = {BK = 16 : i64, BLOCK = 256 : i64, BM = 64 : i64, BN = 64 : i64, CAUSAL = 0 : i64, DT = bf16, OUT = f32, PAD = 8 : i64, TR = 0 : i64}}
+// DEFAULTS: module attributes {tile.params = {BK = 16 : i64, BLOCK = 256 : i64, BM = 64 : i64, BN = 64 : i64, CAUSAL = 0 : i64, DT = bf16, OUT = f32, PAD = 8 : i64, TR = 0 : i64}, tile.target = #tile.target<"gfx950">}
 // DEFAULTS-NOT: tile.param_decl
 // DEFAULTS-NOT: tile.type_param_decl
-// BOUND: module attributes {tile.chip = "gfx950", tile.params = {BK = 16 : i64, BLOCK = 128 : i64, BM = 64 : i64, BN = 32 : i64, CAUSAL = 0 : i64, DT = bf16, OUT = f32, PAD = 0 : i64, TR = 1 : i64}}
+// BOUND: module attributes {tile.params = {BK = 16 : i64, BLOCK = 128 : i64, BM = 64 : i64, BN = 32 : i64, CAUSAL = 0 : i64, DT = bf16, OUT = f32, PAD = 0 : i64, TR = 1 : i64}, tile.target = #tile.target<"gfx950">}
 tile.param_decl @BM : i64 = 64
 tile.param_decl @BN : i64 = 64
 tile.param_decl @BK : i64 = 16

@@ -5,7 +5,7 @@
 // 2 * 4 = 8 outstanding: vmcnt(8) is 0xF78 | 8 = 3960.
 // CHECK-LABEL: llvm.func @folded(
 // CHECK: rocdl.s.waitcnt 3960
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @folded() attributes {tile.kernel, tile.block_size = 64 : i64} {
     %c2 = arith.constant 2 : index
     %c4 = arith.constant 4 : index
@@ -17,7 +17,7 @@ module attributes {tile.chip = "gfx942"} {
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @k(%b: !tile.buffer<bf16>, %i: index) attributes {tile.kernel, tile.block_size = 256 : i64, tile.lds_bytes = 8192 : i64} {
     %c0 = arith.constant 0 : index
     %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[64, 64], bf16>
@@ -32,7 +32,7 @@ module attributes {tile.chip = "gfx942"} {
 // tile.memtime is the shader clock: llvm.amdgcn.s.memtime (s_memtime).
 // CHECK-LABEL: llvm.func @clock(
 // CHECK: llvm.call_intrinsic "llvm.amdgcn.s.memtime"() : () -> i64
-module attributes {tile.chip = "gfx950"} {
+module attributes {tile.target = #tile.target<"gfx950">} {
   func.func @clock() -> i64 attributes {tile.kernel, tile.block_size = 64 : i64} {
     %t = tile.memtime
     return %t : i64

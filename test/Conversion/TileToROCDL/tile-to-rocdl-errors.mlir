@@ -13,8 +13,8 @@ module {
 
 // -----
 
-// expected-error@+1 {{no supported target chip (got 'gfx90a'); supported: gfx942, gfx950}}
-module attributes {tile.chip = "gfx90a"} {
+// expected-error@+1 {{unsupported chip 'gfx90a'; supported: gfx942, gfx950}}
+module attributes {tile.target = #tile.target<"gfx90a">} {
   func.func @k() {
     return
   }
@@ -22,21 +22,21 @@ module attributes {tile.chip = "gfx90a"} {
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   // expected-error@+1 {{'tile.param_decl' op is a compile-time parameter; run tile-specialize before lowering}}
   tile.param_decl @BM : i64 = 64
 }
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   // expected-error@+1 {{'tile.type_param_decl' op is a compile-time parameter; run tile-specialize before lowering}}
   tile.type_param_decl @DT = bf16
 }
 
 // -----
 
-module attributes {tile.chip = "gfx950"} {
+module attributes {tile.target = #tile.target<"gfx950">} {
   func.func @k() -> i1 {
     // expected-error@+1 {{'tile.param' op is a compile-time parameter; run tile-specialize before lowering}}
     %0 = tile.param @CAUSAL : i1
@@ -47,7 +47,7 @@ module attributes {tile.chip = "gfx950"} {
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @k() {
     // expected-error@+1 {{'tile.sched_interleave' op must be expanded by tile-expand-schedule before lowering}}
     tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<valu, 2>] x 4
@@ -57,7 +57,7 @@ module attributes {tile.chip = "gfx942"} {
 
 // -----
 
-module attributes {tile.chip = "gfx950"} {
+module attributes {tile.target = #tile.target<"gfx950">} {
   func.func @k(%lagging: i1) {
     // expected-error@+1 {{'tile.stagger' op must be expanded by tile-expand-schedule before lowering}}
     tile.stagger %lagging {
@@ -69,7 +69,7 @@ module attributes {tile.chip = "gfx950"} {
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @k() {
     // expected-error@+1 {{'tile.lds_alloc' op has no LDS placement; run tile-allocate-lds before lowering}}
     %0 = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
@@ -79,7 +79,7 @@ module attributes {tile.chip = "gfx942"} {
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @k(%f: f32) {
     // expected-error@+1 {{'tile.splat' op cannot be lowered: the tile type has unbound parameters}}
     %0 = tile.splat %f : f32 -> !tile.tile<[BM, 32], f32, #tile.mfma<acc, 32x32x8>>
@@ -89,7 +89,7 @@ module attributes {tile.chip = "gfx942"} {
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @k(%f: f32) {
     // expected-error@+1 {{'tile.splat' op cannot be lowered: the tile type has unbound parameters}}
     %0 = tile.splat %f : f32 -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
@@ -102,7 +102,7 @@ module attributes {tile.chip = "gfx942"} {
 // Four waves cannot share the two DMA lines of a 512-byte stage.
 // Regression (bug 8): reported once, before the conversion starts (no
 // "failed to legalize operation" after it).
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @k(%b: !tile.buffer<bf16>, %i: index) attributes {tile.kernel, tile.block_size = 256 : i64, tile.lds_bytes = 512 : i64} {
     %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[8, 32], bf16>
     // expected-error@+1 {{'tile.async_copy' op the stage is 2 DMA lines of 256 bytes, which do not split evenly over the workgroup's 4 waves}}
@@ -116,7 +116,7 @@ module attributes {tile.chip = "gfx942"} {
 // Regression (bug 9): a buffer with an offset in a function without
 // tile.lds_bytes (tile-allocate-lds did not run over it) made an
 // llvm.mlir.addressof of a global that was never created.
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @k(%i: index) -> !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>> {
     // expected-error@+1 {{'tile.lds_alloc' op has no LDS placement; run tile-allocate-lds before lowering}}
     %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[32, 8], bf16>
@@ -128,7 +128,7 @@ module attributes {tile.chip = "gfx942"} {
 // -----
 
 // 'waves' replaces the workgroup's wave count: 4 lines over 3 waves.
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @k(%b: !tile.buffer<bf16>, %i: index) attributes {tile.kernel, tile.block_size = 256 : i64, tile.lds_bytes = 1024 : i64} {
     %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[16, 32], bf16>
     %c3 = arith.constant 3 : index
@@ -140,7 +140,7 @@ module attributes {tile.chip = "gfx942"} {
 
 // -----
 
-module attributes {tile.chip = "gfx950"} {
+module attributes {tile.target = #tile.target<"gfx950">} {
   func.func @k(%b: !tile.buffer<bf16>, %i: index, %w: index) attributes {tile.kernel, tile.block_size = 256 : i64, tile.lds_bytes = 1024 : i64} {
     %0 = tile.lds_alloc "a" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[16, 32], bf16>
     // expected-error@+1 {{'tile.async_copy' op 'waves' must be a compile-time constant after specialisation}}
@@ -151,7 +151,7 @@ module attributes {tile.chip = "gfx950"} {
 
 // -----
 
-module attributes {tile.chip = "gfx950"} {
+module attributes {tile.target = #tile.target<"gfx950">} {
   func.func @k(%lagging: i1, %x: f32) -> f32 {
     // expected-error@+1 {{'tile.stagger' op must be expanded by tile-expand-schedule before lowering}}
     %0 = tile.stagger %lagging -> (f32) {

@@ -24,7 +24,7 @@
 // CHECK: #[[DOMAIN:alias_scope_domain[0-9]*]] = #llvm.alias_scope_domain<id = distinct[{{[0-9]+}}]<>, description = "kcc LDS of lds">
 // CHECK-DAG: #[[SCOPE_A:alias_scope[0-9]*]] = #llvm.alias_scope<id = distinct[{{[0-9]+}}]<>, domain = #[[DOMAIN]], description = "a">
 // CHECK-DAG: #[[SCOPE_C:alias_scope[0-9]*]] = #llvm.alias_scope<id = distinct[{{[0-9]+}}]<>, domain = #[[DOMAIN]], description = "c">
-// CHECK: module attributes {tile.chip = "{{gfx942|gfx950}}"
+// CHECK: module attributes {{{.*}}tile.target = #tile.target<"{{gfx942|gfx950}}">
 // CHECK: llvm.mlir.global internal @__kcc_lds.lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4096 x i8>
 // CHECK-NOT: llvm.mlir.global
 tile.type_param_decl @DT = bf16

@@ -2,7 +2,7 @@
 
 // One case per diagnostic of the tile dialect's verifiers and parsers
 // (TileTypes.cpp, TileAttrs.cpp, TileOps.cpp). Checks that need the target
-// fire only inside a module that names its chip (tile.chip).
+// fire only inside a module that names its chip (tile.target).
 
 //===----------------------------------------------------------------------===//
 // Types
@@ -338,7 +338,7 @@ func.func @async_copy_width(%b: !tile.buffer<bf16>, %i: index) {
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @async_copy_wide_gfx942(%b: !tile.buffer<bf16>, %i: index) {
     %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
     // expected-error@+1 {{'tile.async_copy' op LDS DMA of 16 bytes per lane needs gfx950; gfx942 moves 4 (use width = 4)}}
@@ -349,7 +349,7 @@ module attributes {tile.chip = "gfx942"} {
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @async_copy_12_gfx942(%b: !tile.buffer<bf16>, %i: index) {
     %l = tile.lds_alloc "a" : !tile.lds<[96, 64], bf16>
     // expected-error@+1 {{'tile.async_copy' op LDS DMA of 12 bytes per lane needs gfx950; gfx942 moves 4 (use width = 4)}}
@@ -414,7 +414,7 @@ func.func @lds_load_element(%i: index) {
 
 // A b operand (K x N) read from a K x N array: each lane's registers run down
 // an LDS column, which only gfx950's ds_read_b64_tr_b16 gathers.
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @lds_load_column_gfx942(%i: index) {
     %l = tile.lds_alloc "b" : !tile.lds<[32, 32], bf16>
     // expected-error@+1 {{'tile.lds_load' op reads each lane's b operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
@@ -427,7 +427,7 @@ module attributes {tile.chip = "gfx942"} {
 
 // The same for an a operand read with 'transpose' from an M x K array stored
 // K x M.
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @lds_load_column_a_gfx942(%i: index) {
     %l = tile.lds_alloc "a" : !tile.lds<[16, 32], f16>
     // expected-error@+1 {{'tile.lds_load' op reads each lane's a operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
@@ -448,7 +448,7 @@ func.func @wait_vmcnt_type(%n: i32) {
 
 // k_from_acc operands: on gfx942 (32x32x8) the order is the plain one, so a
 // b operand read from a K x N array still runs down a column...
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @lds_load_column_k_from_acc_gfx942(%i: index) {
     %l = tile.lds_alloc "v" : !tile.lds<[32, 32], bf16>
     // expected-error@+1 {{'tile.lds_load' op reads each lane's b operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
@@ -460,7 +460,7 @@ module attributes {tile.chip = "gfx942"} {
 // -----
 
 // ... and so does an a operand read with 'transpose' (V^T stored D x BN).
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @lds_load_column_a_k_from_acc_gfx942(%i: index) {
     %l = tile.lds_alloc "v" : !tile.lds<[32, 32], bf16>
     // expected-error@+1 {{'tile.lds_load' op reads each lane's a operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b16) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
@@ -472,7 +472,7 @@ module attributes {tile.chip = "gfx942"} {
 // -----
 
 // The same reads along rows verify on gfx942, and the column read on gfx950.
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @lds_load_rows_k_from_acc_gfx942(%i: index) {
     %l = tile.lds_alloc "v" : !tile.lds<[32, 32], bf16>
     %0 = tile.lds_load %l[%i][%i, %i] transpose : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x8, k_from_acc>>
@@ -480,7 +480,7 @@ module attributes {tile.chip = "gfx942"} {
     return
   }
 }
-module attributes {tile.chip = "gfx950"} {
+module attributes {tile.target = #tile.target<"gfx950">} {
   func.func @lds_load_column_k_from_acc_gfx950(%i: index) {
     %l = tile.lds_alloc "v" : !tile.lds<[32, 32], bf16>
     %0 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[32, 32], bf16> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x16, k_from_acc>>
@@ -604,7 +604,7 @@ func.func @mma_chain_params(%a: !tile.tile<[BM, 8], bf16, #tile.mfma<a>>,
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @mma_32x32x16_gfx942(%a: !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16>>,
                                  %b: !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>>,
                                  %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>) {
@@ -616,7 +616,7 @@ module attributes {tile.chip = "gfx942"} {
 
 // -----
 
-module attributes {tile.chip = "gfx942"} {
+module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @mma_16x16x32_gfx942(%a: !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16x32>>,
                                  %b: !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16x32>>,
                                  %c: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x32>>) {
@@ -1099,4 +1099,27 @@ func.func @order(%a: !tile.tile<[32, 16], bf16, #tile.mfma<b, k_from_acc, 32x32x
 // expected-error@+1 {{no MFMA with 16-bit inputs has shape 32x32x32; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)}}
 func.func @mma_shape_no_chip_has(%a: !tile.tile<[32, 32], bf16, #tile.mfma<a, 32x32x32>>) {
   return
+}
+
+// -----
+
+// The chip travels as one typed attribute; the retired spelling is refused,
+// not ignored.
+// expected-error@+1 {{'tile.chip' is now 'tile.target = #tile.target<"gfx950">'}}
+module attributes {tile.chip = "gfx950"} {
+}
+
+// -----
+
+// expected-error@+1 {{unsupported chip 'gfx90a'; supported: gfx942, gfx950}}
+module attributes {tile.target = #tile.target<"gfx90a">} {
+}
+
+// -----
+
+module {
+  // expected-error@+1 {{'tile.target' must be a #tile.target<"CHIP"> on the module}}
+  func.func @f() attributes {tile.target = #tile.target<"gfx950">} {
+    return
+  }
 }
