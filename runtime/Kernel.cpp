@@ -71,34 +71,49 @@ Kernel::packArguments(ArrayRef<KernelArgValue> args) const {
   return kernarg;
 }
 
-Error Kernel::checkConfig(const LaunchConfig &c) const {
+Error checkLaunchGeometry(const KernelInfo &kernel, Chip chip,
+                          const LaunchConfig &c) {
   auto dim = [](const Dim3 &d) {
     return formatv("({0}, {1}, {2})", d.x, d.y, d.z).str();
   };
+  const std::string &name = kernel.name;
   if (!c.grid.x || !c.grid.y || !c.grid.z)
-    return makeError("kernel '" + name() + "': grid " + dim(c.grid) +
-                 " has a zero dimension");
+    return makeError("kernel '" + name + "': grid " + dim(c.grid) +
+                     " has a zero dimension");
   if (!c.block.x || !c.block.y || !c.block.z)
-    return makeError("kernel '" + name() + "': block " + dim(c.block) +
-                 " has a zero dimension");
-  uint32_t limit = info_->maxFlatWorkgroupSize ? info_->maxFlatWorkgroupSize : 1024;
+    return makeError("kernel '" + name + "': block " + dim(c.block) +
+                     " has a zero dimension");
+  // A kernel compiled for one block shape indexes its work-items by it: any
+  // other block runs without a fault and computes the wrong thing.
+  if (const auto &reqd = kernel.reqdWorkgroupSize)
+    if (c.block.x != (*reqd)[0] || c.block.y != (*reqd)[1] ||
+        c.block.z != (*reqd)[2])
+      return makeError("kernel '" + name + "' requires a block of " +
+                       dim(Dim3((*reqd)[0], (*reqd)[1], (*reqd)[2])) +
+                       " work-items (its .reqd_workgroup_size); got " +
+                       dim(c.block));
+  uint32_t limit = kernel.maxFlatWorkgroupSize ? kernel.maxFlatWorkgroupSize : 1024;
   if (c.block.count() > limit)
-    return makeError("kernel '" + name() + "': block " + dim(c.block) + " has " +
-                 Twine(c.block.count()) + " work-items; the kernel allows " +
-                 Twine(limit));
+    return makeError("kernel '" + name + "': block " + dim(c.block) + " has " +
+                     Twine(c.block.count()) + " work-items; the kernel allows " +
+                     Twine(limit));
   // The dispatch packet's grid size is in work-items, 32 bits a dimension.
   if (uint64_t(c.grid.x) * c.block.x > UINT32_MAX ||
       uint64_t(c.grid.y) * c.block.y > UINT32_MAX ||
       uint64_t(c.grid.z) * c.block.z > UINT32_MAX)
-    return makeError("kernel '" + name() + "': grid " + dim(c.grid) + " x block " +
-                 dim(c.block) + " exceeds 2^32 work-items in a dimension");
-  uint64_t lds = uint64_t(info_->groupSegmentFixedSize) + c.dynamicLdsBytes;
-  uint64_t ldsLimit = getChipInfo(device().chip()).ldsBytesPerWorkgroup;
+    return makeError("kernel '" + name + "': grid " + dim(c.grid) + " x block " +
+                     dim(c.block) + " exceeds 2^32 work-items in a dimension");
+  uint64_t lds = uint64_t(kernel.groupSegmentFixedSize) + c.dynamicLdsBytes;
+  uint64_t ldsLimit = getChipInfo(chip).ldsBytesPerWorkgroup;
   if (lds > ldsLimit)
-    return makeError("kernel '" + name() + "' needs " + Twine(lds) +
-                 " bytes of LDS; " + getChipInfo(device().chip()).name +
-                 " gives a workgroup " + Twine(ldsLimit));
+    return makeError("kernel '" + name + "' needs " + Twine(lds) +
+                     " bytes of LDS; " + getChipInfo(chip).name +
+                     " gives a workgroup " + Twine(ldsLimit));
   return Error::success();
+}
+
+Error Kernel::checkConfig(const LaunchConfig &c) const {
+  return checkLaunchGeometry(*info_, device().chip(), c);
 }
 
 Expected<LaunchResult> Kernel::launch(const LaunchConfig &config,

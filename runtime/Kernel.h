@@ -13,6 +13,7 @@
 
 #include "runtime/KernelArg.h"
 #include "runtime/Launch.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -27,6 +28,14 @@ class Device;
 class LoadedCode;
 class ModuleState;
 struct KernelInfo;
+
+/// The launch geometry of `config` against `kernel`'s metadata on `chip`:
+/// no zero dimension, the block its .reqd_workgroup_size requires and within
+/// .max_flat_workgroup_size, at most 2^32 work-items a dimension (the
+/// dispatch packet's limit), LDS within the chip's. Every path to a launch
+/// (Kernel::launch, `kcc run` on a raw code object) checks it.
+llvm::Error checkLaunchGeometry(const KernelInfo &kernel, Chip chip,
+                                const LaunchConfig &config);
 
 class Kernel {
 public:

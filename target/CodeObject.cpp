@@ -262,6 +262,24 @@ Error parseKernel(msgpack::DocNode &node, size_t index, KernelInfo &k) {
       return e;
   if (Error e = rk.readBool(".uses_dynamic_stack", k.usesDynamicStack))
     return e;
+  if (msgpack::DocNode *reqd = rk.find(".reqd_workgroup_size")) {
+    if (!reqd->isArray() || reqd->getArray().size() != 3)
+      return makeError(where + ": '.reqd_workgroup_size' is not 3 integers");
+    std::array<uint32_t, 3> size{};
+    for (size_t d = 0; d < 3; ++d) {
+      msgpack::DocNode &v = reqd->getArray()[d];
+      if (v.getKind() == msgpack::Type::UInt && v.getUInt() > 0 &&
+          v.getUInt() <= 1024)
+        size[d] = uint32_t(v.getUInt());
+      else if (v.getKind() == msgpack::Type::Int && v.getInt() > 0 &&
+               v.getInt() <= 1024)
+        size[d] = uint32_t(v.getInt());
+      else
+        return makeError(where + ": '.reqd_workgroup_size' holds a value "
+                                 "outside 1..1024");
+    }
+    k.reqdWorkgroupSize = size;
+  }
   if (rk.find(".uniform_work_group_size")) {
     uint32_t v = 0;
     if (Error e = rk.readUInt(".uniform_work_group_size", v))

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -147,6 +148,9 @@ struct KernelInfo {
   uint32_t sgprCount = 0, vgprCount = 0, agprCount = 0;
   uint32_t sgprSpillCount = 0, vgprSpillCount = 0;
   uint32_t maxFlatWorkgroupSize = 0;
+  /// `.reqd_workgroup_size` (x, y, z), when the kernel requires one: a
+  /// launch with any other block is wrong, whatever its total.
+  std::optional<std::array<uint32_t, 3>> reqdWorkgroupSize;
   bool usesDynamicStack = false;
   /// `.uniform_work_group_size`, when present.
   std::optional<bool> uniformWorkGroupSize;

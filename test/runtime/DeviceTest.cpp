@@ -217,8 +217,18 @@ TEST_F(LaunchChecks, GemmArguments) {
             "argument 5 of kernel 'gemm' is 4 bytes; got i64 (8 bytes)");
   auto bigBlock = k->launch(grid, Dim3(2048), {b, b, b, b, n, n, n, n, n, n});
   EXPECT_EQ(errorText(bigBlock),
-            "kernel 'gemm': block (2048, 1, 1) has 2048 work-items; the kernel "
-            "allows 256");
+            "kernel 'gemm' requires a block of (256, 1, 1) work-items (its "
+            ".reqd_workgroup_size); got (2048, 1, 1)");
+  // Smaller than required, or the same count in another shape: these ran
+  // before, silently computing the wrong thing.
+  auto smallBlock = k->launch(grid, Dim3(128), {b, b, b, b, n, n, n, n, n, n});
+  EXPECT_EQ(errorText(smallBlock),
+            "kernel 'gemm' requires a block of (256, 1, 1) work-items (its "
+            ".reqd_workgroup_size); got (128, 1, 1)");
+  auto reshaped = k->launch(grid, Dim3(64, 4), {b, b, b, b, n, n, n, n, n, n});
+  EXPECT_EQ(errorText(reshaped),
+            "kernel 'gemm' requires a block of (256, 1, 1) work-items (its "
+            ".reqd_workgroup_size); got (64, 4, 1)");
   auto zeroGrid = k->launch(Dim3(0), block, {b, b, b, b, n, n, n, n, n, n});
   EXPECT_EQ(errorText(zeroGrid), "kernel 'gemm': grid (0, 1, 1) has a zero dimension");
 

@@ -289,6 +289,12 @@ int runCommand(ArrayRef<const char *> argv) {
   Expected<Module> module = Module::load(d, bytes);
   if (!module)
     return fail(toString(module.takeError()));
+  // The geometry as Kernel::launch checks it, before any buffer is made.
+  Expected<Kernel> loaded = module->kernel(kernel);
+  if (!loaded)
+    return fail(toString(loaded.takeError()));
+  if (Error e = loaded->checkConfig(options))
+    return fail(toString(std::move(e)));
 
   std::vector<uint8_t> kernarg(k->explicitArgsSize(), 0);
   for (size_t i = 0; i < specs.size(); ++i) {
@@ -319,9 +325,6 @@ int runCommand(ArrayRef<const char *> argv) {
   }
 
   auto start = std::chrono::steady_clock::now();
-  Expected<Kernel> loaded = module->kernel(kernel);
-  if (!loaded)
-    return fail(toString(loaded.takeError()));
   LoadedCode &code = loaded->loadedCode();
   auto stats = timing.enabled()
                    ? timing.launch(d, code, loaded->info(), options, kernarg, emulator)
