@@ -75,6 +75,20 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
   // each one would bury them.
   context.printOpOnDiagnostic(false);
 
+  // Input that is not MLIR at all gets told what kcc expected, rather than
+  // the parser's complaint about its first character.
+  llvm::StringRef name(bufferName);
+  if (source.starts_with("\x7f" "ELF"))
+    return stageError(bufferName.str() +
+                      " is an ELF file (a code object?); kcc compiles tile-dialect "
+                      "MLIR (.mlir). Run a code object with `kcc run " +
+                      bufferName.str() + " --kernel NAME ...`");
+  if (name.ends_with(".s") || name.ends_with(".S") || name.ends_with(".asm"))
+    return stageError(bufferName.str() +
+                      " looks like assembly; kcc compiles tile-dialect MLIR "
+                      "(.mlir). Assemble AMDGPU assembly with llvm-mc and "
+                      "ld.lld, then run it with `kcc run`");
+
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
@@ -83,6 +97,16 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return stageError("could not parse " + bufferName.str());
+  // An empty or truncated file parses into an empty module; compiling it
+  // would "succeed" with a code object that holds no kernel.
+  bool hasKernel = false;
+  module->walk([&](func::FuncOp f) {
+    hasKernel |= f->hasAttr(tile::TileDialect::kKernelAttrName);
+  });
+  if (!hasKernel)
+    return stageError(bufferName.str() +
+                      " has no kernel (a func.func marked tile.kernel); is the "
+                      "file empty or cut short?");
 
   // Tile passes.
   {

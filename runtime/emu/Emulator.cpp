@@ -271,6 +271,12 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
     if (v == "1" || v == "uninit") {
       p->options.check.enabled = true;
       p->options.check.uninit |= v == "uninit";
+    } else if (!v.empty() && v != "0") {
+      // A value kcc does not understand would otherwise leave check mode
+      // off while the user believes it is on.
+      return makeError("KCC_EMU_CHECK='" + v +
+                       "' is not understood; use 1 (check mode), uninit "
+                       "(also uninitialised LDS reads) or 0 (off)");
     }
   }
   Dispatch &d = p->dispatch;
