@@ -32,7 +32,8 @@ void populateTileTypeConversions(mlir::LLVMTypeConverter &converter);
 /// scopes and arrays, workgroup sizes), gathered before the conversion.
 class KernelFacts;
 
-/// One pattern per tile op, lowering it to LLVM + ROCDL for `chip`.
+/// One pattern per tile op, lowering it to LLVM + ROCDL for `chip`: every
+/// family of TileToROCDLPatterns.h.
 void populateTileToROCDLPatterns(mlir::LLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns, Chip chip,
                                  const KernelFacts &facts);

@@ -34,7 +34,13 @@ const OpTable &OpTable::get() {
     registerSaluOps(t);
     registerControlOps(t);
     registerScalarMemoryOps(t);
-    registerValuOps(t);
+    registerValuIntegerOps(t);
+    registerValuFloatOps(t);
+    registerValuTranscendentalOps(t);
+    registerValuConvertOps(t);
+    registerValuCompareOps(t);
+    registerValu16Ops(t);
+    registerValuPackedOps(t);
     registerCrossLaneOps(t);
     registerMfmaOps(t);
     registerLdsOps(t);

@@ -50,7 +50,14 @@ private:
 void registerSaluOps(OpTable &t);
 void registerControlOps(OpTable &t);
 void registerScalarMemoryOps(OpTable &t);
-void registerValuOps(OpTable &t);
+// The vector ALU, one family per file (Valu<Family>.cpp, sharing Valu.h).
+void registerValuIntegerOps(OpTable &t);
+void registerValuFloatOps(OpTable &t);
+void registerValuTranscendentalOps(OpTable &t);
+void registerValuConvertOps(OpTable &t);
+void registerValuCompareOps(OpTable &t);
+void registerValu16Ops(OpTable &t);
+void registerValuPackedOps(OpTable &t);
 void registerCrossLaneOps(OpTable &t);
 void registerMfmaOps(OpTable &t);
 void registerLdsOps(OpTable &t);

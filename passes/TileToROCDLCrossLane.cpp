@@ -1,0 +1,201 @@
+//===- TileToROCDLCrossLane.cpp - Reductions and cross-lane ops -----------===//
+//
+// Ops whose result in a lane depends on other lanes, or on how lanes and
+// registers map to elements: reductions along a tile dimension (within the
+// lane, then across lanes with ds_swizzle, ds_bpermute or v_permlane32_swap),
+// the wave-wide any, and the broadcast and relayout of register layouts.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/TileToROCDLPatterns.h"
+#include "passes/TileToROCDLCommon.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace kcc;
+using namespace kcc::tile;
+using namespace kcc::lowering;
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// tile.any -> OR of the lane's registers, then a ballot compared with 0
+/// (a scalar compare: the result is wave-uniform).
+struct AnyLowering : public TilePattern<AnyOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(AnyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto vt = cast<VectorType>(adaptor.getOperand().getType());
+    Value lane = extract(rw, loc, adaptor.getOperand(), 0);
+    for (int64_t i = 1; i < vt.getNumElements(); ++i)
+      lane = rw.create<LLVM::OrOp>(loc, lane, extract(rw, loc, adaptor.getOperand(), i));
+    Value ballot = rw.create<ROCDL::BallotOp>(loc, rw.getI64Type(), lane);
+    Value zero = rw.create<LLVM::ConstantOp>(loc, rw.getI64Type(), rw.getI64IntegerAttr(0));
+    rw.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::ne, ballot, zero);
+    return success();
+  }
+};
+
+/// tile.reduce_max / tile.reduce_sum: combine the registers of a lane that
+/// hold the same kept coordinate, then exchange across the lane bits on which
+/// the reduced coordinate depends: ds_swizzle (xor within 32 lanes) for bits
+/// 0-4; for bit 5, v_permlane32_swap on gfx950 and ds_bpermute on gfx942.
+template <typename ReduceOp>
+struct ReduceLowering : public TilePattern<ReduceOp> {
+  using TilePattern<ReduceOp>::TilePattern;
+
+  Value combine(OpBuilder &b, Location loc, Value x, Value y) const {
+    if constexpr (std::is_same_v<ReduceOp, ReduceMaxOp>)
+      return b.create<LLVM::MaxNumOp>(loc, x, y);
+    else if (isa<FloatType>(x.getType()))
+      return b.create<LLVM::FAddOp>(loc, x, y);
+    else
+      return b.create<LLVM::AddOp>(loc, x, y);
+  }
+
+  /// The value of `x` in lane (this lane ^ (1 << bit)).
+  Value partner(OpBuilder &b, Location loc, Value x, unsigned bit, Value lane) const {
+    Type t = x.getType();
+    Type i32t = b.getI32Type();
+    Value xi = t == i32t ? x : (Value)b.create<LLVM::BitcastOp>(loc, i32t, x);
+    Value yi;
+    if (bit < 5) {
+      // ds_swizzle bit mode: and_mask 0x1f, or_mask 0, xor_mask 1 << bit.
+      int64_t offset = (int64_t(1) << bit) << 10 | 0x1f;
+      yi = b.create<ROCDL::DsSwizzleOp>(loc, i32t, xi, i32(b, loc, offset));
+    } else {
+      Value addr = mul(b, loc, b.create<LLVM::XOrOp>(loc, lane, i32(b, loc, 32)),
+                       i32(b, loc, 4));
+      yi = b.create<ROCDL::DsBpermuteOp>(loc, i32t, addr, xi);
+    }
+    return t == i32t ? yi : (Value)b.create<LLVM::BitcastOp>(loc, t, yi);
+  }
+
+  LogicalResult matchAndRewrite(ReduceOp op, typename ReduceOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType inType = op.getOperand().getType(), outType = op.getType();
+    LayoutMap in = layoutOf(inType), out = layoutOf(outType);
+    int64_t dim = op.getDim();
+    auto keptOf = [&](const LayoutMap &m, unsigned lane, int64_t i) {
+      return dim == 1 ? m.row(lane, i) : m.col(lane, i);
+    };
+    auto reducedOf = [&](const LayoutMap &m, unsigned lane, int64_t i) {
+      return dim == 1 ? m.col(lane, i) : m.row(lane, i);
+    };
+    // Lane bits to exchange across: flipping them keeps every register's
+    // kept coordinate and changes the reduced one.
+    SmallVector<unsigned> bits;
+    for (unsigned b = 0; b < 6; ++b) {
+      bool keeps = true, changes = false;
+      for (unsigned l = 0; l < 64 && keeps; ++l)
+        for (int64_t i = 0; i < in.numRegs(); ++i) {
+          keeps &= keptOf(in, l, i) == keptOf(in, l ^ (1u << b), i);
+          changes |= reducedOf(in, l, i) != reducedOf(in, l ^ (1u << b), i);
+        }
+      if (keeps && changes)
+        bits.push_back(b);
+    }
+    Value lane = laneId(rw, loc);
+    auto vt = cast<VectorType>(this->typeConverter->convertType(outType));
+    Value result = poison(rw, loc, vt);
+    for (int64_t j = 0; j < out.numRegs(); ++j) {
+      Value acc;
+      for (int64_t i = 0; i < in.numRegs(); ++i) {
+        if (keptOf(in, 0, i) != keptOf(out, 0, j))
+          continue;
+        Value x = extract(rw, loc, adaptor.getOperand(), i);
+        acc = acc ? combine(rw, loc, acc, x) : x;
+      }
+      for (unsigned b : bits) {
+        if (b == 5 && this->chip == Chip::gfx950) {
+          // permlane32_swap(x, x) gives (x[l & 31], x[l | 32]) in every lane:
+          // combining the pair is the reduction across the two halves.
+          Type i32t = rw.getI32Type();
+          Type t = acc.getType();
+          Value xi = t == i32t ? acc : (Value)rw.create<LLVM::BitcastOp>(loc, i32t, acc);
+          auto pairType = LLVM::LLVMStructType::getLiteral(rw.getContext(), {i32t, i32t});
+          Value pair = rw.create<ROCDL::Permlane32SwapOp>(loc, pairType, xi, xi,
+                                                          false, false);
+          Value first = rw.create<LLVM::ExtractValueOp>(loc, pair, 0);
+          Value second = rw.create<LLVM::ExtractValueOp>(loc, pair, 1);
+          if (t != i32t) {
+            first = rw.create<LLVM::BitcastOp>(loc, t, first);
+            second = rw.create<LLVM::BitcastOp>(loc, t, second);
+          }
+          acc = combine(rw, loc, first, second);
+          continue;
+        }
+        acc = combine(rw, loc, acc, partner(rw, loc, acc, b, lane));
+      }
+      result = insert(rw, loc, result, acc, j);
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Layout changes
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// tile.broadcast: each register of the result copies the slice register of
+/// its kept coordinate (same lane, no data movement).
+struct BroadcastLowering : public TilePattern<BroadcastOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    TileType inType = op.getOperand().getType(), outType = op.getType();
+    LayoutMap in = layoutOf(inType), out = layoutOf(outType);
+    int64_t dim = cast<SliceLayoutAttr>(inType.getLayout()).getDim();
+    SmallVector<int32_t> mask;
+    for (int64_t i = 0; i < out.numRegs(); ++i) {
+      int64_t kept = dim == 1 ? out.rowOfReg(i) : out.colOfReg(i);
+      int64_t found = -1;
+      for (int64_t j = 0; j < in.numRegs() && found < 0; ++j)
+        if ((dim == 1 ? in.rowOfReg(j) : in.colOfReg(j)) == kept)
+          found = j;
+      if (found < 0)
+        return op.emitOpError("slice does not cover row/column ") << kept;
+      mask.push_back(found);
+    }
+    rw.replaceOpWithNewOp<LLVM::ShuffleVectorOp>(op, adaptor.getOperand(),
+                                                 adaptor.getOperand(), mask);
+    return success();
+  }
+};
+
+/// tile.relayout -> the same vector: registers keep their values and only
+/// their meaning changes.
+struct RelayoutLowering : public TilePattern<RelayoutOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(RelayoutOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOp(op, adaptor.getOperand());
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Pattern registration
+//===----------------------------------------------------------------------===//
+
+void kcc::populateTileCrossLaneToROCDLPatterns(LLVMTypeConverter &converter,
+                                               RewritePatternSet &patterns,
+                                               Chip chip, const KernelFacts &facts) {
+  patterns.add<AnyLowering, ReduceLowering<ReduceMaxOp>,
+               ReduceLowering<ReduceSumOp>, BroadcastLowering,
+               RelayoutLowering>(converter, chip, &facts);
+}

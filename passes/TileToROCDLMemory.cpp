@@ -1,0 +1,618 @@
+//===- TileToROCDLMemory.cpp - Global memory, LDS and waits ---------------===//
+//
+// Loads and stores of tiles between registers and global memory (buffer
+// instructions through a V#) or LDS (ds_read/ds_write), the asynchronous
+// global-to-LDS copy (buffer_load ... lds), and the s_waitcnt that waits for
+// them. A memory op computes one per-lane base from the layout's lane bit
+// fields and adds per-register constants, so that the backend folds them into
+// instruction offsets; masked elements use an out-of-range buffer offset.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/TileToROCDLPatterns.h"
+#include "passes/TileToROCDLCommon.h"
+#include "passes/ConstantFold.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace kcc;
+using namespace kcc::tile;
+using namespace kcc::lowering;
+
+//===----------------------------------------------------------------------===//
+// Addressing helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A buffer offset that is out of range of every buffer kcc makes (their
+/// sizes stay below 2 GiB), so the hardware returns 0 for loads and drops
+/// stores: how masked elements are handled.
+constexpr int64_t kOutOfRangeOffset = 0x80000000LL;
+
+/// Buffer descriptor word 3 for CDNA: a non-zero data format (ignored by the
+/// raw buffer instructions but required to be non-zero), everything else 0.
+constexpr int32_t kBufferFlags = (7 << 12) | (4 << 15);
+
+/// Bytes moved per memory instruction are at most 16 (dwordx4, b128).
+constexpr int64_t kMaxAccessBytes = 16;
+
+/// The integer type that `bytes` bytes are moved as.
+Type accessType(OpBuilder &b, int64_t bytes) {
+  if (bytes % 4 == 0)
+    return bytes == 4 ? (Type)b.getI32Type()
+                      : VectorType::get({bytes / 4}, b.getI32Type());
+  if (bytes == 2)
+    return b.getI16Type();
+  if (bytes == 1)
+    return b.getI8Type();
+  return VectorType::get({bytes / 2}, b.getI16Type());
+}
+
+/// Runs of registers that one memory instruction can move: consecutive
+/// columns of one array row, a power-of-two number of bytes up to 16 (or a
+/// single element).
+SmallVector<std::pair<int64_t, int64_t>> accessRuns(const MemoryView &view,
+                                                    int64_t esize) {
+  SmallVector<std::pair<int64_t, int64_t>> runs;
+  int64_t maxElems = std::max<int64_t>(1, kMaxAccessBytes / esize);
+  for (int64_t i = 0; i < view.map.numRegs();) {
+    int64_t n = std::min(view.contiguousRun(i), maxElems);
+    while (n > 1 && (!llvm::isPowerOf2_64(n * esize) || (n * esize) % 4))
+      --n;
+    runs.push_back({i, n});
+    i += n;
+  }
+  return runs;
+}
+
+/// Attaches the alias scopes of an LDS access to `op` (when it takes them).
+void setScopes(Operation *op, const LdsScopes &s) {
+  if (auto iface = dyn_cast<LLVM::AliasAnalysisOpInterface>(op)) {
+    if (s.scopes)
+      iface.setAliasScopes(s.scopes);
+    if (s.noalias)
+      iface.setNoAliasScopes(s.noalias);
+  }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// tile.make_buffer -> a V# over num_elements * sizeof(element) bytes.
+struct MakeBufferLowering : public TilePattern<MakeBufferOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(MakeBufferOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t esize = elementBytes(op.getType().getElementType());
+    Value n = rw.create<LLVM::ZExtOp>(loc, rw.getI64Type(), adaptor.getNumElements());
+    Value bytes = rw.create<LLVM::MulOp>(
+        loc, n, rw.create<LLVM::ConstantOp>(loc, rw.getI64Type(), rw.getI64IntegerAttr(esize)));
+    Value stride = rw.create<LLVM::ConstantOp>(loc, rw.getI16Type(), rw.getI16IntegerAttr(0));
+    auto rsrcType = LLVM::LLVMPointerType::get(rw.getContext(), 8);
+    rw.replaceOpWithNewOp<ROCDL::MakeBufferRsrcOp>(op, rsrcType, adaptor.getPtr(),
+                                                   stride, bytes,
+                                                   i32(rw, loc, kBufferFlags));
+    return success();
+  }
+};
+
+/// tile.ptr_add -> getelementptr on the global pointer.
+struct PtrAddLowering : public TilePattern<PtrAddOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(PtrAddOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Type elt = typeConverter->convertType(op.getPtr().getType().getElementType());
+    rw.replaceOpWithNewOp<LLVM::GEPOp>(op, adaptor.getPtr().getType(), elt,
+                                       adaptor.getPtr(),
+                                       ArrayRef<LLVM::GEPArg>{adaptor.getOffset()});
+    return success();
+  }
+};
+
+/// Per-lane array coordinates of register 0's element, minus its register
+/// part: row + rowL(lane), col + colL(lane) in array terms.
+struct LaneOrigin {
+  Value row, col;
+};
+
+LaneOrigin laneOrigin(OpBuilder &b, Location loc, const MemoryView &view,
+                      Value row, Value col) {
+  Value lane = laneId(b, loc);
+  return {add(b, loc, row, laneCoordinate(b, loc, lane, view.rowFields())),
+          add(b, loc, col, laneCoordinate(b, loc, lane, view.colFields()))};
+}
+
+/// Byte offset of array element (origin.row + r, origin.col + c), or the
+/// out-of-range offset when bounds are given and any of the columns
+/// c .. lastCol of that row is outside them.
+Value elementOffset(OpBuilder &b, Location loc, LaneOrigin origin, int64_t r,
+                    int64_t c, Value stride, int64_t esize, Value boundRows,
+                    Value boundCols, int64_t lastCol) {
+  Value rr = add(b, loc, origin.row, i32(b, loc, r));
+  Value cc = add(b, loc, origin.col, i32(b, loc, c));
+  Value off = mul(b, loc, add(b, loc, mul(b, loc, rr, stride), cc),
+                  i32(b, loc, esize));
+  if (!boundRows)
+    return off;
+  Value inRows = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, rr, boundRows);
+  Value last = add(b, loc, origin.col, i32(b, loc, lastCol));
+  Value inCols = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, last, boundCols);
+  Value ok = b.create<LLVM::AndOp>(loc, inRows, inCols);
+  return b.create<LLVM::SelectOp>(loc, ok, off, i32(b, loc, kOutOfRangeOffset));
+}
+
+/// tile.load -> buffer loads of up to 16 bytes per lane.
+struct LoadLowering : public TilePattern<LoadOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType type = op.getType();
+    LayoutMap map = layoutOf(type);
+    Type elt = typeConverter->convertType(type.getElementType());
+    int64_t esize = elementBytes(type.getElementType());
+    auto resultType = cast<VectorType>(typeConverter->convertType(type));
+    MemoryView view{map, op.getTranspose()};
+    LaneOrigin origin = laneOrigin(rw, loc, view, adaptor.getRow(), adaptor.getCol());
+    Value zero = i32(rw, loc, 0);
+    Value result = poison(rw, loc, resultType);
+    bool bounded = adaptor.getBoundRows() != nullptr;
+    for (auto [first, n] : accessRuns(view, esize)) {
+      // With bounds the run's first element must be inside for the load;
+      // elements past the column bound are zeroed below.
+      Value off = elementOffset(rw, loc, origin, view.rowOfReg(first),
+                                view.colOfReg(first), adaptor.getStride(), esize,
+                                adaptor.getBoundRows(), adaptor.getBoundCols(),
+                                view.colOfReg(first));
+      Type raw = accessType(rw, n * esize);
+      Value v = rw.create<ROCDL::RawPtrBufferLoadOp>(loc, raw, adaptor.getBuffer(),
+                                                     off, zero, zero, ArrayAttr(),
+                                                     ArrayAttr(), ArrayAttr());
+      Value elems = rw.create<LLVM::BitcastOp>(loc, VectorType::get({n}, elt), v);
+      for (int64_t k = 0; k < n; ++k) {
+        Value e = extract(rw, loc, elems, k);
+        if (bounded && k > 0) {
+          Value c = add(rw, loc, origin.col, i32(rw, loc, view.colOfReg(first) + k));
+          Value in = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, c,
+                                             adaptor.getBoundCols());
+          Value z = rw.create<LLVM::ZeroOp>(loc, elt);
+          e = rw.create<LLVM::SelectOp>(loc, in, e, z);
+        }
+        result = insert(rw, loc, result, e, first + k);
+      }
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// tile.store -> buffer stores; with bounds, one store per element so that
+/// each is dropped or kept on its own.
+struct StoreLowering : public TilePattern<StoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType type = op.getValue().getType();
+    LayoutMap map = layoutOf(type);
+    Type elt = typeConverter->convertType(type.getElementType());
+    int64_t esize = elementBytes(type.getElementType());
+    MemoryView view{map, op.getTranspose()};
+    LaneOrigin origin = laneOrigin(rw, loc, view, adaptor.getRow(), adaptor.getCol());
+    Value zero = i32(rw, loc, 0);
+    bool bounded = adaptor.getBoundRows() != nullptr;
+    SmallVector<std::pair<int64_t, int64_t>> runs;
+    if (bounded)
+      for (int64_t i = 0; i < map.numRegs(); ++i)
+        runs.push_back({i, 1});
+    else
+      runs = accessRuns(view, esize);
+    for (auto [first, n] : runs) {
+      Value off = elementOffset(rw, loc, origin, view.rowOfReg(first),
+                                view.colOfReg(first), adaptor.getStride(), esize,
+                                adaptor.getBoundRows(), adaptor.getBoundCols(),
+                                view.colOfReg(first));
+      Value elems = slice(rw, loc, adaptor.getValue(), first, n);
+      if (n == 1)
+        elems = extract(rw, loc, adaptor.getValue(), first);
+      Type raw = accessType(rw, n * esize);
+      Value v = rw.create<LLVM::BitcastOp>(loc, raw, elems);
+      rw.create<ROCDL::RawPtrBufferStoreOp>(loc, v, adaptor.getBuffer(), off, zero,
+                                            zero, ArrayAttr(), ArrayAttr(),
+                                            ArrayAttr());
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// tile.lds_alloc -> the address of the buffer in the kernel's LDS array.
+struct LdsAllocLowering : public TilePattern<LdsAllocOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LdsAllocOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    StringRef global = facts->ldsGlobalOf(op);
+    if (!op.getOffset() || global.empty())
+      return rw.notifyMatchFailure(op, "LDS buffer not placed");
+    Location loc = op.getLoc();
+    auto ptr3 = LLVM::LLVMPointerType::get(rw.getContext(), 3);
+    Value base = rw.create<LLVM::AddressOfOp>(loc, ptr3, global);
+    Value p = rw.create<LLVM::GEPOp>(loc, ptr3, rw.getI8Type(), base,
+                                     ArrayRef<LLVM::GEPArg>{(int32_t)*op.getOffset()},
+                                     LLVM::GEPNoWrapFlags::inbounds);
+    rw.replaceOp(op, p);
+    return success();
+  }
+};
+
+/// The address of byte `byteOffset` (uniform or per-lane) in LDS.
+Value ldsAddress(OpBuilder &b, Location loc, Value base, Value byteOffset) {
+  auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return b.create<LLVM::GEPOp>(loc, ptr3, b.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{byteOffset},
+                               LLVM::GEPNoWrapFlags::inbounds);
+}
+
+/// tile.async_copy -> buffer_load_dword ... lds. The workgroup's waves share
+/// the stage: DMA line j (64 lanes x width bytes) is copied by wave
+/// j mod waves. Lane l of line j fetches the `width` bytes at logical
+/// element e = (j * 64 + l) * width / esize of the dense block, which land
+/// at LDS offset (row(e) * rowStride + col(e)) * esize.
+struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    LdsType lds = op.getLds().getType();
+    int64_t esize = elementBytes(lds.getElementType());
+    int64_t width = op.getWidth();
+    int64_t perLane = width / esize;
+    int64_t cols = lds.getCols();
+    int64_t line = 64 * width;
+    int64_t lines = lds.getRows() * cols * esize / line;
+    std::optional<int64_t> waves = copyWaves(op, facts->blockSizeOf(op));
+    if (!waves)
+      return op.emitOpError("'waves' must be a compile-time constant after "
+                            "specialisation");
+    if (lines % *waves != 0)
+      return op.emitOpError("the stage is ")
+             << lines << " DMA lines of " << line
+             << " bytes, which do not split evenly over the workgroup's "
+             << *waves << " waves";
+    LdsScopes scopes = this->facts->lookup(op.getLds());
+    Value lane = laneId(rw, loc);
+    Value tid = rw.create<ROCDL::ThreadIdXOp>(loc, rw.getI32Type());
+    Value wave = rw.create<ROCDL::ReadfirstlaneOp>(
+        loc, rw.getI32Type(), rw.create<LLVM::LShrOp>(loc, tid, i32(rw, loc, 6)));
+    if (op.getWaves())
+      wave = rw.create<LLVM::URemOp>(loc, wave, i32(rw, loc, *waves));
+    Value stageBase = ldsAddress(
+        rw, loc, adaptor.getLds(),
+        mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
+    Value zero = i32(rw, loc, 0);
+    Value colsV = i32(rw, loc, cols);
+    int64_t lineElems = 64 * perLane;
+    int64_t perWave = lines / *waves;
+    Value laneElem = mul(rw, loc, lane, i32(rw, loc, perLane));
+    Value esizeV = i32(rw, loc, esize);
+    Value boundRows = adaptor.getBoundRows(), boundCols = adaptor.getBoundCols();
+    if (lineElems % cols == 0) {
+      // Lines hold whole rows (rpl of them), so a lane sits at the same
+      // (row, col) of every line: its part of the address is computed once,
+      // and line k of this wave starts waves * rpl rows after line k - 1.
+      // Per line that is one scalar add and one vector add (plus the row
+      // bound check when bounds are given).
+      int64_t rpl = lineElems / cols;
+      Value laneR = rw.create<LLVM::UDivOp>(loc, laneElem, colsV);
+      Value laneC = rw.create<LLVM::URemOp>(loc, laneElem, colsV);
+      Value laneOffBytes =
+          mul(rw, loc, add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), laneC), esizeV);
+      Value waveRow = mul(rw, loc, wave, i32(rw, loc, rpl));
+      Value firstRow = add(rw, loc, adaptor.getRow(), waveRow);
+      Value cur = mul(rw, loc,
+                      add(rw, loc, mul(rw, loc, firstRow, adaptor.getStride()), adaptor.getCol()),
+                      esizeV);
+      Value step = mul(rw, loc, mul(rw, loc, i32(rw, loc, *waves * rpl), adaptor.getStride()),
+                       esizeV);
+      Value rowsLeft, colsOk;
+      if (boundRows) {
+        // Row r0 + laneR of the block is inside when r0 < bound - row - laneR
+        // (signed: the block may start past the end); the columns of a
+        // lane are the same in every line.
+        rowsLeft = rw.create<LLVM::SubOp>(
+            loc, rw.create<LLVM::SubOp>(loc, boundRows, adaptor.getRow()), laneR);
+        Value lastC = add(rw, loc, add(rw, loc, adaptor.getCol(), laneC), i32(rw, loc, perLane - 1));
+        colsOk = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
+      }
+      int64_t ldsStep = *waves * rpl * lds.getRowStride() * esize;
+      Value ldsCur = mul(rw, loc, waveRow, i32(rw, loc, lds.getRowStride() * esize));
+      Value rowCur = waveRow;
+      for (int64_t k = 0; k < perWave; ++k) {
+        Value off = add(rw, loc, cur, laneOffBytes);
+        if (boundRows) {
+          Value inR = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::slt, rowCur, rowsLeft);
+          Value ok = rw.create<LLVM::AndOp>(loc, inR, colsOk);
+          off = rw.create<LLVM::SelectOp>(loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
+        }
+        Value dst = ldsAddress(rw, loc, stageBase, ldsCur);
+        auto dma = rw.create<ROCDL::RawPtrBufferLoadLdsOp>(
+            loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, zero, zero,
+            zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
+        setScopes(dma, scopes);
+        if (k + 1 < perWave) {
+          cur = add(rw, loc, cur, step);
+          ldsCur = add(rw, loc, ldsCur, i32(rw, loc, ldsStep));
+          rowCur = add(rw, loc, rowCur, i32(rw, loc, *waves * rpl));
+        }
+      }
+      rw.eraseOp(op);
+      return success();
+    }
+    // Otherwise (rows longer than a line, or lines that end mid-row) every
+    // lane finds its element of each line by division.
+    for (int64_t k = 0; k < perWave; ++k) {
+      // Line j = k * waves + wave (uniform).
+      Value j = add(rw, loc, i32(rw, loc, k * *waves), wave);
+      Value lineElem = mul(rw, loc, j, i32(rw, loc, lineElems));
+      Value r0 = rw.create<LLVM::UDivOp>(loc, lineElem, colsV);
+      Value c0 = rw.create<LLVM::URemOp>(loc, lineElem, colsV);
+      Value e = add(rw, loc, lineElem, laneElem);
+      Value r = rw.create<LLVM::UDivOp>(loc, e, colsV);
+      Value c = rw.create<LLVM::URemOp>(loc, e, colsV);
+      Value gr = add(rw, loc, adaptor.getRow(), r);
+      Value gc = add(rw, loc, adaptor.getCol(), c);
+      Value off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc), esizeV);
+      if (boundRows) {
+        Value inR = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, gr, boundRows);
+        Value lastC = add(rw, loc, gc, i32(rw, loc, perLane - 1));
+        Value inC = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
+        Value ok = rw.create<LLVM::AndOp>(loc, inR, inC);
+        off = rw.create<LLVM::SelectOp>(loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
+      }
+      // The LDS address of the line (uniform: it goes to M0).
+      Value ldsOff = mul(rw, loc,
+                         add(rw, loc, mul(rw, loc, r0, i32(rw, loc, lds.getRowStride())), c0),
+                         esizeV);
+      Value dst = ldsAddress(rw, loc, stageBase, ldsOff);
+      auto dma = rw.create<ROCDL::RawPtrBufferLoadLdsOp>(
+          loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, zero, zero,
+          zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
+      setScopes(dma, scopes);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// The LDS address of (lane part of) register 0 of a tile: stage base plus
+/// (row + rowL(lane)) * rowStride + col + colL(lane) elements.
+Value ldsLaneBase(OpBuilder &b, Location loc, const MemoryView &view, LdsType lds,
+                  Value ldsPtr, Value stage, Value row, Value col) {
+  int64_t esize = elementBytes(lds.getElementType());
+  LaneOrigin o = laneOrigin(b, loc, view, row, col);
+  Value elem = add(b, loc, mul(b, loc, o.row, i32(b, loc, lds.getRowStride())), o.col);
+  Value bytes = add(b, loc, mul(b, loc, stage, i32(b, loc, lds.getStageBytes())),
+                    mul(b, loc, elem, i32(b, loc, esize)));
+  return ldsAddress(b, loc, ldsPtr, bytes);
+}
+
+/// True when ds_read_b64_tr_b16 can produce the tile's registers: 16-bit
+/// elements, no two registers of a lane adjacent in LDS, a multiple of four
+/// registers, and lanes 4q..4q+3 of every group holding adjacent LDS
+/// elements (the instruction hands lane 4q+j the j-th element that lane
+/// (l & 0x30) | (i << 2) | q of its group read).
+bool fitsTransposingRead(const MemoryView &view, int64_t esize) {
+  if (esize != 2 || view.map.numRegs() % 4 != 0)
+    return false;
+  for (int64_t i = 0; i < view.map.numRegs(); ++i)
+    if (view.contiguousRun(i) != 1)
+      return false;
+  for (unsigned j = 1; j < 4; ++j)
+    if (view.rowOfLane(j) != 0 || view.colOfLane(j) != (int64_t)j)
+      return false;
+  return true;
+}
+
+/// tile.lds_load -> ds_read_b16..b128, or ds_read_b64_tr_b16 on gfx950 when
+/// each lane's registers run down an LDS column.
+struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LdsLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType type = op.getType();
+    LdsType lds = op.getLds().getType();
+    LayoutMap map = layoutOf(type);
+    MemoryView view{map, op.getTranspose()};
+    Type elt = typeConverter->convertType(type.getElementType());
+    int64_t esize = elementBytes(type.getElementType());
+    auto resultType = cast<VectorType>(typeConverter->convertType(type));
+    LdsScopes scopes = this->facts->lookup(op.getLds());
+    if (chip == Chip::gfx950 && fitsTransposingRead(view, esize))
+      return lowerTransposing(op, adaptor, rw, view, lds, resultType, scopes);
+    Value base = ldsLaneBase(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
+                             adaptor.getRow(), adaptor.getCol());
+    Value result = poison(rw, loc, resultType);
+    for (auto [first, n] : accessRuns(view, esize)) {
+      int64_t off = (view.rowOfReg(first) * lds.getRowStride() + view.colOfReg(first)) * esize;
+      Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
+      auto vt = VectorType::get({n}, elt);
+      auto load = rw.create<LLVM::LoadOp>(loc, vt, p, /*alignment=*/n * esize);
+      setScopes(load, scopes);
+      for (int64_t k = 0; k < n; ++k)
+        result = insert(rw, loc, result, extract(rw, loc, load, k), first + k);
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+
+  /// Registers 4t..4t+3 come from one ds_read_b64_tr_b16 in which lane s
+  /// points at the four adjacent elements that lanes
+  /// l0 = (s & 0x30) | ((s & 3) << 2) + 0..3 want as register 4t + ((s >> 2) & 3).
+  LogicalResult lowerTransposing(LdsLoadOp op, OpAdaptor adaptor,
+                                 ConversionPatternRewriter &rw,
+                                 const MemoryView &view, LdsType lds,
+                                 VectorType resultType,
+                                 const LdsScopes &scopes) const {
+    Location loc = op.getLoc();
+    int64_t esize = 2;
+    int64_t stride = lds.getRowStride();
+    Value s = laneId(rw, loc);
+    Value l0 = rw.create<LLVM::OrOp>(
+        loc, rw.create<LLVM::AndOp>(loc, s, i32(rw, loc, 0x30)),
+        rw.create<LLVM::ShlOp>(loc, rw.create<LLVM::AndOp>(loc, s, i32(rw, loc, 3)),
+                               i32(rw, loc, 2)));
+    Value u = rw.create<LLVM::AndOp>(
+        loc, rw.create<LLVM::LShrOp>(loc, s, i32(rw, loc, 2)), i32(rw, loc, 3));
+    // Array coordinates of lane l0's register 0, then its LDS byte address.
+    Value row = add(rw, loc, adaptor.getRow(),
+                    laneCoordinate(rw, loc, l0, view.rowFields()));
+    Value col = add(rw, loc, adaptor.getCol(),
+                    laneCoordinate(rw, loc, l0, view.colFields()));
+    Value elem = add(rw, loc, mul(rw, loc, row, i32(rw, loc, stride)), col);
+    Value bytes = add(rw, loc, mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())),
+                      mul(rw, loc, elem, i32(rw, loc, esize)));
+    Value base = ldsAddress(rw, loc, adaptor.getLds(), bytes);
+    Value result = poison(rw, loc, resultType);
+    Type elt = resultType.getElementType();
+    auto quad = VectorType::get({4}, elt);
+    int64_t groups = view.map.numRegs() / 4;
+    auto regOffset = [&](int64_t r) {
+      return (view.rowOfReg(r) * stride + view.colOfReg(r)) * esize;
+    };
+    // Register 4t + u's offset, chosen per lane among four constants.
+    auto laneChoice = [&](auto offsetOf) {
+      Value off = i32(rw, loc, offsetOf(0));
+      for (int64_t k = 1; k < 4; ++k) {
+        Value isK = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, u, i32(rw, loc, k));
+        off = rw.create<LLVM::SelectOp>(loc, isK, i32(rw, loc, offsetOf(k)), off);
+      }
+      return off;
+    };
+    // When register 4t + k lies the same distance from register 4t in every
+    // group t (as for MFMA operands), that distance is chosen once per lane
+    // and folded into the base: each read's own offset is then an immediate
+    // of the instruction, instead of one address register per read held
+    // live across the loop.
+    bool sameSpacing = true;
+    for (int64_t t = 1; t < groups && sameSpacing; ++t)
+      for (int64_t k = 1; k < 4; ++k)
+        if (regOffset(4 * t + k) - regOffset(4 * t) != regOffset(k) - regOffset(0))
+          sameSpacing = false;
+    if (sameSpacing)
+      base = ldsAddress(rw, loc, base,
+                        laneChoice([&](int64_t k) { return regOffset(k) - regOffset(0); }));
+    for (int64_t t = 0; t < groups; ++t) {
+      Value off = sameSpacing
+                      ? i32(rw, loc, regOffset(4 * t))
+                      : laneChoice([&](int64_t k) { return regOffset(4 * t + k); });
+      Value p = ldsAddress(rw, loc, base, off);
+      auto read = rw.create<ROCDL::ds_read_tr16_b64>(loc, quad, p);
+      setScopes(read, scopes);
+      for (int64_t k = 0; k < 4; ++k)
+        result = insert(rw, loc, result, extract(rw, loc, read, k), 4 * t + k);
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// tile.lds_store -> ds_write_b16..b128.
+struct LdsStoreLowering : public TilePattern<LdsStoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(LdsStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    TileType type = op.getValue().getType();
+    LdsType lds = op.getLds().getType();
+    LayoutMap map = layoutOf(type);
+    MemoryView view{map, op.getTranspose()};
+    int64_t esize = elementBytes(type.getElementType());
+    LdsScopes scopes = this->facts->lookup(op.getLds());
+    Value base = ldsLaneBase(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
+                             adaptor.getRow(), adaptor.getCol());
+    for (auto [first, n] : accessRuns(view, esize)) {
+      int64_t off = (view.rowOfReg(first) * lds.getRowStride() + view.colOfReg(first)) * esize;
+      Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
+      Value v = n == 1 ? extract(rw, loc, adaptor.getValue(), first)
+                       : slice(rw, loc, adaptor.getValue(), first, n);
+      auto store = rw.create<LLVM::StoreOp>(loc, v, p, /*alignment=*/n * esize);
+      setScopes(store, scopes);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Waits
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The s_waitcnt immediate of gfx9: vmcnt[3:0] in bits 3:0, vmcnt[5:4] in
+/// bits 15:14, expcnt (not waited: 7) in 6:4, lgkmcnt in 11:8.
+int64_t waitcntBits(int64_t vm, int64_t lgkm) {
+  return (vm & 0xF) | ((vm >> 4) << 14) | (7 << 4) | (lgkm << 8);
+}
+
+/// tile.wait -> s_waitcnt with the gfx9 encoding: vmcnt[3:0] in bits 3:0 and
+/// vmcnt[5:4] in bits 15:14, expcnt in 6:4, lgkmcnt in 11:8. Counters not
+/// named are left at their maximum (not waited on).
+struct WaitLowering : public TilePattern<WaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(WaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    int64_t vm = op.getVmcnt() ? *op.getVmcnt() : 63;
+    int64_t lgkm = op.getLgkmcnt() ? *op.getLgkmcnt() : 15;
+    rw.replaceOpWithNewOp<ROCDL::SWaitcntOp>(op, waitcntBits(vm, lgkm));
+    return success();
+  }
+};
+
+/// tile.wait_vmcnt -> s_waitcnt vmcnt(N) for the constant N the count folded
+/// to (counts above the counter's 63 wait on nothing).
+struct WaitVmcntLowering : public TilePattern<WaitVmcntOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(WaitVmcntOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    // checkReady made sure the count folds to a non-negative constant.
+    int64_t vm = std::min<int64_t>(*foldToConstant(op.getCount()), 63);
+    rw.replaceOpWithNewOp<ROCDL::SWaitcntOp>(op, waitcntBits(vm, 15));
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Pattern registration
+//===----------------------------------------------------------------------===//
+
+void kcc::populateTileMemoryToROCDLPatterns(LLVMTypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            Chip chip, const KernelFacts &facts) {
+  patterns.add<MakeBufferLowering, PtrAddLowering, LoadLowering, StoreLowering,
+               LdsAllocLowering, AsyncCopyLowering, LdsLoadLowering,
+               LdsStoreLowering, WaitLowering,
+               WaitVmcntLowering>(converter, chip, &facts);
+}

@@ -1,0 +1,144 @@
+//===- TileToROCDLPeer.cpp - Multi-GPU peer memory and flags --------------===//
+//
+// What kernels that span GPUs use: pointers into a peer's memory (through a
+// table of base addresses), flags that one GPU stores and another polls with
+// release/acquire ordering at a memory scope, and scoped fences.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/TileToROCDLPatterns.h"
+#include "passes/TileToROCDLCommon.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace kcc;
+using namespace kcc::tile;
+using namespace kcc::lowering;
+
+//===----------------------------------------------------------------------===//
+// Multi-GPU: peer memory and flags
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// LLVM's name for a scope ("" is the whole system).
+StringRef syncScope(MemoryScope scope) {
+  switch (scope) {
+  case MemoryScope::workgroup:
+    return "workgroup";
+  case MemoryScope::agent:
+    return "agent";
+  case MemoryScope::system:
+    return "";
+  }
+  return "";
+}
+
+/// The address of element `index` of a global i32 array.
+Value flagAddress(OpBuilder &b, Location loc, Value flags, Value index) {
+  auto ptr1 = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  return b.create<LLVM::GEPOp>(loc, ptr1, b.getI32Type(), flags,
+                               ArrayRef<LLVM::GEPArg>{index});
+}
+
+/// tile.peer_ptr -> ptr - bases[from] + bases[to], the bases read once
+/// (uniform loads).
+struct PeerPtrLowering : public TilePattern<PeerPtrOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(PeerPtrOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto ptr1 = LLVM::LLVMPointerType::get(rw.getContext(), 1);
+    Type i64 = rw.getI64Type();
+    auto base = [&](Value rank) -> Value {
+      Value p = rw.create<LLVM::GEPOp>(loc, ptr1, i64, adaptor.getBases(),
+                                       ArrayRef<LLVM::GEPArg>{rank});
+      return rw.create<LLVM::LoadOp>(loc, i64, p, 8, /*isVolatile=*/false,
+                                     /*isNonTemporal=*/false, /*isInvariant=*/true);
+    };
+    Value addr = rw.create<LLVM::PtrToIntOp>(loc, i64, adaptor.getPtr());
+    Value moved = rw.create<LLVM::AddOp>(
+        loc, rw.create<LLVM::SubOp>(loc, addr, base(adaptor.getFrom())),
+        base(adaptor.getTo()));
+    rw.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, ptr1, moved);
+    return success();
+  }
+};
+
+/// tile.flag_store -> an atomic store with release ordering at the scope
+/// (LLVM emits the write-back and waits the memory model asks for).
+struct FlagStoreLowering : public TilePattern<FlagStoreOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(FlagStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value p = flagAddress(rw, loc, adaptor.getFlags(), adaptor.getIndex());
+    rw.create<LLVM::StoreOp>(loc, adaptor.getValue(), p, 4, /*isVolatile=*/false,
+                             /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
+                             LLVM::AtomicOrdering::release, syncScope(op.getScope()));
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// tile.flag_wait -> a polling loop: acquire load, compare, s_sleep 1 and
+/// retry until satisfied.
+struct FlagWaitLowering : public TilePattern<FlagWaitOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(FlagWaitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Block *before = rw.getInsertionBlock();
+    Block *after = rw.splitBlock(before, rw.getInsertionPoint());
+    Block *poll = rw.createBlock(after);
+    Block *sleep = rw.createBlock(after);
+    rw.setInsertionPointToEnd(before);
+    rw.create<LLVM::BrOp>(loc, ValueRange{}, poll);
+
+    rw.setInsertionPointToEnd(poll);
+    Value p = flagAddress(rw, loc, adaptor.getFlags(), adaptor.getIndex());
+    Value v = rw.create<LLVM::LoadOp>(loc, rw.getI32Type(), p, 4, /*isVolatile=*/false,
+                                      /*isNonTemporal=*/false, /*isInvariant=*/false,
+                                      /*isInvariantGroup=*/false,
+                                      LLVM::AtomicOrdering::acquire,
+                                      syncScope(op.getScope()));
+    auto pred = op.getPredicate() == FlagPredicate::eq ? LLVM::ICmpPredicate::eq
+                                                       : LLVM::ICmpPredicate::sge;
+    Value done = rw.create<LLVM::ICmpOp>(loc, pred, v, adaptor.getValue());
+    rw.create<LLVM::CondBrOp>(loc, done, after, ValueRange{}, sleep, ValueRange{});
+
+    rw.setInsertionPointToEnd(sleep);
+    rw.create<ROCDL::SSleepOp>(loc, 1);
+    rw.create<LLVM::BrOp>(loc, ValueRange{}, poll);
+
+    rw.setInsertionPointToStart(after);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// tile.fence -> an acq_rel fence at the op's scope.
+struct FenceLowering : public TilePattern<FenceOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(FenceOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<LLVM::FenceOp>(op, LLVM::AtomicOrdering::acq_rel,
+                                         syncScope(op.getScope()));
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Pattern registration
+//===----------------------------------------------------------------------===//
+
+void kcc::populateTilePeerToROCDLPatterns(LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          Chip chip, const KernelFacts &facts) {
+  patterns.add<PeerPtrLowering, FlagStoreLowering, FlagWaitLowering,
+               FenceLowering>(converter, chip, &facts);
+}

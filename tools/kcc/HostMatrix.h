@@ -1,0 +1,56 @@
+//===- HostMatrix.h - Operands of the kernel runners on the host -*- C++ -*-===//
+//
+// A matrix (or vector) in host memory in the dtype a kernel takes, as the
+// runners of `kcc run NAME` make, read and write them: random normal values,
+// .npy files in and out.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_TOOLS_KCC_HOSTMATRIX_H
+#define KCC_TOOLS_KCC_HOSTMATRIX_H
+
+#include "runtime/DType.h"
+#include "runtime/Npy.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace kcc::runkernel {
+
+/// One operand on the host: values as stored (16-bit bits or f32) plus the
+/// dtype they are in.
+struct HostMatrix {
+  DType dtype;
+  int64_t rows = 0, cols = 0;
+  std::vector<uint8_t> bytes;
+  double at(size_t i) const {
+    if (dtype == DType::f32) {
+      float f;
+      std::memcpy(&f, &bytes[4 * i], 4);
+      return f;
+    }
+    uint16_t h;
+    std::memcpy(&h, &bytes[2 * i], 2);
+    return dtype == DType::bf16 ? bf16ToFloat(h) : f16ToFloat(h);
+  }
+};
+
+/// Converts a .npy array to `dtype`: '<f4' is rounded to the 16-bit types,
+/// '<f2' is f16, '<u2' holds bf16 bits (NumPy has no bfloat16).
+llvm::Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, llvm::StringRef what);
+
+/// `m` as a .npy array: 2-D, or 1-D (its columns) when `vector`; bf16 is
+/// stored as '<u2' bits.
+NpyArray toNpy(const HostMatrix &m, bool vector);
+
+/// A rows x cols matrix of 16-bit `dtype` with standard normal values.
+HostMatrix randomMatrix(DType dtype, int64_t rows, int64_t cols,
+                        std::mt19937_64 &rng);
+
+} // namespace kcc::runkernel
+
+#endif // KCC_TOOLS_KCC_HOSTMATRIX_H

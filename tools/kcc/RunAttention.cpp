@@ -1,0 +1,265 @@
+//===- RunAttention.cpp - `kcc run attention` -----------------------------===//
+//
+// The runner of the attention forward pass (kernels/attention/AttentionOp.h,
+// the kernel fmha_fwd.mlir, also runnable as `kcc run fmha_fwd`): random Q, K
+// and V from --seed, ops::attention_forward on the device, outputs written as
+// .npy, and O and LSE compared with the float64 host reference (--verify).
+//
+//===----------------------------------------------------------------------===//
+#include "tools/kcc/RunKernelOptions.h"
+#include "kernels/attention/AttentionOp.h"
+#include "runtime/Jit.h"
+#include "runtime/Npy.h"
+#include "runtime/Runtime.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <tuple>
+
+using namespace llvm;
+
+namespace kcc::runkernel {
+
+/// `kcc run attention`: random inputs, ops::attention_forward on the device,
+/// O and LSE against the float64 host reference.
+int runAttention(const Options &o) {
+  std::optional<DType> dtype = parseDType(define(o, "DTYPE").value_or("bf16"));
+  if (!dtype || *dtype == DType::f32 || *dtype == DType::i32)
+    return fail("-D DTYPE must be bf16 or f16");
+  auto flag = [&](StringRef name, bool dflt) {
+    std::optional<std::string> v = define(o, name);
+    return v ? (*v == "1" || *v == "true") : dflt;
+  };
+  bool causal = flag("CAUSAL", o.causal);
+  bool lse = flag("LSE_OUT", true);
+  if (!o.inputs.empty() || !o.reference.empty())
+    return fail("attention takes no --inputs or --reference; it runs on random "
+                "inputs from --seed (--verify compares with the float64 host reference)");
+  for (const auto &e : o.shape)
+    if (!is_contained({"B", "Sq", "Skv", "H", "Hkv", "D"}, e.getKey()))
+      return fail("--shape takes B, Sq, Skv, H, Hkv and D; got '" + e.getKey() + "'");
+  auto dim = [&](StringRef k) -> std::optional<int64_t> {
+    auto it = o.shape.find(k);
+    return it == o.shape.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  };
+  if (!dim("Sq"))
+    return fail("the attention's shape is unknown; give --shape "
+                "B=..,Sq=..,Skv=..,H=..,Hkv=..,D=.. (Sq at least: B and H default "
+                "to 1, Skv to Sq, Hkv to H, D to 128)");
+  ops::AttentionShape s;
+  s.batch = dim("B").value_or(1);
+  s.seqQ = *dim("Sq");
+  s.seqKv = dim("Skv").value_or(s.seqQ);
+  s.heads = dim("H").value_or(1);
+  s.kvHeads = dim("Hkv").value_or(s.heads);
+  s.headDim = dim("D").value_or(128);
+  if (std::optional<std::string> d = define(o, "D"))
+    if (*d != std::to_string(s.headDim))
+      return fail("-D D=" + *d + " but the shape's D is " + Twine(s.headDim) +
+                  "; give the head size once, in --shape");
+  std::vector<std::string> tuning;
+  for (const std::string &d : o.defines) {
+    StringRef k = StringRef(d).split('=').first.trim();
+    if (k != "DTYPE" && k != "CAUSAL" && k != "LSE_OUT" && k != "D")
+      tuning.push_back(d);
+  }
+  // The sizes the host arrays need; the op checks everything else.
+  for (int64_t x : {s.batch, s.seqQ, s.seqKv, s.heads, s.kvHeads, s.headDim})
+    if (x < 1 || x > INT32_MAX)
+      return fail("--shape needs B, Sq, Skv, H, Hkv and D between 1 and 2147483647");
+
+  RuntimeOptions ro;
+  ro.defaultDevice = o.device;
+  Expected<std::unique_ptr<Runtime>> rt = Runtime::create(ro);
+  if (!rt)
+    return fail(toString(rt.takeError()));
+  Expected<Device &> device = (*rt)->defaultDevice();
+  if (!device)
+    return fail(toString(device.takeError()));
+  if (o.check && device->kind() != DeviceKind::Emu)
+    return fail("--check needs an emulated device (emu:gfx942 or emu:gfx950)");
+
+  std::mt19937_64 rng(o.seed);
+  std::normal_distribution<float> normal;
+  bool bf = *dtype == DType::bf16;
+  uint64_t nq = uint64_t(s.batch) * s.seqQ * s.heads * s.headDim,
+           nk = uint64_t(s.batch) * s.seqKv * s.kvHeads * s.headDim,
+           nl = uint64_t(s.batch) * s.heads * s.seqQ;
+  auto random = [&](uint64_t n) {
+    std::vector<uint16_t> bits(n);
+    for (uint16_t &b : bits)
+      b = bf ? floatToBf16(normal(rng)) : floatToF16(normal(rng));
+    return bits;
+  };
+  std::vector<uint16_t> q = random(nq), k = random(nk), v = random(nk);
+  Expected<Buffer> dq = Buffer::fromHost(*device, q), dk = Buffer::fromHost(*device, k),
+                   dv = Buffer::fromHost(*device, v);
+  if (!dq) return fail(toString(dq.takeError()));
+  if (!dk) return fail(toString(dk.takeError()));
+  if (!dv) return fail(toString(dv.takeError()));
+  Expected<Buffer> dout = Buffer::allocate(*device, nq * 2),
+                   dlse = Buffer::allocate(*device, nl * 4);
+  if (!dout) return fail(toString(dout.takeError()));
+  if (!dlse) return fail(toString(dlse.takeError()));
+
+  // Compile first, separately, to report where the code object came from;
+  // the op then finds it in the JIT's memory cache.
+  std::vector<std::string> params = ops::attentionParams(
+      device->chip(), *dtype, s.headDim, causal, lse, tuning);
+  outs() << "attention B=" << s.batch << " Sq=" << s.seqQ << " Skv=" << s.seqKv
+         << " H=" << s.heads << " Hkv=" << s.kvHeads << " D=" << s.headDim << " "
+         << dtypeName(*dtype) << (causal ? " causal" : "") << " on " << device->spec()
+         << " (" << device->description() << ")\n";
+  // An unsupported D is the op's to explain, before anything compiles.
+  if (s.headDim == 64 || s.headDim == 128) {
+    Expected<CompiledKernel> compiled =
+        Jit::shared().compile("fmha_fwd", params, device->chip());
+    if (!compiled)
+      return fail(toString(compiled.takeError()));
+    outs() << "compile: " << cacheOutcomeName(compiled->outcome) << " in "
+           << format("%.3f", compiled->seconds * 1e3) << " ms (" << join(params, " ")
+           << "; cache " << Jit::shared().cacheDirectory() << ")\n";
+  }
+
+  ops::AttentionTensorRef tq(*dq, *dtype, s.batch, s.seqQ, s.heads, s.headDim),
+      tk(*dk, *dtype, s.batch, s.seqKv, s.kvHeads, s.headDim),
+      tv(*dv, *dtype, s.batch, s.seqKv, s.kvHeads, s.headDim),
+      to(*dout, *dtype, s.batch, s.seqQ, s.heads, s.headDim);
+  ops::AttentionOptions ao;
+  ao.causal = causal;
+  ao.scale = o.scale;
+  ao.params = tuning;
+  if (lse)
+    ao.lse = VectorRef(*dlse, DType::f32, int64_t(nl));
+  // Check mode of the emulator, for this process's launches.
+  if (o.check)
+    setenv("KCC_EMU_CHECK", "1", /*overwrite=*/1);
+  Expected<ops::AttentionResult> r = ops::attention_forward(tq, tk, tv, to, ao);
+  if (!r)
+    return fail(toString(r.takeError()));
+  outs() << "path: " << ops::attentionPathName(r->path) << " (grid " << r->grid.x << "x"
+         << r->grid.y << "x" << r->grid.z << ", block " << r->block.x << ")\n";
+  // Multiply-adds of S = Q K^T and O = P V over the visible keys.
+  double pairs = 0;
+  for (int64_t i = 0; i < s.seqQ; ++i)
+    pairs += causal ? double(std::min(s.seqKv, std::max<int64_t>(0, i + s.seqKv - s.seqQ + 1)))
+                    : double(s.seqKv);
+  double flops = 4.0 * double(s.batch) * double(s.heads) * double(s.headDim) * pairs;
+  if (r->launch.deviceMilliseconds)
+    outs() << "time: " << format("%.4f", *r->launch.deviceMilliseconds) << " ms (HIP events), "
+           << format("%.2f", flops / (*r->launch.deviceMilliseconds * 1e-3) / 1e12)
+           << " TFLOP/s\n";
+  if (r->launch.waveInstructions)
+    outs() << "emulated: " << *r->launch.waveInstructions << " wave instructions in "
+           << r->launch.workgroups << " workgroups (" << format("%.3f", r->launch.hostSeconds)
+           << " s on the host; no GPU time on the emulator)"
+           << (o.check ? "; check mode: clean" : "") << "\n";
+
+  Expected<std::vector<uint16_t>> out = dout->toHost<uint16_t>();
+  if (!out)
+    return fail(toString(out.takeError()));
+  Expected<std::vector<float>> lseOut = dlse->toHost<float>();
+  if (!lseOut)
+    return fail(toString(lseOut.takeError()));
+
+  if (!o.outputs.empty()) {
+    if (std::error_code ec = sys::fs::create_directories(o.outputs))
+      return fail("cannot create '" + o.outputs + "': " + ec.message());
+    auto write = [&](StringRef name, std::vector<uint64_t> shape, const void *data,
+                     size_t bytes, NpyType type) -> Error {
+      NpyArray a;
+      a.type = type;
+      a.shape = std::move(shape);
+      a.data.assign(static_cast<const uint8_t *>(data),
+                    static_cast<const uint8_t *>(data) + bytes);
+      SmallString<256> p(o.outputs);
+      sys::path::append(p, name + ".npy");
+      if (Error e = writeNpy(p, a))
+        return e;
+      outs() << "wrote " << p
+             << (type == NpyType::U16 ? " (bf16 stored as '<u2' bits)" : "") << "\n";
+      return Error::success();
+    };
+    NpyType half = bf ? NpyType::U16 : NpyType::F16;
+    std::vector<uint64_t> qShape = {uint64_t(s.batch), uint64_t(s.seqQ),
+                                    uint64_t(s.heads), uint64_t(s.headDim)},
+                          kShape = {uint64_t(s.batch), uint64_t(s.seqKv),
+                                    uint64_t(s.kvHeads), uint64_t(s.headDim)};
+    for (auto [name, shape, data] :
+         {std::tuple<const char *, std::vector<uint64_t>, const std::vector<uint16_t> *>{
+              "q", qShape, &q},
+          {"k", kShape, &k}, {"v", kShape, &v}, {"o", qShape, &*out}})
+      if (Error e = write(name, shape, data->data(), data->size() * 2, half))
+        return fail(toString(std::move(e)));
+    if (lse)
+      if (Error e = write("lse", {uint64_t(s.batch), uint64_t(s.heads), uint64_t(s.seqQ)},
+                          lseOut->data(), lseOut->size() * 4, NpyType::F32))
+        return fail(toString(std::move(e)));
+  }
+  if (!o.verify)
+    return 0;
+
+  auto value = [&](uint16_t h) { return double(bf ? bf16ToFloat(h) : f16ToFloat(h)); };
+  std::vector<double> qd(nq), kd(nk), vd(nk), refO, refLse;
+  for (uint64_t i = 0; i < nq; ++i) qd[i] = value(q[i]);
+  for (uint64_t i = 0; i < nk; ++i) kd[i] = value(k[i]), vd[i] = value(v[i]);
+  double scale = o.scale.value_or(1.0 / std::sqrt(double(s.headDim)));
+  ops::attentionReference(s, qd, kd, vd, causal, scale, refO, refLse);
+  // The bounds: 8e-3 (bf16) / 2e-3 (f16) for outputs of order 1,
+  // relative beyond; LSE within 1e-3.
+  double tol = o.atol.value_or(bf ? 8e-3 : 2e-3), lseTol = 1e-3;
+  double maxErr = 0, maxLse = 0;
+  uint64_t bad = 0, firstBad = 0;
+  for (uint64_t i = 0; i < nq; ++i) {
+    double e = std::fabs(value((*out)[i]) - refO[i]) / std::max(1.0, std::fabs(refO[i]));
+    if (std::isnan(e))
+      e = std::numeric_limits<double>::infinity();
+    if (!(e <= tol) && !bad++)
+      firstBad = i;
+    maxErr = std::max(maxErr, e);
+  }
+  uint64_t badLse = 0;
+  if (lse)
+    for (uint64_t i = 0; i < nl; ++i) {
+      double g = (*lseOut)[i], r = refLse[i];
+      bool ok = std::isinf(r) ? std::isinf(g) && g < 0 : std::fabs(g - r) <= lseTol;
+      badLse += !ok;
+      if (!std::isinf(r))
+        maxLse = std::max(maxLse, std::isnan(g) ? std::numeric_limits<double>::infinity()
+                                                : std::fabs(g - r));
+    }
+  outs() << "compare o with the float64 host reference: max error "
+         << format("%.6f", maxErr) << " (absolute, relative beyond 1; tolerance "
+         << format("%g", tol) << ")";
+  if (lse)
+    outs() << ", lse max error " << format("%.6f", maxLse) << " (tolerance "
+           << format("%g", lseTol) << ")";
+  outs() << ": ";
+  if (bad || badLse) {
+    if (bad) {
+      uint64_t d = firstBad % s.headDim, rest = firstBad / s.headDim;
+      uint64_t h = rest % s.heads, t = rest / s.heads % s.seqQ, b = rest / s.heads / s.seqQ;
+      outs() << bad << " of " << nq << " elements of o differ, first o[" << b << "][" << t
+             << "][" << h << "][" << d << "] = " << value((*out)[firstBad]) << " vs "
+             << refO[firstBad] << "; ";
+    }
+    if (badLse)
+      outs() << badLse << " of " << nl << " lse values differ; ";
+    outs() << "FAIL\n";
+    return 1;
+  }
+  outs() << "PASS\n";
+  return 0;
+}
+
+} // namespace kcc::runkernel

@@ -1,0 +1,149 @@
+//===- RunKernelOptions.cpp - Options of `kcc run NAME` -------------------===//
+//
+// Parsing of the options every named-kernel runner takes, and the helpers the
+// runners share to read them and report errors.
+//
+//===----------------------------------------------------------------------===//
+#include "tools/kcc/RunKernelOptions.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace kcc::runkernel {
+namespace {
+
+constexpr const char *kUsage =
+    "usage: kcc run gemm [--device hip:N|emu:gfx942|emu:gfx950] "
+    "[-D NAME=VALUE]... [--shape M=..,N=..,K=..] [--seed N] "
+    "[--inputs a=A.npy,bt=BT.npy,bias=BIAS.npy] [--outputs DIR] "
+    "[--reference c=REF.npy] [--atol X] [--rtol Y] [--verify] [--check]\n"
+    "       kcc run attention [--device ...] [-D NAME=VALUE]... "
+    "--shape B=..,Sq=..,Skv=..,H=..,Hkv=..,D=.. [--causal] [--scale X] "
+    "[--seed N] [--outputs DIR] [--atol X] [--verify] [--check]";
+
+/// "k1=v1,k2=v2" into a map; false on a malformed pair.
+bool parsePairs(StringRef text, StringMap<std::string> &out) {
+  SmallVector<StringRef, 4> parts;
+  text.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef p : parts) {
+    auto [k, v] = p.split('=');
+    if (k.trim().empty() || v.trim().empty())
+      return false;
+    out[k.trim()] = v.trim().str();
+  }
+  return !parts.empty();
+}
+
+} // namespace
+
+int fail(const Twine &message) {
+  errs() << "kcc run: error: " << message << "\n";
+  return 1;
+}
+
+Error error(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+std::optional<std::string> define(const Options &o, StringRef name) {
+  std::optional<std::string> v;
+  for (const std::string &d : o.defines) {
+    auto [k, val] = StringRef(d).split('=');
+    if (k.trim() == name)
+      v = val.trim().str();
+  }
+  return v;
+}
+
+std::optional<int> parseOptions(ArrayRef<StringRef> args, Options &o) {
+  o.kernel = args.front().str();
+  for (size_t i = 1; i < args.size(); ++i) {
+    StringRef a = args[i];
+    auto value = [&](StringRef flag) -> std::optional<StringRef> {
+      if (a.starts_with(flag.str() + "="))
+        return a.drop_front(flag.size() + 1);
+      if (a == flag && i + 1 < args.size())
+        return args[++i];
+      return std::nullopt;
+    };
+    auto number = [&](StringRef flag, double &out) -> bool {
+      auto v = value(flag);
+      return v && !v->getAsDouble(out) && out >= 0;
+    };
+    double d;
+    if (a == "-h" || a == "--help") {
+      outs() << kUsage << "\n";
+      return 0;
+    }
+    if (a == "--verify") {
+      o.verify = true;
+    } else if (a == "--causal") {
+      o.causal = true;
+    } else if (a == "--check") {
+      o.check = true;
+    } else if (a == "--scale" || a.starts_with("--scale=")) {
+      auto v = value("--scale");
+      if (!v || v->getAsDouble(d))
+        return fail("--scale needs a number");
+      o.scale = d;
+    } else if (a == "-D") {
+      if (i + 1 >= args.size())
+        return fail("-D needs NAME=VALUE");
+      o.defines.push_back(args[++i].str());
+    } else if (a.starts_with("-D")) {
+      o.defines.push_back(a.drop_front(2).str());
+    } else if (a == "--device" || a.starts_with("--device=")) {
+      auto v = value("--device");
+      if (!v) return fail("--device needs hip:N, emu:gfx942 or emu:gfx950");
+      o.device = v->str();
+    } else if (a == "--shape" || a.starts_with("--shape=")) {
+      auto v = value("--shape");
+      StringMap<std::string> pairs;
+      if (!v || !parsePairs(*v, pairs))
+        return fail("--shape needs NAME=VALUE[,NAME=VALUE...] (gemm: M, N, K; "
+                    "attention: B, Sq, Skv, H, Hkv, D)");
+      for (auto &e : pairs) {
+        int64_t n;
+        if (StringRef(e.second).getAsInteger(10, n))
+          return fail("--shape: '" + e.second + "' is not an integer");
+        o.shape[e.getKey()] = n;
+      }
+    } else if (a == "--seed" || a.starts_with("--seed=")) {
+      auto v = value("--seed");
+      if (!v || v->getAsInteger(0, o.seed))
+        return fail("--seed needs an integer");
+    } else if (a == "--inputs" || a.starts_with("--inputs=")) {
+      auto v = value("--inputs");
+      if (!v || !parsePairs(*v, o.inputs))
+        return fail("--inputs needs NAME=FILE.npy[,NAME=FILE.npy...]");
+    } else if (a == "--outputs" || a.starts_with("--outputs=")) {
+      auto v = value("--outputs");
+      if (!v) return fail("--outputs needs a directory");
+      o.outputs = v->str();
+    } else if (a == "--reference" || a.starts_with("--reference=")) {
+      auto v = value("--reference");
+      if (!v) return fail("--reference needs c=FILE.npy");
+      StringRef file = *v;
+      if (file.contains('=')) {
+        auto [name, path] = file.split('=');
+        if (name != "c")
+          return fail("--reference compares the output c; got '" + name + "'");
+        file = path;
+      }
+      o.reference = file.str();
+    } else if (a == "--atol" || a.starts_with("--atol=")) {
+      if (!number("--atol", d)) return fail("--atol needs a non-negative number");
+      o.atol = d;
+    } else if (a == "--rtol" || a.starts_with("--rtol=")) {
+      if (!number("--rtol", d)) return fail("--rtol needs a non-negative number");
+      o.rtol = d;
+    } else {
+      return fail("unknown option '" + a + "' for a named kernel; " + kUsage);
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace kcc::runkernel

@@ -1,0 +1,58 @@
+//===- RunKernelOptions.h - What `kcc run NAME`'s runners share -*- C++ -*-===//
+//
+// The options of `kcc run NAME` (see RunKernel.h), parsed once by the
+// dispatcher and handed to the runner of the named kernel (RunGemm.cpp,
+// RunAttention.cpp), with the helpers every runner uses to read them and to
+// report errors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
+#define KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcc::runkernel {
+
+/// The options of `kcc run NAME`, as given on the command line.
+struct Options {
+  std::string kernel, device;
+  std::vector<std::string> defines;
+  llvm::StringMap<int64_t> shape;
+  uint64_t seed = 1;
+  llvm::StringMap<std::string> inputs;
+  std::string outputs, reference;
+  std::optional<double> atol, rtol, scale;
+  bool verify = false, causal = false, check = false;
+};
+
+/// Parses `args` (NAME and the options after it) into `o`. Returns
+/// the exit code when the command ends here (0 after --help, 1 after an
+/// error, which it prints), std::nullopt when a runner should run.
+std::optional<int> parseOptions(llvm::ArrayRef<llvm::StringRef> args, Options &o);
+
+/// The value of -D NAME=... (the last one), if given.
+std::optional<std::string> define(const Options &o, llvm::StringRef name);
+
+/// Prints "kcc run: error: MESSAGE" and returns the exit code 1.
+int fail(const llvm::Twine &message);
+
+/// An llvm::Error carrying `message`.
+llvm::Error error(const llvm::Twine &message);
+
+/// The runners, one per named kernel: each returns the exit code, 0 on
+/// success, 1 on errors or a failed comparison.
+int runGemm(const Options &o);
+int runAttention(const Options &o);
+
+} // namespace kcc::runkernel
+
+#endif // KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
