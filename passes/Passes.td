@@ -84,10 +84,6 @@ def ConvertTileToROCDL : Pass<"convert-tile-to-rocdl", "::mlir::ModuleOp"> {
     alias scope per buffer. Kernels become `llvm.func`s with `rocdl.kernel`
     and their workgroup size. Index arithmetic is 32-bit.
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Target chip (default: the module's tile.target)">
-  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::ROCDL::ROCDLDialect"];
 }
 

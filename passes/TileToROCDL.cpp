@@ -158,16 +158,15 @@ LogicalResult checkReady(ModuleOp module) {
 void ConvertTileToROCDLPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
-  std::string chipName = chip;
-  if (chipName.empty())
-    if (std::optional<StringRef> c = getModuleChip(module))
-      chipName = c->str();
-  std::optional<Chip> target = parseChip(chipName);
-  if (!target) {
-    module.emitError("no supported target chip (got '")
-        << chipName << "'); supported: " << supportedChipList();
+  // The chip comes from the module's #tile.target, set by tile-specialize
+  // (the one place it travels); the pass has no chip option of its own.
+  TargetAttr targetAttr = getModuleTarget(module);
+  if (!targetAttr) {
+    module.emitError("the module names no target chip (no tile.target); run "
+                     "tile-specialize first");
     return signalPassFailure();
   }
+  std::optional<Chip> target = targetAttr.getChipKind();
   if (failed(checkReady(module)))
     return signalPassFailure();
 

@@ -114,7 +114,7 @@ struct ReduceLowering : public TilePattern<ReduceOp> {
         acc = acc ? combine(rw, loc, acc, x) : x;
       }
       for (unsigned b : bits) {
-        if (b == 5 && this->chip == Chip::gfx950) {
+        if (b == 5 && getChipInfo(this->chip).hasPermlaneSwap) {
           // permlane32_swap(x, x) gives (x[l & 31], x[l | 32]) in every lane:
           // combining the pair is the reduction across the two halves.
           Type i32t = rw.getI32Type();

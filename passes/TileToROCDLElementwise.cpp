@@ -99,8 +99,9 @@ struct Log2Lowering : public TilePattern<Log2Op> {
 namespace {
 
 /// tile.convert -> sitofp, fptrunc or fpext on the lane's vector (nothing when
-/// the types match); to bf16 with fast rounding on gfx942, which has no bf16
-/// conversion instruction, an integer round to nearest even.
+/// the types match); to bf16 with fast rounding on a chip without a bf16
+/// conversion instruction (ChipInfo::hasBf16Convert: gfx942), an integer
+/// round to nearest even.
 struct ConvertLowering : public TilePattern<ConvertOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
@@ -111,7 +112,8 @@ struct ConvertLowering : public TilePattern<ConvertOp> {
     Value in = adaptor.getOperand();
     if (from == to) {
       rw.replaceOp(op, in);
-    } else if (op.getFastRounding() && chip == Chip::gfx942 && to.isBF16()) {
+    } else if (op.getFastRounding() && !getChipInfo(chip).hasBf16Convert &&
+               to.isBF16()) {
       // Round to nearest even in integer arithmetic: add 0x7fff plus the
       // lowest kept bit and keep the high half (v_bfe_u32 + v_add3_u32 per
       // element, v_perm_b32 per pair); without the NaN check (see the op:

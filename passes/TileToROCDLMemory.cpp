@@ -445,7 +445,7 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     int64_t esize = elementBytes(type.getElementType());
     auto resultType = cast<VectorType>(typeConverter->convertType(type));
     LdsScopes scopes = this->facts->lookup(op.getLds());
-    if (chip == Chip::gfx950 && fitsTransposingRead(view, esize))
+    if (getChipInfo(chip).hasTransposingLdsRead && fitsTransposingRead(view, esize))
       return lowerTransposing(op, adaptor, rw, view, lds, resultType, scopes);
     Value base = ldsLaneBase(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
                              adaptor.getRow(), adaptor.getCol());

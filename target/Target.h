@@ -40,6 +40,7 @@ struct ChipInfo {
   bool hasTransposingLdsRead;    // ds_read_b64_tr_b16
   bool hasPermlaneSwap;          // v_permlane16_swap / v_permlane32_swap
   bool hasWideLdsDma;            // buffer_load_dwordx3/x4 ... lds
+  bool hasBf16Convert;           // v_cvt_pk_bf16_f32 (rounds, keeps NaNs)
   llvm::ArrayRef<MfmaShape> mfmaShapes16; // bf16/f16 -> f32 shapes
   int ldsBytesPerCU;             // LDS shared by the workgroups of one CU
   int simdsPerCU;                // SIMDs a CU spreads its waves over

@@ -20,7 +20,7 @@ Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, StringRef what) {
     m.rows = 1;
     m.cols = a.shape[0];
   } else {
-    return error(what + " has " + Twine(a.shape.size()) +
+    return makeError(what + " has " + Twine(a.shape.size()) +
                  " dimensions; expected a matrix or a vector");
   }
   size_t n = a.elementCount();
@@ -36,7 +36,7 @@ Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, StringRef what) {
     return a.type == NpyType::F16 ? f16ToFloat(h) : bf16ToFloat(h);
   };
   if (a.type == NpyType::U16 && dtype != DType::bf16)
-    return error(what + " is '<u2' (bf16 bits) but the kernel wants " +
+    return makeError(what + " is '<u2' (bf16 bits) but the kernel wants " +
                  dtypeName(dtype));
   for (size_t i = 0; i < n; ++i) {
     float f = element(i);

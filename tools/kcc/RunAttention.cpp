@@ -86,8 +86,14 @@ int runAttention(const Options &o) {
   Expected<Device &> device = (*rt)->defaultDevice();
   if (!device)
     return fail(toString(device.takeError()));
-  if (o.check && device->kind() != DeviceKind::Emu)
-    return fail("--check needs an emulated device (emu:gfx942 or emu:gfx950)");
+  // Check mode for every launch the op makes, through the device (a GPU
+  // refuses it with a message naming itself).
+  if (o.check) {
+    Device::EmulatorInstrumentation in;
+    in.check = CheckRequest{true, 1, false};
+    if (Error e = device->instrument(in))
+      return fail("--check: " + toString(std::move(e)));
+  }
 
   std::mt19937_64 rng(o.seed);
   std::normal_distribution<float> normal;
@@ -141,9 +147,6 @@ int runAttention(const Options &o) {
   ao.params = tuning;
   if (lse)
     ao.lse = VectorRef(*dlse, DType::f32, int64_t(nl));
-  // Check mode of the emulator, for this process's launches.
-  if (o.check)
-    setenv("KCC_EMU_CHECK", "1", /*overwrite=*/1);
   Expected<ops::AttentionResult> r = ops::attention_forward(tq, tk, tv, to, ao);
   if (!r)
     return fail(toString(r.takeError()));

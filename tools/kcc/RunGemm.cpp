@@ -148,6 +148,13 @@ int runGemm(const Options &o) {
   Expected<Device &> device = (*rt)->defaultDevice();
   if (!device)
     return fail(toString(device.takeError()));
+  // Check mode for every launch the op makes, through the device.
+  if (o.check) {
+    Device::EmulatorInstrumentation in;
+    in.check = CheckRequest{true, 1, false};
+    if (Error e = device->instrument(in))
+      return fail("--check: " + toString(std::move(e)));
+  }
 
   // Compile first, separately, to report where the code object came from;
   // ops::gemm then finds it in the JIT's memory cache.

@@ -32,8 +32,6 @@ int runNamedKernel(ArrayRef<StringRef> args) {
     return *exit;
   if (o.kernel == "attention" || o.kernel == "fmha_fwd")
     return runAttention(o);
-  if (o.check)
-    setenv("KCC_EMU_CHECK", "1", /*overwrite=*/1);
   if (o.kernel == "gemm")
     return runGemm(o);
   return fail("kernel '" + o.kernel + "' has no runner in kcc run; compile it "

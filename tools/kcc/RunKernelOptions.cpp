@@ -43,9 +43,6 @@ int fail(const Twine &message) {
   return 1;
 }
 
-Error error(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 std::optional<std::string> define(const Options &o, StringRef name) {
   std::optional<std::string> v;

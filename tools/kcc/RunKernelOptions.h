@@ -9,6 +9,8 @@
 #ifndef KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
 #define KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
 
+#include "target/Error.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -44,9 +46,6 @@ std::optional<std::string> define(const Options &o, llvm::StringRef name);
 
 /// Prints "kcc run: error: MESSAGE" and returns the exit code 1.
 int fail(const llvm::Twine &message);
-
-/// An llvm::Error carrying `message`.
-llvm::Error error(const llvm::Twine &message);
 
 /// The runners, one per named kernel: each returns the exit code, 0 on
 /// success, 1 on errors or a failed comparison.

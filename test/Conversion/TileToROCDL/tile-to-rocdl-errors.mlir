@@ -4,7 +4,7 @@
 // scheduling constructs, placed LDS buffers, resolved tile types): each
 // missing step is reported at the op that needs it.
 
-// expected-error@+1 {{no supported target chip (got ''); supported: gfx942, gfx950}}
+// expected-error@+1 {{the module names no target chip (no tile.target); run tile-specialize first}}
 module {
   func.func @k() {
     return
