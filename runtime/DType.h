@@ -8,6 +8,8 @@
 #ifndef KCC_RUNTIME_DTYPE_H
 #define KCC_RUNTIME_DTYPE_H
 
+#include "target/Float16.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -24,12 +26,7 @@ llvm::StringRef dtypeName(DType type);
 /// Parses the names above; std::nullopt for anything else.
 std::optional<DType> parseDType(llvm::StringRef name);
 
-/// Round to nearest even; NaN stays a (quiet) NaN.
-uint16_t floatToBf16(float value);
-float bf16ToFloat(uint16_t bits);
-/// IEEE binary16, round to nearest even, overflow to infinity.
-uint16_t floatToF16(float value);
-float f16ToFloat(uint16_t bits);
+// floatToBf16, bf16ToFloat, floatToF16, f16ToFloat: target/Float16.h.
 
 } // namespace kcc
 

@@ -8,6 +8,7 @@
 #ifndef KCC_RUNTIME_EMU_EXEC_H
 #define KCC_RUNTIME_EMU_EXEC_H
 
+#include "target/Float16.h"
 #include "runtime/emu/Memory.h"
 #include "runtime/emu/Observer.h"
 #include "runtime/emu/Wave.h"
@@ -112,22 +113,8 @@ inline uint32_t asU(float x) { return bitCast<uint32_t>(x); }
 inline double asD(uint64_t x) { return bitCast<double>(x); }
 inline uint64_t asU64(double x) { return bitCast<uint64_t>(x); }
 
-/// IEEE half <-> float (exact widening; narrowing rounds to nearest even).
-inline float halfToFloat(uint16_t h) {
-  return float(bitCast<_Float16>(h));
-}
-inline uint16_t floatToHalf(float f) {
-  return bitCast<uint16_t>(_Float16(f));
-}
-inline float bf16ToFloat(uint16_t h) { return asF(uint32_t(h) << 16); }
-/// Round to nearest even; NaNs stay quiet NaNs.
-inline uint16_t floatToBf16(float f) {
-  uint32_t u = asU(f);
-  if (std::isnan(f))
-    return uint16_t((u >> 16) | 0x40);
-  u += 0x7fff + ((u >> 16) & 1);
-  return uint16_t(u >> 16);
-}
+// 16-bit float conversions: target/Float16.h (f16ToFloat, floatToF16,
+// bf16ToFloat, floatToBf16), shared with the runtime and the tools.
 
 /// Format a fault message with the lane and address.
 std::string hex(uint64_t x);

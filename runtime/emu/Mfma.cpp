@@ -74,7 +74,7 @@ float elemF(uint32_t word, int idx, In t) {
   switch (t) {
   case In::F32: return asF(word);
   case In::XF32: return toXf32(asF(word));
-  case In::F16: return halfToFloat(uint16_t(word >> (16 * idx)));
+  case In::F16: return f16ToFloat(uint16_t(word >> (16 * idx)));
   case In::BF16: return bf16ToFloat(uint16_t(word >> (16 * idx)));
   case In::FP8: return minifloat(uint8_t(word >> (8 * idx)), false, ocpFloat8);
   case In::BF8: return minifloat(uint8_t(word >> (8 * idx)), true, ocpFloat8);

@@ -116,8 +116,8 @@ template <class Op, SatOp K, unsigned Bits> void vopSatU(Wave &w, const Inst &in
 #define B32_1(NAME, ...) VOP_OP(NAME, B32, B32, B32, 1, uint32_t a = ua; return (__VA_ARGS__);)
 #define B32_2(NAME, ...) VOP_OP(NAME, B32, B32, B32, 2, uint32_t a = ua; uint32_t b = ub; return (__VA_ARGS__);)
 #define B32_3(NAME, ...) VOP_OP(NAME, B32, B32, B32, 3, uint32_t a = ua; uint32_t b = ub; uint32_t c = uc; return (__VA_ARGS__);)
-#define F16_1(NAME, ...) VOP_OP(NAME, F16, F16, F16, 1, float a = halfToFloat(uint16_t(ua)); return floatToHalf(__VA_ARGS__);)
-#define F16_2(NAME, ...) VOP_OP(NAME, F16, F16, F16, 2, float a = halfToFloat(uint16_t(ua)); float b = halfToFloat(uint16_t(ub)); return floatToHalf(__VA_ARGS__);)
+#define F16_1(NAME, ...) VOP_OP(NAME, F16, F16, F16, 1, float a = f16ToFloat(uint16_t(ua)); return floatToF16(__VA_ARGS__);)
+#define F16_2(NAME, ...) VOP_OP(NAME, F16, F16, F16, 2, float a = f16ToFloat(uint16_t(ua)); float b = f16ToFloat(uint16_t(ub)); return floatToF16(__VA_ARGS__);)
 #define U16_2(NAME, ...) VOP_OP(NAME, U16, U16, U16, 2, uint32_t a = ua & 0xffff; uint32_t b = ub & 0xffff; return (__VA_ARGS__) & 0xffff;)
 
 //===----------------------------------------------------------------------===//
@@ -152,8 +152,8 @@ inline uint32_t minMaxF16(uint32_t ua, uint32_t ub, bool isMax) {
     return x | 0x200u;
   if (snan(y))
     return y | 0x200u;
-  float a = halfToFloat(x), b = halfToFloat(y);
-  return floatToHalf(isMax ? fmaxIeee(a, b) : fminIeee(a, b));
+  float a = f16ToFloat(x), b = f16ToFloat(y);
+  return floatToF16(isMax ? fmaxIeee(a, b) : fminIeee(a, b));
 }
 
 /// Denormal flushing, as the f32 transcendentals do on their inputs and

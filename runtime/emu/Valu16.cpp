@@ -56,7 +56,7 @@ F16_1(RndneF16, rndne(a))
 F16_1(FractF16, std::isinf(a) ? std::numeric_limits<float>::quiet_NaN()
                               : std::isnan(a) ? a : std::fmin(a - std::floor(a), 0x1.ffcp-1f))
 VOP_OP(LdexpF16, F16, B32, F16, 2,
-       return floatToHalf(std::ldexp(halfToFloat(uint16_t(ua)), int16_t(ub)));)
+       return floatToF16(std::ldexp(f16ToFloat(uint16_t(ua)), int16_t(ub)));)
 U16_2(AddU16, a + b)
 U16_2(SubU16, a - b)
 U16_2(SubrevU16, b - a)
@@ -129,10 +129,10 @@ uint32_t med3F16(uint32_t a, uint32_t b, uint32_t c) {
   auto nan = [](uint32_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
   if (nan(a & 0xffff) || nan(b & 0xffff) || nan(c & 0xffff))
     return min3F16(a, b, c);
-  float m = halfToFloat(uint16_t(max3F16(a, b, c)));
-  if (m == halfToFloat(uint16_t(a)))
+  float m = f16ToFloat(uint16_t(max3F16(a, b, c)));
+  if (m == f16ToFloat(uint16_t(a)))
     return minMaxF16(b, c, true);
-  if (m == halfToFloat(uint16_t(b)))
+  if (m == f16ToFloat(uint16_t(b)))
     return minMaxF16(a, c, true);
   return minMaxF16(a, b, true);
 }
@@ -167,10 +167,10 @@ OP16_3(DivFixupLegacyF16, F16, false, return divFixupF16(ua, ub, uc);)
 VOP_OP(FrexpMantF16, F16, F16, F16, 1, {
   uint16_t h = uint16_t(ua);
   if ((h & 0x7c00) == 0x7c00) return uint32_t(h & 0x7c00 && h & 0x3ff ? h | 0x200 : h);
-  return floatToHalf(frexpMant(halfToFloat(h)));
+  return floatToF16(frexpMant(f16ToFloat(h)));
 })
 VOP_OP(FrexpExpI16F16, F16, F16, I16, 1,
-       return uint32_t(frexpExp(halfToFloat(uint16_t(ua)))) & 0xffff;)
+       return uint32_t(frexpExp(f16ToFloat(uint16_t(ua)))) & 0xffff;)
 
 /// gfx9 VOP3 16-bit ops with op_sel: result goes to the half op_sel[3]
 /// selects and the other half is preserved.
@@ -179,8 +179,8 @@ struct FmaF16 {
   static constexpr int n = 3;
   static constexpr bool opselDst = true;
   static uint32_t f(uint32_t a, uint32_t b, uint32_t c) {
-    return fmaToHalf(halfToFloat(uint16_t(a)), halfToFloat(uint16_t(b)),
-                     halfToFloat(uint16_t(c)));
+    return fmaToHalf(f16ToFloat(uint16_t(a)), f16ToFloat(uint16_t(b)),
+                     f16ToFloat(uint16_t(c)));
   }
 };
 struct FmacF16 : FmaF16 {

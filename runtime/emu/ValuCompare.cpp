@@ -95,7 +95,7 @@ template <bool X> void vcmp(Wave &w, const Inst &in) {
     bool r = false;
     switch (t) {
     case TF32: r = compareF(asF(a[l]), asF(b[l]), c); break;
-    case TF16: r = compareF(halfToFloat(uint16_t(a[l])), halfToFloat(uint16_t(b[l])), c); break;
+    case TF16: r = compareF(f16ToFloat(uint16_t(a[l])), f16ToFloat(uint16_t(b[l])), c); break;
     case TF64: {
       uint64_t x = uint64_t(a[l]) | (uint64_t(ah[l]) << 32);
       uint64_t y = uint64_t(b[l]) | (uint64_t(bh[l]) << 32);
@@ -122,7 +122,7 @@ template <bool X> void vcmp(Wave &w, const Inst &in) {
     }
     case TClassF16: {
       uint16_t h = uint16_t(a[l]);
-      float x = halfToFloat(h);
+      float x = f16ToFloat(h);
       bool snan = std::isnan(x) && !(h & 0x200);
       bool sub = (h & 0x7c00) == 0 && (h & 0x3ff);
       r = snan ? (b[l] & 1) : classify(x, b[l], sub);

@@ -35,7 +35,7 @@ uint32_t cvtI32(float x) {
 // a _Float16 conversion overflowed to infinity.
 uint16_t toHalfRtz(float x) {
   if (std::isnan(x))
-    return floatToHalf(x);
+    return floatToF16(x);
   uint16_t sign = uint16_t((asU(x) >> 16) & 0x8000);
   float m = std::fabs(x);
   if (std::isinf(x))
@@ -57,8 +57,8 @@ VOP_OP(CvtU32F32, F32, F32, B32, 1, return cvtU32(asF(ua));)
 VOP_OP(CvtI32F32, F32, F32, B32, 1, return cvtI32(asF(ua));)
 VOP_OP(CvtRpiI32F32, F32, F32, B32, 1, return cvtI32(std::floor(asF(ua) + 0.5f));)
 VOP_OP(CvtFlrI32F32, F32, F32, B32, 1, return cvtI32(std::floor(asF(ua)));)
-VOP_OP(CvtF16F32, F32, F32, F16, 1, return floatToHalf(asF(ua));)
-VOP_OP(CvtF32F16, F16, F16, F32, 1, return asU(halfToFloat(uint16_t(ua)));)
+VOP_OP(CvtF16F32, F32, F32, F16, 1, return floatToF16(asF(ua));)
+VOP_OP(CvtF32F16, F16, F16, F32, 1, return asU(f16ToFloat(uint16_t(ua)));)
 VOP_OP(CvtF32Ubyte0, B32, B32, F32, 1, return asU(float(ua & 0xff));)
 VOP_OP(CvtF32Ubyte1, B32, B32, F32, 1, return asU(float((ua >> 8) & 0xff));)
 VOP_OP(CvtF32Ubyte2, B32, B32, F32, 1, return asU(float((ua >> 16) & 0xff));)
@@ -68,7 +68,7 @@ VOP_OP(CvtPkrtzF16F32, F32, F32, B32, 2,
 // gfx950: two f32 to packed f16, rounding as the MODE register says (round
 // to nearest even, the default kcc's kernels run with).
 VOP_OP(CvtPkF16F32, F32, F32, B32, 2,
-       return uint32_t(floatToHalf(asF(ua))) | (uint32_t(floatToHalf(asF(ub))) << 16);)
+       return uint32_t(floatToF16(asF(ua))) | (uint32_t(floatToF16(asF(ub))) << 16);)
 VOP_OP(CvtPkBf16F32, F32, F32, B32, 2,
        return uint32_t(floatToBf16(asF(ua))) | (uint32_t(floatToBf16(asF(ub))) << 16);)
 VOP_OP(CvtF32Bf16, B32, B32, F32, 1, return asU(bf16ToFloat(uint16_t(ua)));)
@@ -83,14 +83,14 @@ VOP_OP(CvtPkI16I32, B32, B32, B32, 2,
 // 16-bit and packed
 //===----------------------------------------------------------------------===//
 
-VOP_OP(CvtF16U16, U16, U16, F16, 1, return floatToHalf(float(ua & 0xffff));)
-VOP_OP(CvtF16I16, I16, I16, F16, 1, return floatToHalf(float(int16_t(ua)));)
+VOP_OP(CvtF16U16, U16, U16, F16, 1, return floatToF16(float(ua & 0xffff));)
+VOP_OP(CvtF16I16, I16, I16, F16, 1, return floatToF16(float(int16_t(ua)));)
 VOP_OP(CvtU16F16, F16, F16, U16, 1, {
-  float x = halfToFloat(uint16_t(ua));
+  float x = f16ToFloat(uint16_t(ua));
   return std::isnan(x) || x <= 0 ? 0u : x >= 65535.0f ? 0xffffu : uint32_t(x);
 })
 VOP_OP(CvtI16F16, F16, F16, I16, 1, {
-  float x = halfToFloat(uint16_t(ua));
+  float x = f16ToFloat(uint16_t(ua));
   return std::isnan(x) ? 0u : uint32_t(int32_t(std::clamp(x, -32768.0f, 32767.0f))) & 0xffff;
 })
 

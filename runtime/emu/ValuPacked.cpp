@@ -25,7 +25,7 @@ uint16_t maximumF16(uint16_t a, uint16_t b, bool isMax) {
   auto nan = [](uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
   if (nan(a)) return a | 0x200;
   if (nan(b)) return b | 0x200;
-  float x = halfToFloat(a), y = halfToFloat(b);
+  float x = f16ToFloat(a), y = f16ToFloat(b);
   if (x == y)
     return isMax ? (std::signbit(x) ? b : a) : (std::signbit(x) ? a : b);
   return (isMax ? x > y : x < y) ? a : b;
@@ -71,12 +71,12 @@ void pk16(Wave &w, const Inst &in) {
           x[i] ^= 0x8000;
       }
       uint32_t y = 0;
-      float fa = isFloat ? halfToFloat(x[0]) : 0, fb = isFloat ? halfToFloat(x[1]) : 0;
+      float fa = isFloat ? f16ToFloat(x[0]) : 0, fb = isFloat ? f16ToFloat(x[1]) : 0;
       switch (PkOp(in.op)) {
-      case PkAddF16: y = floatToHalf(fa + fb); break;
-      case PkMulF16: y = floatToHalf(fa * fb); break;
+      case PkAddF16: y = floatToF16(fa + fb); break;
+      case PkMulF16: y = floatToF16(fa * fb); break;
       case PkFmaF16:
-        y = fmaToHalf(fa, fb, halfToFloat(x[2]));
+        y = fmaToHalf(fa, fb, f16ToFloat(x[2]));
         break;
       case PkMaxF16: y = minMaxF16(x[0], x[1], true); break;
       case PkMinF16: y = minMaxF16(x[0], x[1], false); break;
@@ -95,8 +95,8 @@ void pk16(Wave &w, const Inst &in) {
       case PkMinI16: y = uint16_t(std::min(int16_t(x[0]), int16_t(x[1]))); break;
       }
       if (in.clamp && isFloat) {
-        float f = halfToFloat(uint16_t(y));
-        y = floatToHalf(std::isnan(f) ? 0.0f : std::fmin(std::fmax(f, 0.0f), 1.0f));
+        float f = f16ToFloat(uint16_t(y));
+        y = floatToF16(std::isnan(f) ? 0.0f : std::fmin(std::fmax(f, 0.0f), 1.0f));
       }
       // Integer clamp saturates the exact result to the element type (LLVM
       // selects v_pk_add_u16 clamp for uadd.sat on v2i16, and so on); it
@@ -188,7 +188,7 @@ void fmaMix(Wave &w, const Inst &in) {
       uint8_t m = in.src[i].mods;
       if ((in.opSelHi >> i) & 1) {
         uint16_t h = uint16_t(((in.opSel >> i) & 1) ? s[i][l] >> 16 : s[i][l]);
-        x[i] = halfToFloat(h);
+        x[i] = f16ToFloat(h);
       } else {
         x[i] = asF(s[i][l]);
       }
@@ -200,7 +200,7 @@ void fmaMix(Wave &w, const Inst &in) {
     uint16_t yh = fmaToHalf(x[0], x[1], x[2]);
     if (in.clamp) {
       y = std::isnan(y) ? 0.0f : std::fmin(std::fmax(y, 0.0f), 1.0f);
-      yh = floatToHalf(y == 0.0f || y == 1.0f ? y : halfToFloat(yh));
+      yh = floatToF16(y == 0.0f || y == 1.0f ? y : f16ToFloat(yh));
     }
     if (in.op == 0)
       r[l] = asU(y);
@@ -239,8 +239,8 @@ void dot2F32(Wave &w, const Inst &in) {
         x = uint16_t(s0[l] >> (16 * h));
         y = uint16_t(s1[l] >> (16 * h));
       }
-      float fx = bf ? bf16ToFloat(x) : halfToFloat(x);
-      float fy = bf ? bf16ToFloat(y) : halfToFloat(y);
+      float fx = bf ? bf16ToFloat(x) : f16ToFloat(x);
+      float fy = bf ? bf16ToFloat(y) : f16ToFloat(y);
       unsigned neg = h ? in.negHi : in.negLo;
       if (neg & 1)
         fx = -fx;

@@ -247,7 +247,7 @@ void flatAccess(Wave &w, const Inst &in) {
         for (int h = 0; h < 2; ++h) {
           uint16_t a = uint16_t(o >> (16 * h)), b = uint16_t(s >> (16 * h));
           uint16_t y = d.atomicOp == 100
-                           ? floatToHalf(halfToFloat(a) + halfToFloat(b))
+                           ? floatToF16(f16ToFloat(a) + f16ToFloat(b))
                            : floatToBf16(bf16ToFloat(a) + bf16ToFloat(b));
           res |= uint32_t(y) << (16 * h);
         }

@@ -147,10 +147,10 @@ void writeResult(Wave &w, const Inst &in, uint32_t *r, Ty ty, uint64_t mask) {
       static const float scale[4] = {1.0f, 2.0f, 4.0f, 0.5f};
       float s = scale[in.omod & 3];
       for (int l = 0; l < kLanes; ++l) {
-        float x = halfToFloat(uint16_t(r[l])) * s;
+        float x = f16ToFloat(uint16_t(r[l])) * s;
         if (in.clamp)
           x = std::isnan(x) ? 0.0f : std::fmin(std::fmax(x, 0.0f), 1.0f);
-        r[l] = floatToHalf(x);
+        r[l] = floatToF16(x);
       }
     }
   }

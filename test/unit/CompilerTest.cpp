@@ -13,6 +13,7 @@
 #include "compiler/CodeGen.h"
 #include "compiler/Link.h"
 #include "compiler/Stats.h"
+#include "target/Float16.h"
 #include "target/Target.h"
 #include "target/CodeObject.h"
 
@@ -629,6 +630,37 @@ TEST(OccupancyTest, WorkgroupsPerCu) {
         << getChipInfo(c.chip).name.str() << " registers=" << c.registers
         << " lds=" << c.lds << " wg=" << c.workgroupSize;
   }
+}
+
+// target/Float16.h is bit-level (no compiler extension in a public header);
+// the compiler's own _Float16 is the independent reference: every half
+// widens alike (signalling NaNs quieted), and a spread of a million floats,
+// NaN payloads, subnormals and ties included, narrows alike.
+TEST(Float16Test, AgreesWithTheCompilersHalf) {
+  for (uint32_t h = 0; h < 65536; ++h) {
+    uint16_t bits = uint16_t(h);
+    _Float16 x;
+    std::memcpy(&x, &bits, 2);
+    float ref = float(x), got = f16ToFloat(bits);
+    ASSERT_EQ(0, std::memcmp(&ref, &got, 4)) << "f16 0x" << std::hex << h;
+  }
+  for (uint64_t u = 0; u < (uint64_t(1) << 32); u += 4099) {
+    uint32_t v = uint32_t(u);
+    float f;
+    std::memcpy(&f, &v, 4);
+    _Float16 x = _Float16(f);
+    uint16_t ref;
+    std::memcpy(&ref, &x, 2);
+    ASSERT_EQ(ref, floatToF16(f)) << "f32 0x" << std::hex << v;
+  }
+  // bf16: round to nearest even, NaN kept a NaN.
+  EXPECT_EQ(floatToBf16(1.0f + 1.0f / 256), 0x3f80); // tie to even (down)
+  EXPECT_EQ(floatToBf16(1.0f + 3.0f / 256), 0x3f82); // tie to even (up)
+  uint32_t snan = 0x7f800001u;
+  float nan;
+  std::memcpy(&nan, &snan, 4);
+  EXPECT_EQ(floatToBf16(nan) & 0x7fc0, 0x7fc0);
+  EXPECT_EQ(bf16ToFloat(0x3f80), 1.0f);
 }
 
 TEST(TargetTest, ElfMachRoundTrip) {

@@ -9,6 +9,7 @@
 //   kcc-ring-attention-example [--world N] [--seq S] [--contiguous] [--no-causal]
 //
 //===----------------------------------------------------------------------===//
+#include "target/Float16.h"
 #include "kernels/ring/RingAttention.h"
 #include "runtime/Buffer.h"
 #include "runtime/Runtime.h"
@@ -25,19 +26,6 @@
 
 using namespace kcc;
 using namespace kcc::ops;
-
-static uint16_t toBf16(float x) {
-  uint32_t b;
-  std::memcpy(&b, &x, 4);
-  b += 0x7fff + ((b >> 16) & 1);
-  return uint16_t(b >> 16);
-}
-static double fromBf16(uint16_t h) {
-  uint32_t b = uint32_t(h) << 16;
-  float x;
-  std::memcpy(&x, &b, 4);
-  return x;
-}
 
 static int fail(llvm::Error e) {
   llvm::errs() << "kcc-ring-attention-example: " << llvm::toString(std::move(e)) << "\n";
@@ -92,7 +80,7 @@ int main(int argc, char **argv) {
   std::vector<uint16_t> q(size_t(B * N * H * D)), k(size_t(B * N * Hkv * D)), v(k.size());
   for (auto *t : {&q, &k, &v})
     for (auto &x : *t)
-      x = toBf16(randn(rng));
+      x = floatToBf16(randn(rng));
 
   std::vector<Buffer> bufs;
   bufs.reserve(world * 5);
@@ -162,8 +150,8 @@ int main(int argc, char **argv) {
 
   // float64 reference over the gathered sequence.
   std::vector<double> qd(q.size()), kd(k.size()), vd(v.size()), oRef, lRef;
-  for (size_t i = 0; i < q.size(); ++i) qd[i] = fromBf16(q[i]);
-  for (size_t i = 0; i < k.size(); ++i) kd[i] = fromBf16(k[i]), vd[i] = fromBf16(v[i]);
+  for (size_t i = 0; i < q.size(); ++i) qd[i] = bf16ToFloat(q[i]);
+  for (size_t i = 0; i < k.size(); ++i) kd[i] = bf16ToFloat(k[i]), vd[i] = bf16ToFloat(v[i]);
   AttentionShape shape;
   shape.batch = B, shape.seqQ = N, shape.seqKv = N, shape.heads = H, shape.kvHeads = Hkv,
   shape.headDim = D;
@@ -182,7 +170,7 @@ int main(int argc, char **argv) {
           int64_t g = globalOf[r][t];
           for (int e = 0; e < D; ++e) {
             double ref = oRef[((size_t(b) * N + g) * H + h) * D + e];
-            double err = std::fabs(fromBf16((*o)[((size_t(b) * S + t) * H + h) * D + e]) - ref);
+            double err = std::fabs(bf16ToFloat((*o)[((size_t(b) * S + t) * H + h) * D + e]) - ref);
             worst = std::max(worst, err);
             worstRel = std::max(worstRel, err / std::max(1.0, std::fabs(ref)));
           }
