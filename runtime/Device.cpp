@@ -63,7 +63,9 @@ unsigned Device::computeUnits() const {
 }
 
 Error Device::instrument(const EmulatorInstrumentation &what) {
-  if (what.check || what.observer || what.workgroupLimit || what.computeUnits)
+  if (what.check || what.observer || what.workgroupLimit || what.computeUnits ||
+      what.maxWaveInstructions || what.timeoutSeconds > 0 ||
+      what.watchdogInstructions)
     return unsupported(*this, what.check ? "check mode" : "emulator instrumentation");
   return Error::success();
 }

@@ -109,6 +109,13 @@ public:
     uint64_t workgroupLimit = 0;
     /// CUs whose resident workgroups run interleaved (0: the device's).
     unsigned computeUnits = 0;
+    /// Every launch ends: at most this many wave instructions (0: the
+    /// emulator's default from the launch's size), at most this many host
+    /// seconds (0: no limit), and a deadlock reported after this many wave
+    /// instructions without progress (0: the emulator's default).
+    uint64_t maxWaveInstructions = 0;
+    double timeoutSeconds = 0;
+    uint64_t watchdogInstructions = 0;
   };
   /// Replaces the instrumentation of later launches; an error on a GPU,
   /// which cannot be watched this way.

@@ -97,6 +97,10 @@ emulatorOptions(const LaunchConfig &config,
   options.workgroupLimit = in.workgroupLimit;
   if (in.computeUnits)
     options.computeUnits = in.computeUnits;
+  options.maxWaveInstructions = in.maxWaveInstructions;
+  options.timeoutSeconds = in.timeoutSeconds;
+  if (in.watchdogInstructions)
+    options.watchdogInstructions = in.watchdogInstructions;
   return options;
 }
 

@@ -25,6 +25,13 @@ namespace kcc::emu {
 
 Module::~Module() = default;
 Observer::~Observer() = default;
+
+uint64_t defaultBudget(uint64_t waves) {
+  const uint64_t perWave = uint64_t(1) << 26, floor = uint64_t(1) << 28;
+  if (waves > (~uint64_t(0) / perWave))
+    return ~uint64_t(0);
+  return std::max(floor, waves * perWave);
+}
 Device::~Device() = default;
 Context::~Context() = default;
 

@@ -53,6 +53,13 @@ struct LaunchOptions {
   /// modified, a barrier released or a wave ending, after which the launch
   /// is reported as hung (waves spinning on a flag nobody will set).
   uint64_t watchdogInstructions = uint64_t(1) << 26;
+  /// The most wave instructions (summed over waves) the launch may run
+  /// before it is stopped, progress or not: a loop that stores on every
+  /// iteration never trips the watchdog above. 0: a generous default from
+  /// the launch's size, 2^26 per wave and at least 2^28 (defaultBudget()).
+  uint64_t maxWaveInstructions = 0;
+  /// Host seconds the launch may run (0: no limit).
+  double timeoutSeconds = 0;
   /// Wave instructions a wave runs before the next wave gets its turn.
   uint32_t sliceInstructions = 64;
   /// A tool that sees every instruction (runtime/emu/Observer.h), e.g. a
@@ -63,6 +70,10 @@ struct LaunchOptions {
   uint64_t workgroupLimit = 0;
   CheckOptions check;
 };
+
+/// The wave-instruction budget of a launch of `waves` waves when
+/// LaunchOptions::maxWaveInstructions is 0.
+uint64_t defaultBudget(uint64_t waves);
 
 /// What one launch did.
 struct LaunchStats {

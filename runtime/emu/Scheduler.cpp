@@ -15,6 +15,7 @@
 #include "runtime/emu/Memory.h"
 #include "runtime/emu/Observer.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <chrono>
@@ -177,6 +178,22 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
   uint64_t watchdog = ~0ull;
   for (LaunchPlan *p : plans)
     watchdog = std::min(watchdog, p->options.watchdogInstructions);
+  // The total budget and the time limit: every launch ends, even one whose
+  // waves keep writing memory (and so keep the watchdog quiet) forever.
+  uint64_t budget = 0, executed = 0;
+  double timeout = 0;
+  for (LaunchPlan *p : plans) {
+    uint64_t groups = uint64_t(p->dispatch.grid[0]) * p->dispatch.grid[1] *
+                      p->dispatch.grid[2];
+    uint64_t mine = p->options.maxWaveInstructions
+                        ? p->options.maxWaveInstructions
+                        : defaultBudget(groups * p->wavesPerGroup);
+    budget = budget + mine < budget ? ~0ull : budget + mine;
+    if (p->options.timeoutSeconds > 0)
+      timeout = timeout > 0 ? std::min(timeout, p->options.timeoutSeconds)
+                            : p->options.timeoutSeconds;
+  }
+  uint64_t nextClockCheck = uint64_t(1) << 20;
   std::string error;
 
   // Check mode: one checker watches every launch of the run, beside any
@@ -290,6 +307,7 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
         w.instructions += n;
         p.stats.waveInstructions += n;
         sinceProgress += n;
+        executed += n;
         if (p.dispatch.observer && p.dispatch.observer->stopRequested()) {
           double seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - start).count();
@@ -355,12 +373,49 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
       lastProgress = progress;
       sinceProgress = 0;
     }
+    bool overBudget = executed > budget;
+    bool overTime = false;
+    if (timeout > 0 && executed >= nextClockCheck) {
+      nextClockCheck = executed + (uint64_t(1) << 20);
+      overTime = std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - start).count() > timeout;
+    }
+    if (overBudget || overTime) {
+      std::string msg = "kernel '" + plans.front()->dispatch.kernelName + "'";
+      if (overBudget)
+        msg += " stopped after " + std::to_string(executed) +
+               " wave instructions, its budget (raise it with "
+               "--max-wave-instructions N, or LaunchOptions::"
+               "maxWaveInstructions; the default is 2^26 per wave of the "
+               "launch, at least 2^28)";
+      else
+        msg += " stopped after " + formatv("{0:F1}", timeout).str() +
+               " seconds, its time limit (--timeout SECONDS, or "
+               "LaunchOptions::timeoutSeconds), having run " +
+               std::to_string(executed) + " wave instructions";
+      msg += "; waves still running:";
+      unsigned listed = 0;
+      for (auto &res : resident)
+        for (auto &wp : res.wg->waves) {
+          if (wp->state == WaveState::Ended)
+            continue;
+          if (listed++ == 16) {
+            msg += "\n  ...";
+            break;
+          }
+          msg += "\n  " + where(*res.plan, *res.wg, *wp) + " at " +
+                 instAt(*res.plan, wp->pc);
+        }
+      return checkResult(createStringError(inconvertibleErrorCode(), "%s",
+                                           msg.c_str()));
+    }
     if (!anyRan || sinceProgress > watchdog) {
       std::string msg =
           anyRan ? "deadlock: no progress in " + std::to_string(sinceProgress) +
                        " wave instructions (no memory write, barrier release "
                        "or wave end; waves spin on a condition nothing will "
-                       "change); "
+                       "change; a longer wait is LaunchOptions::"
+                       "watchdogInstructions, --watchdog N in kcc run); "
                  : "deadlock: no wave can run; ";
       msg += "waiting waves:";
       unsigned listed = 0;

@@ -30,7 +30,8 @@ namespace {
 constexpr const char *kUsage =
     "usage: kcc run CODE_OBJECT --kernel NAME --device emu:gfx942|emu:gfx950|hip:N "
     "--grid X[,Y,Z] --block X[,Y,Z] [--lds-bytes N] [--cus N] "
-    "[--check[=uninit]] [--check-seed N] --arg "
+    "[--check[=uninit]] [--check-seed N] [--max-wave-instructions N] "
+    "[--timeout SECONDS] [--watchdog N] --arg "
     "in=FILE|out=FILE:BYTES|inout=FILE|null|i32=V|u32=V|i64=V|f32=V ...";
 
 int fail(const Twine &message) {
@@ -196,6 +197,21 @@ int runCommand(ArrayRef<const char *> argv) {
       auto v = value("--cus");
       if (!v || v->getAsInteger(0, emulator.computeUnits) || !emulator.computeUnits)
         return fail("--cus needs a positive count");
+    } else if (a.starts_with("--max-wave-instructions")) {
+      auto v = value("--max-wave-instructions");
+      if (!v || v->getAsInteger(0, emulator.maxWaveInstructions) ||
+          !emulator.maxWaveInstructions)
+        return fail("--max-wave-instructions needs a positive count");
+    } else if (a.starts_with("--timeout")) {
+      auto v = value("--timeout");
+      if (!v || v->getAsDouble(emulator.timeoutSeconds) ||
+          !(emulator.timeoutSeconds > 0))
+        return fail("--timeout needs a positive number of seconds");
+    } else if (a.starts_with("--watchdog")) {
+      auto v = value("--watchdog");
+      if (!v || v->getAsInteger(0, emulator.watchdogInstructions) ||
+          !emulator.watchdogInstructions)
+        return fail("--watchdog needs a positive count of wave instructions");
     } else if (a.starts_with("--arg")) {
       auto v = value("--arg");
       if (!v)
@@ -233,11 +249,14 @@ int runCommand(ArrayRef<const char *> argv) {
     return fail(toString(devOr.takeError()));
   Device &d = *devOr;
   std::optional<Chip> chip = d.chip();
-  if (d.kind() != DeviceKind::Emu && (timing.enabled() || emulator.computeUnits))
-    return fail(Twine(timing.enabled() ? "--timing" : "--cus") +
-                " needs an emulated device (emu:gfx942 or emu:gfx950), not " +
-                d.spec());
-  if (emulator.computeUnits)
+  bool emulatorOnly = timing.enabled() || emulator.computeUnits ||
+                      emulator.maxWaveInstructions ||
+                      emulator.timeoutSeconds > 0 || emulator.watchdogInstructions;
+  if (d.kind() != DeviceKind::Emu && emulatorOnly)
+    return fail("--timing, --cus, --max-wave-instructions, --timeout and "
+                "--watchdog need an emulated device (emu:gfx942 or emu:gfx950), "
+                "not " + d.spec());
+  if (emulatorOnly)
     if (Error e = d.instrument(emulator))
       return fail(toString(std::move(e)));
 
