@@ -298,6 +298,17 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
   d.program = module.program.get();
   d.kernel = k;
   d.kernelName = k->name;
+  {
+    std::vector<const KernelArg *> explicitArgs = k->explicitArgs();
+    for (unsigned i = 0; i < explicitArgs.size(); ++i) {
+      const KernelArg &a = *explicitArgs[i];
+      if (a.kind != ArgKind::GlobalBuffer || a.size != 8 ||
+          a.offset + 8 > args.size())
+        continue;
+      d.bufferArgs.push_back(
+          {i, a.name, support::endian::read64le(args.data() + a.offset)});
+    }
+  }
   d.grid[0] = o.grid.x; d.grid[1] = o.grid.y; d.grid[2] = o.grid.z;
   d.block[0] = o.block.x; d.block[1] = o.block.y; d.block[2] = o.block.z;
   d.ldsBytes = uint32_t(lds);

@@ -12,6 +12,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 
@@ -43,6 +44,14 @@ public:
     if (address - lastBase < lastSize && bytes <= lastSize - (address - lastBase))
       return lastData + (address - lastBase);
     return translateSlow(address, bytes);
+  }
+
+  /// The size of the allocation or mapping that starts at or before
+  /// `address` and is nearest to it (0 when none does): for diagnostics that
+  /// say how far past a buffer an access went.
+  uint64_t sizeOfBlockAtOrBelow(uint64_t address) const {
+    auto it = blocks.upper_bound(address);
+    return it == blocks.begin() ? 0 : std::prev(it)->second.size;
   }
 
   /// Which device owns `address` (by window), for diagnostics.

@@ -40,6 +40,8 @@ void sload(Wave &w, const Inst &in) {
     w.fault("scalar load of " + std::to_string(4 * n) +
                 " bytes from unmapped address " + hex(addr),
             FaultKind::BadAddress);
+    w.faultAddress = addr;
+    w.faultAccess = "scalar load of " + std::to_string(4 * n) + " bytes";
     return;
   }
   logMem(w, MemSpace::Scalar, kMemRead, 0, addr, 4 * n);

@@ -37,6 +37,28 @@ std::string where(const LaunchPlan &p, const Workgroup &wg, const Wave &w) {
          std::to_string(wg.id[2]) + ") wave " + std::to_string(w.waveInGroup);
 }
 
+/// "; argument 2 'c': store of 4 bytes at offset 28672, buffer is 28000
+/// bytes": the pointer argument whose buffer an access at `address` ran
+/// past (the nearest one at or below it), or "" when none is.
+std::string nameBuffer(const LaunchPlan &p, uint64_t address,
+                       const std::string &access) {
+  const Dispatch::BufferArg *best = nullptr;
+  for (const Dispatch::BufferArg &a : p.dispatch.bufferArgs)
+    if (a.address && a.address <= address &&
+        (!best || a.address > best->address))
+      best = &a;
+  if (!best)
+    return "";
+  uint64_t size = p.dispatch.memory->sizeOfBlockAtOrBelow(best->address);
+  std::string out = "; argument " + std::to_string(best->index);
+  if (!best->name.empty())
+    out += " '" + best->name + "'";
+  out += ": " + access + " at offset " + std::to_string(address - best->address);
+  if (size)
+    out += ", buffer is " + std::to_string(size) + " bytes";
+  return out;
+}
+
 std::string instAt(LaunchPlan &p, uint64_t pc) {
   std::string err;
   const Inst *in = p.dispatch.program->fetch(pc, err);
@@ -327,9 +349,12 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
             return checkResult(createStringError(
                 inconvertibleErrorCode(), "unsupported instruction %s in kernel %s",
                 text.c_str(), p.dispatch.kernelName.c_str()));
-          return checkResult(createStringError(inconvertibleErrorCode(), "%s at %s: %s",
-                                               where(p, wg, w).c_str(), text.c_str(),
-                                               w.error.c_str()));
+          std::string culprit;
+          if (w.faultKind == FaultKind::BadAddress && !w.faultAccess.empty())
+            culprit = nameBuffer(p, w.faultAddress, w.faultAccess);
+          return checkResult(createStringError(
+              inconvertibleErrorCode(), "%s at %s: %s%s", where(p, wg, w).c_str(),
+              text.c_str(), w.error.c_str(), culprit.c_str()));
         }
         if (w.state == WaveState::Ended) {
           ++wg.ended;

@@ -127,11 +127,14 @@ uint8_t *resolve(Wave &w, uint64_t addr, unsigned bytes, int lane,
     }
   }
   uint8_t *p = w.dispatch->memory->translate(addr, bytes);
-  if (!p)
+  if (!p) {
     w.fault(std::string(what) + " of " + std::to_string(bytes) +
-            " bytes at unmapped address " + hex(addr) + " (lane " +
-            std::to_string(lane) + ")",
+                " bytes at unmapped address " + hex(addr) + " (lane " +
+                std::to_string(lane) + ")",
             FaultKind::BadAddress);
+    w.faultAddress = addr;
+    w.faultAccess = std::string(what) + " of " + std::to_string(bytes) + " bytes";
+  }
   else
     logMem(w, MemSpace::Global, kind, lane, addr, bytes);
   return p;

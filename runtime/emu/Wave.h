@@ -185,6 +185,10 @@ struct Wave {
   int priority = 0;
   std::string error;       // set with state == Faulted
   FaultKind faultKind = FaultKind::Other;
+  /// For a BadAddress fault on global memory: the address and what was
+  /// done there ("store of 4 bytes"), so the report can name the buffer.
+  uint64_t faultAddress = 0;
+  std::string faultAccess;
   /// Unique among the waves of one scheduler run (all its launches), for
   /// observers that keep per-wave state.
   uint32_t uid = 0;
@@ -253,6 +257,14 @@ struct Dispatch {
   uint64_t *progress = nullptr;  // bumped on every memory modification
   uint64_t *clock = nullptr;     // s_memtime
   Observer *observer = nullptr;  // check mode and/or timing, else null
+  /// The launch's pointer arguments, for naming the one an out-of-bounds
+  /// access ran past.
+  struct BufferArg {
+    unsigned index;   // among the explicit arguments
+    std::string name; // from the metadata, may be empty
+    uint64_t address;
+  };
+  std::vector<BufferArg> bufferArgs;
 };
 
 } // namespace kcc::emu
