@@ -8,6 +8,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 using namespace llvm;
@@ -218,7 +219,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
                formatv("{0:F1}", loop->cyclesPerIteration).str() + " cycles (" + r.note +
                "); the code after the loop is not timed";
     } else {
-      r.note = "steady state: the trip count of loop @0x" + utohexstr(pc) +
+      r.note = "the trip count of loop @0x" + utohexstr(pc) +
                " could not be inferred (give --trip-count); the estimate covers the "
                "replayed iterations only";
     }
@@ -238,6 +239,29 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   }
   if (options.flops > 0 && r.kernelSeconds > 0)
     r.tflops = options.flops / r.kernelSeconds / 1e12;
+  // The matrix cores' ceiling for what this kernel issues: FLOPs of one
+  // MFMA (2 M N K, from its name) over its pass count (4 cycles a pass).
+  for (const InstInfo &in : trace.insts) {
+    if (in.kind != Kind::Mfma || !in.mfmaPasses)
+      continue;
+    int m = 0, n = 0, k = 0;
+    StringRef name(in.mnemonic);
+    // v_mfma_<acc type>_<M>x<N>x<K>[_<in type>]: the shape follows the
+    // accumulator type.
+    size_t at = name.find("_f32_");
+    if (at == StringRef::npos)
+      at = name.find("_i32_");
+    size_t x = at == StringRef::npos ? StringRef::npos : at + 5;
+    if (x == StringRef::npos ||
+        std::sscanf(name.substr(x).str().c_str(), "%dx%dx%d", &m, &n, &k) != 3)
+      continue;
+    double perCycle = 2.0 * m * n * k / (4.0 * in.mfmaPasses);
+    double peak = perCycle * 4 /*SIMDs*/ * r.computeUnits * p.clockGHz * 1e9 / 1e12;
+    if (peak > r.peakTflops) {
+      r.peakTflops = peak;
+      r.peakMfma = in.mnemonic;
+    }
+  }
 
   // Busy fractions over the replayed cycles.
   double denom = double(std::max<uint64_t>(1, r.simulatedCycles));
@@ -289,6 +313,17 @@ Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
   TimingReport r = analyzeTrace(recorder.take(), total, perCu, options);
   r.kernel = k.name;
   r.launch = *stats;
+  if (r.peakTflops > 0 && r.tflops > r.peakTflops * 1.001)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "the estimate for kernel '" + k.name + "', " +
+            formatv("{0:F1}", r.tflops).str() + " TFLOPS, exceeds the peak of " +
+            formatv("{0:F1}", r.peakTflops).str() + " TFLOPS that " +
+            std::to_string(r.computeUnits) + " CUs give with " + r.peakMfma +
+            (r.note.empty()
+                 ? std::string(": the FLOP count (--flops) is wrong")
+                 : ": the FLOP count (--flops) or the loop's trip count is "
+                   "wrong (" + r.note + "; give --trip-count N)"));
   return r;
 }
 

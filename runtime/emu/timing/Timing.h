@@ -94,6 +94,12 @@ struct TimingReport {
   double kernelSeconds = 0;
   bool memoryBound = false;      // the DRAM floor decided kernelSeconds
   double tflops = 0;
+  /// The most TFLOPS the chip's matrix cores can give for the fastest MFMA
+  /// the kernel runs (the model's own pass counts, every SIMD of every CU
+  /// issuing it back to back at the clock); 0 when it runs none. A
+  /// prediction above it is an error (estimate() refuses it), not a figure.
+  double peakTflops = 0;
+  std::string peakMfma; // the MFMA that peak is for
   bool extrapolated = false;
   std::string note;              // how the steady state was extrapolated
   std::vector<LoopTiming> loops;
