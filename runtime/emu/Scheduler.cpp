@@ -216,6 +216,23 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
                             : p->options.timeoutSeconds;
   }
   uint64_t nextClockCheck = uint64_t(1) << 20;
+  // The waves that have not ended, one a line (at most 16), for the reports
+  // of a launch that is stopped.
+  auto listWaves = [&]() {
+    std::string out;
+    unsigned listed = 0;
+    for (auto &res : resident)
+      for (auto &wp : res.wg->waves) {
+        if (wp->state == WaveState::Ended)
+          continue;
+        if (listed++ == 16)
+          return out + "\n  ...";
+        out += "\n  " + where(*res.plan, *res.wg, *wp) +
+               (wp->state == WaveState::Barrier ? " at barrier, next " : " at ") +
+               instAt(*res.plan, wp->pc);
+      }
+    return out;
+  };
   std::string error;
 
   // Check mode: one checker watches every launch of the run, beside any
@@ -418,19 +435,7 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
                " seconds, its time limit (--timeout SECONDS, or "
                "LaunchOptions::timeoutSeconds), having run " +
                std::to_string(executed) + " wave instructions";
-      msg += "; waves still running:";
-      unsigned listed = 0;
-      for (auto &res : resident)
-        for (auto &wp : res.wg->waves) {
-          if (wp->state == WaveState::Ended)
-            continue;
-          if (listed++ == 16) {
-            msg += "\n  ...";
-            break;
-          }
-          msg += "\n  " + where(*res.plan, *res.wg, *wp) + " at " +
-                 instAt(*res.plan, wp->pc);
-        }
+      msg += "; waves still running:" + listWaves();
       return checkResult(createStringError(inconvertibleErrorCode(), "%s",
                                            msg.c_str()));
     }
@@ -442,20 +447,7 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
                        "change; a longer wait is LaunchOptions::"
                        "watchdogInstructions, --watchdog N in kcc run); "
                  : "deadlock: no wave can run; ";
-      msg += "waiting waves:";
-      unsigned listed = 0;
-      for (auto &res : resident)
-        for (auto &wp : res.wg->waves) {
-          if (wp->state == WaveState::Ended)
-            continue;
-          if (listed++ == 16) {
-            msg += "\n  ...";
-            break;
-          }
-          msg += "\n  " + where(*res.plan, *res.wg, *wp) +
-                 (wp->state == WaveState::Barrier ? " at barrier, next " : " at ") +
-                 instAt(*res.plan, wp->pc);
-        }
+      msg += "waiting waves:" + listWaves();
       if (checker) {
         std::vector<Wave *> waiting;
         for (auto &res : resident)

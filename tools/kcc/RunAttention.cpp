@@ -78,22 +78,12 @@ int runAttention(const Options &o) {
     if (x < 1 || x > INT32_MAX)
       return fail("--shape needs B, Sq, Skv, H, Hkv and D between 1 and 2147483647");
 
-  RuntimeOptions ro;
-  ro.defaultDevice = o.device;
-  Expected<std::unique_ptr<Runtime>> rt = Runtime::create(ro);
+  Expected<std::unique_ptr<Runtime>> rt = Runtime::create();
   if (!rt)
     return fail(toString(rt.takeError()));
-  Expected<Device &> device = (*rt)->defaultDevice();
+  Expected<Device &> device = openDevice(**rt, o);
   if (!device)
     return fail(toString(device.takeError()));
-  // Check mode for every launch the op makes, through the device (a GPU
-  // refuses it with a message naming itself).
-  if (o.check) {
-    Device::EmulatorInstrumentation in;
-    in.check = CheckRequest{true, 1, false};
-    if (Error e = device->instrument(in))
-      return fail("--check: " + toString(std::move(e)));
-  }
 
   std::mt19937_64 rng(o.seed);
   std::normal_distribution<float> normal;

@@ -140,21 +140,12 @@ int runGemm(const Options &o) {
   if (!bt) bt = randomMatrix(*in, *N, *K, rng);
   if (hasBias && !bias) bias = randomMatrix(*in, 1, *N, rng);
 
-  RuntimeOptions ro;
-  ro.defaultDevice = o.device;
-  Expected<std::unique_ptr<Runtime>> rt = Runtime::create(ro);
+  Expected<std::unique_ptr<Runtime>> rt = Runtime::create();
   if (!rt)
     return fail(toString(rt.takeError()));
-  Expected<Device &> device = (*rt)->defaultDevice();
+  Expected<Device &> device = openDevice(**rt, o);
   if (!device)
     return fail(toString(device.takeError()));
-  // Check mode for every launch the op makes, through the device.
-  if (o.check) {
-    Device::EmulatorInstrumentation in;
-    in.check = CheckRequest{true, 1, false};
-    if (Error e = device->instrument(in))
-      return fail("--check: " + toString(std::move(e)));
-  }
 
   // Compile first, separately, to report where the code object came from;
   // ops::gemm then finds it in the JIT's memory cache.

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kcc/RunKernelOptions.h"
+#include "runtime/Device.h"
+#include "runtime/Runtime.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
@@ -141,6 +143,20 @@ std::optional<int> parseOptions(ArrayRef<StringRef> args, Options &o) {
     }
   }
   return std::nullopt;
+}
+
+Expected<Device &> openDevice(Runtime &runtime, const Options &o) {
+  Expected<Device &> device =
+      o.device.empty() ? runtime.defaultDevice() : runtime.device(o.device);
+  if (!device)
+    return device.takeError();
+  if (o.check) {
+    Device::EmulatorInstrumentation in;
+    in.check = CheckRequest{true, 1, false};
+    if (Error e = device->instrument(in))
+      return makeError("--check: " + toString(std::move(e)));
+  }
+  return *device;
 }
 
 } // namespace kcc::runkernel

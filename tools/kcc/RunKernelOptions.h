@@ -22,6 +22,11 @@
 #include <string>
 #include <vector>
 
+namespace kcc {
+class Device;
+class Runtime;
+}
+
 namespace kcc::runkernel {
 
 /// The options of `kcc run NAME`, as given on the command line.
@@ -43,6 +48,11 @@ std::optional<int> parseOptions(llvm::ArrayRef<llvm::StringRef> args, Options &o
 
 /// The value of -D NAME=... (the last one), if given.
 std::optional<std::string> define(const Options &o, llvm::StringRef name);
+
+/// The device --device (or the runtime's default) names, with --check turned
+/// on for every launch the op makes (Device::instrument; a GPU refuses it
+/// with a message naming itself).
+llvm::Expected<Device &> openDevice(Runtime &runtime, const Options &o);
 
 /// Prints "kcc run: error: MESSAGE" and returns the exit code 1.
 int fail(const llvm::Twine &message);
