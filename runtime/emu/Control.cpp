@@ -10,17 +10,19 @@
 #include "runtime/emu/Ops.h"
 
 namespace kcc::emu {
-namespace {
 
-int64_t branchImm(const Inst &in) {
+static int64_t branchImm(const Inst &in) {
   if (in.nctrl)
     return int16_t(in.ctrl[0]);
   if (in.nsrc && in.src[0].kind == OpndKind::Imm)
     return int16_t(in.src[0].imm);
   return 0;
 }
-// The branch target: the next instruction plus 4 * simm16.
-uint64_t target(const Inst &in) { return in.pc + 4 + branchImm(in) * 4; }
+
+uint64_t branchTarget(const Inst &in) { return in.pc + 4 + branchImm(in) * 4; }
+
+namespace {
+uint64_t target(const Inst &in) { return branchTarget(in); }
 
 void endpgm(Wave &w, const Inst &) {
   w.state = WaveState::Ended;

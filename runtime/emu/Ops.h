@@ -63,6 +63,10 @@ void registerMfmaOps(OpTable &t);
 void registerLdsOps(OpTable &t);
 void registerVectorMemoryOps(OpTable &t);
 
+/// The target of a SOPP branch (s_branch, s_cbranch_*): the next
+/// instruction plus 4 * simm16, taken or not.
+uint64_t branchTarget(const Inst &in);
+
 } // namespace kcc::emu
 
 #endif // KCC_RUNTIME_EMU_OPS_H

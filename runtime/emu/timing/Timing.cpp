@@ -198,14 +198,22 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
         const BackEdge &x = *be[K - 1], &y = *be[K - 2];
         const std::string &cmp = trace.insts[x.compareInfo].mnemonic;
         std::string br = trace.insts[w0.ops[x.op].info].mnemonic;
+        bool rotated = false;
         if (!StringRef(br).starts_with("s_cbranch_scc") && x.haveExitBranch) {
           // Rotated loop: it continues while the exit branch is not taken.
           br = trace.insts[x.exitBranchInfo].mnemonic;
           br = StringRef(br).starts_with("s_cbranch_scc1") ? "s_cbranch_scc0"
                                                           : "s_cbranch_scc1";
+          rotated = true;
         }
         remaining = remainingIterations(cmp, br, x.a, x.b, int64_t(x.a - y.a),
                                         int64_t(x.b - y.b));
+        // remainingIterations counts up to the compare that fails. A loop
+        // tested at the bottom runs its body once more before that compare;
+        // one tested at the top (rotated) leaves at it without running the
+        // body: one iteration fewer.
+        if (remaining && rotated)
+          remaining = *remaining ? *remaining - 1 : 0;
         if (remaining)
           r.note = "trip count " + std::to_string(K + *remaining) + " inferred from '" +
                    trace.instText[x.compareInfo] + "'";

@@ -2,6 +2,7 @@
 #include "runtime/emu/timing/Trace.h"
 #include "runtime/emu/Decoder.h"
 #include "runtime/emu/Exec.h"
+#include "runtime/emu/Ops.h"
 #include "runtime/emu/timing/LdsBanks.h"
 
 #include <algorithm>
@@ -145,6 +146,8 @@ void TraceRecorder::afterIssue(Wave &w, const Inst &in, ArrayRef<MemRecord> mem)
     if (!op.taken && StringRef(ii.mnemonic).starts_with("s_cbranch_scc")) {
       s.haveExitBranch = true;
       s.exitBranchInfo = op.info;
+      if (s.haveCompare)
+        s.exits.push_back({branchTarget(in), op.info, s.compareInfo, s.a, s.b});
     }
     if (op.backward) {
       BackEdge be;
@@ -156,6 +159,24 @@ void TraceRecorder::afterIssue(Wave &w, const Inst &in, ArrayRef<MemRecord> mem)
       be.b = s.b;
       be.haveExitBranch = s.haveExitBranch;
       be.exitBranchInfo = s.exitBranchInfo;
+      // An unconditional back-edge: the loop's condition is the exit test,
+      // the last branch not taken whose target lies outside the loop
+      // [target of the back-edge, the back-edge]; compares after it (inner
+      // ifs) decide nothing about the trip count.
+      if (!StringRef(ii.mnemonic).starts_with("s_cbranch")) {
+        uint64_t header = w.pc;
+        for (auto it = s.exits.rbegin(); it != s.exits.rend(); ++it)
+          if (it->target < header || it->target > in.pc) {
+            be.haveCompare = true;
+            be.compareInfo = it->compareInfo;
+            be.a = it->a;
+            be.b = it->b;
+            be.haveExitBranch = true;
+            be.exitBranchInfo = it->branchInfo;
+            break;
+          }
+      }
+      s.exits.clear();
       wt.backEdges.push_back(be);
       if (options.stopAfterIterations) {
         unsigned &n = backEdgeCounts[{s.trace, be.pc}];

@@ -109,6 +109,15 @@ private:
     uint64_t a = 0, b = 0;
     bool haveExitBranch = false;
     uint32_t exitBranchInfo = 0;
+    /// Conditional branches not taken since the last back-edge, with the
+    /// compare that set their SCC: at a back-edge, the last one whose
+    /// target leaves the loop is the loop's exit test.
+    struct ExitCandidate {
+      uint64_t target;
+      uint32_t branchInfo, compareInfo;
+      uint64_t a, b;
+    };
+    std::vector<ExitCandidate> exits;
   };
   uint32_t infoFor(Wave &w, const Inst &in);
   WaveState &state(const Wave &w);
