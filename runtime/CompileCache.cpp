@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <map>
 #include <set>
 
 using namespace llvm;
