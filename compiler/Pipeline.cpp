@@ -45,8 +45,6 @@ std::optional<Stage> parseStage(llvm::StringRef name) {
 
 llvm::StringRef stageList() { return "tile, rocdl, llvm, asm, obj, hsaco"; }
 
-llvm::StringRef kccVersion() { return "kcc 0.1.0 (LLVM 22)"; }
-
 static std::vector<uint8_t> bytesOf(llvm::StringRef s) {
   return std::vector<uint8_t>(s.begin(), s.end());
 }

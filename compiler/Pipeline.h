@@ -44,9 +44,6 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
                     const CompileOptions &options, Stage stage,
                     llvm::raw_ostream &diagnostics);
 
-/// The version string that goes into cache keys and --version.
-llvm::StringRef kccVersion();
-
 } // namespace kcc
 
 #endif // KCC_COMPILER_PIPELINE_H

@@ -1,5 +1,6 @@
 //===- CompileCache.cpp - On-disk cache of compiled code objects ----------===//
 #include "runtime/CompileCache.h"
+#include "target/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -13,14 +14,16 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <set>
 
 using namespace llvm;
 
 namespace kcc {
 
 static constexpr char kMagic[8] = {'K', 'C', 'C', 'C', 'A', 'C', 'H', 'E'};
-static constexpr uint32_t kFormatVersion = 1;
+static constexpr size_t kIdentityOffset = 120;
 
 std::string computeCacheKey(const CacheKeyInputs &inputs) {
   std::vector<std::string> params = inputs.params;
@@ -35,8 +38,8 @@ std::string computeCacheKey(const CacheKeyInputs &inputs) {
     hash.update(ArrayRef<uint8_t>(len, 8));
     hash.update(s);
   };
-  field("kcc-compile-v1");
-  field(inputs.compilerVersion);
+  field("kcc-compile-v2");
+  field(inputs.compilerIdentity);
   field(getChipInfo(inputs.chip).name);
   field(("O" + Twine(inputs.optLevel)).str());
   field(std::to_string(params.size()));
@@ -64,16 +67,51 @@ std::string defaultCacheDirectory() {
   return std::string(home);
 }
 
+Expected<uint64_t> cacheMaxBytesFromEnvironment() {
+  std::optional<std::string> env = sys::Process::GetEnv("KCC_CACHE_MAX_BYTES");
+  if (!env || env->empty())
+    return kDefaultCacheMaxBytes;
+  StringRef text = StringRef(*env).trim();
+  uint64_t scale = 1;
+  if (!text.empty()) {
+    switch (toUpper(text.back())) {
+    case 'K': scale = uint64_t(1) << 10; break;
+    case 'M': scale = uint64_t(1) << 20; break;
+    case 'G': scale = uint64_t(1) << 30; break;
+    }
+    if (scale != 1)
+      text = text.drop_back();
+  }
+  uint64_t n;
+  if (text.getAsInteger(10, n) || n > UINT64_MAX / scale)
+    return makeError("KCC_CACHE_MAX_BYTES='" + *env +
+                     "' is not a size; expected bytes, optionally with a K, M "
+                     "or G suffix (e.g. 512M)");
+  return n * scale;
+}
+
 std::string DiskCache::entryPath(StringRef key) const {
   SmallString<256> p(dir_);
   sys::path::append(p, key + ".kcco");
   return std::string(p);
 }
 
+/// Sets the entry's modification time to now: the recency that eviction
+/// reads. A read-only cache folder just keeps the old time.
+static void touch(const std::string &path) {
+  int fd;
+  if (sys::fs::openFileForReadWrite(path, fd, sys::fs::CD_OpenExisting,
+                                    sys::fs::OF_None))
+    return;
+  (void)sys::fs::setLastAccessAndModificationTime(fd, std::chrono::system_clock::now());
+  sys::Process::SafelyCloseFileDescriptor(fd);
+}
+
 DiskCache::Lookup DiskCache::lookup(StringRef key) const {
   Lookup result;
+  std::string path = entryPath(key);
   ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFile(entryPath(key), /*IsText=*/false,
+      MemoryBuffer::getFile(path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!file)
     return result; // Missing: nothing there (or unreadable, same outcome)
@@ -101,8 +139,19 @@ DiskCache::Lookup DiskCache::lookup(StringRef key) const {
   std::array<uint8_t, 32> sum = SHA256::hash(payload);
   if (std::memcmp(sum.data(), p + 24, 32) != 0)
     return damaged("payload checksum mismatch");
+  // Whole and sound, but from another build of the compiler: its code may
+  // differ from what this one generates, so it is never served.
+  StringRef writer(data.data() + kIdentityOffset, 64);
+  if (writer != identity_) {
+    result.status = LookupStatus::Stale;
+    result.problem = ("written by another compiler (identity " +
+                      writer.take_front(16) + "...)").str();
+    return result;
+  }
   result.status = LookupStatus::Hit;
   result.payload.assign(payload.begin(), payload.end());
+  file->reset(); // closed before its time changes
+  touch(path);
   return result;
 }
 
@@ -117,6 +166,8 @@ Error DiskCache::store(StringRef key, ArrayRef<uint8_t> payload) const {
   std::array<uint8_t, 32> sum = SHA256::hash(payload);
   std::memcpy(header.data() + 24, sum.data(), 32);
   std::memcpy(header.data() + 56, key.data(), std::min<size_t>(key.size(), 64));
+  std::memcpy(header.data() + kIdentityOffset, identity_.data(),
+              std::min<size_t>(identity_.size(), 64));
 
   // The temporary file lives in the cache directory: rename() is atomic only
   // within one file system.
@@ -146,6 +197,141 @@ Error DiskCache::store(StringRef key, ArrayRef<uint8_t> payload) const {
                                      "': " + ec.message());
   }
   return Error::success();
+}
+
+/// Whether `name` is a file this cache makes: "<64 hex>.kcco", or a
+/// writer's "<64 hex>.tmp-XXXXXXXX". Anything else in the folder is not
+/// ours to count or remove.
+static bool isCacheFile(StringRef name, bool &temporary) {
+  if (name.size() < 64 || !llvm::all_of(name.take_front(64), isHexDigit))
+    return false;
+  StringRef rest = name.drop_front(64);
+  temporary = rest.starts_with(".tmp-");
+  return rest == ".kcco" || temporary;
+}
+
+/// Reads the key and writer identity of the entry at `path` from its
+/// header; both stay empty when it is no readable version-2 entry.
+static void readHeader(const std::string &path, std::string &key,
+                       std::string &identity) {
+  Expected<sys::fs::file_t> file = sys::fs::openNativeFileForRead(path);
+  if (!file) {
+    consumeError(file.takeError());
+    return;
+  }
+  char header[DiskCache::kHeaderSize];
+  size_t got = 0;
+  while (got < sizeof(header)) {
+    Expected<size_t> n = sys::fs::readNativeFile(
+        *file, MutableArrayRef<char>(header + got, sizeof(header) - got));
+    if (!n) {
+      consumeError(n.takeError());
+      break;
+    }
+    if (*n == 0)
+      break;
+    got += *n;
+  }
+  sys::fs::closeFile(*file);
+  const uint8_t *p = reinterpret_cast<const uint8_t *>(header);
+  if (got < sizeof(header) || std::memcmp(p, kMagic, 8) != 0 ||
+      support::endian::read32le(p + 8) != DiskCache::kFormatVersion)
+    return;
+  key.assign(header + 56, 64);
+  identity.assign(header + kIdentityOffset, 64);
+}
+
+std::vector<DiskCacheEntry> DiskCache::scan() const {
+  std::vector<DiskCacheEntry> out;
+  std::error_code ec;
+  for (sys::fs::directory_iterator it(dir_, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    bool temporary = false;
+    if (!isCacheFile(sys::path::filename(it->path()), temporary))
+      continue;
+    sys::fs::file_status st;
+    if (sys::fs::status(it->path(), st) ||
+        st.type() != sys::fs::file_type::regular_file)
+      continue; // gone meanwhile, or not a plain file
+    DiskCacheEntry e;
+    e.path = it->path();
+    e.bytes = st.getSize();
+    e.lastUsed = st.getLastModificationTime();
+    if (!temporary)
+      readHeader(e.path, e.key, e.identity);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+DiskCacheSummary DiskCache::summarize() const {
+  DiskCacheSummary s;
+  std::set<std::string> others;
+  for (const DiskCacheEntry &e : scan()) {
+    ++s.entries;
+    s.bytes += e.bytes;
+    if (e.identity == identity_) {
+      ++s.currentEntries;
+      s.currentBytes += e.bytes;
+    } else {
+      ++s.otherEntries;
+      s.otherBytes += e.bytes;
+      if (!e.identity.empty())
+        others.insert(e.identity);
+    }
+  }
+  s.otherIdentities = unsigned(others.size());
+  return s;
+}
+
+uint64_t DiskCache::evict(uint64_t maxBytes, StringRef keep) const {
+  std::vector<DiskCacheEntry> all = scan();
+  uint64_t total = 0;
+  for (const DiskCacheEntry &e : all)
+    total += e.bytes;
+  if (total <= maxBytes)
+    return 0;
+  // A writer's temporary file is only evicted once it is an hour old: a
+  // younger one may be about to be renamed into an entry.
+  auto now = std::chrono::system_clock::now();
+  std::string keepPath = keep.empty() ? std::string() : entryPath(keep);
+  std::vector<const DiskCacheEntry *> order;
+  for (const DiskCacheEntry &e : all) {
+    bool temporary = e.key.empty() && StringRef(e.path).contains(".tmp-");
+    if (e.path == keepPath || (temporary && now - e.lastUsed < std::chrono::hours(1)))
+      continue;
+    order.push_back(&e);
+  }
+  // Other compilers' entries (and files that are no entry of this format)
+  // first, then this compiler's; oldest first within each.
+  llvm::stable_sort(order, [&](const DiskCacheEntry *a, const DiskCacheEntry *b) {
+    bool aMine = a->identity == identity_, bMine = b->identity == identity_;
+    if (aMine != bMine)
+      return !aMine;
+    return a->lastUsed < b->lastUsed;
+  });
+  uint64_t removed = 0;
+  for (const DiskCacheEntry *e : order) {
+    if (total <= maxBytes)
+      break;
+    std::error_code ec = sys::fs::remove(e->path, /*IgnoreNonExisting=*/true);
+    if (ec)
+      continue; // read-only folder: nothing more can be done
+    total -= e->bytes;
+    ++removed;
+  }
+  return removed;
+}
+
+Expected<std::pair<uint64_t, uint64_t>> DiskCache::clear() const {
+  uint64_t files = 0, bytes = 0;
+  for (const DiskCacheEntry &e : scan()) {
+    if (std::error_code ec = sys::fs::remove(e.path, /*IgnoreNonExisting=*/true))
+      return makeError("cannot remove '" + e.path + "': " + ec.message());
+    ++files;
+    bytes += e.bytes;
+  }
+  return std::make_pair(files, bytes);
 }
 
 } // namespace kcc

@@ -1,5 +1,6 @@
 //===- Jit.cpp - Compile kernels at run time, with caches -----------------===//
 #include "runtime/Jit.h"
+#include "compiler/BuildIdentity.h"
 #include "compiler/Pipeline.h"
 #include "runtime/KernelCatalog.h"
 
@@ -22,8 +23,25 @@ StringRef cacheOutcomeName(CacheOutcome outcome) {
 
 Jit::Jit(JitOptions options)
     : options_(std::move(options)),
+      identity_(options_.compilerIdentity.empty() ? buildIdentity().id
+                                                  : options_.compilerIdentity),
       disk_(options_.cacheDirectory.empty() ? defaultCacheDirectory()
-                                            : options_.cacheDirectory) {}
+                                            : options_.cacheDirectory,
+            identity_) {
+  if (options_.cacheMaxBytes) {
+    maxBytes_ = *options_.cacheMaxBytes;
+  } else if (Expected<uint64_t> env = cacheMaxBytesFromEnvironment()) {
+    maxBytes_ = *env;
+  } else {
+    maxBytesError_ = toString(env.takeError());
+  }
+}
+
+Expected<uint64_t> Jit::cacheMaxBytes() const {
+  if (!maxBytesError_.empty())
+    return createStringError(inconvertibleErrorCode(), maxBytesError_);
+  return maxBytes_;
+}
 
 Jit::~Jit() = default;
 
@@ -59,9 +77,13 @@ Jit::Result Jit::produce(StringRef source, StringRef bufferName,
       r.codeObject = std::make_shared<std::vector<uint8_t>>(std::move(hit.payload));
       return r;
     }
-    // A damaged entry is never trusted: compile again and overwrite it.
+    // A damaged entry, or one another compiler build wrote, is never
+    // trusted: compile again and overwrite it.
+    ++diskMisses_;
     if (hit.status == DiskCache::LookupStatus::Damaged)
       ++damaged_;
+    if (hit.status == DiskCache::LookupStatus::Stale)
+      ++stale_;
   }
   CompileOptions co;
   co.chip = chip;
@@ -85,6 +107,8 @@ Jit::Result Jit::produce(StringRef source, StringRef bufferName,
     if (Error e = disk_.store(key, *r.codeObject)) {
       consumeError(std::move(e));
       ++writeFailures_;
+    } else {
+      evictions_ += disk_.evict(maxBytes_, key);
     }
   return r;
 }
@@ -99,8 +123,11 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
   in.params.assign(params.begin(), params.end());
   in.chip = chip;
   in.optLevel = options_.optLevel;
-  in.compilerVersion = kccVersion();
+  in.compilerIdentity = identity_;
   std::string key = computeCacheKey(in);
+  // A size bound nobody can read is not silently replaced by the default.
+  if (options_.useDiskCache && !maxBytesError_.empty())
+    return createStringError(inconvertibleErrorCode(), maxBytesError_);
 
   std::shared_future<Result> future;
   bool owner = false;
@@ -160,7 +187,10 @@ JitStats Jit::stats() const {
   s.compiles = compiles_;
   s.memoryHits = memoryHits_;
   s.diskHits = diskHits_;
+  s.diskMisses = diskMisses_;
   s.damagedEntries = damaged_;
+  s.staleEntries = stale_;
+  s.evictions = evictions_;
   s.diskWriteFailures = writeFailures_;
   return s;
 }

@@ -3,7 +3,8 @@
 // The JIT specialises and compiles a kernel in-process (the whole pipeline of
 // compiler/Pipeline.h, no subprocess) and keeps the code object in memory and
 // on disk under a key of source, sorted parameters, chip, optimisation level
-// and kcc version (runtime/CompileCache.h). Several threads asking for one key
+// and the compiler's build identity (compiler/BuildIdentity.h,
+// runtime/CompileCache.h): another build of kcc never gets this one's code. Several threads asking for one key
 // at once compile it once: the first compiles, the others wait for its result.
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,12 @@ struct JitOptions {
   bool useDiskCache = true;
   bool useMemoryCache = true;
   unsigned optLevel = 3;
+  /// The disk cache's size bound; none: $KCC_CACHE_MAX_BYTES, else 1 GiB.
+  std::optional<uint64_t> cacheMaxBytes;
+  /// The compiler named in keys and entries; empty: buildIdentity().id.
+  /// Another value stands for another build of kcc (tests, and programs
+  /// that patch the compiler and must not share its entries).
+  std::string compilerIdentity;
 };
 
 /// Where a compile() result came from.
@@ -47,10 +55,13 @@ struct CompiledKernel {
   double seconds = 0; // time spent in this compile() call
 };
 
-/// Counters since construction (for tests and the benchmark).
+/// Counters since construction (for tests, tools and the benchmark).
+/// diskMisses counts disk lookups that served nothing: no entry, a damaged
+/// one, or a stale one (written by another compiler build).
 struct JitStats {
-  uint64_t compiles = 0, memoryHits = 0, diskHits = 0, damagedEntries = 0,
-           diskWriteFailures = 0;
+  uint64_t compiles = 0, memoryHits = 0, diskHits = 0, diskMisses = 0,
+           damagedEntries = 0, staleEntries = 0, diskWriteFailures = 0,
+           evictions = 0;
 };
 
 class Jit {
@@ -76,6 +87,10 @@ public:
   JitStats stats() const;
   const JitOptions &options() const { return options_; }
   llvm::StringRef cacheDirectory() const { return disk_.directory(); }
+  const DiskCache &diskCache() const { return disk_; }
+  /// The bound in force; an error when $KCC_CACHE_MAX_BYTES is unreadable
+  /// (then every compile that uses the disk cache fails with it).
+  llvm::Expected<uint64_t> cacheMaxBytes() const;
 
 private:
   struct Result {
@@ -88,11 +103,14 @@ private:
                  const std::string &key);
 
   JitOptions options_;
+  std::string identity_;
   DiskCache disk_;
+  uint64_t maxBytes_ = kDefaultCacheMaxBytes;
+  std::string maxBytesError_;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_future<Result>> entries_;
   std::atomic<uint64_t> compiles_{0}, memoryHits_{0}, diskHits_{0},
-      damaged_{0}, writeFailures_{0};
+      diskMisses_{0}, damaged_{0}, stale_{0}, writeFailures_{0}, evictions_{0};
 };
 
 } // namespace kcc

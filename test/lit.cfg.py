@@ -1,5 +1,8 @@
 # -*- Python -*-
+import atexit
 import os
+import shutil
+import tempfile
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -23,8 +26,39 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.kcc_tools_dir, append_path=True)
 
-# Keep the compile cache of tests inside the build tree.
-config.environment["KCC_CACHE_DIR"] = os.path.join(config.kcc_obj_root, "test", "kcc-cache")
+# A compile cache created fresh for each run of the suite, inside the build
+# tree, and removed when the run ends: no test can pass on a code object an
+# earlier run (or an earlier build of kcc) left behind. One folder per run,
+# so that two runs at once keep apart; folders of runs that were killed
+# (their lit process is gone) are removed by the next run.
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+_cache_root = os.path.join(config.kcc_obj_root, "test", "kcc-cache")
+os.makedirs(_cache_root, exist_ok=True)
+for _name in os.listdir(_cache_root):
+    _path = os.path.join(_cache_root, _name)
+    _pid = _name.split("-")[1] if _name.startswith("run-") else ""
+    if not (_pid.isdigit() and _pid_alive(int(_pid))):
+        shutil.rmtree(_path, ignore_errors=True)
+        if os.path.isfile(_path):
+            os.remove(_path)
+_cache_dir = tempfile.mkdtemp(prefix="run-%d-" % os.getpid(), dir=_cache_root)
+atexit.register(shutil.rmtree, _cache_dir, True)
+config.environment["KCC_CACHE_DIR"] = _cache_dir
+# The bound from the user's environment must not evict the suite's entries.
+config.environment.pop("KCC_CACHE_MAX_BYTES", None)
+
+# test/kcc/build-identity.test makes a git repository of its own.
+if shutil.which("git"):
+    config.available_features.add("git")
 
 tool_dirs = [config.kcc_tools_dir, config.llvm_tools_dir]
 tools = [

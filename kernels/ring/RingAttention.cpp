@@ -301,6 +301,17 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
   RingAttentionResult result;
   result.world = world;
   result.stepKernel = options.stepKernel;
+  // Named before anything runs, so that even a rank whose pairs are all
+  // skipped reports what its steps would have run.
+  if (persistent) {
+    result.path = ringStepKernelName(RingStepKernel::Persistent).str();
+  } else {
+    Chip chip = mine.empty() ? Chip::gfx942 : comm.device(mine[0]).chip();
+    result.attentionKernelPath = attentionPath(chip, D);
+    result.path = (ringStepKernelName(RingStepKernel::AttentionMerge) + " (" +
+                   attentionPathName(*result.attentionKernelPath) + ")")
+                      .str();
+  }
   std::vector<RankState> ranks(mine.size());
   for (size_t i = 0; i < mine.size(); ++i) {
     RankState &st = ranks[i];
@@ -689,7 +700,14 @@ Expected<RingAttentionResult> ring_attention(RingCommunicator &comm,
             if (!ar)
               return makeError(kComponent, "rank " + Twine(st.rank) + ", step " + Twine(t) + ": " +
                            toString(ar.takeError()));
-            result.path = ar->path;
+            // attention_forward() chose its path for this rank's chip; ranks
+            // of one process may be on different chips.
+            if (ar->path != *result.attentionKernelPath) {
+              result.attentionKernelPath = ar->path;
+              result.path = (ringStepKernelName(RingStepKernel::AttentionMerge) + " (" +
+                             attentionPathName(ar->path) + ")")
+                                .str();
+            }
             ++rec.attentionCalls;
             rec.attentionInstructions += kernelInstructions(ar->launch);
 

@@ -115,8 +115,14 @@ struct RingStepRecord {
 struct RingAttentionResult {
   unsigned world = 0;
   RingStepKernel stepKernel = RingStepKernel::AttentionMerge;
-  /// AttentionMerge: the attention kernel's path.
-  AttentionPath path = AttentionPath::Generic;
+  /// The step kernel that ran, by name: "persistent"
+  /// (ring_attn_persistent.mlir), or "attention+merge (PATH)" with the path
+  /// of attention_forward() it ran (attentionPathName: "gfx950-fast",
+  /// "gfx942", "generic").
+  std::string path;
+  /// AttentionMerge: that attention path; none for Persistent, whose one
+  /// kernel is none of attention_forward()'s.
+  std::optional<AttentionPath> attentionKernelPath;
   /// Persistent: workgroups of each rank's launch (fetchers + workers), and
   /// the staging slots (2, or world - 1 when the query blocks outnumber the
   /// resident workers).

@@ -56,7 +56,13 @@ public:
     heap_.reset(); // unmaps from the emulator before the memory goes
     if (shared_)
       munmap(shared_, sharedBytes_);
-    if (node_ != MPI_COMM_NULL)
+    // After MPI_Finalize, MPI has released every communicator already and
+    // calling MPI_Comm_free aborts the process (Open MPI); a program whose
+    // std::unique_ptr outlives its MPI_Finalize call must not crash at exit.
+    // MPI_Finalized is one of the calls allowed at any time.
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (node_ != MPI_COMM_NULL && !finalized)
       MPI_Comm_free(&node_);
   }
 

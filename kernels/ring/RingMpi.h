@@ -55,7 +55,12 @@ struct MpiRingOptions {
 bool rcclAvailable(std::string *why = nullptr);
 
 /// This process's rank of MPI_COMM_WORLD as a ring rank (MPI must be
-/// initialised). Collective over MPI_COMM_WORLD.
+/// initialised). Collective over MPI_COMM_WORLD. The communicator may be
+/// destroyed before or after MPI_Finalize: after it, its MPI resources are
+/// already gone with MPI and only its memory is released (the shared heap,
+/// the device mapping), so a std::unique_ptr that outlives main's
+/// MPI_Finalize call is fine. Every ring_attention call must still come
+/// before MPI_Finalize.
 llvm::Expected<std::unique_ptr<RingCommunicator>>
 createMpiRingCommunicator(Runtime &runtime, const MpiRingOptions &options = {});
 

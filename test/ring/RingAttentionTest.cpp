@@ -188,6 +188,16 @@ void runRingCase(const Case &c) {
   auto res = ring_attention(*ranks.comm, ops, options);
   ASSERT_TRUE(bool(res)) << toString(res.takeError());
   ASSERT_EQ(res->stepKernel, c.kernel);
+  // The result names the kernel that ran: the persistent one is none of
+  // attention_forward()'s paths.
+  if (c.kernel == RingStepKernel::Persistent) {
+    EXPECT_EQ(res->path, "persistent");
+    EXPECT_FALSE(res->attentionKernelPath.has_value());
+  } else {
+    AttentionPath expected = attentionPath(c.chip, c.D);
+    EXPECT_EQ(res->path, "attention+merge (" + attentionPathName(expected).str() + ")");
+    EXPECT_EQ(res->attentionKernelPath, expected);
+  }
   if (c.kernel == RingStepKernel::Persistent) {
     // One launch per rank: instructions split by step, no merge kernel;
     // every step that folds a chunk in shows the workers' instructions,

@@ -12,8 +12,12 @@
 //   kcc-ring-mpi-test [--seq S] [--causal] [--zigzag] [--d 64|128]
 //                     [--f16] [--heads H] [--kv-heads H] [--force-mpi a-b,...]
 //                     [--mismatch] [--rccl] [--persistent]
+//                     [--destroy-after-finalize]
 //
 // --persistent runs the persistent step kernel (RingStepKernel::Persistent).
+// --destroy-after-finalize keeps the communicator (and its runtime) alive
+// past MPI_Finalize and destroys them after, as a program whose
+// std::unique_ptr outlives its MPI_Finalize call does; that must not abort.
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/ring/RingAttention.h"
@@ -34,6 +38,10 @@ using namespace kcc;
 using namespace kcc::ops;
 
 namespace {
+
+/// --destroy-after-finalize: what main destroys after MPI_Finalize.
+std::unique_ptr<Runtime> keptRuntime;
+std::unique_ptr<RingCommunicator> keptComm;
 
 uint16_t quantize(float x, bool bf) {
   if (bf) {
@@ -62,7 +70,7 @@ double dequantize(uint16_t h, bool bf) {
 int run(int rank, int world, int argc, char **argv) {
   int S = 77, D = 64, H = 4, Hkv = 2;
   bool causal = false, zigzag = false, bf = true, mismatch = false, rccl = false,
-       persistent = false;
+       persistent = false, destroyAfterFinalize = false;
   MpiRingOptions mo;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -77,6 +85,7 @@ int run(int rank, int world, int argc, char **argv) {
     else if (a == "--mismatch") mismatch = true;
     else if (a == "--rccl") rccl = true;
     else if (a == "--persistent") persistent = true;
+    else if (a == "--destroy-after-finalize") destroyAfterFinalize = true;
     else if (a == "--force-mpi") {
       std::string list = next();
       for (size_t p = 0; p < list.size();) {
@@ -188,8 +197,12 @@ int run(int rank, int world, int argc, char **argv) {
   for (const RingStepRecord &s : res->steps)
     for (size_t i = 0; i < s.links.size(); ++i)
       links += " " + std::to_string(s.sources[i]) + ":" + ringLinkName(s.links[i]).str();
-  std::printf("rank %d: %s max |O - ref| = %.3g max |LSE - ref| = %.3g; chunks from%s\n", rank,
-              bad ? "FAILED" : "OK", worst, worstLse, links.c_str());
+  std::printf("rank %d: %s (%s) max |O - ref| = %.3g max |LSE - ref| = %.3g; chunks from%s\n",
+              rank, bad ? "FAILED" : "OK", res->path.c_str(), worst, worstLse, links.c_str());
+  if (destroyAfterFinalize) {
+    keptComm = std::move(*comm);
+    keptRuntime = std::move(*rt);
+  }
   return bad ? 1 : 0;
 }
 
@@ -206,5 +219,10 @@ int main(int argc, char **argv) {
   int worst = 0;
   MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();
+  if (keptComm) {
+    keptComm.reset();
+    keptRuntime.reset();
+    std::printf("rank %d: communicator destroyed after MPI_Finalize\n", rank);
+  }
   return worst;
 }

@@ -3,8 +3,13 @@
 // Each test gets its own cache directory. The disk tests damage entries the
 // ways a crash or a full disk would (truncation, flipped payload byte, a
 // foreign header) and check that the JIT recompiles instead of trusting it.
+// Other builds of the compiler are stood for by JitOptions::compilerIdentity:
+// their entries are never served (counted as misses, recompiled), an
+// unchanged build's are, and eviction removes other builds' entries first,
+// then the least recently used.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/BuildIdentity.h"
 #include "compiler/Pipeline.h"
 #include "kernels/EmbeddedKernels.h"
 #include "target/CodeObject.h"
@@ -13,10 +18,13 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <thread>
 
 using namespace kcc;
@@ -46,7 +54,7 @@ TEST(CacheKey, SortsParamsAndSeparatesFields) {
   CacheKeyInputs a;
   a.source = "x";
   a.params = {"A=1", "B=2"};
-  a.compilerVersion = "v";
+  a.compilerIdentity = "v";
   CacheKeyInputs b = a;
   b.params = {"B=2", "A=1"};
   EXPECT_EQ(computeCacheKey(a), computeCacheKey(b));
@@ -58,7 +66,7 @@ TEST(CacheKey, SortsParamsAndSeparatesFields) {
   d.optLevel = 2;
   EXPECT_NE(computeCacheKey(a), computeCacheKey(d));
   CacheKeyInputs e = a;
-  e.compilerVersion = "w";
+  e.compilerIdentity = "w";
   EXPECT_NE(computeCacheKey(a), computeCacheKey(e));
   // "A=1" + "B=2" must differ from "A=1B=2" (length-prefixed fields).
   CacheKeyInputs f = a;
@@ -98,7 +106,7 @@ TEST_F(JitTest, MemoryThenDiskHits) {
     EXPECT_EQ(second->outcome, CacheOutcome::MemoryHit);
     EXPECT_EQ(second->codeObject, first->codeObject); // the same bytes, shared
     EXPECT_TRUE(llvm::sys::fs::exists(
-        DiskCache(dir_).entryPath(first->key)));
+        DiskCache(dir_, buildIdentity().id).entryPath(first->key)));
   }
   Jit fresh(options()); // a new process, as far as caches go
   auto third = fresh.compile("gemm", kParams, Chip::gfx942);
@@ -122,7 +130,7 @@ void expectRecompiled(const std::string &dir,
     ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
     key = r->key;
   }
-  DiskCache disk(dir);
+  DiskCache disk(dir, buildIdentity().id);
   std::string path = disk.entryPath(key);
   auto buf = llvm::MemoryBuffer::getFile(path);
   ASSERT_TRUE(bool(buf));
@@ -150,11 +158,270 @@ void expectRecompiled(const std::string &dir,
   EXPECT_EQ((*again)->getBuffer().str(), good); // rewritten whole
 }
 
+/// Identities of two builds of the compiler, as 64 hex digits.
+const std::string kBuildA(64, 'a'), kBuildB(64, 'b');
+
+TEST_F(JitTest, AnotherCompilerMissesAnUnchangedOneHits) {
+  JitOptions a = options(), b = options();
+  a.compilerIdentity = kBuildA;
+  b.compilerIdentity = kBuildB;
+  std::string keyA, keyB;
+  {
+    Jit jit(a);
+    auto r = jit.compile("gemm", kParams, Chip::gfx942);
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    EXPECT_EQ(r->outcome, CacheOutcome::Compiled);
+    keyA = r->key;
+  }
+  {
+    // A changed compiler: the same kernel, parameters and chip, another key;
+    // compiled again, never served build A's code object.
+    Jit jit(b);
+    auto r = jit.compile("gemm", kParams, Chip::gfx942);
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    EXPECT_EQ(r->outcome, CacheOutcome::Compiled);
+    EXPECT_NE(r->key, keyA);
+    keyB = r->key;
+    JitStats s = jit.stats();
+    EXPECT_EQ(s.diskHits, 0u);
+    EXPECT_EQ(s.diskMisses, 1u);
+    EXPECT_EQ(s.compiles, 1u);
+  }
+  // Each entry's header names the build that wrote it.
+  auto identityOf = [&](const std::string &key) {
+    auto buf = llvm::MemoryBuffer::getFile(DiskCache(dir_, "").entryPath(key));
+    EXPECT_TRUE(bool(buf));
+    return buf ? (*buf)->getBuffer().substr(120, 64).str() : std::string();
+  };
+  EXPECT_EQ(identityOf(keyA), kBuildA);
+  EXPECT_EQ(identityOf(keyB), kBuildB);
+  DiskCacheSummary sum = DiskCache(dir_, kBuildB).summarize();
+  EXPECT_EQ(sum.entries, 2u);
+  EXPECT_EQ(sum.currentEntries, 1u);
+  EXPECT_EQ(sum.otherEntries, 1u);
+  EXPECT_EQ(sum.otherIdentities, 1u);
+  {
+    // Build A rebuilt unchanged (the same identity): its entry hits.
+    Jit jit(a);
+    auto r = jit.compile("gemm", kParams, Chip::gfx942);
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    EXPECT_EQ(r->outcome, CacheOutcome::DiskHit);
+    EXPECT_EQ(r->key, keyA);
+    JitStats s = jit.stats();
+    EXPECT_EQ(s.diskHits, 1u);
+    EXPECT_EQ(s.diskMisses, 0u);
+    EXPECT_EQ(s.compiles, 0u);
+  }
+}
+
+TEST_F(JitTest, EntryOfAnotherCompilerIsRecompiledAndReplaced) {
+  // A sound entry at this build's key whose header names another build (a
+  // copied cache folder, a key collision): not served, recompiled, and
+  // replaced by this build's.
+  JitOptions o = options();
+  o.compilerIdentity = kBuildA;
+  std::string key, good;
+  {
+    Jit jit(o);
+    auto r = jit.compile("gemm", kParams, Chip::gfx950);
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    key = r->key;
+  }
+  DiskCache disk(dir_, kBuildA);
+  std::string path = disk.entryPath(key);
+  {
+    auto buf = llvm::MemoryBuffer::getFile(path);
+    ASSERT_TRUE(bool(buf));
+    good = (*buf)->getBuffer().str();
+    std::string foreign = good;
+    foreign.replace(120, 64, kBuildB);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << foreign;
+  }
+  DiskCache::Lookup l = disk.lookup(key);
+  EXPECT_EQ(l.status, DiskCache::LookupStatus::Stale);
+  EXPECT_EQ(l.problem, "written by another compiler (identity bbbbbbbbbbbbbbbb...)");
+
+  Jit jit(o);
+  auto r = jit.compile("gemm", kParams, Chip::gfx950);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_EQ(r->outcome, CacheOutcome::Compiled);
+  JitStats s = jit.stats();
+  EXPECT_EQ(s.diskHits, 0u);
+  EXPECT_EQ(s.diskMisses, 1u);
+  EXPECT_EQ(s.staleEntries, 1u);
+  EXPECT_EQ(s.damagedEntries, 0u);
+  auto again = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ((*again)->getBuffer().str(), good); // build A's, whole
+  EXPECT_EQ(disk.lookup(key).status, DiskCache::LookupStatus::Hit);
+}
+
+/// A kernel with nothing in it, named `name`: quick to compile, and code
+/// objects of equal size for names of equal length.
+std::string emptyKernel(const std::string &name) {
+  return "func.func @" + name +
+         "(%x: !tile.ptr<f32>) attributes {tile.kernel, tile.block_size = 64 : i64} {\n"
+         "  return\n}\n";
+}
+
+/// Sets the file's modification time (what eviction reads as last use).
+void setAge(const std::string &path, std::chrono::seconds age) {
+  int fd;
+  ASSERT_FALSE(llvm::sys::fs::openFileForReadWrite(
+      path, fd, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_None));
+  ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
+      fd, std::chrono::system_clock::now() - age));
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+}
+
+uint64_t fileSize(const std::string &path) {
+  uint64_t n = 0;
+  EXPECT_FALSE(llvm::sys::fs::file_size(path, n)) << path;
+  return n;
+}
+
+llvm::sys::TimePoint<> modified(const std::string &path) {
+  llvm::sys::fs::file_status st;
+  EXPECT_FALSE(llvm::sys::fs::status(path, st));
+  return st.getLastModificationTime();
+}
+
+TEST_F(JitTest, EvictsOtherCompilersFirstThenLeastRecentlyUsed) {
+  JitOptions mine = options(), other = options();
+  mine.compilerIdentity = kBuildA;
+  other.compilerIdentity = kBuildB;
+  DiskCache disk(dir_, kBuildA);
+  auto compile = [&](Jit &jit, const std::string &name) {
+    auto r = jit.compile(emptyKernel(name), {}, Chip::gfx942);
+    EXPECT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    return r ? disk.entryPath(r->key) : std::string();
+  };
+  std::string o0, k1, k2;
+  {
+    Jit jit(other);
+    o0 = compile(jit, "k0");
+  }
+  Jit unbounded(mine);
+  k1 = compile(unbounded, "k1");
+  k2 = compile(unbounded, "k2");
+  uint64_t size = fileSize(k1);
+  ASSERT_EQ(fileSize(k2), size);
+  ASSERT_EQ(fileSize(o0), size);
+  // The other build's entry is the most recent, k1 the least.
+  setAge(k1, std::chrono::seconds(300));
+  setAge(k2, std::chrono::seconds(200));
+  // A hit makes k1 the most recently used of this build's.
+  {
+    Jit jit(mine);
+    auto r = jit.compile(emptyKernel("k1"), {}, Chip::gfx942);
+    ASSERT_TRUE(bool(r));
+    EXPECT_EQ(r->outcome, CacheOutcome::DiskHit);
+  }
+  EXPECT_GT(modified(k1), modified(k2));
+
+  // Room for three entries: the fourth evicts the other build's, although
+  // it is the newest.
+  JitOptions bounded = mine;
+  bounded.cacheMaxBytes = 3 * size;
+  Jit jit(bounded);
+  std::string k3 = compile(jit, "k3");
+  EXPECT_FALSE(llvm::sys::fs::exists(o0));
+  EXPECT_TRUE(llvm::sys::fs::exists(k1));
+  EXPECT_TRUE(llvm::sys::fs::exists(k2));
+  EXPECT_TRUE(llvm::sys::fs::exists(k3));
+  EXPECT_EQ(jit.stats().evictions, 1u);
+  // Then this build's least recently used: k2 (k1 was hit since).
+  std::string k4 = compile(jit, "k4");
+  EXPECT_FALSE(llvm::sys::fs::exists(k2));
+  EXPECT_TRUE(llvm::sys::fs::exists(k1));
+  EXPECT_TRUE(llvm::sys::fs::exists(k3));
+  EXPECT_TRUE(llvm::sys::fs::exists(k4));
+  EXPECT_EQ(jit.stats().evictions, 2u);
+  DiskCacheSummary s = disk.summarize();
+  EXPECT_EQ(s.entries, 3u);
+  EXPECT_EQ(s.bytes, 3 * size);
+  EXPECT_EQ(s.otherEntries, 0u);
+
+  // A bound smaller than one entry keeps the entry just written.
+  JitOptions tiny = mine;
+  tiny.cacheMaxBytes = 1;
+  Jit small(tiny);
+  std::string k5 = compile(small, "k5");
+  EXPECT_TRUE(llvm::sys::fs::exists(k5));
+  EXPECT_EQ(disk.summarize().entries, 1u);
+}
+
+TEST_F(JitTest, ClearRemovesEntriesOnly) {
+  Jit jit(options());
+  ASSERT_TRUE(bool(jit.compile(emptyKernel("k1"), {}, Chip::gfx950)));
+  ASSERT_TRUE(bool(jit.compile(emptyKernel("k2"), {}, Chip::gfx950)));
+  // The folder may be shared ($KCC_CACHE_DIR=~/work): other files stay.
+  std::string notes = dir_ + "/notes.txt";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(notes, ec);
+    ASSERT_FALSE(ec);
+    os << "mine";
+  }
+  DiskCache disk = jit.diskCache();
+  uint64_t bytes = disk.summarize().bytes;
+  auto removed = disk.clear();
+  ASSERT_TRUE(bool(removed)) << llvm::toString(removed.takeError());
+  EXPECT_EQ(removed->first, 2u);
+  EXPECT_EQ(removed->second, bytes);
+  EXPECT_EQ(disk.summarize().entries, 0u);
+  EXPECT_TRUE(llvm::sys::fs::exists(notes));
+}
+
+TEST(CacheMaxBytes, FromEnvironment) {
+  const char *old = getenv("KCC_CACHE_MAX_BYTES");
+  std::string saved = old ? old : "";
+  unsetenv("KCC_CACHE_MAX_BYTES");
+  EXPECT_EQ(llvm::cantFail(cacheMaxBytesFromEnvironment()), uint64_t(1) << 30);
+  setenv("KCC_CACHE_MAX_BYTES", "123456", 1);
+  EXPECT_EQ(llvm::cantFail(cacheMaxBytesFromEnvironment()), 123456u);
+  setenv("KCC_CACHE_MAX_BYTES", "512M", 1);
+  EXPECT_EQ(llvm::cantFail(cacheMaxBytesFromEnvironment()), uint64_t(512) << 20);
+  setenv("KCC_CACHE_MAX_BYTES", "2g", 1);
+  EXPECT_EQ(llvm::cantFail(cacheMaxBytesFromEnvironment()), uint64_t(2) << 30);
+  for (const char *bad : {"lots", "-1", "1T", "99999999999999999999"}) {
+    setenv("KCC_CACHE_MAX_BYTES", bad, 1);
+    auto r = cacheMaxBytesFromEnvironment();
+    ASSERT_FALSE(bool(r)) << bad;
+    EXPECT_EQ(llvm::toString(r.takeError()),
+              std::string("KCC_CACHE_MAX_BYTES='") + bad +
+                  "' is not a size; expected bytes, optionally with a K, M or G "
+                  "suffix (e.g. 512M)");
+  }
+  // A JIT with an unreadable bound says so instead of compiling under a
+  // bound nobody asked for.
+  setenv("KCC_CACHE_MAX_BYTES", "lots", 1);
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("kcc-jit-test", dir));
+  JitOptions o;
+  o.cacheDirectory = std::string(dir);
+  Jit jit(o);
+  auto r = jit.compile(emptyKernel("k"), {}, Chip::gfx942);
+  ASSERT_FALSE(bool(r));
+  EXPECT_EQ(llvm::toString(r.takeError()),
+            "KCC_CACHE_MAX_BYTES='lots' is not a size; expected bytes, optionally "
+            "with a K, M or G suffix (e.g. 512M)");
+  llvm::sys::fs::remove_directories(dir);
+  if (old)
+    setenv("KCC_CACHE_MAX_BYTES", saved.c_str(), 1);
+  else
+    unsetenv("KCC_CACHE_MAX_BYTES");
+}
+
 TEST_F(JitTest, TruncatedEntryIsRecompiled) {
   expectRecompiled(dir_, [](std::string &s) { s.resize(s.size() - 100); },
                    [](size_t n) {
-                     return "payload is " + std::to_string(n - 220) +
-                            " bytes, header says " + std::to_string(n - 120) +
+                     size_t header = DiskCache::kHeaderSize;
+                     return "payload is " + std::to_string(n - 100 - header) +
+                            " bytes, header says " + std::to_string(n - header) +
                             " (truncated?)";
                    });
 }

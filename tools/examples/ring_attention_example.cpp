@@ -135,7 +135,8 @@ int main(int argc, char **argv) {
     std::printf(" (%u fetcher + %u worker workgroups per rank, %u staging slots)\n",
                 res->fetchers, res->workers, res->slots);
   else
-    std::printf(", attention path %s\n", attentionPathName(res->path).str().c_str());
+    std::printf(", attention path %s\n",
+                attentionPathName(*res->attentionKernelPath).str().c_str());
   for (const RingStepRecord &s : res->steps) {
     std::string src;
     for (unsigned x : s.sources)

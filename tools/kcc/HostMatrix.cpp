@@ -10,7 +10,32 @@ using namespace llvm;
 
 namespace kcc::runkernel {
 
-Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, StringRef what) {
+/// The dtype a .npy element type holds, as kcc reads it.
+static DType dtypeOf(NpyType type) {
+  switch (type) {
+  case NpyType::F32: return DType::f32;
+  case NpyType::F16: return DType::f16;
+  case NpyType::U16: return DType::bf16;
+  }
+  return DType::f32;
+}
+
+/// "f32 ('<f4')", "bf16 ('<u2' bits)".
+static std::string describe(DType dtype) {
+  switch (dtype) {
+  case DType::f32: return "f32 ('<f4')";
+  case DType::f16: return "f16 ('<f2')";
+  case DType::bf16: return "bf16 ('<u2' bits)";
+  default: return dtypeName(dtype).str();
+  }
+}
+
+Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, StringRef name,
+                             StringRef path) {
+  if (dtypeOf(a.type) != dtype)
+    return makeError("input '" + name + "' (" + path + ") is " + describe(dtypeOf(a.type)) +
+                     " but the kernel takes " + describe(dtype) +
+                     " for it; convert the file first (kcc does not convert inputs)");
   HostMatrix m;
   m.dtype = dtype;
   if (a.shape.size() == 2) {
@@ -20,33 +45,10 @@ Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, StringRef what) {
     m.rows = 1;
     m.cols = a.shape[0];
   } else {
-    return makeError(what + " has " + Twine(a.shape.size()) +
-                 " dimensions; expected a matrix or a vector");
+    return makeError("input '" + name + "' (" + path + ") has " + Twine(a.shape.size()) +
+                     " dimensions; expected a matrix or a vector");
   }
-  size_t n = a.elementCount();
-  m.bytes.resize(n * dtypeSize(dtype));
-  auto element = [&](size_t i) -> float {
-    if (a.type == NpyType::F32) {
-      float f;
-      std::memcpy(&f, &a.data[4 * i], 4);
-      return f;
-    }
-    uint16_t h;
-    std::memcpy(&h, &a.data[2 * i], 2);
-    return a.type == NpyType::F16 ? f16ToFloat(h) : bf16ToFloat(h);
-  };
-  if (a.type == NpyType::U16 && dtype != DType::bf16)
-    return makeError(what + " is '<u2' (bf16 bits) but the kernel wants " +
-                 dtypeName(dtype));
-  for (size_t i = 0; i < n; ++i) {
-    float f = element(i);
-    if (dtype == DType::f32) {
-      std::memcpy(&m.bytes[4 * i], &f, 4);
-    } else {
-      uint16_t h = dtype == DType::bf16 ? floatToBf16(f) : floatToF16(f);
-      std::memcpy(&m.bytes[2 * i], &h, 2);
-    }
-  }
+  m.bytes = a.data;
   return m;
 }
 

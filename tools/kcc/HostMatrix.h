@@ -39,9 +39,14 @@ struct HostMatrix {
   }
 };
 
-/// Converts a .npy array to `dtype`: '<f4' is rounded to the 16-bit types,
-/// '<f2' is f16, '<u2' holds bf16 bits (NumPy has no bfloat16).
-llvm::Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, llvm::StringRef what);
+/// A .npy array as a matrix of `dtype`, which the array must already hold:
+/// '<f4' for f32, '<f2' for f16, '<u2' for bf16 (its bits: NumPy has no
+/// bfloat16). Any other pairing is refused with a message naming the input
+/// (`name`, read from `path`), its dtype and the one expected: converting
+/// would round an f32 file, or reinterpret f16 as bf16, behind the user's
+/// back.
+llvm::Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, llvm::StringRef name,
+                                   llvm::StringRef path);
 
 /// `m` as a .npy array: 2-D, or 1-D (its columns) when `vector`; bf16 is
 /// stored as '<u2' bits.

@@ -113,7 +113,7 @@ int runGemm(const Options &o) {
     Expected<NpyArray> npy = readNpy(it->second);
     if (!npy)
       return fail(toString(npy.takeError()));
-    Expected<HostMatrix> m = fromNpy(*npy, *in, it->second);
+    Expected<HostMatrix> m = fromNpy(*npy, *in, name, it->second);
     if (!m)
       return fail(toString(m.takeError()));
     *slot = std::move(*m);
@@ -139,6 +139,12 @@ int runGemm(const Options &o) {
   if (!a) a = randomMatrix(*in, *M, *K, rng);
   if (!bt) bt = randomMatrix(*in, *N, *K, rng);
   if (hasBias && !bias) bias = randomMatrix(*in, 1, *N, rng);
+  // One value per column of C: a bias of another length would be read in
+  // part, or past its end.
+  if (bias && (bias->rows != 1 || bias->cols != *N))
+    return fail("input 'bias' (" + o.inputs.lookup("bias") + ") is " + Twine(bias->rows) +
+                "x" + Twine(bias->cols) + "; expected a vector of N = " + Twine(*N) +
+                " values");
 
   Expected<std::unique_ptr<Runtime>> rt = Runtime::create();
   if (!rt)
@@ -238,7 +244,7 @@ int runGemm(const Options &o) {
     DType refType = ref->type == NpyType::F32   ? DType::f32
                     : ref->type == NpyType::F16 ? DType::f16
                                                 : DType::bf16;
-    Expected<HostMatrix> rm = fromNpy(*ref, refType, o.reference);
+    Expected<HostMatrix> rm = fromNpy(*ref, refType, "reference", o.reference);
     if (!rm)
       return fail(toString(rm.takeError()));
     if (rm->rows != c.rows || rm->cols != c.cols)

@@ -2,16 +2,19 @@
 //
 //   kcc FILE.mlir --mcpu=gfx942|gfx950 [-D NAME=VALUE]... [--emit=STAGE] [-o OUT] [--stats]
 //   kcc run CODE_OBJECT --kernel NAME --device emu:gfx950 ...   (see kcc run --help)
+//   kcc cache --stats|--clear                                  (the JIT's disk cache)
 //
 // Every failure is one line on stderr (plus MLIR's located diagnostics for
 // kernel source errors) and a non-zero exit; nothing reaches an abort.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/BuildIdentity.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Stats.h"
 #include "target/Target.h"
 
 #ifdef KCC_HAVE_RUN_COMMAND
+#include "tools/kcc/CacheCommand.h"
 #include "tools/kcc/RunCommand.h"
 #endif
 
@@ -36,6 +39,7 @@ static const char *kUsage =
     "\n"
     "USAGE: kcc FILE.mlir --mcpu=CHIP [options]\n"
     "       kcc run CODE_OBJECT --kernel NAME --device emu:CHIP ...   (kcc run --help)\n"
+    "       kcc cache --stats|--clear [--dir DIR]   the JIT's disk cache (kcc cache --help)\n"
     "\n"
     "OPTIONS:\n"
     "  --mcpu=CHIP       target chip: gfx942 (MI300X) or gfx950 (MI355X); required\n"
@@ -48,7 +52,8 @@ static const char *kUsage =
     "                    occupancy and instruction counts by class\n"
     "  -O0 .. -O3        LLVM optimisation level (default -O3)\n"
     "  --help            this text\n"
-    "  --version         the kcc version\n";
+    "  --version         this build's identity: version, git revision, source hash,\n"
+    "                    LLVM (what the compile cache keys on)\n";
 
 /// kcc's options, parsed by hand: llvm::cl is shared with the LLVM backend
 /// and lld linked into this binary, which register `-mcpu`, `-stats` and
@@ -88,7 +93,20 @@ static std::optional<int> parseArgs(int argc, char **argv, Options &o) {
       return 0;
     }
     if (a == "--version" || a == "-version") {
+      const kcc::BuildIdentity &b = kcc::buildIdentity();
       outs() << kcc::kccVersion() << "\n";
+      if (b.gitRevision.empty())
+        outs() << "  git revision  none (not built from a git checkout)\n";
+      else
+        outs() << "  git revision  " << b.gitRevision
+               << (b.gitDirty ? " (with uncommitted changes)" : "") << "\n";
+      outs() << "  sources       " << b.sourceHash
+             << " (target, dialects, passes, compiler, kernels, cmake)\n";
+      outs() << "  LLVM          " << b.llvmVersion;
+      if (b.llvmBuildVersion != b.llvmVersion)
+        outs() << " (built against " << b.llvmBuildVersion << ")";
+      outs() << "\n";
+      outs() << "  identity      " << b.id << " (the compile cache's name for this build)\n";
       return 0;
     }
     if (a == "--stats" || a == "-stats") {
@@ -207,6 +225,13 @@ int main(int argc, char **argv) {
     return kcc::runCommand(ArrayRef<const char *>(argv + 2, argv + argc));
 #else
     return fail("this kcc was built without the emulator; 'kcc run' is unavailable");
+#endif
+  }
+  if (argc > 1 && StringRef(argv[1]) == "cache") {
+#ifdef KCC_HAVE_RUN_COMMAND
+    return kcc::cacheCommand(ArrayRef<const char *>(argv + 2, argv + argc));
+#else
+    return fail("this kcc was built without the runtime; 'kcc cache' is unavailable");
 #endif
   }
   if (argc > 1 && StringRef(argv[1]) == "emu-coverage") {
