@@ -137,17 +137,29 @@ int runAttention(const Options &o) {
   ao.params = tuning;
   if (lse)
     ao.lse = VectorRef(*dlse, DType::f32, int64_t(nl));
-  Expected<ops::AttentionResult> r = ops::attention_forward(tq, tk, tv, to, ao);
-  if (!r)
-    return fail(toString(r.takeError()));
-  outs() << "path: " << ops::attentionPathName(r->path) << " (grid " << r->grid.x << "x"
-         << r->grid.y << "x" << r->grid.z << ", block " << r->block.x << ")\n";
   // Multiply-adds of S = Q K^T and O = P V over the visible keys.
   double pairs = 0;
   for (int64_t i = 0; i < s.seqQ; ++i)
     pairs += causal ? double(std::min(s.seqKv, std::max<int64_t>(0, i + s.seqKv - s.seqQ + 1)))
                     : double(s.seqKv);
   double flops = 4.0 * double(s.batch) * double(s.heads) * double(s.headDim) * pairs;
+  Expected<std::unique_ptr<OpTiming>> timing = OpTiming::start(*device, o, flops);
+  if (!timing)
+    return fail(toString(timing.takeError()));
+  Expected<ops::AttentionResult> r = ops::attention_forward(tq, tk, tv, to, ao);
+  if (!r)
+    return fail(toString(r.takeError()));
+  outs() << "path: " << ops::attentionPathName(r->path) << " (grid " << r->grid.x << "x"
+         << r->grid.y << "x" << r->grid.z << ", block " << r->block.x << ")\n";
+  if (*timing) {
+    if (Error e = (*timing)->print(r->launch.waveInstructions.value_or(0),
+                                   r->launch.workgroups))
+      return fail(toString(std::move(e)));
+    // In steady state only the first CU's workgroups ran, part of the way:
+    // there is no output to write or compare.
+    if (o.timing.steadyState())
+      return 0;
+  }
   if (r->launch.deviceMilliseconds)
     outs() << "time: " << format("%.4f", *r->launch.deviceMilliseconds) << " ms (HIP events), "
            << format("%.2f", flops / (*r->launch.deviceMilliseconds * 1e-3) / 1e12)

@@ -188,10 +188,22 @@ int runGemm(const Options &o) {
     biasRef = VectorRef(*dbias, *in, *N);
   ops::GemmOptions go;
   go.params = tuning;
+  Expected<std::unique_ptr<OpTiming>> timing =
+      OpTiming::start(*device, o, 2.0 * double(*M) * double(*N) * double(*K));
+  if (!timing)
+    return fail(toString(timing.takeError()));
   Expected<LaunchResult> r = ops::gemm({*da, *in, *M, *K}, {*dbt, *in, *N, *K},
                                        {*dc, *out, *M, *N}, biasRef, go);
   if (!r)
     return fail(toString(r.takeError()));
+  if (*timing) {
+    if (Error e = (*timing)->print(r->waveInstructions.value_or(0), r->workgroups))
+      return fail(toString(std::move(e)));
+    // In steady state only the first CU's workgroups ran, part of the way:
+    // there is no output to write or compare.
+    if (o.timing.steadyState())
+      return 0;
+  }
   HostMatrix c;
   c.dtype = *out;
   c.rows = *M;

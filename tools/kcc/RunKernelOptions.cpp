@@ -20,10 +20,12 @@ constexpr const char *kUsage =
     "usage: kcc run gemm [--device hip:N|emu:gfx942|emu:gfx950] "
     "[-D NAME=VALUE]... [--shape M=..,N=..,K=..] [--seed N] "
     "[--inputs a=A.npy,bt=BT.npy,bias=BIAS.npy] [--outputs DIR] "
-    "[--reference c=REF.npy] [--atol X] [--rtol Y] [--verify] [--check]\n"
+    "[--reference c=REF.npy] [--atol X] [--rtol Y] [--verify] [--check] "
+    "[--timing [--steady-state[=K]] ...]\n"
     "       kcc run attention [--device ...] [-D NAME=VALUE]... "
     "--shape B=..,Sq=..,Skv=..,H=..,Hkv=..,D=.. [--causal] [--scale X] "
-    "[--seed N] [--outputs DIR] [--atol X] [--verify] [--check]";
+    "[--seed N] [--outputs DIR] [--atol X] [--verify] [--check] "
+    "[--timing [--steady-state[=K]] ...]";
 
 /// "k1=v1,k2=v2" into a map; false on a malformed pair.
 bool parsePairs(StringRef text, StringMap<std::string> &out) {
@@ -138,6 +140,12 @@ std::optional<int> parseOptions(ArrayRef<StringRef> args, Options &o) {
     } else if (a == "--rtol" || a.starts_with("--rtol=")) {
       if (!number("--rtol", d)) return fail("--rtol needs a non-negative number");
       o.rtol = d;
+    } else if (o.timing.handles(a)) {
+      // --timing [--steady-state[=K]] ...: the op's kernel on the model.
+      size_t j = i;
+      if (Error e = o.timing.parse(args, j))
+        return fail(toString(std::move(e)));
+      i = j;
     } else {
       return fail("unknown option '" + a + "' for a named kernel; " + kUsage);
     }
@@ -157,6 +165,52 @@ Expected<Device &> openDevice(Runtime &runtime, const Options &o) {
       return makeError("--check: " + toString(std::move(e)));
   }
   return *device;
+}
+
+Expected<std::unique_ptr<OpTiming>> OpTiming::start(Device &device,
+                                                    const Options &o,
+                                                    double flops) {
+  if (!o.timing.enabled())
+    return nullptr;
+  if (device.kind() != DeviceKind::Emu)
+    return makeError("--timing needs an emulated device (emu:gfx942 or "
+                     "emu:gfx950), not " + device.spec());
+  emu::timing::TimingOptions t = o.timing.timingOptions();
+  if (t.flops == 0)
+    t.flops = flops;
+  std::unique_ptr<OpTiming> timing(new OpTiming(device, o, t));
+  Device::EmulatorInstrumentation in;
+  in.observer = &timing->timer_;
+  in.computeUnits = 1;
+  if (o.check)
+    in.check = CheckRequest{true, 1, false};
+  if (Error e = device.instrument(in))
+    return std::move(e);
+  return std::move(timing);
+}
+
+OpTiming::OpTiming(Device &device, const Options &o, emu::timing::TimingOptions t)
+    : device_(device), o_(o), timer_(device.chip(), t) {}
+
+OpTiming::~OpTiming() {
+  if (attached_)
+    consumeError(device_.instrument({}));
+}
+
+Error OpTiming::print(uint64_t waveInstructions, uint64_t workgroups) {
+  attached_ = false;
+  Device::EmulatorInstrumentation in;
+  if (o_.check)
+    in.check = CheckRequest{true, 1, false};
+  if (Error e = device_.instrument(in))
+    return e;
+  emu::LaunchStats stats;
+  stats.waveInstructions = waveInstructions;
+  stats.workgroups = workgroups;
+  Expected<emu::timing::TimingReport> report = timer_.report(stats);
+  if (!report)
+    return report.takeError();
+  return o_.timing.print(*report, device_.chip());
 }
 
 } // namespace kcc::runkernel

@@ -10,6 +10,7 @@
 #define KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
 
 #include "target/Error.h"
+#include "tools/kcc/TimingCommand.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -39,6 +40,28 @@ struct Options {
   std::string outputs, reference;
   std::optional<double> atol, rtol, scale;
   bool verify = false, causal = false, check = false;
+  /// --timing and its options (tools/kcc/TimingCommand.h).
+  TimingCommand timing;
+};
+
+/// While alive, times the op's kernel launch on `device` with the timing
+/// model (through Device::instrument: one CU's worth of workgroups resident,
+/// the ones replayed); print() writes the report.
+class OpTiming {
+public:
+  /// Nothing when --timing was not given.
+  static llvm::Expected<std::unique_ptr<OpTiming>>
+  start(Device &device, const Options &o, double flops);
+  ~OpTiming();
+  /// Detaches and prints the estimate; call after the op returned.
+  llvm::Error print(uint64_t waveInstructions, uint64_t workgroups);
+
+private:
+  OpTiming(Device &device, const Options &o, emu::timing::TimingOptions t);
+  Device &device_;
+  const Options &o_;
+  emu::timing::LaunchTimer timer_;
+  bool attached_ = true;
 };
 
 /// Parses `args` (NAME and the options after it) into `o`. Returns

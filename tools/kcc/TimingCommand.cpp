@@ -83,8 +83,6 @@ Expected<LaunchResult> TimingCommand::launch(Device &device, LoadedCode &code,
                                              const LaunchConfig &config,
                                              ArrayRef<uint8_t> kernarg,
                                              const Device::EmulatorInstrumentation &base) {
-  if (constants)
-    emu::timing::printConstants(device.chip(), outs());
   LaunchResult result;
   auto report = emu::timing::estimate(
       device.chip(), kernel, {config.grid.x, config.grid.y, config.grid.z},
@@ -109,19 +107,27 @@ Expected<LaunchResult> TimingCommand::launch(Device &device, LoadedCode &code,
       });
   if (!report)
     return report.takeError();
-  emu::timing::printReport(*report, outs());
+  if (Error e = print(*report, device.chip()))
+    return std::move(e);
+  return result;
+}
+
+Error TimingCommand::print(const emu::timing::TimingReport &report, Chip chip) const {
+  if (constants)
+    emu::timing::printConstants(chip, outs());
+  emu::timing::printReport(report, outs());
   if (bankConflicts)
-    emu::timing::printBankConflicts(*report, outs());
+    emu::timing::printBankConflicts(report, outs());
   if (!timelinePath.empty()) {
     std::error_code ec;
     raw_fd_ostream os(timelinePath, ec, sys::fs::OF_Text);
     if (ec)
       return makeError("cannot write '" + timelinePath + "': " + ec.message());
-    emu::timing::writeTimelineSvg(*report, timeline, os);
-    auto [b, e] = emu::timing::timelineWindow(*report, timeline);
+    emu::timing::writeTimelineSvg(report, timeline, os);
+    auto [b, e] = emu::timing::timelineWindow(report, timeline);
     outs() << "  timeline: " << timelinePath << " (cycles " << b << " to " << e << ")\n";
   }
-  return result;
+  return Error::success();
 }
 
 } // namespace kcc

@@ -40,6 +40,12 @@ public:
   /// Parses the option at args[i] (advancing i past a separate value).
   llvm::Error parse(llvm::ArrayRef<llvm::StringRef> args, size_t &i);
   bool enabled() const { return on; }
+  bool steadyState() const { return options.steadyStateIterations != 0; }
+  const emu::timing::TimingOptions &timingOptions() const { return options; }
+
+  /// Prints `report` as `--timing` does (constants, bank conflicts and the
+  /// timeline when asked for).
+  llvm::Error print(const emu::timing::TimingReport &report, Chip chip) const;
 
   /// Runs the launch on `device` (emulated) with the timing model attached
   /// through Device::instrument() on top of `base`, prints the report (and

@@ -167,6 +167,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
 
   // Steady-state extrapolation.
   if (trace.stoppedEarly && options.steadyStateIterations) {
+    r.stoppedEarly = true;
     unsigned K = options.steadyStateIterations;
     uint64_t pc = trace.stopLoopPc;
     const LoopTiming *loop = nullptr;
@@ -227,9 +228,12 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
                formatv("{0:F1}", loop->cyclesPerIteration).str() + " cycles (" + r.note +
                "); the code after the loop is not timed";
     } else {
-      r.note = "the trip count of loop @0x" + utohexstr(pc) +
-               " could not be inferred (give --trip-count); the estimate covers the "
-               "replayed iterations only";
+      r.note = options.tripCount
+                   ? "loop @0x" + utohexstr(pc) +
+                         " could not be extrapolated: not every replayed wave "
+                         "reached its iteration " + std::to_string(K)
+                   : "the trip count of loop @0x" + utohexstr(pc) +
+                         " could not be inferred; run again with --trip-count N";
     }
   }
 
@@ -298,6 +302,8 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   return r;
 }
 
+static Error checkPeak(const TimingReport &r);
+
 Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
                                 Dim3 block, uint32_t dynamicLdsBytes,
                                 const TimingOptions &options, ObservedLaunch run) {
@@ -321,10 +327,25 @@ Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
   TimingReport r = analyzeTrace(recorder.take(), total, perCu, options);
   r.kernel = k.name;
   r.launch = *stats;
+  if (Error e = checkPeak(r))
+    return std::move(e);
+  return r;
+}
+
+/// An estimate above the chip's peak for the MFMA the kernel runs is wrong
+/// input (FLOPs, trip count), never a figure.
+static Error checkPeak(const TimingReport &r) {
+  // Steady state stopped the launch early; without a trip count the replayed
+  // iterations are all the estimate would cover: no figure rather than a
+  // wrong one.
+  if (r.stoppedEarly && !r.extrapolated)
+    return createStringError(inconvertibleErrorCode(),
+                             "steady state for kernel '" + r.kernel + "': " +
+                                 r.note);
   if (r.peakTflops > 0 && r.tflops > r.peakTflops * 1.001)
     return createStringError(
         inconvertibleErrorCode(),
-        "the estimate for kernel '" + k.name + "', " +
+        "the estimate for kernel '" + r.kernel + "', " +
             formatv("{0:F1}", r.tflops).str() + " TFLOPS, exceeds the peak of " +
             formatv("{0:F1}", r.peakTflops).str() + " TFLOPS that " +
             std::to_string(r.computeUnits) + " CUs give with " + r.peakMfma +
@@ -332,7 +353,7 @@ Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
                  ? std::string(": the FLOP count (--flops) is wrong")
                  : ": the FLOP count (--flops) or the loop's trip count is "
                    "wrong (" + r.note + "; give --trip-count N)"));
-  return r;
+  return Error::success();
 }
 
 Expected<TimingReport> estimateLaunch(Device &device, ArrayRef<uint8_t> codeObject,
@@ -359,6 +380,73 @@ Expected<TimingReport> estimateLaunch(Device &device, ArrayRef<uint8_t> codeObje
                     lo.workgroupLimit = limit;
                     return device.launch(**module, kernel, lo, args);
                   });
+}
+
+LaunchTimer::LaunchTimer(Chip chip, const TimingOptions &options)
+    : chip_(chip), options_(options) {}
+LaunchTimer::~LaunchTimer() = default;
+
+bool LaunchTimer::mine(const Workgroup &wg) const {
+  return recorder_ && wg.launch == launch_ && !wg.waves.empty() &&
+         wg.waves.front()->dispatch->kernel == kernel_;
+}
+
+void LaunchTimer::workgroupBegin(Workgroup &wg) {
+  if (!recorder_ && !wg.waves.empty()) {
+    const Dispatch &d = *wg.waves.front()->dispatch;
+    kernel_ = d.kernel;
+    launch_ = wg.launch;
+    const TimingParams &p = getTimingParams(chip_);
+    unsigned cus = options_.computeUnits ? options_.computeUnits : p.computeUnits;
+    total_ = uint64_t(d.grid[0]) * d.grid[1] * d.grid[2];
+    uint64_t items = uint64_t(d.block[0]) * d.block[1] * d.block[2];
+    perCu_ = workgroupsPerCu(*d.kernel, chip_, uint32_t((items + 63) / 64),
+                             d.ldsBytes - d.kernel->groupSegmentFixedSize);
+    RecorderOptions ro;
+    ro.tracedWorkgroups =
+        std::max<uint64_t>(1, std::min<uint64_t>(perCu_, (total_ + cus - 1) / cus));
+    ro.stopAfterIterations = options_.steadyStateIterations;
+    recorder_ = std::make_unique<TraceRecorder>(chip_, ro);
+  }
+  if (mine(wg))
+    recorder_->workgroupBegin(wg);
+}
+void LaunchTimer::workgroupEnd(Workgroup &wg) {
+  if (mine(wg))
+    recorder_->workgroupEnd(wg);
+}
+void LaunchTimer::beforeIssue(Wave &w, const Inst &in) {
+  if (mine(*w.wg))
+    recorder_->beforeIssue(w, in);
+}
+void LaunchTimer::afterIssue(Wave &w, const Inst &in, ArrayRef<MemRecord> mem) {
+  if (mine(*w.wg))
+    recorder_->afterIssue(w, in, mem);
+}
+void LaunchTimer::barrierArrive(Wave &w, const Inst &in) {
+  if (mine(*w.wg))
+    recorder_->barrierArrive(w, in);
+}
+void LaunchTimer::barrierRelease(Workgroup &wg) {
+  if (mine(wg))
+    recorder_->barrierRelease(wg);
+}
+void LaunchTimer::waveEnd(Wave &w) {
+  if (mine(*w.wg))
+    recorder_->waveEnd(w);
+}
+bool LaunchTimer::stopRequested() { return recorder_ && recorder_->stopRequested(); }
+
+Expected<TimingReport> LaunchTimer::report(const LaunchStats &stats) {
+  if (!recorder_)
+    return createStringError(inconvertibleErrorCode(),
+                             "the timing model saw no launch to time");
+  TimingReport r = analyzeTrace(recorder_->take(), total_, perCu_, options_);
+  r.kernel = kernel_->name;
+  r.launch = stats;
+  if (Error e = checkPeak(r))
+    return std::move(e);
+  return r;
 }
 
 void printReport(const TimingReport &r, raw_ostream &os) {

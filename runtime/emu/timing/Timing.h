@@ -99,6 +99,8 @@ struct TimingReport {
   /// issuing it back to back at the clock); 0 when it runs none. A
   /// prediction above it is an error (estimate() refuses it), not a figure.
   double peakTflops = 0;
+  /// Steady state stopped the launch before it ended.
+  bool stoppedEarly = false;
   std::string peakMfma; // the MFMA that peak is for
   bool extrapolated = false;
   std::string note;              // how the steady state was extrapolated
@@ -144,6 +146,41 @@ llvm::Expected<TimingReport> estimate(Chip chip, const KernelInfo &info,
                                       uint32_t dynamicLdsBytes,
                                       const TimingOptions &options,
                                       ObservedLaunch run);
+
+/// Times a launch whose kernel is not known in advance (an op picks it and
+/// its grid): attach it as the emulator's observer of a device
+/// (Device::instrument, with computeUnits = 1 so that one CU's worth of
+/// workgroups is resident, the ones replayed), run the op, then report().
+/// The first workgroup names the kernel, grid and LDS; later launches of
+/// other kernels on the device are not timed.
+class LaunchTimer final : public Observer {
+public:
+  LaunchTimer(Chip chip, const TimingOptions &options);
+  ~LaunchTimer() override;
+
+  void workgroupBegin(Workgroup &wg) override;
+  void workgroupEnd(Workgroup &wg) override;
+  void beforeIssue(Wave &w, const Inst &in) override;
+  void afterIssue(Wave &w, const Inst &in,
+                  llvm::ArrayRef<MemRecord> mem) override;
+  void barrierArrive(Wave &w, const Inst &in) override;
+  void barrierRelease(Workgroup &wg) override;
+  void waveEnd(Wave &w) override;
+  bool stopRequested() override;
+
+  /// The estimate of the launch seen (an error when none was, or when the
+  /// estimate is above the chip's peak).
+  llvm::Expected<TimingReport> report(const LaunchStats &stats);
+
+private:
+  bool mine(const Workgroup &wg) const;
+  Chip chip_;
+  TimingOptions options_;
+  std::unique_ptr<class TraceRecorder> recorder_;
+  const KernelInfo *kernel_ = nullptr;
+  uint32_t launch_ = 0;
+  uint64_t total_ = 0, perCu_ = 0;
+};
 
 /// The analysis part alone: replays `trace` and fills a report (used by
 /// estimateLaunch and by tests that record their own traces).
