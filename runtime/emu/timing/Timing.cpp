@@ -101,9 +101,20 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
     for (const TraceOp &op : w.ops)
       ++r.mix[unsigned(trace.insts[op.info].kind)];
 
-  // Loops: back-edges of the first traced wave, timed over all waves.
+  // Loops: back-edges of the first traced wave (in steady state, the first
+  // that took the loop the run stopped on: staggered wave groups may close
+  // one loop with different back-edges), timed over all waves.
+  size_t reference = 0;
+  if (trace.stoppedEarly && options.steadyStateIterations)
+    for (size_t wi = 0; wi < trace.waves.size(); ++wi)
+      if (llvm::any_of(trace.waves[wi].backEdges, [&](const BackEdge &e) {
+            return e.pc == trace.stopLoopPc;
+          })) {
+        reference = wi;
+        break;
+      }
   if (!trace.waves.empty()) {
-    const WaveTrace &w0 = trace.waves.front();
+    const WaveTrace &w0 = trace.waves[reference];
     std::map<uint64_t, std::vector<size_t>> byPc; // pc -> indices in backEdges
     for (size_t i = 0; i < w0.backEdges.size(); ++i)
       byPc[w0.backEdges[i].pc].push_back(i);
@@ -190,7 +201,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
       remaining = options.tripCount > K ? options.tripCount - K : 0;
       r.note = "trip count " + std::to_string(options.tripCount) + " given";
     } else if (!trace.waves.empty()) {
-      const WaveTrace &w0 = trace.waves.front();
+      const WaveTrace &w0 = trace.waves[reference];
       std::vector<const BackEdge *> be;
       for (const BackEdge &e : w0.backEdges)
         if (e.pc == pc)

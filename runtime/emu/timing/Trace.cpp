@@ -159,24 +159,37 @@ void TraceRecorder::afterIssue(Wave &w, const Inst &in, ArrayRef<MemRecord> mem)
       be.b = s.b;
       be.haveExitBranch = s.haveExitBranch;
       be.exitBranchInfo = s.exitBranchInfo;
-      // An unconditional back-edge: the loop's condition is the exit test,
+      // A back-edge that no scalar compare decides (s_branch, or a branch on
+      // VCC or EXEC): the loop's condition is the exit test,
       // the last branch not taken whose target lies outside the loop
       // [target of the back-edge, the back-edge]; compares after it (inner
       // ifs) decide nothing about the trip count.
-      if (!StringRef(ii.mnemonic).starts_with("s_cbranch")) {
+      size_t &seen = s.exitsSeen[in.pc];
+      if (seen > s.exits.size())
+        seen = 0;
+      if (!StringRef(ii.mnemonic).starts_with("s_cbranch_scc")) {
         uint64_t header = w.pc;
-        for (auto it = s.exits.rbegin(); it != s.exits.rend(); ++it)
-          if (it->target < header || it->target > in.pc) {
+        for (size_t i = s.exits.size(); i > seen; --i) {
+          const WaveState::ExitCandidate &c = s.exits[i - 1];
+          if (c.target < header || c.target > in.pc) {
             be.haveCompare = true;
-            be.compareInfo = it->compareInfo;
-            be.a = it->a;
-            be.b = it->b;
+            be.compareInfo = c.compareInfo;
+            be.a = c.a;
+            be.b = c.b;
             be.haveExitBranch = true;
-            be.exitBranchInfo = it->branchInfo;
+            be.exitBranchInfo = c.branchInfo;
             break;
           }
+        }
       }
-      s.exits.clear();
+      seen = s.exits.size();
+      // Bounded: a long run forgets the oldest candidates (a back-edge
+      // whose mark falls off looks at everything left, which is safe).
+      if (s.exits.size() > 4096) {
+        s.exits.erase(s.exits.begin(), s.exits.begin() + 2048);
+        for (auto &e : s.exitsSeen)
+          e.second = e.second > 2048 ? e.second - 2048 : 0;
+      }
       wt.backEdges.push_back(be);
       if (options.stopAfterIterations) {
         unsigned &n = backEdgeCounts[{s.trace, be.pc}];

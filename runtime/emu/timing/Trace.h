@@ -118,6 +118,11 @@ private:
       uint64_t a, b;
     };
     std::vector<ExitCandidate> exits;
+    /// Per back-edge pc: where in `exits` its previous traversal ended, so
+    /// that an out-of-line block's own backward branch (a cold path placed
+    /// after the loop that jumps back into it) does not hide the loop's
+    /// exit test from the loop's back-edge.
+    llvm::DenseMap<uint64_t, size_t> exitsSeen;
   };
   uint32_t infoFor(Wave &w, const Inst &in);
   WaveState &state(const Wave &w);
