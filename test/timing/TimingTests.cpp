@@ -6,6 +6,7 @@
 // or of a constant that moves them makes these fail.
 //
 //===----------------------------------------------------------------------===//
+#include <cmath>
 #include "runtime/emu/timing/LdsBanks.h"
 #include "runtime/emu/timing/Timeline.h"
 #include "runtime/emu/timing/Timing.h"
@@ -209,6 +210,22 @@ TEST(TimingParams, ReproduceDataSheetPeaks) {
   EXPECT_NEAR(b.computeUnits * 4 * perSimd950 * b.clockGHz * 1e9 / 1e12, 2516.6, 1.0);
   EXPECT_EQ(a.ldsBanks, 32u);
   EXPECT_EQ(b.ldsBanks, 64u);
+}
+
+// The power limit: the peak clock up to the knee, then f = peak (knee /
+// busy)^(1/n), never above peak and falling as the matrix cores get busier.
+TEST(TimingParams, PowerLimitedClock) {
+  for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
+    const TimingParams &p = getTimingParams(chip);
+    EXPECT_DOUBLE_EQ(p.sustainedClockGHz(0), p.clockGHz);
+    EXPECT_DOUBLE_EQ(p.sustainedClockGHz(p.powerKneeMfmaBusy), p.clockGHz);
+    double knee = p.powerKneeMfmaBusy, n = p.powerClockExponent;
+    EXPECT_NEAR(p.sustainedClockGHz(1.0), p.clockGHz * std::pow(knee, 1 / n), 1e-12);
+    EXPECT_LT(p.sustainedClockGHz(0.9), p.sustainedClockGHz(0.7));
+  }
+  // gfx950 at a dense GEMM's 96% MFMA busy: 2.4 (0.52 / 0.96)^(1/1.4) =
+  // 1.548 GHz, the clock that makes aiter's 8192^3 GEMM take 688.7 us.
+  EXPECT_NEAR(getTimingParams(Chip::gfx950).sustainedClockGHz(0.96), 1.548, 0.001);
 }
 
 TEST(LdsBanks, BroadcastIsFree) {

@@ -251,8 +251,19 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   // Device scale.
   uint64_t perRound = uint64_t(r.computeUnits) * std::max<uint64_t>(1, r.tracedGroups);
   r.rounds = workgroups ? (workgroups + perRound - 1) / perRound : 1;
+  // Busy fractions over the replayed cycles.
+  double denom = double(std::max<uint64_t>(1, r.simulatedCycles));
+  for (const SimdBusy &b : r.timing.simds)
+    r.simds.push_back({double(b.mfma) / denom, double(b.valu) / denom,
+                       double(b.lds) / denom, double(b.vmem) / denom});
+  r.ldsPipe = double(r.timing.ldsBusy) / denom;
+  r.memoryPipe = double(r.timing.vmemBusy) / denom;
+  for (const SimdFractions &f : r.simds)
+    r.mfmaBusy += f.mfma / double(r.simds.size());
+
   r.kernelCycles = double(r.rounds) * double(r.cuCycles);
-  r.kernelSeconds = r.kernelCycles / (p.clockGHz * 1e9);
+  r.clockGHz = p.sustainedClockGHz(r.mfmaBusy);
+  r.kernelSeconds = r.kernelCycles / (r.clockGHz * 1e9);
   if (options.dramBytes > 0) {
     double floor = options.dramBytes / p.hbmBytesPerSecond;
     if (floor > r.kernelSeconds) {
@@ -286,13 +297,6 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
     }
   }
 
-  // Busy fractions over the replayed cycles.
-  double denom = double(std::max<uint64_t>(1, r.simulatedCycles));
-  for (const SimdBusy &b : r.timing.simds)
-    r.simds.push_back({double(b.mfma) / denom, double(b.valu) / denom,
-                       double(b.lds) / denom, double(b.vmem) / denom});
-  r.ldsPipe = double(r.timing.ldsBusy) / denom;
-  r.memoryPipe = double(r.timing.vmemBusy) / denom;
 
   // Bank conflicts.
   for (size_t i = 0; i < trace.insts.size(); ++i) {
@@ -464,7 +468,7 @@ void printReport(const TimingReport &r, raw_ostream &os) {
   const TimingParams &p = getTimingParams(r.chip);
   const ChipInfo &ci = getChipInfo(r.chip);
   os << "timing model: " << ci.name << " (" << ci.marketing << "), " << r.computeUnits
-     << " CUs at " << format("%.2f", p.clockGHz) << " GHz\n";
+     << " CUs, peak clock " << format("%.2f", p.clockGHz) << " GHz\n";
   os << "  workgroups: " << r.workgroups << " of " << r.wavesPerGroup
      << " waves; occupancy " << r.groupsPerCu << " per CU; " << r.tracedGroups
      << " replayed on one CU; " << r.rounds << " round(s)\n";
@@ -474,6 +478,10 @@ void printReport(const TimingReport &r, raw_ostream &os) {
   os << "\n";
   if (!r.note.empty())
     os << "  steady state: " << r.note << "\n";
+  os << "  clock: " << format("%.2f", r.clockGHz) << " GHz sustained at MFMA busy "
+     << format("%.1f%%", 100 * r.mfmaBusy) << " (peak " << format("%.2f", p.clockGHz)
+     << " GHz; power limit above " << format("%.1f%%", 100 * p.powerKneeMfmaBusy)
+     << ")\n";
   os << "  kernel: " << format("%.0f", r.kernelCycles) << " cycles = "
      << format("%.2f", r.kernelSeconds * 1e6) << " us";
   if (r.memoryBound)

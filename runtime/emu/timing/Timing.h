@@ -92,6 +92,11 @@ struct TimingReport {
   uint64_t cuCycles = 0;         // one round on one CU (extrapolated if so)
   double kernelCycles = 0;
   double kernelSeconds = 0;
+  /// The MFMA-busy fraction of the replay (mean over SIMDs) and the clock
+  /// the chip sustains at it (TimingParams::sustainedClockGHz), which turns
+  /// kernelCycles into kernelSeconds.
+  double mfmaBusy = 0;
+  double clockGHz = 0;
   bool memoryBound = false;      // the DRAM floor decided kernelSeconds
   double tflops = 0;
   /// The most TFLOPS the chip's matrix cores can give for the fastest MFMA

@@ -14,6 +14,14 @@
 //   [GCNHR]   llvm/lib/Target/AMDGPU/GCNHazardRecognizer.cpp.
 //   [C&C]     Chips and Cheese, "Testing AMD's Giant MI300X" (2024),
 //             pointer-chasing latency measurements.
+//   [MAF]     AMD ROCm blog, "Understanding Peak, Max-Achievable & Delivered
+//             FLOPs" parts 1 and 2 (2025): GEMMs run below the boost clock,
+//             which is reached only in lightly loaded phases; the median
+//             clock under a dense GEMM sets the achievable FLOPs.
+//   [CAL]     benchmarks/calibration_bench.cpp: fitted to AMD's hardware
+//             measurements of its aiter kernels on MI355X (README,
+//             "Calibration"): the bf16 256x256 GEMM at 8192^3 (688.7 us)
+//             and fmha_v3_fwd at B=1 H=64 Hkv=8 S=16384 D=128 (1438 TFLOPS).
 // "Check:" notes show a constant reproducing a published peak.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +30,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace llvm;
@@ -63,6 +72,11 @@ const TimingConstant kGfx942[] = {
     {"hbm_bytes_per_second", 5.3e12, "B/s", "[DS300] 5.3 TB/s"},
     {"barrier_latency", 16, "cycles", "assumption (last arrival to release)"},
     {"sleep_cycles_per_unit", 64, "cycles", "[CDNA3ISA] s_sleep: ~64 clocks per unit"},
+    {"power_knee_mfma_busy", 0.520, "fraction",
+     "assumption: gfx950's [CAL] fit (no MI300X measurement of a kernel that "
+     "runs here at full matrix load); [MAF]: MI300X GEMMs also run below boost"},
+    {"power_clock_exponent", 1.40, "",
+     "assumption: gfx950's [CAL] fit"},
 };
 
 const TimingConstant kGfx950[] = {
@@ -96,6 +110,12 @@ const TimingConstant kGfx950[] = {
     {"hbm_bytes_per_second", 8.0e12, "B/s", "[DS355] 8 TB/s"},
     {"barrier_latency", 16, "cycles", "assumption (last arrival to release)"},
     {"sleep_cycles_per_unit", 64, "cycles", "[CDNA3ISA] s_sleep: ~64 clocks per unit"},
+    {"power_knee_mfma_busy", 0.520, "fraction",
+     "[CAL] fit: MFMA-busy fraction the 1400 W board limit [DS355] sustains at "
+     "the peak clock; above it the clock falls ([MAF])"},
+    {"power_clock_exponent", 1.40, "",
+     "[CAL] fit: power ~ activity x f^1.40 (dynamic power f V^2 with the "
+     "voltage near its floor: between 1 and 3)"},
 };
 
 TimingParams build(Chip chip) {
@@ -126,6 +146,8 @@ TimingParams build(Chip chip) {
     else if (n == "hbm_bytes_per_second") p.hbmBytesPerSecond = v;
     else if (n == "barrier_latency") p.barrierLatency = u;
     else if (n == "sleep_cycles_per_unit") p.sleepCyclesPerUnit = u;
+    else if (n == "power_knee_mfma_busy") p.powerKneeMfmaBusy = v;
+    else if (n == "power_clock_exponent") p.powerClockExponent = v;
     else
       report_fatal_error(Twine("timing table row without a field: ") + n);
   }
@@ -150,6 +172,12 @@ bool parseShape(StringRef s, unsigned &m, unsigned &n, unsigned &k, StringRef &t
 }
 
 } // namespace
+
+double TimingParams::sustainedClockGHz(double mfmaBusy) const {
+  if (mfmaBusy <= powerKneeMfmaBusy || powerClockExponent <= 0)
+    return clockGHz;
+  return clockGHz * std::pow(powerKneeMfmaBusy / mfmaBusy, 1.0 / powerClockExponent);
+}
 
 ArrayRef<TimingConstant> timingTable(Chip chip) {
   if (chip == Chip::gfx942)

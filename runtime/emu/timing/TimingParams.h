@@ -53,9 +53,20 @@ struct TimingParams {
   double hbmBytesPerSecond = 0;
   unsigned barrierLatency = 0;
   unsigned sleepCyclesPerUnit = 0;
+  /// The power limit: up to this MFMA-busy fraction (averaged over the
+  /// SIMDs) the chip holds its peak clock; above it the clock falls so that
+  /// power, ~ activity x clock^powerClockExponent, stays at the limit.
+  double powerKneeMfmaBusy = 1;
+  double powerClockExponent = 1;
 
   /// LDS bytes per cycle without conflicts: one dword per bank.
   unsigned ldsBytesPerCycle() const { return ldsBanks * 4; }
+
+  /// The clock (GHz) the chip sustains while its matrix cores are busy
+  /// `mfmaBusy` of the time: a dense GEMM draws more power than the board
+  /// limit allows at the peak clock, so the firmware lowers the clock until
+  /// activity x f^n meets the limit: f = peak x (knee / busy)^(1/n).
+  double sustainedClockGHz(double mfmaBusy) const;
 };
 
 /// The rows of `chip`'s table, in print order.

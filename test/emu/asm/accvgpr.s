@@ -8,6 +8,8 @@
 // Arguments: in (u32[64]), out (u32[4 * 64]); one wave.
 // out[l] = in[l], out[64 + l] = 7, out[128 + l] = in[l] (loaded straight into
 // a3), out[192 + l] = in[l] + 1 (stored straight from a4).
+// v_nop (a VALU wait state hand-written kernels such as aiter's pad hazards
+// with) sits between the AGPR moves and must change nothing.
 //
 //===----------------------------------------------------------------------===//
   .amdhsa_code_object_version 5
@@ -26,6 +28,8 @@ accvgpr:
   v_mov_b32_e32 v1, 0xdead
   v_accvgpr_write_b32 a2, 7
   v_accvgpr_mov_b32 a1, a0
+  v_nop
+  v_nop
   v_accvgpr_read_b32 v2, a1
   v_accvgpr_read_b32 v3, a2
   v_accvgpr_read_b32 v4, a0
