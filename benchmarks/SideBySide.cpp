@@ -1,0 +1,390 @@
+//===- SideBySide.cpp - kcc's kernels and aiter's on the timing model -----===//
+#include "benchmarks/SideBySide.h"
+
+#include "kernels/attention/AttentionOp.h"
+#include "kernels/gemm/GemmOp.h"
+#include "runtime/Buffer.h"
+#include "runtime/Device.h"
+#include "runtime/Kernel.h"
+#include "runtime/KernelArg.h"
+#include "runtime/Module.h"
+#include "runtime/Runtime.h"
+#include "target/CodeObject.h"
+#include "target/Error.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+using namespace llvm;
+namespace timing = kcc::emu::timing;
+
+namespace kcc::bench {
+namespace {
+
+/// One runtime for the whole benchmark: devices and the JIT's memory cache
+/// live as long as it.
+Expected<Device &> emulatedDevice(Chip chip) {
+  static std::unique_ptr<Runtime> runtime;
+  if (!runtime) {
+    auto rt = Runtime::create();
+    if (!rt)
+      return rt.takeError();
+    runtime = std::move(*rt);
+  }
+  return runtime->device(("emu:" + getChipInfo(chip).name).str());
+}
+
+/// Fixed bf16 values in [-0.5, 0.5) from a 32-bit LCG: deterministic, and
+/// small enough that no kernel takes a rare path (an attention rescale).
+Expected<Buffer> randomBf16(Device &device, uint64_t elements, uint32_t seed) {
+  std::vector<uint16_t> bits(static_cast<size_t>(elements));
+  uint32_t state = seed;
+  for (uint16_t &b : bits) {
+    state = state * 1664525u + 1013904223u;
+    float x = float(int32_t(state >> 8) - (1 << 23)) / float(1 << 24);
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    b = uint16_t(u >> 16);
+  }
+  return Buffer::fromHost(device, ArrayRef<uint16_t>(bits));
+}
+
+/// Runs `launch` on `device` with the timing model watching one CU's
+/// workgroups for `iterations` of their hot loop.
+Expected<timing::TimingReport>
+timeLaunch(Device &device, double flops, unsigned iterations,
+           function_ref<Expected<LaunchResult>()> launch) {
+  timing::TimingOptions options;
+  options.steadyStateIterations = iterations;
+  options.flops = flops;
+  timing::LaunchTimer timer(device.chip(), options);
+  Device::EmulatorInstrumentation in;
+  in.observer = &timer;
+  in.computeUnits = 1;
+  if (Error e = device.instrument(in))
+    return std::move(e);
+  Expected<LaunchResult> r = launch();
+  if (Error e = device.instrument({}))
+    return std::move(e);
+  if (!r)
+    return r.takeError();
+  emu::LaunchStats stats;
+  stats.waveInstructions = r->waveInstructions.value_or(0);
+  stats.workgroups = r->workgroups;
+  return timer.report(stats);
+}
+
+/// aiter's argument block (one field per 16-byte slot) as the values of the
+/// kernel's metadata arguments, which name every 4- or 8-byte piece of it.
+Expected<std::vector<KernelArgValue>> slotArguments(const KernelInfo &info,
+                                                    ArrayRef<uint8_t> block) {
+  std::vector<KernelArgValue> values;
+  for (const KernelArg *a : info.explicitArgs()) {
+    uint64_t bits = 0;
+    if (a->offset + a->size <= block.size())
+      std::memcpy(&bits, block.data() + a->offset, a->size);
+    if (a->kind == ArgKind::GlobalBuffer)
+      values.push_back(DevicePointer{bits});
+    else if (a->size == 4)
+      values.push_back(uint32_t(bits));
+    else if (a->size == 8)
+      values.push_back(uint64_t(bits));
+    else
+      return makeError("aiter kernel " + info.name + ": argument at offset " +
+                       Twine(a->offset) + " is " + Twine(a->size) + " bytes");
+  }
+  return values;
+}
+
+class SlotBlock {
+public:
+  explicit SlotBlock(size_t bytes) : bytes_(bytes, 0) {}
+  /// Fields past the kernel's block (a build that stops earlier) are dropped.
+  template <typename T> void set(unsigned slot, T value) {
+    if (size_t(slot) * 16 + sizeof(T) <= bytes_.size())
+      std::memcpy(&bytes_[size_t(slot) * 16], &value, sizeof(T));
+  }
+  ArrayRef<uint8_t> bytes() const { return bytes_; }
+
+private:
+  std::vector<uint8_t> bytes_;
+};
+
+Expected<ModelFigures> runAiter(Device &device, const std::string &path,
+                                StringRef kernelName, Dim3 grid, Dim3 block,
+                                double flops, unsigned iterations,
+                                function_ref<void(SlotBlock &)> fill) {
+  auto file = MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!file)
+    return makeError("cannot read " + path + ": " + file.getError().message() +
+                     " (is KCC_AITER_DIR an aiter checkout?)");
+  ArrayRef<uint8_t> bytes(reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
+                          (*file)->getBufferSize());
+  Expected<Module> module = Module::load(device, bytes);
+  if (!module)
+    return module.takeError();
+  Expected<Kernel> kernel = module->kernel(kernelName);
+  if (!kernel)
+    return kernel.takeError();
+  SlotBlock slots(kernel->info().explicitArgsSize());
+  fill(slots);
+  Expected<std::vector<KernelArgValue>> args = slotArguments(kernel->info(), slots.bytes());
+  if (!args)
+    return args.takeError();
+  LaunchConfig config;
+  config.grid = grid;
+  config.block = block;
+  auto report = timeLaunch(device, flops, iterations,
+                           [&] { return kernel->launch(config, *args); });
+  if (!report)
+    return report.takeError();
+  ModelFigures f = figuresOf(*report);
+  f.what = sys::path::filename(path).str();
+  return f;
+}
+
+} // namespace
+
+std::optional<std::string> aiterCheckout() {
+  const char *dir = std::getenv("KCC_AITER_DIR");
+  if (!dir || !*dir)
+    return std::nullopt;
+  return std::string(dir);
+}
+
+void printAiterHowTo(raw_ostream &os, StringRef benchmark) {
+  os << benchmark << ": set KCC_AITER_DIR to a checkout of AMD's aiter to compare with its\n"
+     << "hand-written kernels, e.g.\n"
+     << "  git clone --depth 1 https://github.com/ROCm/aiter /tmp/aiter\n"
+     << "  KCC_AITER_DIR=/tmp/aiter build/bin/" << benchmark << "\n"
+     << "(aiter's code objects are read at run time; nothing of aiter is in kcc's tree)\n";
+}
+
+ModelFigures figuresOf(const timing::TimingReport &r) {
+  ModelFigures f;
+  f.seconds = r.kernelSeconds;
+  f.tflops = r.tflops;
+  f.mfmaBusy = r.mfmaBusy;
+  f.clockGHz = r.clockGHz;
+  if (r.hotLoop >= 0) {
+    const timing::LoopTiming &l = r.loops[size_t(r.hotLoop)];
+    f.cyclesPerIteration = l.cyclesPerIteration;
+    f.tripCount = l.iterations;
+    double mfma = l.mixPerIteration[unsigned(timing::Kind::Mfma)];
+    if (mfma > 0)
+      f.otherPerMfma = (double(l.instructionsPerIteration) - mfma) / mfma;
+  }
+  return f;
+}
+
+double attentionFlops(const AttentionShape &s) {
+  double pairs = double(s.seq) * double(s.seq);
+  if (s.causal)
+    pairs = double(s.seq) * double(s.seq + 1) / 2;
+  return 4.0 * double(s.batch * s.heads) * double(s.headDim) * pairs;
+}
+
+Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned iterations) {
+  Expected<Device &> device = emulatedDevice(chip);
+  if (!device)
+    return device.takeError();
+  Expected<Buffer> a = randomBf16(*device, s.m * s.k, 1);
+  if (!a)
+    return a.takeError();
+  Expected<Buffer> bt = randomBf16(*device, s.n * s.k, 2);
+  if (!bt)
+    return bt.takeError();
+  DType out = s.outBf16 ? DType::bf16 : DType::f32;
+  Expected<Buffer> c = Buffer::allocate(*device, s.m * s.n * dtypeSize(out));
+  if (!c)
+    return c.takeError();
+  auto report = timeLaunch(*device, 2.0 * double(s.m) * double(s.n) * double(s.k),
+                           iterations, [&] {
+                             return ops::gemm({*a, DType::bf16, int64_t(s.m), int64_t(s.k)},
+                                              {*bt, DType::bf16, int64_t(s.n), int64_t(s.k)},
+                                              {*c, out, int64_t(s.m), int64_t(s.n)});
+                           });
+  if (!report)
+    return report.takeError();
+  ModelFigures f = figuresOf(*report);
+  f.what = join(ops::gemmParams(chip, DType::bf16, out, false), " ");
+  return f;
+}
+
+Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &s,
+                                        unsigned iterations) {
+  Expected<Device &> device = emulatedDevice(chip);
+  if (!device)
+    return device.takeError();
+  uint64_t nq = s.batch * s.seq * s.heads * s.headDim;
+  uint64_t nkv = s.batch * s.seq * s.kvHeads * s.headDim;
+  Expected<Buffer> q = randomBf16(*device, nq, 3);
+  if (!q)
+    return q.takeError();
+  Expected<Buffer> k = randomBf16(*device, nkv, 4);
+  if (!k)
+    return k.takeError();
+  Expected<Buffer> v = randomBf16(*device, nkv, 5);
+  if (!v)
+    return v.takeError();
+  Expected<Buffer> o = Buffer::allocate(*device, nq * 2);
+  if (!o)
+    return o.takeError();
+  int64_t B = int64_t(s.batch), S = int64_t(s.seq), D = int64_t(s.headDim);
+  ops::AttentionTensorRef tq(*q, DType::bf16, B, S, int64_t(s.heads), D),
+      tk(*k, DType::bf16, B, S, int64_t(s.kvHeads), D),
+      tv(*v, DType::bf16, B, S, int64_t(s.kvHeads), D),
+      to(*o, DType::bf16, B, S, int64_t(s.heads), D);
+  ops::AttentionOptions ao;
+  ao.causal = s.causal;
+  Expected<ops::AttentionResult> result = makeError("not launched");
+  consumeError(result.takeError());
+  auto report = timeLaunch(*device, attentionFlops(s), iterations,
+                           [&]() -> Expected<LaunchResult> {
+                             result = ops::attention_forward(tq, tk, tv, to, ao);
+                             if (!result)
+                               return result.takeError();
+                             return result->launch;
+                           });
+  if (!report)
+    return report.takeError();
+  ModelFigures f = figuresOf(*report);
+  f.what = join(ops::attentionParams(chip, DType::bf16, D, s.causal, false), " ");
+  return f;
+}
+
+Expected<ModelFigures> timeAiterGemm(const std::string &aiter, const GemmShape &s,
+                                     unsigned iterations) {
+  if (s.n % 256)
+    return makeError("aiter's 256x256 GEMM needs N a multiple of 256; N = " + Twine(s.n));
+  Expected<Device &> device = emulatedDevice(Chip::gfx950);
+  if (!device)
+    return device.takeError();
+  // The kernel loads whole 256-row tiles and relies on the allocation
+  // behind a tail being readable, as a framework's allocator (2 MiB
+  // granules) makes it on hardware: allocate whole tiles.
+  uint64_t mTiles = (s.m + 255) / 256 * 256;
+  Expected<Buffer> a = randomBf16(*device, mTiles * s.k, 1);
+  if (!a)
+    return a.takeError();
+  Expected<Buffer> b = randomBf16(*device, s.n * s.k, 2);
+  if (!b)
+    return b.takeError();
+  uint32_t outBytes = s.outBf16 ? 2 : 4;
+  Expected<Buffer> d = Buffer::allocate(*device, mTiles * s.n * outBytes);
+  if (!d)
+    return d.takeError();
+  return runAiter(
+      *device, aiter + "/hsa/gfx950/bf16gemm/bf16gemm_bf16_tn_256x256.co",
+      "_ZN5aiter24bf16gemm_bf16_tn_256x256E",
+      {uint32_t(s.n / 256), uint32_t((s.m + 255) / 256), 1}, {256, 1, 1},
+      2.0 * double(s.m) * double(s.n) * double(s.k), iterations, [&](SlotBlock &x) {
+        x.set(0, d->address()); // D
+        x.set(1, d->address()); // C (beta = 0: not read)
+        x.set(2, a->address());
+        x.set(3, b->address());
+        x.set(4, 1.0f); // alpha
+        x.set(5, 0.0f); // beta
+        x.set(6, uint32_t(s.n * outBytes)); // stride_D0, bytes
+        x.set(8, uint32_t(s.n * outBytes)); // stride_C0
+        x.set(10, uint32_t(s.k * 2));       // stride_A0
+        x.set(12, uint32_t(s.k * 2));       // stride_B0
+        x.set(14, uint32_t(s.m));
+        x.set(15, uint32_t(s.n));
+        x.set(16, uint32_t(s.k));
+        x.set(17, uint32_t(1)); // split-K
+        x.set(18, uint32_t(s.outBf16));
+        x.set(19, d->address()); // bias (add_bias = 0: not read)
+        x.set(21, d->address()); // semaphore (split-K only)
+      });
+}
+
+Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
+                                          const AttentionShape &s, unsigned iterations) {
+  if (s.headDim != 128)
+    return makeError("the aiter kernels compared here are D = 128");
+  Expected<Device &> device = emulatedDevice(chip);
+  if (!device)
+    return device.takeError();
+  uint64_t nq = s.batch * s.seq * s.heads * s.headDim;
+  uint64_t nkv = s.batch * s.seq * s.kvHeads * s.headDim;
+  Expected<Buffer> q = randomBf16(*device, nq, 3);
+  if (!q)
+    return q.takeError();
+  Expected<Buffer> k = randomBf16(*device, nkv, 4);
+  if (!k)
+    return k.takeError();
+  Expected<Buffer> v = randomBf16(*device, nkv, 5);
+  if (!v)
+    return v.takeError();
+  Expected<Buffer> o = Buffer::allocate(*device, nq * 2);
+  if (!o)
+    return o.takeError();
+  Expected<Buffer> lse = Buffer::allocate(*device, s.batch * s.heads * s.seq * 4);
+  if (!lse)
+    return lse.takeError();
+  std::string file, name;
+  if (chip == Chip::gfx950) {
+    file = s.causal ? "fwd_hd128_bf16_causal.co" : "fwd_hd128_bf16.co";
+    name = s.causal ? "_ZN5aiter26fmha_fwd_hd128_bf16_causalE"
+                    : "_ZN5aiter19fmha_fwd_hd128_bf16E";
+  } else {
+    file = s.causal ? "MI300/fwd_hd128_bf16_causal_rtne.co" : "MI300/fwd_hd128_bf16_rtne.co";
+    name = s.causal ? "_ZN5aiter31fmha_fwd_hd128_bf16_causal_rtneE"
+                    : "_ZN5aiter24fmha_fwd_hd128_bf16_rtneE";
+  }
+  const uint32_t bpe = 2, tsQo = 256;
+  uint32_t tokQ = uint32_t(s.heads * s.headDim * bpe);
+  uint32_t tokKv = uint32_t(s.kvHeads * s.headDim * bpe);
+  uint32_t headBytes = uint32_t(s.headDim * bpe);
+  // A causal launch pairs the first and last query blocks in one workgroup
+  // (aiter's get_grid_dim: tg_div 2); its tuning option drops from 5 to 3
+  // past 16K queries or with a head count not a multiple of 8.
+  uint32_t blocks = uint32_t((s.seq + tsQo - 1) / tsQo);
+  uint32_t gridX = s.causal ? (blocks + 1) / 2 : blocks;
+  uint32_t opt = (s.causal && (s.heads % 8 || s.seq > 16384)) ? 3 : 5;
+  return runAiter(
+      *device, aiter + "/hsa/" + getChipInfo(chip).name.str() + "/fmha_v3_fwd/" + file, name,
+      {gridX, uint32_t(s.heads), uint32_t(s.batch)}, {512, 1, 1}, attentionFlops(s),
+      iterations, [&](SlotBlock &x) {
+        x.set(0, o->address());
+        x.set(1, q->address());
+        x.set(2, k->address());
+        x.set(3, v->address());
+        x.set(4, lse->address());
+        x.set(5, float(1.0 / std::sqrt(double(s.headDim)))); // softmax scale
+        x.set(6, uint32_t(s.seq));                             // query length
+        x.set(7, tokQ);                                        // query row stride
+        x.set(8, tsQo * tokQ);                                 // a workgroup's rows
+        x.set(9, headBytes);                                   // head stride
+        x.set(10, uint32_t(s.seq) * tokQ);                     // batch stride
+        x.set(11, uint32_t(s.heads / s.kvHeads));              // GQA ratio
+        x.set(12, tokKv);
+        x.set(13, headBytes);
+        x.set(14, uint32_t(s.seq) * tokKv);
+        x.set(15, opt);
+        x.set(16, uint32_t(0)); // no LSE
+        x.set(17, uint32_t(s.seq)); // key length
+        x.set(18, uint32_t(s.headDim));
+        x.set(19, uint32_t(s.headDim));
+        x.set(20, uint32_t(s.heads));
+        x.set(21, tokKv); // V strides
+        x.set(22, headBytes);
+        x.set(23, uint32_t(s.seq) * tokKv);
+        x.set(24, tokQ); // O strides
+        x.set(25, headBytes);
+        x.set(26, uint32_t(s.seq) * tokQ);
+        x.set(29, uint32_t(s.seq * 4)); // LSE head stride
+      });
+}
+
+} // namespace kcc::bench

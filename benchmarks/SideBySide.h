@@ -1,0 +1,77 @@
+//===- SideBySide.h - kcc's kernels and aiter's on the timing model -*- C++ -*-===//
+//
+// What the benchmarks that compare kcc with AMD's hand-written kernels share:
+// both are launched through the runtime on an emulated device with the timing
+// model attached (Device::instrument + emu::timing::LaunchTimer, one CU's
+// workgroups, steady state), so the two figures of a row come from the same
+// path. aiter's code objects are read at run time from a checkout the user
+// gives in KCC_AITER_DIR (github.com/ROCm/aiter); nothing of it is in the
+// tree. Their arguments are laid out as aiter's launchers fill them
+// (csrc/py_itfs_cu/asm_gemm_a16w16.cu, csrc/cpp_itfs/mha_fwd.cu): one field
+// per 16-byte slot.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_BENCHMARKS_SIDEBYSIDE_H
+#define KCC_BENCHMARKS_SIDEBYSIDE_H
+
+#include "target/Target.h"
+#include "runtime/emu/timing/Timing.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace kcc::bench {
+
+/// The aiter checkout in KCC_AITER_DIR, if set.
+std::optional<std::string> aiterCheckout();
+/// How to get one (for a benchmark run without it).
+void printAiterHowTo(llvm::raw_ostream &os, llvm::StringRef benchmark);
+
+/// The figures a side-by-side row prints, from one timing report.
+struct ModelFigures {
+  double seconds = 0, tflops = 0;
+  double cyclesPerIteration = 0;
+  double mfmaBusy = 0, clockGHz = 0;
+  /// Instructions per MFMA in the hot loop, the MFMAs not counted.
+  double otherPerMfma = 0;
+  uint64_t tripCount = 0;
+  /// The kernel's parameters (kcc) or code object (aiter).
+  std::string what;
+};
+ModelFigures figuresOf(const emu::timing::TimingReport &report);
+
+/// C[M, N] = A[M, K] B[N, K]^T, bf16 in, bf16 out.
+struct GemmShape {
+  uint64_t m = 0, n = 0, k = 0;
+  bool outBf16 = true;
+};
+/// [B, S, H, D] attention, bf16, S_q = S_kv = S.
+struct AttentionShape {
+  uint64_t batch = 1, heads = 1, kvHeads = 1, seq = 1, headDim = 128;
+  bool causal = false;
+};
+
+/// kcc's GEMM (kcc::ops::gemm, its own tile choice) on the model.
+llvm::Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &shape,
+                                         unsigned iterations);
+/// kcc's attention (kcc::ops::attention_forward) on the model.
+llvm::Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &shape,
+                                              unsigned iterations);
+/// aiter's bf16 256x256 GEMM (gfx950 only; N a multiple of 256).
+llvm::Expected<ModelFigures> timeAiterGemm(const std::string &aiter,
+                                           const GemmShape &shape, unsigned iterations);
+/// aiter's fmha_v3_fwd, D = 128 bf16 (gfx950: fwd_hd128_bf16[_causal].co;
+/// gfx942: MI300/fwd_hd128_bf16[_causal]_rtne.co).
+llvm::Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
+                                                const AttentionShape &shape,
+                                                unsigned iterations);
+
+/// FLOPs of the attention's two matrix products over the visible keys.
+double attentionFlops(const AttentionShape &shape);
+
+} // namespace kcc::bench
+
+#endif // KCC_BENCHMARKS_SIDEBYSIDE_H

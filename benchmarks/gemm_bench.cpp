@@ -1,0 +1,111 @@
+//===- gemm_bench.cpp - kcc's GEMM beside AMD's hand-written one ----------===//
+//
+//   [KCC_AITER_DIR=/path/to/aiter] gemm_bench [--iterations K] [--shapes M,N,K;...]
+//
+// For each shape (default: 8192^3, 4096^3 and LLM projections, M from 1 to
+// 16384) prints, on the calibrated timing model (README, "Calibration"),
+// kcc's GEMM (kcc::ops::gemm with the tiles it picks, bf16 in and out) on
+// gfx942 and gfx950 and, on gfx950 with an aiter checkout, AMD's
+// hand-written bf16 256x256 kernel at the same shape: TFLOPS, the hot
+// loop's cycles per iteration, MFMA busy, non-MFMA instructions per MFMA,
+// and kcc / aiter. Both run through the same path (runtime, emulated
+// device, one CU's workgroups, steady state over K iterations, default 8).
+//
+//===----------------------------------------------------------------------===//
+#include "benchmarks/SideBySide.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <vector>
+
+using namespace llvm;
+using namespace kcc;
+
+namespace {
+
+std::string cell(const bench::ModelFigures &f) {
+  return formatv("{0,7:F1} TFLOPS {1,7:F0} cyc/it {2,5:F1}% busy {3,5:F2} oth/MFMA", f.tflops,
+                 f.cyclesPerIteration, 100 * f.mfmaBusy, f.otherPerMfma)
+      .str();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  unsigned iterations = 8;
+  std::vector<bench::GemmShape> shapes = {
+      {8192, 8192, 8192}, {4096, 4096, 4096},  // square
+      {16384, 8192, 8192},                      // large prefill
+      {4096, 1280, 8192}, {4096, 28672, 8192}, // llama-70B QKV (TP8), up-proj
+      {1, 8192, 8192}, {16, 8192, 8192}, {256, 8192, 28672}, // decode
+  };
+  for (int i = 1; i < argc; ++i) {
+    StringRef a = argv[i];
+    if (a == "--iterations" && i + 1 < argc &&
+        !StringRef(argv[i + 1]).getAsInteger(10, iterations) && iterations > 1) {
+      ++i;
+    } else if (a == "--shapes" && i + 1 < argc) {
+      shapes.clear();
+      SmallVector<StringRef> list;
+      StringRef(argv[++i]).split(list, ';', -1, false);
+      for (StringRef s : list) {
+        SmallVector<StringRef> mnk;
+        s.split(mnk, ',');
+        bench::GemmShape g;
+        if (mnk.size() != 3 || mnk[0].trim().getAsInteger(10, g.m) ||
+            mnk[1].trim().getAsInteger(10, g.n) || mnk[2].trim().getAsInteger(10, g.k) ||
+            !g.m || !g.n || !g.k) {
+          errs() << "gemm_bench: --shapes needs M,N,K[;M,N,K...]; got '" << s << "'\n";
+          return 2;
+        }
+        shapes.push_back(g);
+      }
+    } else {
+      errs() << "usage: [KCC_AITER_DIR=DIR] gemm_bench [--iterations K (>1)] "
+                "[--shapes M,N,K;...]\n";
+      return 2;
+    }
+  }
+  std::optional<std::string> aiter = bench::aiterCheckout();
+  if (!aiter)
+    bench::printAiterHowTo(outs(), "gemm_bench");
+  int failures = 0;
+  for (Chip chip : {Chip::gfx950, Chip::gfx942}) {
+    StringRef name = getChipInfo(chip).name;
+    outs() << "\n" << name << " (" << getChipInfo(chip).marketing
+           << "), bf16 -> bf16, timing model (calibrated), steady state over " << iterations
+           << " iterations\n";
+    bool params = false;
+    for (const bench::GemmShape &s : shapes) {
+      std::string label = formatv("M={0} N={1} K={2}", s.m, s.n, s.k).str();
+      auto k = bench::timeKccGemm(chip, s, iterations);
+      if (!k) {
+        errs() << "gemm_bench: kcc " << name << " " << label << ": " << toString(k.takeError())
+               << "\n";
+        ++failures;
+        continue;
+      }
+      if (!params) {
+        outs() << "  kcc's tiles: " << k->what << "\n";
+        params = true;
+      }
+      outs() << "  " << left_justify(label, 24) << " kcc   " << cell(*k) << "\n";
+      if (chip != Chip::gfx950 || !aiter)
+        continue;
+      auto a = bench::timeAiterGemm(*aiter, s, iterations);
+      if (!a) {
+        outs() << "  " << left_justify("", 24) << " aiter (" << toString(a.takeError()) << ")\n";
+        continue;
+      }
+      outs() << "  " << left_justify("", 24) << " aiter " << cell(*a) << "   kcc/aiter "
+             << format("%.2fx", k->tflops / a->tflops) << "\n";
+    }
+    if (chip == Chip::gfx942)
+      outs() << "  (no hand-written gfx942 GEMM of this class in aiter to compare with)\n";
+  }
+  return failures ? 1 : 0;
+}
