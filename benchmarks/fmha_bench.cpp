@@ -17,12 +17,16 @@
 //     per tile), "other instructions per MFMA" next to AMD's hand-written
 //     kernel (DESIGN.md: aiter fmha_v3_fwd, 10.5 non-causal / 12.8 causal on
 //     gfx950, 10.1 / 11.2 on gfx942), and the MFMA-pipe busy fraction the
-//     timing model estimates for that run.
+//     timing model estimates for that run;
+//   - kcc's kernel beside aiter's fmha_v3_fwd at B=1 H=64 Hkv=8 S=16384
+//     D=128, causal and not, both chips, on the calibrated timing model
+//     (aiter's code objects from KCC_AITER_DIR; without it kcc's alone).
 // It is a proxy for the hardware figures nothing here can measure: every
 // VALU instruction in the loop is issue time the other wave group's MFMAs
 // must hide.
 //
 //===----------------------------------------------------------------------===//
+#include "benchmarks/SideBySide.h"
 #include "compiler/Stats.h"
 #include "target/Error.h"
 #include "kernels/EmbeddedKernels.h"
@@ -237,5 +241,48 @@ int main(int argc, char **argv) {
             "MFMA%: MFMA share of the loop's issue slots; oth/MF: other instructions per "
             "MFMA (aiter: AMD's hand-written gfx950/gfx942 kernel, DESIGN.md); busy: MFMA "
             "pipe busy in the timing model's run of one CU\n";
+
+  // Side by side with aiter's fmha_v3_fwd at the calibration shape, on the
+  // calibrated model, both launched the same way (benchmarks/SideBySide.h).
+  std::optional<std::string> aiter = bench::aiterCheckout();
+  outs() << "\nkcc vs aiter fmha_v3_fwd, B=1 H=64 Hkv=8 S=16384 D=128 bf16, calibrated timing "
+            "model, steady state over 8 iterations\n";
+  if (!aiter)
+    bench::printAiterHowTo(outs(), "fmha_bench");
+  for (Chip chip : {Chip::gfx950, Chip::gfx942})
+    for (bool causal : {false, true}) {
+      bench::AttentionShape shape;
+      shape.heads = 64;
+      shape.kvHeads = 8;
+      shape.seq = 16384;
+      shape.causal = causal;
+      std::string label = getChipInfo(chip).name.str() + (causal ? " causal" : " non-causal");
+      auto row = [&](StringRef who, const bench::ModelFigures &f) {
+        outs() << format("  %-18s %-6s %7.1f TFLOPS %7.0f cyc/it %5.1f%% busy %5.2f GHz "
+                         "%5.2f oth/MFMA",
+                         label.c_str(), who.str().c_str(), f.tflops, f.cyclesPerIteration,
+                         100 * f.mfmaBusy, f.clockGHz, f.otherPerMfma);
+      };
+      auto k = bench::timeKccAttention(chip, shape, 8);
+      // A model error (a causal launch's first workgroups cannot stand for
+      // the rest in steady state) is a row of its own, not a failure.
+      if (k) {
+        row("kcc", *k);
+        outs() << "\n";
+      } else {
+        outs() << "  " << label << " kcc: " << toString(k.takeError()) << "\n";
+      }
+      if (!aiter)
+        continue;
+      auto a = bench::timeAiterAttention(*aiter, chip, shape, 8);
+      if (!a) {
+        outs() << "  " << label << " aiter: " << toString(a.takeError()) << "\n";
+        continue;
+      }
+      row("aiter", *a);
+      if (k)
+        outs() << format("   kcc/aiter %.2fx", k->tflops / a->tflops);
+      outs() << "\n";
+    }
   return failures ? 1 : 0;
 }

@@ -82,6 +82,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   r.workgroups = workgroups;
   r.wavesPerGroup = trace.wavesPerGroup;
   r.groupsPerCu = groupsPerCu;
+  r.steadyStateIterations = options.steadyStateIterations;
   {
     uint64_t last = ~0ull;
     for (const WaveTrace &w : trace.waves)
@@ -357,6 +358,19 @@ static Error checkPeak(const TimingReport &r) {
     return createStringError(inconvertibleErrorCode(),
                              "steady state for kernel '" + r.kernel + "': " +
                                  r.note);
+  // Steady state asked for K iterations but the replayed workgroups ended
+  // first: their whole run is all there is, and it stands for the launch's
+  // other rounds only if every workgroup does the same work, which a short
+  // first loop (a causal mask's first query blocks) says is not so.
+  if (r.steadyStateIterations && !r.extrapolated && r.rounds > 1)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "steady state for kernel '" + r.kernel + "': the replayed workgroups ended before " +
+            std::to_string(r.steadyStateIterations) +
+            " iterations of their loop, so they cannot stand for the other " +
+            std::to_string(r.workgroups - r.tracedGroups) +
+            " workgroups (whose loops may be longer, as a causal mask's later query blocks "
+            "are); time the launch without --steady-state, or ask for fewer iterations");
   if (r.peakTflops > 0 && r.tflops > r.peakTflops * 1.001)
     return createStringError(
         inconvertibleErrorCode(),

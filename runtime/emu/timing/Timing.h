@@ -106,6 +106,8 @@ struct TimingReport {
   double peakTflops = 0;
   /// Steady state stopped the launch before it ended.
   bool stoppedEarly = false;
+  /// The iterations steady state asked for (0: a full run).
+  unsigned steadyStateIterations = 0;
   std::string peakMfma; // the MFMA that peak is for
   bool extrapolated = false;
   std::string note;              // how the steady state was extrapolated

@@ -24,6 +24,7 @@ TraceRecorder::WaveState &TraceRecorder::state(const Wave &w) {
 
 void TraceRecorder::workgroupBegin(Workgroup &wg) {
   bool traced = wg.index < options.tracedWorkgroups;
+  tracedGroupsBegun += traced;
   trace.wavesPerGroup = std::max<uint32_t>(trace.wavesPerGroup, uint32_t(wg.waves.size()));
   for (auto &wp : wg.waves) {
     WaveState &s = state(*wp);
@@ -220,6 +221,9 @@ void TraceRecorder::waveEnd(Wave &w) {
   trace.waves[s.trace].ended = true;
   s.trace = -1;
   --liveTracedWaves;
+  if (options.stopAfterIterations && !liveTracedWaves &&
+      tracedGroupsBegun >= options.tracedWorkgroups)
+    doneTracing = true;
   if (options.stopAfterIterations)
     for (auto &[pc, n] : saturatedWaves)
       if (!stop)

@@ -96,7 +96,11 @@ public:
   void afterIssue(Wave &w, const Inst &in,
                   llvm::ArrayRef<MemRecord> mem) override;
   void waveEnd(Wave &w) override;
-  bool stopRequested() override { return stop; }
+  /// Steady-state mode stops the launch once K iterations are replayed, or
+  /// once every traced workgroup has ended (a loop shorter than K, e.g. a
+  /// causal attention's first query block): nothing after it is traced, so
+  /// running the rest of the grid would only cost time.
+  bool stopRequested() override { return stop || doneTracing; }
 
   /// The finished trace (waves sorted); the recorder is spent afterwards.
   Trace take();
@@ -138,7 +142,9 @@ private:
   std::map<uint64_t, unsigned> saturatedWaves;
   std::map<std::pair<int32_t, uint64_t>, unsigned> backEdgeCounts;
   unsigned liveTracedWaves = 0;
+  uint64_t tracedGroupsBegun = 0;
   bool stop = false;
+  bool doneTracing = false;
 };
 
 } // namespace kcc::emu::timing
