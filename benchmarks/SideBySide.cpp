@@ -152,6 +152,28 @@ Expected<ModelFigures> runAiter(Device &device, const std::string &path,
   return f;
 }
 
+/// Q, K, V (random bf16) and O of a [B, S, H, D] attention, packed.
+struct AttentionBuffers {
+  Buffer q, k, v, o;
+};
+Expected<AttentionBuffers> attentionBuffers(Device &device, const AttentionShape &s) {
+  uint64_t nq = s.batch * s.seq * s.heads * s.headDim;
+  uint64_t nkv = s.batch * s.seq * s.kvHeads * s.headDim;
+  Expected<Buffer> q = randomBf16(device, nq, 3);
+  if (!q)
+    return q.takeError();
+  Expected<Buffer> k = randomBf16(device, nkv, 4);
+  if (!k)
+    return k.takeError();
+  Expected<Buffer> v = randomBf16(device, nkv, 5);
+  if (!v)
+    return v.takeError();
+  Expected<Buffer> o = Buffer::allocate(device, nq * 2);
+  if (!o)
+    return o.takeError();
+  return AttentionBuffers{std::move(*q), std::move(*k), std::move(*v), std::move(*o)};
+}
+
 } // namespace
 
 std::optional<std::string> aiterCheckout() {
@@ -225,20 +247,10 @@ Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &s,
   Expected<Device &> device = emulatedDevice(chip);
   if (!device)
     return device.takeError();
-  uint64_t nq = s.batch * s.seq * s.heads * s.headDim;
-  uint64_t nkv = s.batch * s.seq * s.kvHeads * s.headDim;
-  Expected<Buffer> q = randomBf16(*device, nq, 3);
-  if (!q)
-    return q.takeError();
-  Expected<Buffer> k = randomBf16(*device, nkv, 4);
-  if (!k)
-    return k.takeError();
-  Expected<Buffer> v = randomBf16(*device, nkv, 5);
-  if (!v)
-    return v.takeError();
-  Expected<Buffer> o = Buffer::allocate(*device, nq * 2);
-  if (!o)
-    return o.takeError();
+  Expected<AttentionBuffers> buffers = attentionBuffers(*device, s);
+  if (!buffers)
+    return buffers.takeError();
+  Buffer *q = &buffers->q, *k = &buffers->k, *v = &buffers->v, *o = &buffers->o;
   int64_t B = int64_t(s.batch), S = int64_t(s.seq), D = int64_t(s.headDim);
   ops::AttentionTensorRef tq(*q, DType::bf16, B, S, int64_t(s.heads), D),
       tk(*k, DType::bf16, B, S, int64_t(s.kvHeads), D),
@@ -315,20 +327,10 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
   Expected<Device &> device = emulatedDevice(chip);
   if (!device)
     return device.takeError();
-  uint64_t nq = s.batch * s.seq * s.heads * s.headDim;
-  uint64_t nkv = s.batch * s.seq * s.kvHeads * s.headDim;
-  Expected<Buffer> q = randomBf16(*device, nq, 3);
-  if (!q)
-    return q.takeError();
-  Expected<Buffer> k = randomBf16(*device, nkv, 4);
-  if (!k)
-    return k.takeError();
-  Expected<Buffer> v = randomBf16(*device, nkv, 5);
-  if (!v)
-    return v.takeError();
-  Expected<Buffer> o = Buffer::allocate(*device, nq * 2);
-  if (!o)
-    return o.takeError();
+  Expected<AttentionBuffers> buffers = attentionBuffers(*device, s);
+  if (!buffers)
+    return buffers.takeError();
+  Buffer *q = &buffers->q, *k = &buffers->k, *v = &buffers->v, *o = &buffers->o;
   Expected<Buffer> lse = Buffer::allocate(*device, s.batch * s.heads * s.seq * 4);
   if (!lse)
     return lse.takeError();
