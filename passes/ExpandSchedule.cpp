@@ -32,18 +32,18 @@ struct TileExpandSchedulePass
 /// `tile.sched_interleave [P] x N` -> N copies of P's group barriers.
 static void expandInterleave(SchedInterleaveOp op) {
   OpBuilder b(op);
-  for (int64_t r = 0; r < op.getRepeat(); ++r)
+  for (uint64_t r = 0; r < op.getRepeat(); ++r)
     for (Attribute group : op.getPattern())
-      b.create<SchedGroupBarrierOp>(op.getLoc(), cast<SchedGroupAttr>(group),
+      SchedGroupBarrierOp::create(b, op.getLoc(), cast<SchedGroupAttr>(group),
                                     op.getSyncId());
   op.erase();
 }
 
 /// A barrier executed only by the waves for which `cond` holds.
 static void conditionalBarrier(OpBuilder &b, Location loc, Value cond) {
-  auto ifOp = b.create<scf::IfOp>(loc, cond, /*withElseRegion=*/false);
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
   OpBuilder inner = ifOp.getThenBodyBuilder();
-  auto barrier = inner.create<BarrierOp>(loc);
+  auto barrier = BarrierOp::create(inner, loc);
   barrier.setUnfenced(true);
 }
 
@@ -61,8 +61,8 @@ static void expandStagger(StaggerOp op) {
   op->getBlock()->getOperations().splice(Block::iterator(op),
                                          body.getOperations());
   op.replaceAllUsesWith(results);
-  Value one = b.create<arith::ConstantIntOp>(loc, 1, 1);
-  Value leading = b.create<arith::XOrIOp>(loc, lagging, one);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value leading = arith::XOrIOp::create(b, loc, lagging, one);
   conditionalBarrier(b, loc, leading);
   op.erase();
 }

@@ -266,7 +266,7 @@ void TileSpecializePass::runOnOperation() {
     int64_t value = bindings.ints.lookup(op.getName());
     Attribute attr = type.isIndex() ? (Attribute)builder.getIndexAttr(value)
                                     : builder.getIntegerAttr(type, value);
-    Value c = builder.create<arith::ConstantOp>(op.getLoc(), cast<TypedAttr>(attr));
+    Value c = arith::ConstantOp::create(builder, op.getLoc(), cast<TypedAttr>(attr));
     op.replaceAllUsesWith(c);
     op.erase();
   }

@@ -181,7 +181,7 @@ void ConvertTileToROCDLPass::runOnOperation() {
       continue;
     builder.setInsertionPointToStart(module.getBody());
     auto arrayType = LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.getInt());
-    auto global = builder.create<LLVM::GlobalOp>(
+    auto global = LLVM::GlobalOp::create(builder, 
         func.getLoc(), arrayType, /*isConstant=*/false, LLVM::Linkage::Internal,
         ("__kcc_lds." + func.getSymName()).str(), Attribute(), /*alignment=*/16,
         /*addrSpace=*/3);

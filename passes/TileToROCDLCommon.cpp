@@ -68,27 +68,27 @@ StringRef KernelFacts::ldsGlobalOf(Operation *alloc) const {
 //===----------------------------------------------------------------------===//
 
 Value lowering::i32(OpBuilder &b, Location loc, int64_t v) {
-  return b.create<LLVM::ConstantOp>(loc, b.getI32Type(), b.getI32IntegerAttr(v));
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(v));
 }
 
 Value lowering::add(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.create<LLVM::AddOp>(loc, x, y);
+  return LLVM::AddOp::create(b, loc, x, y);
 }
 
 Value lowering::mul(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.create<LLVM::MulOp>(loc, x, y);
+  return LLVM::MulOp::create(b, loc, x, y);
 }
 
 Value lowering::poison(OpBuilder &b, Location loc, Type type) {
-  return b.create<LLVM::PoisonOp>(loc, type);
+  return LLVM::PoisonOp::create(b, loc, type);
 }
 
 Value lowering::extract(OpBuilder &b, Location loc, Value vec, int64_t i) {
-  return b.create<LLVM::ExtractElementOp>(loc, vec, i32(b, loc, i));
+  return LLVM::ExtractElementOp::create(b, loc, vec, i32(b, loc, i));
 }
 
 Value lowering::insert(OpBuilder &b, Location loc, Value vec, Value v, int64_t i) {
-  return b.create<LLVM::InsertElementOp>(loc, vec, v, i32(b, loc, i));
+  return LLVM::InsertElementOp::create(b, loc, vec, v, i32(b, loc, i));
 }
 
 /// Elements [first, first + n) of `vec` as a vector<n>.
@@ -96,7 +96,7 @@ Value lowering::slice(OpBuilder &b, Location loc, Value vec, int64_t first, int6
   SmallVector<int32_t> mask;
   for (int64_t i = 0; i < n; ++i)
     mask.push_back(first + i);
-  return b.create<LLVM::ShuffleVectorOp>(loc, vec, vec, mask);
+  return LLVM::ShuffleVectorOp::create(b, loc, vec, vec, mask);
 }
 
 //===----------------------------------------------------------------------===//
@@ -106,9 +106,9 @@ Value lowering::slice(OpBuilder &b, Location loc, Value vec, int64_t first, int6
 /// The lane of this work-item in its wave (v_mbcnt).
 Value lowering::laneId(OpBuilder &b, Location loc) {
   Value minusOne = i32(b, loc, -1);
-  Value lo = b.create<ROCDL::MbcntLoOp>(loc, b.getI32Type(), minusOne,
+  Value lo = ROCDL::MbcntLoOp::create(b, loc, b.getI32Type(), minusOne,
                                         i32(b, loc, 0), ArrayAttr(), ArrayAttr());
-  return b.create<ROCDL::MbcntHiOp>(loc, b.getI32Type(), minusOne, lo,
+  return ROCDL::MbcntHiOp::create(b, loc, b.getI32Type(), minusOne, lo,
                                     ArrayAttr(), ArrayAttr());
 }
 
@@ -117,9 +117,9 @@ Value lowering::laneCoordinate(OpBuilder &b, Location loc, Value lane,
                                ArrayRef<LaneBitField> fields) {
   Value acc = i32(b, loc, 0);
   for (const LaneBitField &f : fields) {
-    Value v = f.shift ? (Value)b.create<LLVM::LShrOp>(loc, lane, i32(b, loc, f.shift))
+    Value v = f.shift ? (Value)LLVM::LShrOp::create(b, loc, lane, i32(b, loc, f.shift))
                       : lane;
-    v = b.create<LLVM::AndOp>(loc, v, i32(b, loc, f.mask));
+    v = LLVM::AndOp::create(b, loc, v, i32(b, loc, f.mask));
     if (f.scale != 1)
       v = mul(b, loc, v, i32(b, loc, f.scale));
     acc = add(b, loc, acc, v);

@@ -32,9 +32,9 @@ struct ProgramIdLowering : public TilePattern<ProgramIdOp> {
     Type i32t = rw.getI32Type();
     Value v;
     switch (op.getDim()) {
-    case 0: v = rw.create<ROCDL::BlockIdXOp>(op.getLoc(), i32t); break;
-    case 1: v = rw.create<ROCDL::BlockIdYOp>(op.getLoc(), i32t); break;
-    default: v = rw.create<ROCDL::BlockIdZOp>(op.getLoc(), i32t); break;
+    case 0: v = ROCDL::BlockIdXOp::create(rw, op.getLoc(), i32t); break;
+    case 1: v = ROCDL::BlockIdYOp::create(rw, op.getLoc(), i32t); break;
+    default: v = ROCDL::BlockIdZOp::create(rw, op.getLoc(), i32t); break;
     }
     rw.replaceOp(op, v);
     return success();
@@ -49,13 +49,13 @@ struct NumProgramsLowering : public TilePattern<NumProgramsOp> {
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     auto ptr4 = LLVM::LLVMPointerType::get(rw.getContext(), 4);
-    Value base = rw.create<LLVM::CallIntrinsicOp>(
+    Value base = LLVM::CallIntrinsicOp::create(rw, 
                        loc, ptr4, rw.getStringAttr("llvm.amdgcn.implicitarg.ptr"),
                        ValueRange{})
                      .getResult(0);
-    Value addr = rw.create<LLVM::GEPOp>(loc, ptr4, rw.getI8Type(), base,
+    Value addr = LLVM::GEPOp::create(rw, loc, ptr4, rw.getI8Type(), base,
                                         ArrayRef<LLVM::GEPArg>{4 * (int32_t)op.getDim()});
-    Value count = rw.create<LLVM::LoadOp>(loc, rw.getI32Type(), addr, 4,
+    Value count = LLVM::LoadOp::create(rw, loc, rw.getI32Type(), addr, 4,
                                           /*isVolatile=*/false,
                                           /*isNonTemporal=*/false,
                                           /*isInvariant=*/true);
@@ -70,8 +70,8 @@ struct WaveIdLowering : public TilePattern<WaveIdOp> {
   LogicalResult matchAndRewrite(WaveIdOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    Value tid = rw.create<ROCDL::ThreadIdXOp>(loc, rw.getI32Type());
-    Value wave = rw.create<LLVM::LShrOp>(loc, tid, i32(rw, loc, 6));
+    Value tid = ROCDL::ThreadIdXOp::create(rw, loc, rw.getI32Type());
+    Value wave = LLVM::LShrOp::create(rw, loc, tid, i32(rw, loc, 6));
     rw.replaceOpWithNewOp<ROCDL::ReadfirstlaneOp>(op, rw.getI32Type(), wave);
     return success();
   }
@@ -121,10 +121,10 @@ struct BarrierLowering : public TilePattern<BarrierOp> {
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     if (!op.getUnfenced())
-      rw.create<LLVM::FenceOp>(loc, LLVM::AtomicOrdering::release, "workgroup");
-    rw.create<ROCDL::SBarrierOp>(loc);
+      LLVM::FenceOp::create(rw, loc, LLVM::AtomicOrdering::release, "workgroup");
+    ROCDL::SBarrierOp::create(rw, loc);
     if (!op.getUnfenced())
-      rw.create<LLVM::FenceOp>(loc, LLVM::AtomicOrdering::acquire, "workgroup");
+      LLVM::FenceOp::create(rw, loc, LLVM::AtomicOrdering::acquire, "workgroup");
     rw.eraseOp(op);
     return success();
   }

@@ -34,9 +34,9 @@ struct AnyLowering : public TilePattern<AnyOp> {
     auto vt = cast<VectorType>(adaptor.getOperand().getType());
     Value lane = extract(rw, loc, adaptor.getOperand(), 0);
     for (int64_t i = 1; i < vt.getNumElements(); ++i)
-      lane = rw.create<LLVM::OrOp>(loc, lane, extract(rw, loc, adaptor.getOperand(), i));
-    Value ballot = rw.create<ROCDL::BallotOp>(loc, rw.getI64Type(), lane);
-    Value zero = rw.create<LLVM::ConstantOp>(loc, rw.getI64Type(), rw.getI64IntegerAttr(0));
+      lane = LLVM::OrOp::create(rw, loc, lane, extract(rw, loc, adaptor.getOperand(), i));
+    Value ballot = ROCDL::BallotOp::create(rw, loc, rw.getI64Type(), lane);
+    Value zero = LLVM::ConstantOp::create(rw, loc, rw.getI64Type(), rw.getI64IntegerAttr(0));
     rw.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::ne, ballot, zero);
     return success();
   }
@@ -52,29 +52,29 @@ struct ReduceLowering : public TilePattern<ReduceOp> {
 
   Value combine(OpBuilder &b, Location loc, Value x, Value y) const {
     if constexpr (std::is_same_v<ReduceOp, ReduceMaxOp>)
-      return b.create<LLVM::MaxNumOp>(loc, x, y);
+      return LLVM::MaxNumOp::create(b, loc, x, y);
     else if (isa<FloatType>(x.getType()))
-      return b.create<LLVM::FAddOp>(loc, x, y);
+      return LLVM::FAddOp::create(b, loc, x, y);
     else
-      return b.create<LLVM::AddOp>(loc, x, y);
+      return LLVM::AddOp::create(b, loc, x, y);
   }
 
   /// The value of `x` in lane (this lane ^ (1 << bit)).
   Value partner(OpBuilder &b, Location loc, Value x, unsigned bit, Value lane) const {
     Type t = x.getType();
     Type i32t = b.getI32Type();
-    Value xi = t == i32t ? x : (Value)b.create<LLVM::BitcastOp>(loc, i32t, x);
+    Value xi = t == i32t ? x : (Value)LLVM::BitcastOp::create(b, loc, i32t, x);
     Value yi;
     if (bit < 5) {
       // ds_swizzle bit mode: and_mask 0x1f, or_mask 0, xor_mask 1 << bit.
       int64_t offset = (int64_t(1) << bit) << 10 | 0x1f;
-      yi = b.create<ROCDL::DsSwizzleOp>(loc, i32t, xi, i32(b, loc, offset));
+      yi = ROCDL::DsSwizzleOp::create(b, loc, i32t, xi, i32(b, loc, offset));
     } else {
-      Value addr = mul(b, loc, b.create<LLVM::XOrOp>(loc, lane, i32(b, loc, 32)),
+      Value addr = mul(b, loc, LLVM::XOrOp::create(b, loc, lane, i32(b, loc, 32)),
                        i32(b, loc, 4));
-      yi = b.create<ROCDL::DsBpermuteOp>(loc, i32t, addr, xi);
+      yi = ROCDL::DsBpermuteOp::create(b, loc, i32t, addr, xi);
     }
-    return t == i32t ? yi : (Value)b.create<LLVM::BitcastOp>(loc, t, yi);
+    return t == i32t ? yi : (Value)LLVM::BitcastOp::create(b, loc, t, yi);
   }
 
   LogicalResult matchAndRewrite(ReduceOp op, typename ReduceOp::Adaptor adaptor,
@@ -119,15 +119,15 @@ struct ReduceLowering : public TilePattern<ReduceOp> {
           // combining the pair is the reduction across the two halves.
           Type i32t = rw.getI32Type();
           Type t = acc.getType();
-          Value xi = t == i32t ? acc : (Value)rw.create<LLVM::BitcastOp>(loc, i32t, acc);
+          Value xi = t == i32t ? acc : (Value)LLVM::BitcastOp::create(rw, loc, i32t, acc);
           auto pairType = LLVM::LLVMStructType::getLiteral(rw.getContext(), {i32t, i32t});
-          Value pair = rw.create<ROCDL::Permlane32SwapOp>(loc, pairType, xi, xi,
+          Value pair = ROCDL::Permlane32SwapOp::create(rw, loc, pairType, xi, xi,
                                                           false, false);
-          Value first = rw.create<LLVM::ExtractValueOp>(loc, pair, 0);
-          Value second = rw.create<LLVM::ExtractValueOp>(loc, pair, 1);
+          Value first = LLVM::ExtractValueOp::create(rw, loc, pair, 0);
+          Value second = LLVM::ExtractValueOp::create(rw, loc, pair, 1);
           if (t != i32t) {
-            first = rw.create<LLVM::BitcastOp>(loc, t, first);
-            second = rw.create<LLVM::BitcastOp>(loc, t, second);
+            first = LLVM::BitcastOp::create(rw, loc, t, first);
+            second = LLVM::BitcastOp::create(rw, loc, t, second);
           }
           acc = combine(rw, loc, first, second);
           continue;

@@ -59,7 +59,7 @@ Value mapF32Intrinsic(OpBuilder &b, Location loc, Value vec, StringRef name) {
   Value result = poison(b, loc, vt);
   for (int64_t i = 0; i < vt.getNumElements(); ++i) {
     Value x = extract(b, loc, vec, i);
-    Value y = b.create<LLVM::CallIntrinsicOp>(loc, b.getF32Type(), b.getStringAttr(name),
+    Value y = LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(), b.getStringAttr(name),
                                               ValueRange{x})
                   .getResult(0);
     result = insert(b, loc, result, y, i);
@@ -123,16 +123,16 @@ struct ConvertLowering : public TilePattern<ConvertOp> {
       auto i32v = VectorType::get(vt.getShape(), rw.getI32Type());
       auto i16v = VectorType::get(vt.getShape(), rw.getI16Type());
       auto splat = [&](int64_t c) {
-        return rw.create<LLVM::ConstantOp>(
+        return LLVM::ConstantOp::create(rw, 
             loc, i32v, DenseElementsAttr::get(i32v, rw.getI32IntegerAttr(int32_t(c)).getValue()));
       };
-      Value bits = rw.create<LLVM::BitcastOp>(loc, i32v, in);
-      Value lsb = rw.create<LLVM::AndOp>(
-          loc, rw.create<LLVM::LShrOp>(loc, bits, splat(16)), splat(1));
-      Value rounded = rw.create<LLVM::AddOp>(
-          loc, rw.create<LLVM::AddOp>(loc, bits, splat(0x7fff)), lsb);
-      Value high = rw.create<LLVM::TruncOp>(
-          loc, i16v, rw.create<LLVM::LShrOp>(loc, rounded, splat(16)));
+      Value bits = LLVM::BitcastOp::create(rw, loc, i32v, in);
+      Value lsb = LLVM::AndOp::create(rw, 
+          loc, LLVM::LShrOp::create(rw, loc, bits, splat(16)), splat(1));
+      Value rounded = LLVM::AddOp::create(rw, 
+          loc, LLVM::AddOp::create(rw, loc, bits, splat(0x7fff)), lsb);
+      Value high = LLVM::TruncOp::create(rw, 
+          loc, i16v, LLVM::LShrOp::create(rw, loc, rounded, splat(16)));
       rw.replaceOpWithNewOp<LLVM::BitcastOp>(op, resultType, high);
     } else if (from.isSignlessInteger(32))
       rw.replaceOpWithNewOp<LLVM::SIToFPOp>(op, resultType, in);
@@ -180,10 +180,10 @@ struct IotaLowering : public TilePattern<IotaOp> {
     SmallVector<int32_t> regs;
     for (int64_t i = 0; i < map.numRegs(); ++i)
       regs.push_back(rows ? map.rowOfReg(i) : map.colOfReg(i));
-    Value constants = rw.create<LLVM::ConstantOp>(
+    Value constants = LLVM::ConstantOp::create(rw, 
         loc, vt, DenseElementsAttr::get(vt, ArrayRef<int32_t>(regs)));
     Value one = insert(rw, loc, poison(rw, loc, vt), lane, 0);
-    Value splat = rw.create<LLVM::ShuffleVectorOp>(
+    Value splat = LLVM::ShuffleVectorOp::create(rw, 
         loc, one, one, SmallVector<int32_t>(map.numRegs(), 0));
     rw.replaceOpWithNewOp<LLVM::AddOp>(op, splat, constants);
     return success();

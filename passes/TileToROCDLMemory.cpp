@@ -93,10 +93,10 @@ struct MakeBufferLowering : public TilePattern<MakeBufferOp> {
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     int64_t esize = elementBytes(op.getType().getElementType());
-    Value n = rw.create<LLVM::ZExtOp>(loc, rw.getI64Type(), adaptor.getNumElements());
-    Value bytes = rw.create<LLVM::MulOp>(
-        loc, n, rw.create<LLVM::ConstantOp>(loc, rw.getI64Type(), rw.getI64IntegerAttr(esize)));
-    Value stride = rw.create<LLVM::ConstantOp>(loc, rw.getI16Type(), rw.getI16IntegerAttr(0));
+    Value n = LLVM::ZExtOp::create(rw, loc, rw.getI64Type(), adaptor.getNumElements());
+    Value bytes = LLVM::MulOp::create(rw, 
+        loc, n, LLVM::ConstantOp::create(rw, loc, rw.getI64Type(), rw.getI64IntegerAttr(esize)));
+    Value stride = LLVM::ConstantOp::create(rw, loc, rw.getI16Type(), rw.getI16IntegerAttr(0));
     auto rsrcType = LLVM::LLVMPointerType::get(rw.getContext(), 8);
     rw.replaceOpWithNewOp<ROCDL::MakeBufferRsrcOp>(op, rsrcType, adaptor.getPtr(),
                                                    stride, bytes,
@@ -143,11 +143,11 @@ Value elementOffset(OpBuilder &b, Location loc, LaneOrigin origin, int64_t r,
                   i32(b, loc, esize));
   if (!boundRows)
     return off;
-  Value inRows = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, rr, boundRows);
+  Value inRows = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rr, boundRows);
   Value last = add(b, loc, origin.col, i32(b, loc, lastCol));
-  Value inCols = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, last, boundCols);
-  Value ok = b.create<LLVM::AndOp>(loc, inRows, inCols);
-  return b.create<LLVM::SelectOp>(loc, ok, off, i32(b, loc, kOutOfRangeOffset));
+  Value inCols = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, last, boundCols);
+  Value ok = LLVM::AndOp::create(b, loc, inRows, inCols);
+  return LLVM::SelectOp::create(b, loc, ok, off, i32(b, loc, kOutOfRangeOffset));
 }
 
 /// tile.load -> buffer loads of up to 16 bytes per lane.
@@ -174,18 +174,18 @@ struct LoadLowering : public TilePattern<LoadOp> {
                                 adaptor.getBoundRows(), adaptor.getBoundCols(),
                                 view.colOfReg(first));
       Type raw = accessType(rw, n * esize);
-      Value v = rw.create<ROCDL::RawPtrBufferLoadOp>(loc, raw, adaptor.getBuffer(),
+      Value v = ROCDL::RawPtrBufferLoadOp::create(rw, loc, raw, adaptor.getBuffer(),
                                                      off, zero, zero, ArrayAttr(),
                                                      ArrayAttr(), ArrayAttr());
-      Value elems = rw.create<LLVM::BitcastOp>(loc, VectorType::get({n}, elt), v);
+      Value elems = LLVM::BitcastOp::create(rw, loc, VectorType::get({n}, elt), v);
       for (int64_t k = 0; k < n; ++k) {
         Value e = extract(rw, loc, elems, k);
         if (bounded && k > 0) {
           Value c = add(rw, loc, origin.col, i32(rw, loc, view.colOfReg(first) + k));
-          Value in = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, c,
+          Value in = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ult, c,
                                              adaptor.getBoundCols());
-          Value z = rw.create<LLVM::ZeroOp>(loc, elt);
-          e = rw.create<LLVM::SelectOp>(loc, in, e, z);
+          Value z = LLVM::ZeroOp::create(rw, loc, elt);
+          e = LLVM::SelectOp::create(rw, loc, in, e, z);
         }
         result = insert(rw, loc, result, e, first + k);
       }
@@ -204,7 +204,6 @@ struct StoreLowering : public TilePattern<StoreOp> {
     Location loc = op.getLoc();
     TileType type = op.getValue().getType();
     LayoutMap map = layoutOf(type);
-    Type elt = typeConverter->convertType(type.getElementType());
     int64_t esize = elementBytes(type.getElementType());
     MemoryView view{map, op.getTranspose()};
     LaneOrigin origin = laneOrigin(rw, loc, view, adaptor.getRow(), adaptor.getCol());
@@ -225,8 +224,8 @@ struct StoreLowering : public TilePattern<StoreOp> {
       if (n == 1)
         elems = extract(rw, loc, adaptor.getValue(), first);
       Type raw = accessType(rw, n * esize);
-      Value v = rw.create<LLVM::BitcastOp>(loc, raw, elems);
-      rw.create<ROCDL::RawPtrBufferStoreOp>(loc, v, adaptor.getBuffer(), off, zero,
+      Value v = LLVM::BitcastOp::create(rw, loc, raw, elems);
+      ROCDL::RawPtrBufferStoreOp::create(rw, loc, v, adaptor.getBuffer(), off, zero,
                                             zero, ArrayAttr(), ArrayAttr(),
                                             ArrayAttr());
     }
@@ -253,8 +252,8 @@ struct LdsAllocLowering : public TilePattern<LdsAllocOp> {
       return rw.notifyMatchFailure(op, "LDS buffer not placed");
     Location loc = op.getLoc();
     auto ptr3 = LLVM::LLVMPointerType::get(rw.getContext(), 3);
-    Value base = rw.create<LLVM::AddressOfOp>(loc, ptr3, global);
-    Value p = rw.create<LLVM::GEPOp>(loc, ptr3, rw.getI8Type(), base,
+    Value base = LLVM::AddressOfOp::create(rw, loc, ptr3, global);
+    Value p = LLVM::GEPOp::create(rw, loc, ptr3, rw.getI8Type(), base,
                                      ArrayRef<LLVM::GEPArg>{(int32_t)*op.getOffset()},
                                      LLVM::GEPNoWrapFlags::inbounds);
     rw.replaceOp(op, p);
@@ -265,7 +264,7 @@ struct LdsAllocLowering : public TilePattern<LdsAllocOp> {
 /// The address of byte `byteOffset` (uniform or per-lane) in LDS.
 Value ldsAddress(OpBuilder &b, Location loc, Value base, Value byteOffset) {
   auto ptr3 = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  return b.create<LLVM::GEPOp>(loc, ptr3, b.getI8Type(), base,
+  return LLVM::GEPOp::create(b, loc, ptr3, b.getI8Type(), base,
                                ArrayRef<LLVM::GEPArg>{byteOffset},
                                LLVM::GEPNoWrapFlags::inbounds);
 }
@@ -298,11 +297,11 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
              << *waves << " waves";
     LdsScopes scopes = this->facts->lookup(op.getLds());
     Value lane = laneId(rw, loc);
-    Value tid = rw.create<ROCDL::ThreadIdXOp>(loc, rw.getI32Type());
-    Value wave = rw.create<ROCDL::ReadfirstlaneOp>(
-        loc, rw.getI32Type(), rw.create<LLVM::LShrOp>(loc, tid, i32(rw, loc, 6)));
+    Value tid = ROCDL::ThreadIdXOp::create(rw, loc, rw.getI32Type());
+    Value wave = ROCDL::ReadfirstlaneOp::create(rw, 
+        loc, rw.getI32Type(), LLVM::LShrOp::create(rw, loc, tid, i32(rw, loc, 6)));
     if (op.getWaves())
-      wave = rw.create<LLVM::URemOp>(loc, wave, i32(rw, loc, *waves));
+      wave = LLVM::URemOp::create(rw, loc, wave, i32(rw, loc, *waves));
     Value stageBase = ldsAddress(
         rw, loc, adaptor.getLds(),
         mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
@@ -320,8 +319,8 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
       // Per line that is one scalar add and one vector add (plus the row
       // bound check when bounds are given).
       int64_t rpl = lineElems / cols;
-      Value laneR = rw.create<LLVM::UDivOp>(loc, laneElem, colsV);
-      Value laneC = rw.create<LLVM::URemOp>(loc, laneElem, colsV);
+      Value laneR = LLVM::UDivOp::create(rw, loc, laneElem, colsV);
+      Value laneC = LLVM::URemOp::create(rw, loc, laneElem, colsV);
       Value laneOffBytes =
           mul(rw, loc, add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), laneC), esizeV);
       Value waveRow = mul(rw, loc, wave, i32(rw, loc, rpl));
@@ -336,10 +335,10 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
         // Row r0 + laneR of the block is inside when r0 < bound - row - laneR
         // (signed: the block may start past the end); the columns of a
         // lane are the same in every line.
-        rowsLeft = rw.create<LLVM::SubOp>(
-            loc, rw.create<LLVM::SubOp>(loc, boundRows, adaptor.getRow()), laneR);
+        rowsLeft = LLVM::SubOp::create(rw, 
+            loc, LLVM::SubOp::create(rw, loc, boundRows, adaptor.getRow()), laneR);
         Value lastC = add(rw, loc, add(rw, loc, adaptor.getCol(), laneC), i32(rw, loc, perLane - 1));
-        colsOk = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
+        colsOk = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
       }
       int64_t ldsStep = *waves * rpl * lds.getRowStride() * esize;
       Value ldsCur = mul(rw, loc, waveRow, i32(rw, loc, lds.getRowStride() * esize));
@@ -347,12 +346,12 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
       for (int64_t k = 0; k < perWave; ++k) {
         Value off = add(rw, loc, cur, laneOffBytes);
         if (boundRows) {
-          Value inR = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::slt, rowCur, rowsLeft);
-          Value ok = rw.create<LLVM::AndOp>(loc, inR, colsOk);
-          off = rw.create<LLVM::SelectOp>(loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
+          Value inR = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::slt, rowCur, rowsLeft);
+          Value ok = LLVM::AndOp::create(rw, loc, inR, colsOk);
+          off = LLVM::SelectOp::create(rw, loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
         }
         Value dst = ldsAddress(rw, loc, stageBase, ldsCur);
-        auto dma = rw.create<ROCDL::RawPtrBufferLoadLdsOp>(
+        auto dma = ROCDL::RawPtrBufferLoadLdsOp::create(rw, 
             loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, zero, zero,
             zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
         setScopes(dma, scopes);
@@ -371,27 +370,27 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
       // Line j = k * waves + wave (uniform).
       Value j = add(rw, loc, i32(rw, loc, k * *waves), wave);
       Value lineElem = mul(rw, loc, j, i32(rw, loc, lineElems));
-      Value r0 = rw.create<LLVM::UDivOp>(loc, lineElem, colsV);
-      Value c0 = rw.create<LLVM::URemOp>(loc, lineElem, colsV);
+      Value r0 = LLVM::UDivOp::create(rw, loc, lineElem, colsV);
+      Value c0 = LLVM::URemOp::create(rw, loc, lineElem, colsV);
       Value e = add(rw, loc, lineElem, laneElem);
-      Value r = rw.create<LLVM::UDivOp>(loc, e, colsV);
-      Value c = rw.create<LLVM::URemOp>(loc, e, colsV);
+      Value r = LLVM::UDivOp::create(rw, loc, e, colsV);
+      Value c = LLVM::URemOp::create(rw, loc, e, colsV);
       Value gr = add(rw, loc, adaptor.getRow(), r);
       Value gc = add(rw, loc, adaptor.getCol(), c);
       Value off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc), esizeV);
       if (boundRows) {
-        Value inR = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, gr, boundRows);
+        Value inR = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ult, gr, boundRows);
         Value lastC = add(rw, loc, gc, i32(rw, loc, perLane - 1));
-        Value inC = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
-        Value ok = rw.create<LLVM::AndOp>(loc, inR, inC);
-        off = rw.create<LLVM::SelectOp>(loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
+        Value inC = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
+        Value ok = LLVM::AndOp::create(rw, loc, inR, inC);
+        off = LLVM::SelectOp::create(rw, loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
       }
       // The LDS address of the line (uniform: it goes to M0).
       Value ldsOff = mul(rw, loc,
                          add(rw, loc, mul(rw, loc, r0, i32(rw, loc, lds.getRowStride())), c0),
                          esizeV);
       Value dst = ldsAddress(rw, loc, stageBase, ldsOff);
-      auto dma = rw.create<ROCDL::RawPtrBufferLoadLdsOp>(
+      auto dma = ROCDL::RawPtrBufferLoadLdsOp::create(rw, 
           loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, zero, zero,
           zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
       setScopes(dma, scopes);
@@ -454,7 +453,7 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
       int64_t off = (view.rowOfReg(first) * lds.getRowStride() + view.colOfReg(first)) * esize;
       Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
       auto vt = VectorType::get({n}, elt);
-      auto load = rw.create<LLVM::LoadOp>(loc, vt, p, /*alignment=*/n * esize);
+      auto load = LLVM::LoadOp::create(rw, loc, vt, p, /*alignment=*/n * esize);
       setScopes(load, scopes);
       for (int64_t k = 0; k < n; ++k)
         result = insert(rw, loc, result, extract(rw, loc, load, k), first + k);
@@ -475,12 +474,12 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     int64_t esize = 2;
     int64_t stride = lds.getRowStride();
     Value s = laneId(rw, loc);
-    Value l0 = rw.create<LLVM::OrOp>(
-        loc, rw.create<LLVM::AndOp>(loc, s, i32(rw, loc, 0x30)),
-        rw.create<LLVM::ShlOp>(loc, rw.create<LLVM::AndOp>(loc, s, i32(rw, loc, 3)),
+    Value l0 = LLVM::OrOp::create(rw, 
+        loc, LLVM::AndOp::create(rw, loc, s, i32(rw, loc, 0x30)),
+        LLVM::ShlOp::create(rw, loc, LLVM::AndOp::create(rw, loc, s, i32(rw, loc, 3)),
                                i32(rw, loc, 2)));
-    Value u = rw.create<LLVM::AndOp>(
-        loc, rw.create<LLVM::LShrOp>(loc, s, i32(rw, loc, 2)), i32(rw, loc, 3));
+    Value u = LLVM::AndOp::create(rw, 
+        loc, LLVM::LShrOp::create(rw, loc, s, i32(rw, loc, 2)), i32(rw, loc, 3));
     // Array coordinates of lane l0's register 0, then its LDS byte address.
     Value row = add(rw, loc, adaptor.getRow(),
                     laneCoordinate(rw, loc, l0, view.rowFields()));
@@ -501,8 +500,8 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     auto laneChoice = [&](auto offsetOf) {
       Value off = i32(rw, loc, offsetOf(0));
       for (int64_t k = 1; k < 4; ++k) {
-        Value isK = rw.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, u, i32(rw, loc, k));
-        off = rw.create<LLVM::SelectOp>(loc, isK, i32(rw, loc, offsetOf(k)), off);
+        Value isK = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::eq, u, i32(rw, loc, k));
+        off = LLVM::SelectOp::create(rw, loc, isK, i32(rw, loc, offsetOf(k)), off);
       }
       return off;
     };
@@ -524,7 +523,7 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
                       ? i32(rw, loc, regOffset(4 * t))
                       : laneChoice([&](int64_t k) { return regOffset(4 * t + k); });
       Value p = ldsAddress(rw, loc, base, off);
-      auto read = rw.create<ROCDL::ds_read_tr16_b64>(loc, quad, p);
+      auto read = ROCDL::ds_read_tr16_b64::create(rw, loc, quad, p);
       setScopes(read, scopes);
       for (int64_t k = 0; k < 4; ++k)
         result = insert(rw, loc, result, extract(rw, loc, read, k), 4 * t + k);
@@ -553,7 +552,7 @@ struct LdsStoreLowering : public TilePattern<LdsStoreOp> {
       Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
       Value v = n == 1 ? extract(rw, loc, adaptor.getValue(), first)
                        : slice(rw, loc, adaptor.getValue(), first, n);
-      auto store = rw.create<LLVM::StoreOp>(loc, v, p, /*alignment=*/n * esize);
+      auto store = LLVM::StoreOp::create(rw, loc, v, p, /*alignment=*/n * esize);
       setScopes(store, scopes);
     }
     rw.eraseOp(op);

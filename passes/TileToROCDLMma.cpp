@@ -70,8 +70,8 @@ struct MmaLowering : public TilePattern<MmaOp> {
         for (int64_t ki = 0; ki < repK; ++ki) {
           Value av = slice(rw, loc, adaptor.getA(), (mi * repK + ki) * regsA, regsA);
           Value bv = slice(rw, loc, adaptor.getB(), (ki * repN + ni) * regsB, regsB);
-          av = rw.create<LLVM::BitcastOp>(loc, intr.operandType, av);
-          bv = rw.create<LLVM::BitcastOp>(loc, intr.operandType, bv);
+          av = LLVM::BitcastOp::create(rw, loc, intr.operandType, av);
+          bv = LLVM::BitcastOp::create(rw, loc, intr.operandType, bv);
           OperationState state(loc, intr.name);
           state.addOperands({av, bv, acc, zero, zero, zero});
           state.addTypes(accType);
@@ -87,9 +87,9 @@ struct MmaLowering : public TilePattern<MmaOp> {
           SmallVector<int32_t> grow;
           for (int64_t i = 0; i < total; ++i)
             grow.push_back(i < regsC ? i : -1);
-          widened = rw.create<LLVM::ShuffleVectorOp>(loc, acc, acc, grow);
+          widened = LLVM::ShuffleVectorOp::create(rw, loc, acc, acc, grow);
         }
-        result = rw.create<LLVM::ShuffleVectorOp>(loc, result, widened, mask);
+        result = LLVM::ShuffleVectorOp::create(rw, loc, result, widened, mask);
       }
     rw.replaceOp(op, result);
     return success();

@@ -39,7 +39,7 @@ StringRef syncScope(MemoryScope scope) {
 /// The address of element `index` of a global i32 array.
 Value flagAddress(OpBuilder &b, Location loc, Value flags, Value index) {
   auto ptr1 = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  return b.create<LLVM::GEPOp>(loc, ptr1, b.getI32Type(), flags,
+  return LLVM::GEPOp::create(b, loc, ptr1, b.getI32Type(), flags,
                                ArrayRef<LLVM::GEPArg>{index});
 }
 
@@ -53,14 +53,14 @@ struct PeerPtrLowering : public TilePattern<PeerPtrOp> {
     auto ptr1 = LLVM::LLVMPointerType::get(rw.getContext(), 1);
     Type i64 = rw.getI64Type();
     auto base = [&](Value rank) -> Value {
-      Value p = rw.create<LLVM::GEPOp>(loc, ptr1, i64, adaptor.getBases(),
+      Value p = LLVM::GEPOp::create(rw, loc, ptr1, i64, adaptor.getBases(),
                                        ArrayRef<LLVM::GEPArg>{rank});
-      return rw.create<LLVM::LoadOp>(loc, i64, p, 8, /*isVolatile=*/false,
+      return LLVM::LoadOp::create(rw, loc, i64, p, 8, /*isVolatile=*/false,
                                      /*isNonTemporal=*/false, /*isInvariant=*/true);
     };
-    Value addr = rw.create<LLVM::PtrToIntOp>(loc, i64, adaptor.getPtr());
-    Value moved = rw.create<LLVM::AddOp>(
-        loc, rw.create<LLVM::SubOp>(loc, addr, base(adaptor.getFrom())),
+    Value addr = LLVM::PtrToIntOp::create(rw, loc, i64, adaptor.getPtr());
+    Value moved = LLVM::AddOp::create(rw, 
+        loc, LLVM::SubOp::create(rw, loc, addr, base(adaptor.getFrom())),
         base(adaptor.getTo()));
     rw.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, ptr1, moved);
     return success();
@@ -75,7 +75,7 @@ struct FlagStoreLowering : public TilePattern<FlagStoreOp> {
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value p = flagAddress(rw, loc, adaptor.getFlags(), adaptor.getIndex());
-    rw.create<LLVM::StoreOp>(loc, adaptor.getValue(), p, 4, /*isVolatile=*/false,
+    LLVM::StoreOp::create(rw, loc, adaptor.getValue(), p, 4, /*isVolatile=*/false,
                              /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
                              LLVM::AtomicOrdering::release, syncScope(op.getScope()));
     rw.eraseOp(op);
@@ -95,23 +95,23 @@ struct FlagWaitLowering : public TilePattern<FlagWaitOp> {
     Block *poll = rw.createBlock(after);
     Block *sleep = rw.createBlock(after);
     rw.setInsertionPointToEnd(before);
-    rw.create<LLVM::BrOp>(loc, ValueRange{}, poll);
+    LLVM::BrOp::create(rw, loc, ValueRange{}, poll);
 
     rw.setInsertionPointToEnd(poll);
     Value p = flagAddress(rw, loc, adaptor.getFlags(), adaptor.getIndex());
-    Value v = rw.create<LLVM::LoadOp>(loc, rw.getI32Type(), p, 4, /*isVolatile=*/false,
+    Value v = LLVM::LoadOp::create(rw, loc, rw.getI32Type(), p, 4, /*isVolatile=*/false,
                                       /*isNonTemporal=*/false, /*isInvariant=*/false,
                                       /*isInvariantGroup=*/false,
                                       LLVM::AtomicOrdering::acquire,
                                       syncScope(op.getScope()));
     auto pred = op.getPredicate() == FlagPredicate::eq ? LLVM::ICmpPredicate::eq
                                                        : LLVM::ICmpPredicate::sge;
-    Value done = rw.create<LLVM::ICmpOp>(loc, pred, v, adaptor.getValue());
-    rw.create<LLVM::CondBrOp>(loc, done, after, ValueRange{}, sleep, ValueRange{});
+    Value done = LLVM::ICmpOp::create(rw, loc, pred, v, adaptor.getValue());
+    LLVM::CondBrOp::create(rw, loc, done, after, ValueRange{}, sleep, ValueRange{});
 
     rw.setInsertionPointToEnd(sleep);
-    rw.create<ROCDL::SSleepOp>(loc, 1);
-    rw.create<LLVM::BrOp>(loc, ValueRange{}, poll);
+    ROCDL::SSleepOp::create(rw, loc, 1);
+    LLVM::BrOp::create(rw, loc, ValueRange{}, poll);
 
     rw.setInsertionPointToStart(after);
     rw.eraseOp(op);
