@@ -152,26 +152,32 @@ Expected<ModelFigures> runAiter(Device &device, const std::string &path,
   return f;
 }
 
-/// Q, K, V (random bf16) and O of a [B, S, H, D] attention, packed.
+/// Q, K, V (random bf16) and O of a [B, S, H, D] attention, packed, on the
+/// emulated `chip`.
 struct AttentionBuffers {
+  Device &device;
   Buffer q, k, v, o;
 };
-Expected<AttentionBuffers> attentionBuffers(Device &device, const AttentionShape &s) {
+Expected<AttentionBuffers> attentionBuffers(Chip chip, const AttentionShape &s) {
+  Expected<Device &> device = emulatedDevice(chip);
+  if (!device)
+    return device.takeError();
   uint64_t nq = s.batch * s.seq * s.heads * s.headDim;
   uint64_t nkv = s.batch * s.seq * s.kvHeads * s.headDim;
-  Expected<Buffer> q = randomBf16(device, nq, 3);
+  Expected<Buffer> q = randomBf16(*device, nq, 3);
   if (!q)
     return q.takeError();
-  Expected<Buffer> k = randomBf16(device, nkv, 4);
+  Expected<Buffer> k = randomBf16(*device, nkv, 4);
   if (!k)
     return k.takeError();
-  Expected<Buffer> v = randomBf16(device, nkv, 5);
+  Expected<Buffer> v = randomBf16(*device, nkv, 5);
   if (!v)
     return v.takeError();
-  Expected<Buffer> o = Buffer::allocate(device, nq * 2);
+  Expected<Buffer> o = Buffer::allocate(*device, nq * 2);
   if (!o)
     return o.takeError();
-  return AttentionBuffers{std::move(*q), std::move(*k), std::move(*v), std::move(*o)};
+  return AttentionBuffers{*device, std::move(*q), std::move(*k), std::move(*v),
+                          std::move(*o)};
 }
 
 } // namespace
@@ -244,28 +250,23 @@ Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned itera
 
 Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &s,
                                         unsigned iterations) {
-  Expected<Device &> device = emulatedDevice(chip);
-  if (!device)
-    return device.takeError();
-  Expected<AttentionBuffers> buffers = attentionBuffers(*device, s);
+  Expected<AttentionBuffers> buffers = attentionBuffers(chip, s);
   if (!buffers)
     return buffers.takeError();
-  Buffer *q = &buffers->q, *k = &buffers->k, *v = &buffers->v, *o = &buffers->o;
+  Device &device = buffers->device;
   int64_t B = int64_t(s.batch), S = int64_t(s.seq), D = int64_t(s.headDim);
-  ops::AttentionTensorRef tq(*q, DType::bf16, B, S, int64_t(s.heads), D),
-      tk(*k, DType::bf16, B, S, int64_t(s.kvHeads), D),
-      tv(*v, DType::bf16, B, S, int64_t(s.kvHeads), D),
-      to(*o, DType::bf16, B, S, int64_t(s.heads), D);
+  ops::AttentionTensorRef tq(buffers->q, DType::bf16, B, S, int64_t(s.heads), D),
+      tk(buffers->k, DType::bf16, B, S, int64_t(s.kvHeads), D),
+      tv(buffers->v, DType::bf16, B, S, int64_t(s.kvHeads), D),
+      to(buffers->o, DType::bf16, B, S, int64_t(s.heads), D);
   ops::AttentionOptions ao;
   ao.causal = s.causal;
-  Expected<ops::AttentionResult> result = makeError("not launched");
-  consumeError(result.takeError());
-  auto report = timeLaunch(*device, attentionFlops(s), iterations,
+  auto report = timeLaunch(device, attentionFlops(s), iterations,
                            [&]() -> Expected<LaunchResult> {
-                             result = ops::attention_forward(tq, tk, tv, to, ao);
-                             if (!result)
-                               return result.takeError();
-                             return result->launch;
+                             auto r = ops::attention_forward(tq, tk, tv, to, ao);
+                             if (!r)
+                               return r.takeError();
+                             return r->launch;
                            });
   if (!report)
     return report.takeError();
@@ -324,14 +325,11 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
                                           const AttentionShape &s, unsigned iterations) {
   if (s.headDim != 128)
     return makeError("the aiter kernels compared here are D = 128");
-  Expected<Device &> device = emulatedDevice(chip);
-  if (!device)
-    return device.takeError();
-  Expected<AttentionBuffers> buffers = attentionBuffers(*device, s);
+  Expected<AttentionBuffers> buffers = attentionBuffers(chip, s);
   if (!buffers)
     return buffers.takeError();
-  Buffer *q = &buffers->q, *k = &buffers->k, *v = &buffers->v, *o = &buffers->o;
-  Expected<Buffer> lse = Buffer::allocate(*device, s.batch * s.heads * s.seq * 4);
+  Device &device = buffers->device;
+  Expected<Buffer> lse = Buffer::allocate(device, s.batch * s.heads * s.seq * 4);
   if (!lse)
     return lse.takeError();
   std::string file, name;
@@ -355,13 +353,13 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
   uint32_t gridX = s.causal ? (blocks + 1) / 2 : blocks;
   uint32_t opt = (s.causal && (s.heads % 8 || s.seq > 16384)) ? 3 : 5;
   return runAiter(
-      *device, aiter + "/hsa/" + getChipInfo(chip).name.str() + "/fmha_v3_fwd/" + file, name,
+      device, aiter + "/hsa/" + getChipInfo(chip).name.str() + "/fmha_v3_fwd/" + file, name,
       {gridX, uint32_t(s.heads), uint32_t(s.batch)}, {512, 1, 1}, attentionFlops(s),
       iterations, [&](SlotBlock &x) {
-        x.set(0, o->address());
-        x.set(1, q->address());
-        x.set(2, k->address());
-        x.set(3, v->address());
+        x.set(0, buffers->o.address());
+        x.set(1, buffers->q.address());
+        x.set(2, buffers->k.address());
+        x.set(3, buffers->v.address());
         x.set(4, lse->address());
         x.set(5, float(1.0 / std::sqrt(double(s.headDim)))); // softmax scale
         x.set(6, uint32_t(s.seq));                             // query length

@@ -116,6 +116,29 @@ TEST_F(JitTest, MemoryThenDiskHits) {
   EXPECT_EQ(fresh.stats().diskHits, 1u);
 }
 
+/// What a fresh JIT wrote to its disk cache for the test's GEMM (gfx950).
+struct WrittenEntry {
+  std::string key, path, bytes;
+};
+void writeEntry(const JitOptions &o, WrittenEntry &entry) {
+  Jit jit(o);
+  auto r = jit.compile("gemm", kParams, Chip::gfx950);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  entry.key = r->key;
+  entry.path = DiskCache(o.cacheDirectory, "").entryPath(entry.key);
+  auto buf = llvm::MemoryBuffer::getFile(entry.path);
+  ASSERT_TRUE(bool(buf));
+  entry.bytes = (*buf)->getBuffer().str();
+}
+
+/// Replaces the file at `path` with `text`.
+void overwrite(const std::string &path, const std::string &text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  ASSERT_FALSE(ec);
+  os << text;
+}
+
 /// Compiles once, damages the entry with `damage`, and checks that a new
 /// JIT notices, recompiles, and leaves a good entry behind.
 void expectRecompiled(const std::string &dir,
@@ -123,26 +146,13 @@ void expectRecompiled(const std::string &dir,
                       const std::function<std::string(size_t)> &problem) {
   JitOptions o;
   o.cacheDirectory = dir;
-  std::string key, good;
-  {
-    Jit jit(o);
-    auto r = jit.compile("gemm", kParams, Chip::gfx950);
-    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
-    key = r->key;
-  }
+  WrittenEntry entry;
+  ASSERT_NO_FATAL_FAILURE(writeEntry(o, entry));
+  const std::string &key = entry.key, &path = entry.path, &good = entry.bytes;
   DiskCache disk(dir, buildIdentity().id);
-  std::string path = disk.entryPath(key);
-  auto buf = llvm::MemoryBuffer::getFile(path);
-  ASSERT_TRUE(bool(buf));
-  good = (*buf)->getBuffer().str();
   std::string bad = good;
   damage(bad);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    ASSERT_FALSE(ec);
-    os << bad;
-  }
+  ASSERT_NO_FATAL_FAILURE(overwrite(path, bad));
   DiskCache::Lookup l = disk.lookup(key);
   EXPECT_EQ(l.status, DiskCache::LookupStatus::Damaged);
   EXPECT_EQ(l.problem, problem(good.size()));
@@ -220,26 +230,13 @@ TEST_F(JitTest, EntryOfAnotherCompilerIsRecompiledAndReplaced) {
   // replaced by this build's.
   JitOptions o = options();
   o.compilerIdentity = kBuildA;
-  std::string key, good;
-  {
-    Jit jit(o);
-    auto r = jit.compile("gemm", kParams, Chip::gfx950);
-    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
-    key = r->key;
-  }
+  WrittenEntry entry;
+  ASSERT_NO_FATAL_FAILURE(writeEntry(o, entry));
+  const std::string &key = entry.key, &path = entry.path, &good = entry.bytes;
   DiskCache disk(dir_, kBuildA);
-  std::string path = disk.entryPath(key);
-  {
-    auto buf = llvm::MemoryBuffer::getFile(path);
-    ASSERT_TRUE(bool(buf));
-    good = (*buf)->getBuffer().str();
-    std::string foreign = good;
-    foreign.replace(120, 64, kBuildB);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    ASSERT_FALSE(ec);
-    os << foreign;
-  }
+  std::string foreign = good;
+  foreign.replace(120, 64, kBuildB);
+  ASSERT_NO_FATAL_FAILURE(overwrite(path, foreign));
   DiskCache::Lookup l = disk.lookup(key);
   EXPECT_EQ(l.status, DiskCache::LookupStatus::Stale);
   EXPECT_EQ(l.problem, "written by another compiler (identity bbbbbbbbbbbbbbbb...)");
