@@ -37,11 +37,8 @@ void sload(Wave &w, const Inst &in) {
   uint64_t addr = (readScalar64(w, in.src[0]) + smemOffset(w, in)) & ~3ull;
   const uint8_t *p = w.dispatch->memory->translate(addr, 4ull * n);
   if (!p) {
-    w.fault("scalar load of " + std::to_string(4 * n) +
-                " bytes from unmapped address " + hex(addr),
-            FaultKind::BadAddress);
-    w.faultAddress = addr;
-    w.faultAccess = "scalar load of " + std::to_string(4 * n) + " bytes";
+    w.faultBadAddress(addr, "scalar load of " + std::to_string(4 * n) + " bytes",
+                      " from unmapped address " + hex(addr));
     return;
   }
   logMem(w, MemSpace::Scalar, kMemRead, 0, addr, 4 * n);

@@ -128,15 +128,12 @@ uint8_t *resolve(Wave &w, uint64_t addr, unsigned bytes, int lane,
   }
   uint8_t *p = w.dispatch->memory->translate(addr, bytes);
   if (!p) {
-    w.fault(std::string(what) + " of " + std::to_string(bytes) +
-                " bytes at unmapped address " + hex(addr) + " (lane " +
-                std::to_string(lane) + ")",
-            FaultKind::BadAddress);
-    w.faultAddress = addr;
-    w.faultAccess = std::string(what) + " of " + std::to_string(bytes) + " bytes";
-  }
-  else
+    w.faultBadAddress(addr, std::string(what) + " of " + std::to_string(bytes) + " bytes",
+                      " at unmapped address " + hex(addr) + " (lane " +
+                          std::to_string(lane) + ")");
+  } else {
     logMem(w, MemSpace::Global, kind, lane, addr, bytes);
+  }
   return p;
 }
 

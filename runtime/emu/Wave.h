@@ -227,6 +227,16 @@ struct Wave {
     faultKind = kind;
     yield = true;
   }
+  /// A BadAddress fault: `access` ("store of 4 bytes") at `address`; the
+  /// message is `access` followed by `detail`. The first fault of the wave
+  /// is the one reported, its address with it.
+  void faultBadAddress(uint64_t address, std::string access, const std::string &detail) {
+    if (state == WaveState::Faulted)
+      return;
+    faultAddress = address;
+    faultAccess = std::move(access);
+    fault(faultAccess + detail, FaultKind::BadAddress);
+  }
 };
 
 /// One workgroup: LDS and barrier bookkeeping.
