@@ -200,6 +200,17 @@ TEST(MfmaPasses, FollowLlvmSchedule) {
     EXPECT_EQ(mfmaPasses(Chip::gfx942, c.m), c.passes) << c.m;
 }
 
+// FLOPs of one MFMA from its name: 2 M N K (the peak guard divides them by
+// the passes).
+TEST(TimingParams, MfmaFlops) {
+  EXPECT_EQ(mfmaFlops("v_mfma_f32_32x32x16_bf16"), 32768u);
+  EXPECT_EQ(mfmaFlops("v_mfma_f32_16x16x32_bf16"), 16384u);
+  EXPECT_EQ(mfmaFlops("v_mfma_f64_16x16x4_f64"), 2048u);
+  EXPECT_EQ(mfmaFlops("v_smfmac_f32_32x32x16_bf16"), 32768u);
+  EXPECT_EQ(mfmaFlops("v_add_f32"), 0u);
+  EXPECT_EQ(mfmaFlops("v_mfma_f32_bogus"), 0u);
+}
+
 // The tables reproduce the data-sheet peaks they cite.
 TEST(TimingParams, ReproduceDataSheetPeaks) {
   const TimingParams &a = getTimingParams(Chip::gfx942);

@@ -8,7 +8,6 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 using namespace llvm;
@@ -279,18 +278,10 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   for (const InstInfo &in : trace.insts) {
     if (in.kind != Kind::Mfma || !in.mfmaPasses)
       continue;
-    int m = 0, n = 0, k = 0;
-    StringRef name(in.mnemonic);
-    // v_mfma_<acc type>_<M>x<N>x<K>[_<in type>]: the shape follows the
-    // accumulator type.
-    size_t at = name.find("_f32_");
-    if (at == StringRef::npos)
-      at = name.find("_i32_");
-    size_t x = at == StringRef::npos ? StringRef::npos : at + 5;
-    if (x == StringRef::npos ||
-        std::sscanf(name.substr(x).str().c_str(), "%dx%dx%d", &m, &n, &k) != 3)
+    double flops = double(mfmaFlops(in.mnemonic));
+    if (!flops)
       continue;
-    double perCycle = 2.0 * m * n * k / (4.0 * in.mfmaPasses);
+    double perCycle = flops / (double(p.mfmaCyclesPerPass) * in.mfmaPasses);
     double peak = perCycle * 4 /*SIMDs*/ * r.computeUnits * p.clockGHz * 1e9 / 1e12;
     if (peak > r.peakTflops) {
       r.peakTflops = peak;
@@ -318,7 +309,13 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   return r;
 }
 
-static Error checkPeak(const TimingReport &r);
+static Error checkEstimate(const TimingReport &r);
+
+/// The workgroups one CU holds and the model replays: its share of the
+/// grid, at most its occupancy, at least one.
+static uint64_t tracedWorkgroups(uint64_t perCu, uint64_t total, unsigned cus) {
+  return std::max<uint64_t>(1, std::min<uint64_t>(perCu, (total + cus - 1) / cus));
+}
 
 Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
                                 Dim3 block, uint32_t dynamicLdsBytes,
@@ -329,9 +326,7 @@ Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
   uint32_t wavesPerGroup = uint32_t((items + 63) / 64);
   uint64_t total = uint64_t(grid.x) * grid.y * grid.z;
   uint64_t perCu = workgroupsPerCu(k, chip, wavesPerGroup, dynamicLdsBytes);
-  // A CU holds its share of the grid, at most its occupancy.
-  uint64_t traced = std::min<uint64_t>(perCu, (total + cus - 1) / cus);
-  traced = std::max<uint64_t>(traced, 1);
+  uint64_t traced = tracedWorkgroups(perCu, total, cus);
 
   RecorderOptions ro;
   ro.tracedWorkgroups = traced;
@@ -343,14 +338,16 @@ Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
   TimingReport r = analyzeTrace(recorder.take(), total, perCu, options);
   r.kernel = k.name;
   r.launch = *stats;
-  if (Error e = checkPeak(r))
+  if (Error e = checkEstimate(r))
     return std::move(e);
   return r;
 }
 
-/// An estimate above the chip's peak for the MFMA the kernel runs is wrong
-/// input (FLOPs, trip count), never a figure.
-static Error checkPeak(const TimingReport &r) {
+/// An estimate that cannot be right is an error, never a figure: a steady
+/// state that could not be extrapolated, or whose replayed workgroups cannot
+/// stand for the rest, and anything above the chip's peak for the MFMA the
+/// kernel runs (wrong FLOPs or trip count).
+static Error checkEstimate(const TimingReport &r) {
   // Steady state stopped the launch early; without a trip count the replayed
   // iterations are all the estimate would cover: no figure rather than a
   // wrong one.
@@ -432,8 +429,7 @@ void LaunchTimer::workgroupBegin(Workgroup &wg) {
     perCu_ = workgroupsPerCu(*d.kernel, chip_, uint32_t((items + 63) / 64),
                              d.ldsBytes - d.kernel->groupSegmentFixedSize);
     RecorderOptions ro;
-    ro.tracedWorkgroups =
-        std::max<uint64_t>(1, std::min<uint64_t>(perCu_, (total_ + cus - 1) / cus));
+    ro.tracedWorkgroups = tracedWorkgroups(perCu_, total_, cus);
     ro.stopAfterIterations = options_.steadyStateIterations;
     recorder_ = std::make_unique<TraceRecorder>(chip_, ro);
   }
@@ -473,7 +469,7 @@ Expected<TimingReport> LaunchTimer::report(const LaunchStats &stats) {
   TimingReport r = analyzeTrace(recorder_->take(), total_, perCu_, options_);
   r.kernel = kernel_->name;
   r.launch = stats;
-  if (Error e = checkPeak(r))
+  if (Error e = checkEstimate(r))
     return std::move(e);
   return r;
 }

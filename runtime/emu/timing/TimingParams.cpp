@@ -37,6 +37,11 @@ using namespace llvm;
 namespace kcc::emu::timing {
 namespace {
 
+/// The power limit fitted by [CAL] on gfx950 (both chips' tables use it;
+/// gfx942's rows say they borrow it).
+constexpr double kFittedPowerKnee = 0.520;
+constexpr double kFittedPowerExponent = 1.40;
+
 const TimingConstant kGfx942[] = {
     {"clock_ghz", 2.1, "GHz", "[DS300] peak engine clock 2100 MHz"},
     {"compute_units", 304, "CUs", "[DS300]"},
@@ -72,10 +77,10 @@ const TimingConstant kGfx942[] = {
     {"hbm_bytes_per_second", 5.3e12, "B/s", "[DS300] 5.3 TB/s"},
     {"barrier_latency", 16, "cycles", "assumption (last arrival to release)"},
     {"sleep_cycles_per_unit", 64, "cycles", "[CDNA3ISA] s_sleep: ~64 clocks per unit"},
-    {"power_knee_mfma_busy", 0.520, "fraction",
+    {"power_knee_mfma_busy", kFittedPowerKnee, "fraction",
      "assumption: gfx950's [CAL] fit (no MI300X measurement of a kernel that "
      "runs here at full matrix load); [MAF]: MI300X GEMMs also run below boost"},
-    {"power_clock_exponent", 1.40, "",
+    {"power_clock_exponent", kFittedPowerExponent, "",
      "assumption: gfx950's [CAL] fit"},
 };
 
@@ -110,10 +115,10 @@ const TimingConstant kGfx950[] = {
     {"hbm_bytes_per_second", 8.0e12, "B/s", "[DS355] 8 TB/s"},
     {"barrier_latency", 16, "cycles", "assumption (last arrival to release)"},
     {"sleep_cycles_per_unit", 64, "cycles", "[CDNA3ISA] s_sleep: ~64 clocks per unit"},
-    {"power_knee_mfma_busy", 0.520, "fraction",
+    {"power_knee_mfma_busy", kFittedPowerKnee, "fraction",
      "[CAL] fit: MFMA-busy fraction the 1400 W board limit [DS355] sustains at "
      "the peak clock; above it the clock falls ([MAF])"},
-    {"power_clock_exponent", 1.40, "",
+    {"power_clock_exponent", kFittedPowerExponent, "",
      "[CAL] fit: power ~ activity x f^1.40 (dynamic power f V^2 with the "
      "voltage near its floor: between 1 and 3)"},
 };
@@ -199,24 +204,44 @@ StringRef mfmaPassSource() {
          "(32X32X[124][FBI]); smfmac 16x16 4, 32x32 8";
 }
 
-unsigned mfmaPasses(Chip, StringRef mnemonic) {
-  StringRef s = mnemonic;
+namespace {
+
+/// v_mfma_<out>_<M>x<N>x<K>[<type>] or v_smfmac_...: its parts; false for
+/// a mnemonic that is not an MFMA/SMFMAC.
+struct MfmaName {
   bool sparse = false;
+  StringRef out, type;
+  unsigned m = 0, n = 0, k = 0;
+};
+bool parseMfmaName(StringRef s, MfmaName &f) {
   if (s.consume_front("v_smfmac_"))
-    sparse = true;
+    f.sparse = true;
   else if (!s.consume_front("v_mfma_"))
-    return 0;
+    return false;
   // Output type: f32_, i32_, f64_.
   size_t us = s.find('_');
   if (us == StringRef::npos)
+    return false;
+  f.out = s.take_front(us);
+  return parseShape(s.drop_front(us + 1), f.m, f.n, f.k, f.type);
+}
+
+} // namespace
+
+uint64_t mfmaFlops(StringRef mnemonic) {
+  MfmaName f;
+  if (!parseMfmaName(mnemonic, f))
     return 0;
-  StringRef out = s.take_front(us);
-  s = s.drop_front(us + 1);
-  unsigned m, n, k;
-  StringRef type;
-  if (!parseShape(s, m, n, k, type))
+  return 2ull * f.m * f.n * f.k;
+}
+
+unsigned mfmaPasses(Chip, StringRef mnemonic) {
+  MfmaName f;
+  if (!parseMfmaName(mnemonic, f))
     return 0;
-  (void)n;
+  bool sparse = f.sparse;
+  StringRef out = f.out, type = f.type;
+  unsigned m = f.m, k = f.k;
   bool xf32 = type.contains("xf32");
   if (sparse)
     return m == 32 ? 8 : 4;

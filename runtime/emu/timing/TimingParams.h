@@ -80,6 +80,10 @@ const TimingParams &getTimingParams(Chip chip);
 /// share. Returns 0 for a mnemonic that is not an MFMA/SMFMAC.
 unsigned mfmaPasses(Chip chip, llvm::StringRef mnemonic);
 
+/// FLOPs of one MFMA/SMFMAC, 2 M N K from its mnemonic's shape; 0 for a
+/// mnemonic that is not one.
+uint64_t mfmaFlops(llvm::StringRef mnemonic);
+
 /// The source text of the MFMA pass rules, for the constants printout.
 llvm::StringRef mfmaPassSource();
 
