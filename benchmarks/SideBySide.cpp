@@ -7,6 +7,7 @@
 #include "runtime/Device.h"
 #include "runtime/Kernel.h"
 #include "runtime/KernelArg.h"
+#include "runtime/LaunchTiming.h"
 #include "runtime/Module.h"
 #include "runtime/Runtime.h"
 #include "target/CodeObject.h"
@@ -66,21 +67,13 @@ timeLaunch(Device &device, double flops, unsigned iterations,
   timing::TimingOptions options;
   options.steadyStateIterations = iterations;
   options.flops = flops;
-  timing::LaunchTimer timer(device.chip(), options);
-  Device::EmulatorInstrumentation in;
-  in.observer = &timer;
-  in.computeUnits = 1;
-  if (Error e = device.instrument(in))
-    return std::move(e);
+  Expected<std::unique_ptr<LaunchTiming>> timing = LaunchTiming::attach(device, options);
+  if (!timing)
+    return timing.takeError();
   Expected<LaunchResult> r = launch();
-  if (Error e = device.instrument({}))
-    return std::move(e);
   if (!r)
     return r.takeError();
-  emu::LaunchStats stats;
-  stats.waveInstructions = r->waveInstructions.value_or(0);
-  stats.workgroups = r->workgroups;
-  return timer.report(stats);
+  return (*timing)->report(*r);
 }
 
 /// aiter's argument block (one field per 16-byte slot) as the values of the

@@ -255,6 +255,7 @@ std::vector<DiskCacheEntry> DiskCache::scan() const {
       continue; // gone meanwhile, or not a plain file
     DiskCacheEntry e;
     e.path = it->path();
+    e.temporary = temporary;
     e.bytes = st.getSize();
     e.lastUsed = st.getLastModificationTime();
     if (!temporary)
@@ -297,8 +298,7 @@ uint64_t DiskCache::evict(uint64_t maxBytes, StringRef keep) const {
   std::string keepPath = keep.empty() ? std::string() : entryPath(keep);
   std::vector<const DiskCacheEntry *> order;
   for (const DiskCacheEntry &e : all) {
-    bool temporary = e.key.empty() && StringRef(e.path).contains(".tmp-");
-    if (e.path == keepPath || (temporary && now - e.lastUsed < std::chrono::hours(1)))
+    if (e.path == keepPath || (e.temporary && now - e.lastUsed < std::chrono::hours(1)))
       continue;
     order.push_back(&e);
   }

@@ -74,6 +74,8 @@ struct DiskCacheEntry {
   /// From the header; empty when the file is no readable version-2 entry
   /// (damaged, an older format, a writer's temporary file).
   std::string key, identity;
+  /// A writer's "<key>.tmp-XXXXXXXX", not yet renamed into an entry.
+  bool temporary = false;
   uint64_t bytes = 0;
   llvm::sys::TimePoint<> lastUsed; // modification time: written or hit
 };

@@ -152,8 +152,7 @@ int runAttention(const Options &o) {
   outs() << "path: " << ops::attentionPathName(r->path) << " (grid " << r->grid.x << "x"
          << r->grid.y << "x" << r->grid.z << ", block " << r->block.x << ")\n";
   if (*timing) {
-    if (Error e = (*timing)->print(r->launch.waveInstructions.value_or(0),
-                                   r->launch.workgroups))
+    if (Error e = (*timing)->print(r->launch))
       return fail(toString(std::move(e)));
     // In steady state only the first CU's workgroups ran, part of the way:
     // there is no output to write or compare.

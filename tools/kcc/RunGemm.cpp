@@ -197,7 +197,7 @@ int runGemm(const Options &o) {
   if (!r)
     return fail(toString(r.takeError()));
   if (*timing) {
-    if (Error e = (*timing)->print(r->waveInstructions.value_or(0), r->workgroups))
+    if (Error e = (*timing)->print(*r))
       return fail(toString(std::move(e)));
     // In steady state only the first CU's workgroups ran, part of the way:
     // there is no output to write or compare.

@@ -172,45 +172,23 @@ Expected<std::unique_ptr<OpTiming>> OpTiming::start(Device &device,
                                                     double flops) {
   if (!o.timing.enabled())
     return nullptr;
-  if (device.kind() != DeviceKind::Emu)
-    return makeError("--timing needs an emulated device (emu:gfx942 or "
-                     "emu:gfx950), not " + device.spec());
   emu::timing::TimingOptions t = o.timing.timingOptions();
   if (t.flops == 0)
     t.flops = flops;
-  std::unique_ptr<OpTiming> timing(new OpTiming(device, o, t));
-  Device::EmulatorInstrumentation in;
-  in.observer = &timing->timer_;
-  in.computeUnits = 1;
+  std::optional<CheckRequest> check;
   if (o.check)
-    in.check = CheckRequest{true, 1, false};
-  if (Error e = device.instrument(in))
-    return std::move(e);
-  return std::move(timing);
+    check = CheckRequest{true, 1, false};
+  Expected<std::unique_ptr<LaunchTiming>> timing = LaunchTiming::attach(device, t, check);
+  if (!timing)
+    return timing.takeError();
+  return std::unique_ptr<OpTiming>(new OpTiming(std::move(*timing), o, device.chip()));
 }
 
-OpTiming::OpTiming(Device &device, const Options &o, emu::timing::TimingOptions t)
-    : device_(device), o_(o), timer_(device.chip(), t) {}
-
-OpTiming::~OpTiming() {
-  if (attached_)
-    consumeError(device_.instrument({}));
-}
-
-Error OpTiming::print(uint64_t waveInstructions, uint64_t workgroups) {
-  attached_ = false;
-  Device::EmulatorInstrumentation in;
-  if (o_.check)
-    in.check = CheckRequest{true, 1, false};
-  if (Error e = device_.instrument(in))
-    return e;
-  emu::LaunchStats stats;
-  stats.waveInstructions = waveInstructions;
-  stats.workgroups = workgroups;
-  Expected<emu::timing::TimingReport> report = timer_.report(stats);
+Error OpTiming::print(const LaunchResult &launch) {
+  Expected<emu::timing::TimingReport> report = timing_->report(launch);
   if (!report)
     return report.takeError();
-  return o_.timing.print(*report, device_.chip());
+  return o_.timing.print(*report, chip_);
 }
 
 } // namespace kcc::runkernel

@@ -10,6 +10,7 @@
 #define KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
 
 #include "target/Error.h"
+#include "runtime/LaunchTiming.h"
 #include "tools/kcc/TimingCommand.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -45,23 +46,22 @@ struct Options {
 };
 
 /// While alive, times the op's kernel launch on `device` with the timing
-/// model (through Device::instrument: one CU's worth of workgroups resident,
-/// the ones replayed); print() writes the report.
+/// model (runtime/LaunchTiming.h); print() writes the report as --timing's
+/// options ask.
 class OpTiming {
 public:
   /// Nothing when --timing was not given.
   static llvm::Expected<std::unique_ptr<OpTiming>>
   start(Device &device, const Options &o, double flops);
-  ~OpTiming();
-  /// Detaches and prints the estimate; call after the op returned.
-  llvm::Error print(uint64_t waveInstructions, uint64_t workgroups);
+  /// Detaches and prints the estimate of `launch`; call after the op returned.
+  llvm::Error print(const LaunchResult &launch);
 
 private:
-  OpTiming(Device &device, const Options &o, emu::timing::TimingOptions t);
-  Device &device_;
+  OpTiming(std::unique_ptr<LaunchTiming> timing, const Options &o, Chip chip)
+      : timing_(std::move(timing)), o_(o), chip_(chip) {}
+  std::unique_ptr<LaunchTiming> timing_;
   const Options &o_;
-  emu::timing::LaunchTimer timer_;
-  bool attached_ = true;
+  Chip chip_;
 };
 
 /// Parses `args` (NAME and the options after it) into `o`. Returns
