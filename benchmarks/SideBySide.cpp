@@ -214,7 +214,8 @@ double attentionFlops(const AttentionShape &s) {
   return 4.0 * double(s.batch * s.heads) * double(s.headDim) * pairs;
 }
 
-Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned iterations) {
+Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned iterations,
+                                   const std::vector<std::string> &params) {
   Expected<Device &> device = emulatedDevice(chip);
   if (!device)
     return device.takeError();
@@ -230,14 +231,19 @@ Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned itera
     return c.takeError();
   auto report = timeLaunch(*device, 2.0 * double(s.m) * double(s.n) * double(s.k),
                            iterations, [&] {
+                             ops::GemmOptions options;
+                             options.params = params;
                              return ops::gemm({*a, DType::bf16, int64_t(s.m), int64_t(s.k)},
                                               {*bt, DType::bf16, int64_t(s.n), int64_t(s.k)},
-                                              {*c, out, int64_t(s.m), int64_t(s.n)});
+                                              {*c, out, int64_t(s.m), int64_t(s.n)}, std::nullopt,
+                                              options);
                            });
   if (!report)
     return report.takeError();
   ModelFigures f = figuresOf(*report);
-  f.what = join(ops::gemmParams(chip, DType::bf16, out, false), " ");
+  f.what = join(ops::gemmParams(chip, DType::bf16, out, false,
+                                {int64_t(s.m), int64_t(s.n), int64_t(s.k + s.k % 2)}, params),
+                " ");
   return f;
 }
 

@@ -22,6 +22,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kcc::bench {
 
@@ -54,9 +55,11 @@ struct AttentionShape {
   bool causal = false;
 };
 
-/// kcc's GEMM (kcc::ops::gemm, its own tile choice) on the model.
+/// kcc's GEMM (kcc::ops::gemm, its own tile choice unless `params`
+/// overrides some of it, e.g. "WM=128") on the model.
 llvm::Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &shape,
-                                         unsigned iterations);
+                                         unsigned iterations,
+                                         const std::vector<std::string> &params = {});
 /// kcc's attention (kcc::ops::attention_forward) on the model.
 llvm::Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &shape,
                                               unsigned iterations);

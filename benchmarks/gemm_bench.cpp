@@ -1,6 +1,7 @@
 //===- gemm_bench.cpp - kcc's GEMM beside AMD's hand-written one ----------===//
 //
 //   [KCC_AITER_DIR=/path/to/aiter] gemm_bench [--iterations K] [--shapes M,N,K;...]
+//              [--chip gfx942|gfx950] [--params 'WM=128 BK=64 ...']
 //
 // For each shape (default: 8192^3, 4096^3 and LLM projections, M from 1 to
 // 16384) prints, on the calibrated timing model (README, "Calibration"),
@@ -10,6 +11,8 @@
 // loop's cycles per iteration, MFMA busy, non-MFMA instructions per MFMA,
 // and kcc / aiter. Both run through the same path (runtime, emulated
 // device, one CU's workgroups, steady state over K iterations, default 8).
+// --params overrides kcc's tile choice (the GEMM's parameters, as -D binds
+// them), for tuning; --chip times one chip only.
 //
 //===----------------------------------------------------------------------===//
 #include "benchmarks/SideBySide.h"
@@ -37,6 +40,8 @@ std::string cell(const bench::ModelFigures &f) {
 
 int main(int argc, char **argv) {
   unsigned iterations = 8;
+  std::vector<std::string> params;
+  std::vector<Chip> chips = {Chip::gfx950, Chip::gfx942};
   std::vector<bench::GemmShape> shapes = {
       {8192, 8192, 8192}, {4096, 4096, 4096},  // square
       {16384, 8192, 8192},                      // large prefill
@@ -64,9 +69,26 @@ int main(int argc, char **argv) {
         }
         shapes.push_back(g);
       }
+    } else if (a == "--params" && i + 1 < argc) {
+      SmallVector<StringRef> list;
+      StringRef(argv[++i]).split(list, ' ', -1, false);
+      for (StringRef p : list) {
+        if (!p.contains('=')) {
+          errs() << "gemm_bench: --params takes NAME=VALUE bindings; got '" << p << "'\n";
+          return 2;
+        }
+        params.push_back(p.str());
+      }
+    } else if (a == "--chip" && i + 1 < argc) {
+      std::optional<Chip> chip = parseChip(argv[++i]);
+      if (!chip) {
+        errs() << "gemm_bench: --chip takes gfx942 or gfx950; got '" << argv[i] << "'\n";
+        return 2;
+      }
+      chips = {*chip};
     } else {
       errs() << "usage: [KCC_AITER_DIR=DIR] gemm_bench [--iterations K (>1)] "
-                "[--shapes M,N,K;...]\n";
+                "[--shapes M,N,K;...] [--chip gfx942|gfx950] [--params 'NAME=VALUE ...']\n";
       return 2;
     }
   }
@@ -74,24 +96,24 @@ int main(int argc, char **argv) {
   if (!aiter)
     bench::printAiterHowTo(outs(), "gemm_bench");
   int failures = 0;
-  for (Chip chip : {Chip::gfx950, Chip::gfx942}) {
+  for (Chip chip : chips) {
     StringRef name = getChipInfo(chip).name;
     outs() << "\n" << name << " (" << getChipInfo(chip).marketing
            << "), bf16 -> bf16, timing model (calibrated), steady state over " << iterations
            << " iterations\n";
-    bool params = false;
+    bool tilesPrinted = false;
     for (const bench::GemmShape &s : shapes) {
       std::string label = formatv("M={0} N={1} K={2}", s.m, s.n, s.k).str();
-      auto k = bench::timeKccGemm(chip, s, iterations);
+      auto k = bench::timeKccGemm(chip, s, iterations, params);
       if (!k) {
         errs() << "gemm_bench: kcc " << name << " " << label << ": " << toString(k.takeError())
                << "\n";
         ++failures;
         continue;
       }
-      if (!params) {
+      if (!tilesPrinted) {
         outs() << "  kcc's tiles: " << k->what << "\n";
-        params = true;
+        tilesPrinted = true;
       }
       outs() << "  " << left_justify(label, 24) << " kcc   " << cell(*k) << "\n";
       if (chip != Chip::gfx950 || !aiter)

@@ -38,7 +38,7 @@ double now() {
 }
 
 std::vector<std::string> params(Chip chip) {
-  return ops::gemmParams(chip, DType::bf16, DType::f32, /*hasBias=*/false);
+  return ops::gemmParams(chip, DType::bf16, DType::f32, /*hasBias=*/false, {4096, 4096, 4096});
 }
 
 /// Times one compile() and checks where the result came from.

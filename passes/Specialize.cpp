@@ -234,8 +234,11 @@ void TileSpecializePass::runOnOperation() {
     SmallVector<int64_t> shape;
     resolveDims(type.getShape(), type.getDimParams(), shape);
     SmallVector<StringAttr> none(shape.size(), StringAttr::get(ctx, ""));
-    int64_t pad = type.getPad();
-    if (StringRef name = type.getPadParam().getValue(); !name.empty()) {
+    // pad and swizzle may name parameters.
+    auto bindInt = [&](int64_t value, StringAttr param) {
+      StringRef name = param.getValue();
+      if (name.empty())
+        return value;
       auto it = bindings.ints.find(name);
       if (it == bindings.ints.end()) {
         unknownName = true;
@@ -244,11 +247,15 @@ void TileSpecializePass::runOnOperation() {
         badDim = true;
         badDimText = (name + " = " + Twine(it->second)).str();
       } else {
-        pad = it->second;
+        return it->second;
       }
-    }
+      return value;
+    };
+    int64_t pad = bindInt(type.getPad(), type.getPadParam());
+    int64_t swizzle = bindInt(type.getSwizzle(), type.getSwizzleParam());
+    StringAttr none1 = StringAttr::get(ctx, "");
     return LdsType::get(ctx, shape, none, replacer.replace(type.getElementType()),
-                        pad, type.getStages(), StringAttr::get(ctx, ""));
+                        pad, type.getStages(), none1, swizzle, none1);
   });
   replacer.addReplacement([&](BufferType type) -> Type {
     return BufferType::get(ctx, replacer.replace(type.getElementType()));

@@ -210,6 +210,9 @@ void ConvertTileToROCDLPass::runOnOperation() {
                   builder.getStringAttr(std::to_string(block) + "," + std::to_string(block)));
     func->setAttr(ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName(),
                   builder.getDenseI32ArrayAttr({(int32_t)block, 1, 1}));
+    if (auto waves = func->getAttrOfType<IntegerAttr>(TileDialect::kWavesPerSimdAttrName))
+      func->setAttr(ROCDL::ROCDLDialect::WavesPerEuAttrHelper::getNameStr(),
+                    builder.getI32IntegerAttr(int32_t(waves.getInt())));
   }
 
   LowerToLLVMOptions options(ctx);

@@ -103,13 +103,18 @@ Value lowering::slice(OpBuilder &b, Location loc, Value vec, int64_t first, int6
 // Lane layout
 //===----------------------------------------------------------------------===//
 
-/// The lane of this work-item in its wave (v_mbcnt).
 Value lowering::laneId(OpBuilder &b, Location loc) {
   Value minusOne = i32(b, loc, -1);
   Value lo = ROCDL::MbcntLoOp::create(b, loc, b.getI32Type(), minusOne,
                                         i32(b, loc, 0), ArrayAttr(), ArrayAttr());
   return ROCDL::MbcntHiOp::create(b, loc, b.getI32Type(), minusOne, lo,
                                     ArrayAttr(), ArrayAttr());
+}
+
+Value lowering::waveId(OpBuilder &b, Location loc) {
+  Value tid = ROCDL::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value wave = LLVM::LShrOp::create(b, loc, tid, i32(b, loc, 6));
+  return ROCDL::ReadfirstlaneOp::create(b, loc, b.getI32Type(), wave);
 }
 
 /// sum over fields of ((lane >> shift) & mask) * scale.

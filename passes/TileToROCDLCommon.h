@@ -96,8 +96,14 @@ mlir::Value slice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value vec,
 // Lane layout
 //===----------------------------------------------------------------------===//
 
-/// The lane of this work-item in its wave (v_mbcnt).
+/// The lane of this work-item in its wave (v_mbcnt), and the wave's index
+/// in its workgroup (readfirstlane(workitem_id.x / 64): uniform, in an
+/// SGPR). Both are computed where the builder stands: hoisting them to the
+/// function's entry would let LLVM hoist every address computed from them
+/// out of the loops, which in the attention kernel costs more registers
+/// than it has.
 mlir::Value laneId(mlir::OpBuilder &b, mlir::Location loc);
+mlir::Value waveId(mlir::OpBuilder &b, mlir::Location loc);
 
 /// sum over fields of ((lane >> shift) & mask) * scale.
 mlir::Value laneCoordinate(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lane,

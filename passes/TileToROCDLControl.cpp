@@ -69,10 +69,7 @@ struct WaveIdLowering : public TilePattern<WaveIdOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(WaveIdOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Value tid = ROCDL::ThreadIdXOp::create(rw, loc, rw.getI32Type());
-    Value wave = LLVM::LShrOp::create(rw, loc, tid, i32(rw, loc, 6));
-    rw.replaceOpWithNewOp<ROCDL::ReadfirstlaneOp>(op, rw.getI32Type(), wave);
+    rw.replaceOp(op, waveId(rw, op.getLoc()));
     return success();
   }
 };

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -269,6 +270,30 @@ Value ldsAddress(OpBuilder &b, Location loc, Value base, Value byteOffset) {
                                LLVM::GEPNoWrapFlags::inbounds);
 }
 
+/// Where column `col` of row `row` of a swizzled LDS buffer is stored: its
+/// 16-byte chunk XOR ((row / rowGroup) mod swizzle). XOR is its own
+/// inverse, so this is also the column stored at `col`.
+Value swizzledColumn(OpBuilder &b, Location loc, LdsType lds, Value row, Value col) {
+  int64_t chunkElems = LdsType::kSwizzleChunkBytes / elementBytes(lds.getElementType());
+  Value chunk = LLVM::LShrOp::create(b, loc, col, i32(b, loc, llvm::Log2_64(chunkElems)));
+  Value within = LLVM::AndOp::create(b, loc, col, i32(b, loc, chunkElems - 1));
+  if (int64_t group = lds.getSwizzleRowGroup(); group > 1)
+    row = LLVM::LShrOp::create(b, loc, row, i32(b, loc, llvm::Log2_64(group)));
+  Value rowMod = LLVM::AndOp::create(b, loc, row, i32(b, loc, lds.getSwizzle() - 1));
+  Value moved = LLVM::XOrOp::create(b, loc, chunk, rowMod);
+  return add(b, loc, mul(b, loc, moved, i32(b, loc, chunkElems)), within);
+}
+
+/// The byte offset within a stage of element (row, col) of `lds`. An access
+/// of at most 16 bytes aligned to its size stays within one swizzle chunk,
+/// so this is the address of all of it.
+Value ldsElementBytes(OpBuilder &b, Location loc, LdsType lds, Value row, Value col) {
+  if (lds.getSwizzle())
+    col = swizzledColumn(b, loc, lds, row, col);
+  return mul(b, loc, add(b, loc, mul(b, loc, row, i32(b, loc, lds.getRowStride())), col),
+             i32(b, loc, elementBytes(lds.getElementType())));
+}
+
 /// tile.async_copy -> buffer_load_dword ... lds. The workgroup's waves share
 /// the stage: DMA line j (64 lanes x width bytes) is copied by wave
 /// j mod waves. Lane l of line j fetches the `width` bytes at logical
@@ -296,10 +321,22 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
              << " bytes, which do not split evenly over the workgroup's "
              << *waves << " waves";
     LdsScopes scopes = this->facts->lookup(op.getLds());
-    Value lane = laneId(rw, loc);
-    Value tid = ROCDL::ThreadIdXOp::create(rw, loc, rw.getI32Type());
-    Value wave = ROCDL::ReadfirstlaneOp::create(rw, 
-        loc, rw.getI32Type(), LLVM::LShrOp::create(rw, loc, tid, i32(rw, loc, 6)));
+    // An inbounds copy's lane offsets depend on nothing but the lane, the
+    // wave and the stride: computed from ids at the function's entry, they
+    // are loop-invariant and LLVM computes them once, outside the loop
+    // around the copy (readfirstlane is convergent and mbcnt not
+    // speculatable, so ids computed in a loop's conditional block would keep
+    // them there). Other copies keep their ids where they are: their
+    // per-lane offsets change with every line anyway.
+    Value lane, wave;
+    {
+      OpBuilder::InsertionGuard guard(rw);
+      if (op.getInbounds())
+        if (auto fn = op->getParentOfType<FunctionOpInterface>())
+          rw.setInsertionPointToStart(&fn->getRegion(0).front());
+      lane = laneId(rw, loc);
+      wave = waveId(rw, loc);
+    }
     if (op.getWaves())
       wave = LLVM::URemOp::create(rw, loc, wave, i32(rw, loc, *waves));
     Value stageBase = ldsAddress(
@@ -316,43 +353,79 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
       // Lines hold whole rows (rpl of them), so a lane sits at the same
       // (row, col) of every line: its part of the address is computed once,
       // and line k of this wave starts waves * rpl rows after line k - 1.
-      // Per line that is one scalar add and one vector add (plus the row
-      // bound check when bounds are given).
+      // Per line that is scalar adds only (plus the bound checks when
+      // bounds are given).
       int64_t rpl = lineElems / cols;
       Value laneR = LLVM::UDivOp::create(rw, loc, laneElem, colsV);
       Value laneC = LLVM::URemOp::create(rw, loc, laneElem, colsV);
-      Value laneOffBytes =
-          mul(rw, loc, add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), laneC), esizeV);
       Value waveRow = mul(rw, loc, wave, i32(rw, loc, rpl));
+      Value rowsLeft;
+      if (boundRows) {
+        // Row r0 + laneR of the block is inside when r0 < bound - row - laneR
+        // (signed: the block may start past the end).
+        rowsLeft = LLVM::SubOp::create(rw, 
+            loc, LLVM::SubOp::create(rw, loc, boundRows, adaptor.getRow()), laneR);
+      }
+      // The lane's byte offset from the line's first row, and (with bounds)
+      // whether its columns are inside them. In a swizzled buffer the lane
+      // fetches the column whose chunk lands at laneC in its LDS row; that
+      // row advances waves * rpl per line, so the column depends only on
+      // that step's residue mod (swizzle x row group): one per residue, all
+      // computed here, outside any loop around the copy.
+      int64_t swizzle = lds.getSwizzle();
+      struct LanePart {
+        Value offBytes, colsOk;
+      };
+      llvm::SmallDenseMap<int64_t, LanePart> laneParts;
+      auto lanePart = [&](int64_t k) {
+        int64_t residue =
+            swizzle ? (k * *waves * rpl) % (swizzle * lds.getSwizzleRowGroup()) : 0;
+        LanePart &p = laneParts[residue];
+        if (!p.offBytes) {
+          Value c = laneC;
+          if (swizzle) {
+            Value ldsRow = add(rw, loc, add(rw, loc, waveRow, laneR), i32(rw, loc, residue));
+            c = swizzledColumn(rw, loc, lds, ldsRow, laneC);
+          }
+          p.offBytes =
+              mul(rw, loc, add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), c), esizeV);
+          if (boundRows) {
+            Value lastC = add(rw, loc, add(rw, loc, adaptor.getCol(), c), i32(rw, loc, perLane - 1));
+            p.colsOk = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
+          }
+        }
+        return p;
+      };
       Value firstRow = add(rw, loc, adaptor.getRow(), waveRow);
       Value cur = mul(rw, loc,
                       add(rw, loc, mul(rw, loc, firstRow, adaptor.getStride()), adaptor.getCol()),
                       esizeV);
       Value step = mul(rw, loc, mul(rw, loc, i32(rw, loc, *waves * rpl), adaptor.getStride()),
                        esizeV);
-      Value rowsLeft, colsOk;
-      if (boundRows) {
-        // Row r0 + laneR of the block is inside when r0 < bound - row - laneR
-        // (signed: the block may start past the end); the columns of a
-        // lane are the same in every line.
-        rowsLeft = LLVM::SubOp::create(rw, 
-            loc, LLVM::SubOp::create(rw, loc, boundRows, adaptor.getRow()), laneR);
-        Value lastC = add(rw, loc, add(rw, loc, adaptor.getCol(), laneC), i32(rw, loc, perLane - 1));
-        colsOk = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
-      }
       int64_t ldsStep = *waves * rpl * lds.getRowStride() * esize;
       Value ldsCur = mul(rw, loc, waveRow, i32(rw, loc, lds.getRowStride() * esize));
       Value rowCur = waveRow;
       for (int64_t k = 0; k < perWave; ++k) {
-        Value off = add(rw, loc, cur, laneOffBytes);
+        // Inbounds, the line's own offset is uniform: it goes in the
+        // instruction's scalar offset, so advancing a line is scalar work
+        // and the lane's part stays in a VGPR set up once. Otherwise the
+        // hardware's range check (which ignores the scalar offset) needs
+        // the whole offset in the lane's VGPR; with bounds the lanes
+        // outside them select the out-of-range offset.
+        LanePart part = lanePart(k);
+        Value voff = part.offBytes, soff = cur;
+        if (!op.getInbounds()) {
+          voff = add(rw, loc, cur, voff);
+          soff = zero;
+        }
         if (boundRows) {
           Value inR = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::slt, rowCur, rowsLeft);
-          Value ok = LLVM::AndOp::create(rw, loc, inR, colsOk);
-          off = LLVM::SelectOp::create(rw, loc, ok, off, i32(rw, loc, kOutOfRangeOffset));
+          Value ok = LLVM::AndOp::create(rw, loc, inR, part.colsOk);
+          voff = LLVM::SelectOp::create(rw, loc, ok, voff, i32(rw, loc, kOutOfRangeOffset));
         }
         Value dst = ldsAddress(rw, loc, stageBase, ldsCur);
         auto dma = ROCDL::RawPtrBufferLoadLdsOp::create(rw, 
-            loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, zero, zero,
+            loc, adaptor.getBuffer(), dst, i32(rw, loc, width), voff, soff, zero,
             zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
         setScopes(dma, scopes);
         if (k + 1 < perWave) {
@@ -375,6 +448,8 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
       Value e = add(rw, loc, lineElem, laneElem);
       Value r = LLVM::UDivOp::create(rw, loc, e, colsV);
       Value c = LLVM::URemOp::create(rw, loc, e, colsV);
+      if (lds.getSwizzle()) // the column whose chunk lands at c
+        c = swizzledColumn(rw, loc, lds, r, c);
       Value gr = add(rw, loc, adaptor.getRow(), r);
       Value gc = add(rw, loc, adaptor.getCol(), c);
       Value off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc), esizeV);
@@ -400,17 +475,43 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
   }
 };
 
-/// The LDS address of (lane part of) register 0 of a tile: stage base plus
-/// (row + rowL(lane)) * rowStride + col + colL(lane) elements.
-Value ldsLaneBase(OpBuilder &b, Location loc, const MemoryView &view, LdsType lds,
-                  Value ldsPtr, Value stage, Value row, Value col) {
-  int64_t esize = elementBytes(lds.getElementType());
-  LaneOrigin o = laneOrigin(b, loc, view, row, col);
-  Value elem = add(b, loc, mul(b, loc, o.row, i32(b, loc, lds.getRowStride())), o.col);
-  Value bytes = add(b, loc, mul(b, loc, stage, i32(b, loc, lds.getStageBytes())),
-                    mul(b, loc, elem, i32(b, loc, esize)));
-  return ldsAddress(b, loc, ldsPtr, bytes);
-}
+/// The LDS addresses of a tile's access runs (accessRuns) in a lane. Plain
+/// buffers: one lane base, stage base plus (row + rowL(lane)) * rowStride +
+/// col + colL(lane) elements, and each run at a constant (immediate) offset
+/// from it. Swizzled buffers: each run's address from its own array
+/// coordinates (ldsElementBytes); none depends on a loop around the access,
+/// so the backend computes them once, outside it.
+class LdsRunAddresses {
+public:
+  LdsRunAddresses(OpBuilder &b, Location loc, const MemoryView &view, LdsType lds,
+                  Value ldsPtr, Value stage, Value row, Value col)
+      : b(b), loc(loc), view(view), lds(lds), esize(elementBytes(lds.getElementType())),
+        origin(laneOrigin(b, loc, view, row, col)) {
+    stageBase = ldsAddress(b, loc, ldsPtr, mul(b, loc, stage, i32(b, loc, lds.getStageBytes())));
+    if (!lds.getSwizzle())
+      laneBase = ldsAddress(b, loc, stageBase,
+                            ldsElementBytes(b, loc, lds, origin.row, origin.col));
+  }
+
+  /// The address of the run that starts at register `first`.
+  Value operator()(int64_t first) const {
+    int64_t r = view.rowOfReg(first), c = view.colOfReg(first);
+    if (!lds.getSwizzle())
+      return ldsAddress(b, loc, laneBase, i32(b, loc, (r * lds.getRowStride() + c) * esize));
+    return ldsAddress(b, loc, stageBase,
+                      ldsElementBytes(b, loc, lds, add(b, loc, origin.row, i32(b, loc, r)),
+                                      add(b, loc, origin.col, i32(b, loc, c))));
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  const MemoryView &view;
+  LdsType lds;
+  int64_t esize;
+  LaneOrigin origin;
+  Value stageBase, laneBase;
+};
 
 /// True when ds_read_b64_tr_b16 can produce the tile's registers: 16-bit
 /// elements, no two registers of a lane adjacent in LDS, a multiple of four
@@ -446,12 +547,11 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     LdsScopes scopes = this->facts->lookup(op.getLds());
     if (getChipInfo(chip).hasTransposingLdsRead && fitsTransposingRead(view, esize))
       return lowerTransposing(op, adaptor, rw, view, lds, resultType, scopes);
-    Value base = ldsLaneBase(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
-                             adaptor.getRow(), adaptor.getCol());
+    LdsRunAddresses runAddress(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
+                               adaptor.getRow(), adaptor.getCol());
     Value result = poison(rw, loc, resultType);
     for (auto [first, n] : accessRuns(view, esize)) {
-      int64_t off = (view.rowOfReg(first) * lds.getRowStride() + view.colOfReg(first)) * esize;
-      Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
+      Value p = runAddress(first);
       auto vt = VectorType::get({n}, elt);
       auto load = LLVM::LoadOp::create(rw, loc, vt, p, /*alignment=*/n * esize);
       setScopes(load, scopes);
@@ -510,6 +610,24 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     // and folded into the base: each read's own offset is then an immediate
     // of the instruction, instead of one address register per read held
     // live across the loop.
+    if (lds.getSwizzle()) {
+      // Swizzled: each read's address from the array coordinates of the
+      // register the lane points at (its 8 bytes lie in one chunk).
+      Value stageBase = ldsAddress(
+          rw, loc, adaptor.getLds(),
+          mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
+      for (int64_t t = 0; t < groups; ++t) {
+        Value r = add(rw, loc, row, laneChoice([&](int64_t k) { return view.rowOfReg(4 * t + k); }));
+        Value c = add(rw, loc, col, laneChoice([&](int64_t k) { return view.colOfReg(4 * t + k); }));
+        Value p = ldsAddress(rw, loc, stageBase, ldsElementBytes(rw, loc, lds, r, c));
+        auto read = ROCDL::ds_read_tr16_b64::create(rw, loc, quad, p);
+        setScopes(read, scopes);
+        for (int64_t k = 0; k < 4; ++k)
+          result = insert(rw, loc, result, extract(rw, loc, read, k), 4 * t + k);
+      }
+      rw.replaceOp(op, result);
+      return success();
+    }
     bool sameSpacing = true;
     for (int64_t t = 1; t < groups && sameSpacing; ++t)
       for (int64_t k = 1; k < 4; ++k)
@@ -545,11 +663,10 @@ struct LdsStoreLowering : public TilePattern<LdsStoreOp> {
     MemoryView view{map, op.getTranspose()};
     int64_t esize = elementBytes(type.getElementType());
     LdsScopes scopes = this->facts->lookup(op.getLds());
-    Value base = ldsLaneBase(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
-                             adaptor.getRow(), adaptor.getCol());
+    LdsRunAddresses runAddress(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
+                               adaptor.getRow(), adaptor.getCol());
     for (auto [first, n] : accessRuns(view, esize)) {
-      int64_t off = (view.rowOfReg(first) * lds.getRowStride() + view.colOfReg(first)) * esize;
-      Value p = ldsAddress(rw, loc, base, i32(rw, loc, off));
+      Value p = runAddress(first);
       Value v = n == 1 ? extract(rw, loc, adaptor.getValue(), first)
                        : slice(rw, loc, adaptor.getValue(), first, n);
       auto store = LLVM::StoreOp::create(rw, loc, v, p, /*alignment=*/n * esize);

@@ -69,6 +69,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                 << "on the module";
     return success();
   }
+  if (name == kWavesPerSimdAttrName) {
+    auto n = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!op->hasAttr(kKernelAttrName) || !n || n.getInt() < 1 || n.getInt() > 8)
+      return op->emitError("'") << name << "' must be an integer from 1 to 8 on a "
+                                << "kernel (a function with 'tile.kernel')";
+    return success();
+  }
   if (name == "tile.chip")
     return op->emitError("'tile.chip' is now 'tile.target = #tile.target<")
            << attr.getValue() << ">'";

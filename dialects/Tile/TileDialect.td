@@ -39,6 +39,11 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kKernelAttrName = "tile.kernel";
     /// Function attribute: work-items per workgroup (required on kernels).
     static constexpr ::llvm::StringLiteral kBlockSizeAttrName = "tile.block_size";
+    /// Kernel attribute: the waves per SIMD the register allocator plans for
+    /// (1..8). 1 gives each wave all 512 registers of a lane, the AGPRs
+    /// included, and makes the backend keep MFMA accumulators in AGPRs: what
+    /// a kernel whose LDS already limits it to one workgroup per CU wants.
+    static constexpr ::llvm::StringLiteral kWavesPerSimdAttrName = "tile.waves_per_simd";
   private:
     void registerTypes();
     void registerAttributes();

@@ -164,9 +164,23 @@ LogicalResult StoreOp::verify() {
 // LDS
 //===----------------------------------------------------------------------===//
 
+LogicalResult LdsAllocOp::verify() {
+  // The type's own verifier ran when it was written; a swizzle or padding
+  // bound by a parameter is checked again once specialisation resolved it.
+  LdsType t = getType();
+  if (!t.isResolved())
+    return success();
+  return LdsType::verify([&] { return emitOpError(); }, t.getShape(), t.getDimParams(),
+                         t.getElementType(), t.getPad(), t.getStages(), t.getPadParam(),
+                         t.getSwizzle(), t.getSwizzleParam());
+}
+
 LogicalResult AsyncCopyOp::verify() {
   if (failed(verifyBounds(*this, getBoundRows(), getBoundCols())))
     return failure();
+  if (getInbounds() && getBoundRows())
+    return emitOpError("is either 'inbounds' (the block lies inside the buffer) "
+                       "or bounded ('bounds'), not both");
   LdsType lds = getLds().getType();
   if (failed(verifyElementMatch(*this, getBuffer().getType().getElementType(),
                                 lds.getElementType(), "the buffer")))
@@ -180,6 +194,9 @@ LogicalResult AsyncCopyOp::verify() {
     return emitOpError("LDS DMA of ")
            << width << " bytes per lane needs gfx950; "
            << kcc::getChipInfo(*chip).name << " moves 4 (use width = 4)";
+  if (width == 12 && lds.getSwizzle() != 0)
+    return emitOpError("a swizzled LDS buffer takes DMA of 4 or 16 bytes per "
+                       "lane (12-byte pieces would straddle its 16-byte chunks)");
   if (!lds.isResolved())
     return success();
   int64_t line = 64 * width;

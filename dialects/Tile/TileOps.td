@@ -186,6 +186,7 @@ def Tile_LdsAllocOp : Tile_Op<"lds_alloc"> {
                        OptionalAttr<I64Attr>:$scope);
   let results = (outs Tile_Lds:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments]> {
@@ -201,13 +202,20 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments]> {
     (the others must not execute the op), which lets one wave group of a
     stagger own all the DMA; `%n` must fold to a constant after
     specialisation.
+
+    Reads outside the buffer give zero, per lane, unless the copy says
+    `inbounds`: the author's promise that the whole block lies inside the
+    buffer (and inside `bounds`, which it then must not give). An inbounds
+    copy advances from line to line with scalar adds only: the line's offset
+    goes in the instruction's scalar offset, which the hardware does not
+    range-check, and each lane's part is computed once.
   }];
   let arguments = (ins Tile_Buffer:$buffer, Index:$row, Index:$col, Index:$stride,
                        Optional<Index>:$bound_rows, Optional<Index>:$bound_cols,
                        Tile_Lds:$lds, Index:$stage, Optional<Index>:$waves,
-                       DefaultValuedAttr<I64Attr, "4">:$width);
+                       DefaultValuedAttr<I64Attr, "4">:$width, UnitAttr:$inbounds);
   let assemblyFormat = [{
-    $buffer `[` $row `,` $col `]` `stride` $stride
+    (`inbounds` $inbounds^)? $buffer `[` $row `,` $col `]` `stride` $stride
     (`bounds` $bound_rows^ `,` $bound_cols)? `->` $lds `[` $stage `]`
     (`waves` $waves^)? attr-dict `:` type($buffer) `,` type($lds)
   }];

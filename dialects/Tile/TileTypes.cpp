@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -159,14 +160,15 @@ TileType TileType::withElementType(Type type) const {
 // LdsType
 //===----------------------------------------------------------------------===//
 
-/// `<[64, 64], bf16>`, `<[BN, BK], bf16, pad = 8, stages = 2>`.
+/// `<[64, 64], bf16>`, `<[BN, BK], bf16, pad = 8, stages = 2>`,
+/// `<[256, 64], bf16, stages = 2, swizzle = SWZ>`.
 Type LdsType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   SmallVector<StringAttr> names;
   Type element;
-  int64_t pad = 0, stages = 1;
-  StringRef padParam;
-  llvm::SmallSet<StringRef, 2> seen;
+  int64_t pad = 0, stages = 1, swizzle = 0;
+  StringRef padParam, swizzleParam;
+  llvm::SmallSet<StringRef, 3> seen;
   if (parser.parseLess() || parseShape(parser, shape, names) ||
       parser.parseComma() || parser.parseType(element))
     return {};
@@ -175,20 +177,23 @@ Type LdsType::parse(AsmParser &parser) {
     SMLoc loc = parser.getCurrentLocation();
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return {};
-    int64_t *slot = key == "pad" ? &pad : key == "stages" ? &stages : nullptr;
+    int64_t *slot = key == "pad"       ? &pad
+                    : key == "stages"  ? &stages
+                    : key == "swizzle" ? &swizzle
+                                       : nullptr;
     if (!slot) {
       parser.emitError(loc, "unknown LDS buffer property '")
-          << key << "'; expected 'pad' or 'stages'";
+          << key << "'; expected 'pad', 'stages' or 'swizzle'";
       return {};
     }
     if (!seen.insert(key).second) {
       parser.emitError(loc, "LDS buffer property '") << key << "' given twice";
       return {};
     }
-    // pad may name a parameter: pad = PAD.
+    // pad and swizzle may name a parameter: pad = PAD.
     StringRef name;
-    if (slot == &pad && succeeded(parser.parseOptionalKeyword(&name))) {
-      padParam = name;
+    if (slot != &stages && succeeded(parser.parseOptionalKeyword(&name))) {
+      (slot == &pad ? padParam : swizzleParam) = name;
       continue;
     }
     if (parser.parseInteger(*slot))
@@ -196,9 +201,10 @@ Type LdsType::parse(AsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<LdsType>(parser.getContext(), shape, names, element,
-                                    pad, stages,
-                                    StringAttr::get(parser.getContext(), padParam));
+  MLIRContext *ctx = parser.getContext();
+  return parser.getChecked<LdsType>(ctx, shape, names, element, pad, stages,
+                                    StringAttr::get(ctx, padParam), swizzle,
+                                    StringAttr::get(ctx, swizzleParam));
 }
 
 void LdsType::print(AsmPrinter &printer) const {
@@ -211,13 +217,18 @@ void LdsType::print(AsmPrinter &printer) const {
     printer << ", pad = " << getPad();
   if (getStages() != 1)
     printer << ", stages = " << getStages();
+  if (!getSwizzleParam().getValue().empty())
+    printer << ", swizzle = " << getSwizzleParam().getValue();
+  else if (getSwizzle())
+    printer << ", swizzle = " << getSwizzle();
   printer << ">";
 }
 
 LogicalResult LdsType::verify(function_ref<InFlightDiagnostic()> emitError,
                               ArrayRef<int64_t> shape,
                               ArrayRef<StringAttr> dimParams, Type elementType,
-                              int64_t pad, int64_t stages, StringAttr padParam) {
+                              int64_t pad, int64_t stages, StringAttr padParam,
+                              int64_t swizzle, StringAttr swizzleParam) {
   if (failed(verifyShape(emitError, shape, dimParams)))
     return failure();
   if (!elementType.isIntOrFloat() && !isa<DtypeParamType>(elementType))
@@ -228,12 +239,35 @@ LogicalResult LdsType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (stages < 1)
     return emitError() << "an LDS buffer needs at least one stage, got "
                        << stages;
+  if (swizzle != 0 && (swizzle < 2 || !llvm::isPowerOf2_64(swizzle)))
+    return emitError() << "an LDS swizzle must be 0 (none) or a power of two "
+                          "of at least 2, got "
+                       << swizzle;
+  // The rest needs every size known.
+  if (swizzle == 0 || !hasNoParams(dimParams) || !padParam.getValue().empty() ||
+      !isResolvedElement(elementType))
+    return success();
+  if (pad != 0)
+    return emitError() << "an LDS buffer is either padded or swizzled, not both "
+                          "(pad = "
+                       << pad << ", swizzle = " << swizzle << ")";
+  int64_t rowBytes = shape[1] * elementBytes(elementType);
+  if (rowBytes % (kSwizzleChunkBytes * swizzle) != 0)
+    return emitError() << "swizzle = " << swizzle << " permutes " << swizzle
+                       << " chunks of " << kSwizzleChunkBytes
+                       << " bytes within a row, but a row of " << shape[1]
+                       << " x " << elementType << " is " << rowBytes << " bytes";
   return success();
 }
 
 bool LdsType::isResolved() const {
   return hasNoParams(getDimParams()) && isResolvedElement(getElementType()) &&
-         getPadParam().getValue().empty();
+         getPadParam().getValue().empty() && getSwizzleParam().getValue().empty();
+}
+
+int64_t LdsType::getSwizzleRowGroup() const {
+  int64_t rowBytes = getCols() * elementBytes(getElementType());
+  return std::max<int64_t>(1, 256 / rowBytes);
 }
 
 int64_t LdsType::getStageBytes() const {

@@ -63,17 +63,32 @@ def Tile_BufferType : Tile_Type<"Buffer", "buffer"> {
 def Tile_LdsType : Tile_Type<"Lds", "lds"> {
   let summary = "a named buffer in LDS (shared memory of a workgroup)";
   let description = [{
-    `!tile.lds<[ROWS, COLS], ELEMENT, pad = P, stages = N>`: N copies
-    (stages, for multi-buffering) of a row-major ROWS x COLS array whose rows
-    are COLS + P elements apart (padding rows moves each row to other banks,
-    so that column-wise reads avoid bank conflicts). `pad` defaults to 0 and
-    `stages` to 1; `pad` may name an integer parameter.
+    `!tile.lds<[ROWS, COLS], ELEMENT, pad = P, stages = N, swizzle = S>`:
+    N copies (stages, for multi-buffering) of a row-major ROWS x COLS array
+    whose rows are COLS + P elements apart (padding rows moves each row to
+    other banks, so that column-wise reads avoid bank conflicts).
+
+    `swizzle = S` (a power of two, at least 2) is the other way to spread a
+    column over the banks, for rows that cannot be padded (the 1 KiB lines
+    of gfx950's 16-byte LDS DMA fill LDS contiguously): the 16-byte chunk j
+    of row r is stored at chunk j XOR ((r / G) mod S) of that row, where G
+    = max(1, 256 / row bytes) is the number of rows that share a 256-byte
+    line of banks (64 banks of 4 bytes on gfx950; two lines of gfx942's 32
+    banks): rows that start in different banks need no different XOR.
+    Every access (DMA, reads, writes) applies it, so the layout is
+    invisible to the kernel's indices. A swizzled row is unpadded and holds
+    a multiple of S chunks.
+
+    `pad` and `swizzle` default to 0 (none) and `stages` to 1; `pad` and
+    `swizzle` may name integer parameters.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         ArrayRefParameter<"::mlir::StringAttr">:$dimParams,
                         "::mlir::Type":$elementType,
                         "int64_t":$pad, "int64_t":$stages,
-                        "::mlir::StringAttr":$padParam);
+                        "::mlir::StringAttr":$padParam,
+                        "int64_t":$swizzle,
+                        "::mlir::StringAttr":$swizzleParam);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -82,6 +97,10 @@ def Tile_LdsType : Tile_Type<"Lds", "lds"> {
     bool isResolved() const;
     /// Elements between the starts of two rows (requires isResolved()).
     int64_t getRowStride() const { return getCols() + getPad(); }
+    /// Bytes of the unit that `swizzle` permutes within a row.
+    static constexpr int64_t kSwizzleChunkBytes = 16;
+    /// Rows that share one swizzle XOR (G above; requires isResolved()).
+    int64_t getSwizzleRowGroup() const;
     /// Bytes of one stage and of the whole buffer (requires isResolved()).
     int64_t getStageBytes() const;
     int64_t getTotalBytes() const { return getStageBytes() * getStages(); }

@@ -392,7 +392,7 @@ all_gather_then_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
   Jit &jit = options.jit ? *options.jit : Jit::shared();
   std::vector<std::string> copyParams = {"DTYPE=" + dtypeName(a.dtype).str()};
   std::vector<std::string> gemmP = gemmParams(heap.device(0).chip(), a.dtype,
-                                              c[0].dtype, !bias.empty());
+                                              c[0].dtype, !bias.empty(), {a.rows, N, a.cols});
   std::vector<Kernel> copies, gemms;
   for (unsigned r = 0; r < world; ++r) {
     Expected<Kernel> k = compileKernel(heap.device(r), jit, "ag_copy", "ag_copy",
@@ -416,7 +416,7 @@ all_gather_then_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
                       int32_t(a.cols), int32_t(r), int32_t(world)};
     // kernels/gemm with A = the gathered [M, K] matrix in the staging buffer.
     gemm[r].kernel = &gemms[r];
-    gemm[r].config.grid = Dim3(uint32_t(ceilDiv(a.rows, 128)), uint32_t(ceilDiv(N, 128)));
+    gemm[r].config.grid = gemmGrid(gemmP, a.rows, N);
     gemm[r].config.block = Dim3(256);
     KernelArgValue biasArg = bias.empty() ? KernelArgValue(*bt[r].buffer)
                                           : KernelArgValue(*bias[r].buffer);

@@ -116,29 +116,52 @@ std::optional<int64_t> paramValue(const std::vector<std::string> &params,
 } // namespace
 
 std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias,
-                                    const std::vector<std::string> &overrides) {
-  // 64x64 per wave (128x128 per workgroup) keeps 4 waves' accumulators in
-  // registers on both chips. gfx950: BK=128 makes LDS rows of 256 bytes,
-  // which the DMA can pad (PAD=8: conflict-free reads) and gives each wave
-  // 32 MFMAs per K block; its 136 KiB of LDS fit gfx950's 160 KiB (the
-  // timing model: half the cycles per MFMA of BK=32). gfx942's 64 KiB take
-  // BK=32, whose 64-byte rows cannot be padded under the DMA's 256-byte
-  // lines and are 8-way conflicted: A and Bt come through registers instead
-  // (REG, RROWS = WM / 4 rows per wave) into rows padded by 4 (the timing
-  // model: 16% fewer cycles than the DMA into unpadded rows).
+                                   GemmSize size, const std::vector<std::string> &overrides) {
+  // Every choice below was measured on the calibrated timing model with
+  // benchmarks/gemm_bench (README, "GEMM"). LDS rows are swizzled rather
+  // than padded: a DMA line (64 lanes x 4 or 16 bytes) fills LDS
+  // contiguously, so only a swizzle keeps the MFMA operand reads free of
+  // bank conflicts for any row length.
+  //
+  // gfx950: a 128x128 workgroup tile needs 64 bytes per cycle of L2 per CU at
+  // full MFMA rate, all of what L2 gives, so large problems take 256x256
+  // (128x128 per wave: 256 accumulator registers, in AGPRs at one wave per
+  // SIMD) with BK=64; problems with fewer 256x256 tiles than CUs take
+  // 128x128 with BK=128 instead, which keeps more CUs busy. 16-byte DMA
+  // (WIDE) needs K a multiple of 8. gfx942's 64 KiB of LDS take 128x128
+  // with BK=32 and the 4-byte DMA, software-pipelined in K slices of 16.
   bool is950 = chip == Chip::gfx950;
-  std::vector<std::string> p = {
-      "DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str(),
-      "WM=64", "WN=64", is950 ? "BK=128" : "BK=32", is950 ? "PAD=8" : "PAD=4",
-      std::string("HAS_BIAS=") + (hasBias ? "1" : "0")};
-  if (!is950)
-    p.insert(p.end(), {"REG=1", "RROWS=16"});
+  std::vector<std::string> p = {"DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str()};
+  if (is950) {
+    int64_t cus = getChipInfo(chip).computeUnits;
+    int64_t bigTiles = ((size.m + 255) / 256) * ((size.n + 255) / 256);
+    if (bigTiles >= cus)
+      p.insert(p.end(), {"WM=128", "WN=128", "BK=64", "KS=32", "SWZ=8"});
+    else
+      p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
+    p.push_back(size.k % 8 == 0 ? "WIDE=1" : "WIDE=0");
+  } else {
+    p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
+  }
+  p.push_back("PAD=0");
+  p.push_back(std::string("HAS_BIAS=") + (hasBias ? "1" : "0"));
   for (const std::string &o : overrides) {
     StringRef key = StringRef(o).split('=').first.trim();
     llvm::erase_if(p, [&](const std::string &e) {
       return StringRef(e).split('=').first == key;
     });
     p.push_back(o);
+  }
+  // An override of BK alone keeps the swizzle within the new row (at most
+  // one chunk XOR per 16-byte chunk of it; none below 2).
+  bool swizzleGiven = llvm::any_of(overrides, [](const std::string &o) {
+    return StringRef(o).split('=').first.trim() == "SWZ";
+  });
+  if (!swizzleGiven) {
+    int64_t rowChunks = paramValue(p, "BK").value_or(32) * int64_t(dtypeSize(in)) / 16;
+    int64_t swz = std::min(paramValue(p, "SWZ").value_or(0), rowChunks);
+    llvm::erase_if(p, [](const std::string &e) { return StringRef(e).split('=').first == "SWZ"; });
+    p.push_back("SWZ=" + std::to_string(swz >= 2 ? int64_t(llvm::bit_floor(uint64_t(swz))) : 0));
   }
   // The register path splits each stage's rows over the 4 waves: it needs
   // WM = WN, a multiple of 32 (RROWS a multiple of 8). Other tilings fall
@@ -162,6 +185,12 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
     }
   }
   return p;
+}
+
+Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n) {
+  int64_t wm = paramValue(params, "WM").value_or(64);
+  int64_t wn = paramValue(params, "WN").value_or(64);
+  return Dim3(uint32_t((m + 2 * wm - 1) / (2 * wm)), uint32_t((n + 2 * wn - 1) / (2 * wn)));
 }
 
 Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
@@ -239,8 +268,6 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   if (Error e = checkGemm(a, bt, c, bias))
     return std::move(e);
   Device &device = a.buffer->device();
-  std::vector<std::string> params =
-      gemmParams(device.chip(), a.dtype, c.dtype, bias.has_value(), options.params);
   Jit &jit = options.jit ? *options.jit : Jit::shared();
   // An odd K, or an odd leading dimension of A or Bt, is not what the
   // kernel's 4-byte DMA can read: such operands are packed first (both of
@@ -261,6 +288,9 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   }
   MatrixRef ga = packedA ? packedA->ref() : a;
   MatrixRef gb = packedB ? packedB->ref() : bt;
+  std::vector<std::string> params =
+      gemmParams(device.chip(), a.dtype, c.dtype, bias.has_value(),
+                 {a.rows, bt.rows, ga.cols}, options.params);
   Expected<Module> module = compileEmbeddedKernel(device, jit, "gemm", params);
   if (!module)
     return createStringError(inconvertibleErrorCode(),
@@ -270,11 +300,11 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   if (!kernel)
     return kernel.takeError();
 
-  int64_t wm = paramValue(params, "WM").value_or(64);
-  int64_t wn = paramValue(params, "WN").value_or(64);
+  if (paramValue(params, "WIDE").value_or(0) && ga.cols % 8 != 0)
+    return makeError(kComponent, "WIDE=1 (16-byte DMA) needs K a multiple of 8; K is " +
+                                     Twine(ga.cols) + " (leave WIDE to the tile choice)");
   LaunchConfig config;
-  config.grid = Dim3(uint32_t((a.rows + 2 * wm - 1) / (2 * wm)),
-                     uint32_t((bt.rows + 2 * wn - 1) / (2 * wn)));
+  config.grid = gemmGrid(params, a.rows, bt.rows);
   config.block = Dim3(256);
   // Without a bias the kernel never reads the pointer, but the slot still
   // takes a device address: A's is a valid one.

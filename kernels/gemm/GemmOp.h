@@ -37,11 +37,24 @@ struct GemmOptions {
   std::vector<std::string> params;
 };
 
-/// The kernel parameters gemm() uses for these dtypes on `chip` (DTYPE, OUT,
-/// WM, WN, BK, HAS_BIAS), overrides applied.
+/// The problem size the tile choice looks at: C is m x n, K is k (after
+/// packing: even).
+struct GemmSize {
+  int64_t m = 0, n = 0, k = 0;
+};
+
+/// The kernel parameters gemm() uses for these dtypes and this size on
+/// `chip` (DTYPE, OUT, WM, WN, BK, KS, PAD, SWZ, WIDE, HAS_BIAS), overrides
+/// applied. gfx950: 256x256 workgroup tiles (128x128 per wave, accumulators
+/// in AGPRs) when they give every CU a tile, else 128x128; 16-byte DMA
+/// when K is a multiple of 8. gfx942: 128x128 with 4-byte DMA.
 std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
-                                    bool hasBias,
+                                    bool hasBias, GemmSize size,
                                     const std::vector<std::string> &overrides = {});
+
+/// The launch grid of the GEMM kernel compiled with `params` for C of
+/// m x n: one workgroup per (2 WM) x (2 WN) block.
+Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n);
 
 /// Checks the operands (see above) without launching.
 llvm::Error checkGemm(const MatrixRef &a, const MatrixRef &bt,

@@ -22,10 +22,13 @@
 // C blocks at the edges are stored element by element.
 //
 // Parameters: DTYPE (bf16, f16), OUT (bf16, f16, f32), WM, WN (multiples of
-// 32), BK (a multiple of the MFMA K; WM * BK and WN * BK multiples of 512),
+// 32), BK (a multiple of KS; WM * BK and WN * BK multiples of 512), KS (the
+// K slice of the software-pipelined multiply, a multiple of the MFMA K),
 // HAS_BIAS, PAD (elements of padding after each LDS row, which spreads the
 // rows over the banks; the DMA needs rows of whole 256-byte lines to pad,
-// i.e. BK = 128 for 16-bit elements), REG (A and Bt through registers
+// i.e. BK = 128 for 16-bit elements), WIDE (16-byte DMA, gfx950: 1 KiB
+// lines, too long to pad a row of BK = 128; K a multiple of 8), SWZ (the LDS
+// rows' swizzle, which spreads them over the banks instead of PAD), REG (A and Bt through registers
 // instead of DMA, so that shorter rows can be padded: each wave moves RROWS
 // = WM / 4 rows of each stage; needs WM = WN). Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
 
@@ -38,6 +41,9 @@ tile.param_decl @HAS_BIAS : i1 = false
 tile.param_decl @PAD : i64 = 0
 tile.param_decl @REG : i1 = false
 tile.param_decl @RROWS : i64 = 16
+tile.param_decl @WIDE : i1 = false
+tile.param_decl @SWZ : i64 = 0
+tile.param_decl @KS : i64 = 32
 
 // With REG each wave moves RROWS (= WM / 4 = WN / 4) rows of each stage
 // through registers, pairs of elements per lane (the DMA's granularity).
@@ -47,19 +53,19 @@ tile.param_decl @RROWS : i64 = 16
 // Starts the DMA of K block `kb` of this workgroup's rows of A and Bt into
 // one buffer (its two stages: rows m0.. and m1.. of A, n0.. and n1.. of Bt).
 func.func private @fetch(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>,
-                         %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>,
+                         %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>,
                          %kb: index, %m0: index, %m1: index, %n0: index, %n1: index,
                          %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
   %bk = tile.param @BK : index
   %k0 = arith.muli %kb, %bk : index
   func.call @dma(%abuf, %bbuf, %lds_a, %lds_b, %k0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, index, index, index, index, index, index, index, index) -> ()
   return
 }
 
 // The DMA of one K block (see @fetch).
 func.func private @dma(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>,
-                       %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>,
+                       %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>,
                        %k0: index, %m0: index, %m1: index, %n0: index, %n1: index,
                        %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
   %c0 = arith.constant 0 : index
@@ -83,17 +89,34 @@ func.func private @dma(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.b
   %reg = tile.param @REG : i1
   %true = arith.constant true
   %dma = arith.xori %reg, %true : i1
+  // WIDE: 16 bytes per lane (gfx950; K a multiple of 8, so that a lane's
+  // 16 bytes are all inside K or all past it), else 4.
+  %wide = tile.param @WIDE : i1
   scf.if %dma {
     scf.if %inside {
-      tile.async_copy %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-      tile.async_copy %abuf[%m1, %k0] stride %lda -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-      tile.async_copy %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-      tile.async_copy %bbuf[%n1, %k0] stride %ldb -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+      scf.if %wide {
+        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy inbounds %abuf[%m1, %k0] stride %lda -> %lds_a[%c1] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy inbounds %bbuf[%n1, %k0] stride %ldb -> %lds_b[%c1] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+      } else {
+        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy inbounds %abuf[%m1, %k0] stride %lda -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy inbounds %bbuf[%n1, %k0] stride %ldb -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+      }
     } else {
-      tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-      tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-      tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-      tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+      scf.if %wide {
+        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+      } else {
+        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+      }
     }
   }
   return
@@ -132,37 +155,51 @@ func.func private @no_regs() -> (!reg, !reg, !reg, !reg) {
 
 // With REG: stores this wave's rows of a K block into one buffer.
 func.func private @store_regs(%a0: !reg, %a1: !reg, %b0: !reg, %b1: !reg,
-                              %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>) {
+                              %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %rrows = tile.param @RROWS : index
   %wave = tile.wave_id
   %r = arith.muli %wave, %rrows : index
-  tile.lds_store %a0, %lds_a[%c0][%r, %c0] : !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-  tile.lds_store %a1, %lds_a[%c1][%r, %c0] : !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-  tile.lds_store %b0, %lds_b[%c0][%r, %c0] : !reg, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-  tile.lds_store %b1, %lds_b[%c1][%r, %c0] : !reg, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  tile.lds_store %a0, %lds_a[%c0][%r, %c0] : !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+  tile.lds_store %a1, %lds_a[%c1][%r, %c0] : !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+  tile.lds_store %b0, %lds_b[%c0][%r, %c0] : !reg, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+  tile.lds_store %b1, %lds_b[%c1][%r, %c0] : !reg, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
   return
 }
 
 // acc += A block * B block, from one buffer; the wave's rows of A are stage
-// `wrow` and its columns of B stage `wcol`.
-func.func private @multiply(%lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, %wrow: index, %wcol: index,
+// `wrow` and its columns of B stage `wcol`. K goes KS columns at a time,
+// software-pipelined: the operands of slice s + 1 are read from LDS while
+// the MFMAs of slice s run, so that no MFMA waits for a read issued just
+// before it.
+func.func private @multiply(%lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %wrow: index, %wcol: index,
                             %acc: !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>> {
   %c0 = arith.constant 0 : index
-  %fa = tile.lds_load %lds_a[%wrow][%c0, %c0] : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2> -> !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>
-  %fb = tile.lds_load %lds_b[%wcol][%c0, %c0] transpose : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2> -> !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
-  %r = tile.mma %fa, %fb, %acc : !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-  // Start MFMAs as soon as their operands arrive: one LDS read, one MFMA.
-  tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>] x 16
-  return %r : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  %c1 = arith.constant 1 : index
+  %bk = tile.param @BK : index
+  %ks = tile.param @KS : index
+  %slices = arith.divui %bk, %ks : index
+  %last = arith.subi %slices, %c1 : index
+  %fa0 = tile.lds_load %lds_a[%wrow][%c0, %c0] : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ> -> !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+  %fb0 = tile.lds_load %lds_b[%wcol][%c0, %c0] transpose : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ> -> !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+  %r:3 = scf.for %s = %c0 to %last step %c1 iter_args(%acc_s = %acc, %fa = %fa0, %fb = %fb0) -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>, !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>) {
+    %s1 = arith.addi %s, %c1 : index
+    %k1 = arith.muli %s1, %ks : index
+    %fa1 = tile.lds_load %lds_a[%wrow][%c0, %k1] : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ> -> !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+    %fb1 = tile.lds_load %lds_b[%wcol][%c0, %k1] transpose : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ> -> !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+    %acc1 = tile.mma %fa, %fb, %acc_s : !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    scf.yield %acc1, %fa1, %fb1 : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>, !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+  }
+  %out = tile.mma %r#1, %r#2, %r#0 : !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  return %out : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
 }
 
 func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<"DTYPE">>,
                 %c: !tile.ptr<!tile.dtype<"OUT">>, %bias: !tile.ptr<!tile.dtype<"DTYPE">>,
                 %M: index, %N: index, %K: index,
                 %lda: index, %ldb: index, %ldc: index)
-    attributes {tile.kernel, tile.block_size = 256 : i64} {
+    attributes {tile.kernel, tile.block_size = 256 : i64, tile.waves_per_simd = 1 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -192,10 +229,10 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %bbuf = tile.make_buffer %bt, %b_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
   %cbuf = tile.make_buffer %c, %c_elems : !tile.ptr<!tile.dtype<"OUT">> -> !tile.buffer<!tile.dtype<"OUT">>
 
-  %a0 = tile.lds_alloc "a0" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-  %b0 = tile.lds_alloc "b0" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-  %a1 = tile.lds_alloc "a1" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
-  %b1 = tile.lds_alloc "b1" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>
+  %a0 = tile.lds_alloc "a0" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+  %b0 = tile.lds_alloc "b0" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+  %a1 = tile.lds_alloc "a1" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+  %b1 = tile.lds_alloc "b1" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
 
   // K blocks: nk = ceil(K / BK), taken two per iteration (ping, pong).
   %kb = arith.addi %K, %bk : index
@@ -203,29 +240,30 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %nk = arith.divui %kb1, %bk : index
 
   func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
+      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, index, index, index, index, index, index, index, index) -> ()
   %reg = tile.param @REG : i1
   scf.if %reg {
     %r0:4 = func.call @load_regs(%abuf, %bbuf, %c0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
         : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
-    func.call @store_regs(%r0#0, %r0#1, %r0#2, %r0#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>) -> ()
+    func.call @store_regs(%r0#0, %r0#1, %r0#2, %r0#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>) -> ()
   }
   tile.wait vmcnt(0)
   tile.barrier
 
+  // The loop takes whole pairs of K blocks, so that the accumulators flow
+  // through it without a branch (a branch would give the register
+  // allocator copies of them to make); an odd last block follows it.
   %acc0 = tile.splat %zero : f32 -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-  %acc = scf.for %k = %c0 to %nk step %c2 iter_args(%acc_i = %acc0) -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
-    // Block k is in ping; block k + 1 (if any) goes to pong meanwhile.
+  %npairs = arith.divui %nk, %c2 : index
+  %kpairs = arith.muli %npairs, %c2 : index
+  %acc_loop = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0) -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
+    // Block k is in ping; block k + 1 goes to pong meanwhile.
     %k1 = arith.addi %k, %c1 : index
-    %has1 = arith.cmpi ult, %k1, %nk : index
-    scf.if %has1 {
-      func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
-    }
+    func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+        : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, index, index, index, index, index, index, index, index) -> ()
     // With REG block k + 1 comes through registers: loaded now, stored
     // into pong (free since the last barrier) after the multiply.
-    %reg1 = arith.andi %reg, %has1 : i1
-    %r1:4 = scf.if %reg1 -> (!reg, !reg, !reg, !reg) {
+    %r1:4 = scf.if %reg -> (!reg, !reg, !reg, !reg) {
       %x:4 = func.call @load_regs(%abuf, %bbuf, %k1, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
           : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
@@ -233,41 +271,45 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
       %x:4 = func.call @no_regs() : () -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     }
-    %acc_p = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_i) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-    scf.if %reg1 {
-      func.call @store_regs(%r1#0, %r1#1, %r1#2, %r1#3, %a1, %b1) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>) -> ()
+    %acc_p = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_i) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    scf.if %reg {
+      func.call @store_regs(%r1#0, %r1#1, %r1#2, %r1#3, %a1, %b1) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>) -> ()
     }
     // Pong has landed, and every wave is done with ping.
     tile.wait vmcnt(0)
     tile.barrier
-    %acc_n = scf.if %has1 -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
-      // Block k + 2 (if any) goes to ping while pong is multiplied.
-      %k2 = arith.addi %k, %c2 : index
-      %has2 = arith.cmpi ult, %k2, %nk : index
-      scf.if %has2 {
-        func.call @fetch(%abuf, %bbuf, %a0, %b0, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-            : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, index, index, index, index, index, index, index, index) -> ()
-      }
-      %reg2 = arith.andi %reg, %has2 : i1
-      %r2:4 = scf.if %reg2 -> (!reg, !reg, !reg, !reg) {
-        %x:4 = func.call @load_regs(%abuf, %bbuf, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-            : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
-        scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
-      } else {
-        %x:4 = func.call @no_regs() : () -> (!reg, !reg, !reg, !reg)
-        scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
-      }
-      %acc_q = func.call @multiply(%a1, %b1, %wrow, %wcol, %acc_p) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-      scf.if %reg2 {
-        func.call @store_regs(%r2#0, %r2#1, %r2#2, %r2#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2>) -> ()
-      }
-      tile.wait vmcnt(0)
-      tile.barrier
-      scf.yield %acc_q : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-    } else {
-      scf.yield %acc_p : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    // Block k + 2 (if any) goes to ping while pong is multiplied.
+    %k2 = arith.addi %k, %c2 : index
+    %has2 = arith.cmpi ult, %k2, %nk : index
+    scf.if %has2 {
+      func.call @fetch(%abuf, %bbuf, %a0, %b0, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, index, index, index, index, index, index, index, index) -> ()
     }
-    scf.yield %acc_n : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    %reg2 = arith.andi %reg, %has2 : i1
+    %r2:4 = scf.if %reg2 -> (!reg, !reg, !reg, !reg) {
+      %x:4 = func.call @load_regs(%abuf, %bbuf, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+      scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
+    } else {
+      %x:4 = func.call @no_regs() : () -> (!reg, !reg, !reg, !reg)
+      scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
+    }
+    %acc_q = func.call @multiply(%a1, %b1, %wrow, %wcol, %acc_p) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    scf.if %reg2 {
+      func.call @store_regs(%r2#0, %r2#1, %r2#2, %r2#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>) -> ()
+    }
+    tile.wait vmcnt(0)
+    tile.barrier
+    scf.yield %acc_q : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  }
+  // An odd number of blocks leaves the last in ping (fetched, and waited
+  // for, by the last iteration or before the loop).
+  %odd = arith.cmpi ult, %kpairs, %nk : index
+  %acc = scf.if %odd -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
+    %last = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_loop) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    scf.yield %last : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  } else {
+    scf.yield %acc_loop : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
   }
 
   %mw0 = arith.muli %wrow, %wm : index

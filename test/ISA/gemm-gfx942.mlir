@@ -1,74 +1,100 @@
 // The GEMM kernel (kernels/gemm/gemm.mlir) on gfx942: what makes it fast.
-// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D BK=32 -D KS=16 -D SWZ=4 --emit=asm -o - | FileCheck %s
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D REG=1 -D PAD=4 -D RROWS=16 --emit=asm -o - | FileCheck %s --check-prefix=REG
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D REG=1 -D PAD=4 -D RROWS=16 --stats | FileCheck %s --check-prefix=REGSTATS
-// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -o %t.hsaco
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D BK=32 -D KS=16 -D SWZ=4 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D BK=32 -D KS=16 -D SWZ=4 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
-// The DMA form (BK=32, rows unpadded), which ops::gemm takes on gfx942 when
-// the register form does not apply (WM != WN). The copy of a K block: blocks at the matrices' edges take the bounded copy
-// (a compare and select per DMA line); blocks wholly inside A and Bt, the
-// copy without bounds: all 16 DMA lines of the wave (256 bytes each) with no
-// select among them, one vector add and one M0 add per line.
+// The tiles kcc::ops::gemm picks on gfx942: 128x128 per workgroup, BK=32,
+// LDS rows of 64 bytes swizzled over their 4 chunks, filled by the 4-byte
+// DMA (gfx942 has no wider one). The copy of a K block wholly inside A and
+// Bt (inbounds): 8 lines of A then 8 of Bt per wave and buffer, each line
+// in one instruction whose lane part is one VGPR computed once and whose
+// line offset is the scalar offset: nothing rewrites the lane's VGPR
+// between the lines of one matrix. First in the prologue, then in the loop.
 // CHECK-LABEL: gemm:
-// CHECK: s_cbranch_vccz [[INTERIOR:\.LBB0_[0-9]+]]
-// CHECK: v_cndmask_b32
-// CHECK: offen lds
-// CHECK: [[INTERIOR]]:
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// The prologue's block has landed for all before the loop.
+// CHECK: v_xor_b32
+// CHECK: buffer_load_dword [[A0:v[0-9]+]], [[RA0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B0:v[0-9]+]], [[RB0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
 // CHECK: s_waitcnt vmcnt(0)
 // CHECK-NEXT: s_barrier
+// CHECK: buffer_load_dword [[A1:v[0-9]+]], [[RA1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B1:v[0-9]+]], [[RB1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
 
-// The multiply of one buffer: LDS reads feed the MFMAs with no wait on the
-// DMA into the other buffer (each buffer has its own alias scope) until the
-// wait and barrier that end the half-iteration.
-// CHECK: ds_read2_b64
+// The multiply of one buffer, software-pipelined in K slices of 16: LDS
+// reads feed the MFMAs with no wait on the DMA into the other buffer (each
+// buffer has its own alias scope) until the wait and barrier that end the
+// half-iteration.
+// CHECK: ds_read
 // CHECK-NOT: vmcnt
 // CHECK: v_mfma_f32_32x32x8_bf16
 // CHECK-NOT: vmcnt
-// CHECK: s_waitcnt vmcnt(0) lgkmcnt(0)
-// CHECK-NEXT: s_barrier
+// CHECK: s_waitcnt vmcnt(0)
+// CHECK: s_barrier
 // CHECK: s_endpgm
 
 // STATS: kernel gemm (gfx942)
 // STATS: spills        0 VGPR, 0 SGPR
 // STATS-NEXT: scratch       0 bytes per work-item
 // STATS-NEXT: LDS           32768 bytes per workgroup
-// STATS: mfma 32{{$}}
+// STATS: mfma 48{{$}}
 
 // NOTES: amdhsa.kernels:
 // NOTES: .group_segment_fixed_size: 32768
@@ -78,10 +104,11 @@
 // NOTES: .vgpr_spill_count: 0
 // NOTES: amdhsa.target: amdgcn-amd-amdhsa--gfx942
 
-// The form ops::gemm picks on gfx942 (REG): each wave moves its 16 rows of
-// each stage of A and Bt through registers (pairs of elements, bounded, the
-// next block loaded before the multiply and stored after it) into LDS rows
-// padded by 4; no LDS DMA at all. 36 KiB of LDS.
+// The register form (REG, a parameter; ops::gemm's choice before the
+// swizzled DMA, which the timing model puts 2.5x ahead): each wave moves
+// its 16 rows of each stage of A and Bt through registers (pairs of
+// elements, bounded, the next block loaded before the multiply and stored
+// after it) into LDS rows padded by 4; no LDS DMA at all. 36 KiB of LDS.
 // REG-LABEL: gemm:
 // REG-NOT: offen lds
 // REG: buffer_load_dword

@@ -1,171 +1,148 @@
 // The GEMM kernel (kernels/gemm/gemm.mlir) on gfx950: what makes it fast.
-// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D BK=128 -D PAD=8 --emit=asm -o - | FileCheck %s
-// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D BK=128 -D PAD=8 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D BK=128 -D PAD=8 -o %t.hsaco
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=128 -D BK=64 -D KS=32 -D SWZ=8 -D WIDE=1 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=128 -D BK=64 -D KS=32 -D SWZ=8 -D WIDE=1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=64 -D WN=64 -D BK=128 -D KS=64 -D SWZ=16 -D WIDE=1 --emit=asm -o - | FileCheck %s --check-prefix=SMALL
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=64 -D WN=64 -D BK=128 -D KS=64 -D SWZ=16 -D WIDE=1 --stats | FileCheck %s --check-prefix=SMALLSTATS
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=128 -D BK=64 -D KS=32 -D SWZ=8 -D WIDE=1 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
-// With the tiles kcc::ops::gemm picks (BK=128: LDS rows of 256 bytes, padded by 8 elements).
-// The copy of a K block: blocks at the matrices' edges take the bounded copy
-// (a compare and select per DMA line); blocks wholly inside A and Bt, the
-// copy without bounds: all 64 DMA lines of the wave (256 bytes each) with no
-// select among them, one vector add and one M0 add per line.
+// With the tiles kcc::ops::gemm picks for large problems (8192^3): 256x256
+// per workgroup, 128x128 per wave, BK=64, LDS rows of 128 bytes swizzled
+// over their 8 chunks (rows are never padded: a 16-byte DMA line is 1 KiB
+// of contiguous LDS).
+//
+// The copy of a K block wholly inside A and Bt (inbounds): 16-byte DMA, 8
+// lines of A then 8 of Bt per wave and buffer, each line in one
+// instruction whose lane part is one VGPR computed once (the swizzled
+// column: an XOR) and whose line offset is the scalar offset: nothing
+// rewrites the lane's VGPR between the lines of one matrix; a line costs
+// scalar adds and the M0 write. First in the prologue, then in the loop.
 // CHECK-LABEL: gemm:
-// CHECK: s_cbranch_vccz [[INTERIOR:\.LBB0_[0-9]+]]
-// CHECK: v_cndmask_b32
-// CHECK: offen lds
-// CHECK: [[INTERIOR]]:
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-NOT: v_cndmask
-// The prologue's block has landed for all before the loop.
+// CHECK: v_xor_b32
+// CHECK: buffer_load_dwordx4 [[A0:v[0-9]+]], [[RA0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B0:v[0-9]+]], [[RB0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
 // CHECK: s_waitcnt vmcnt(0)
 // CHECK-NEXT: s_barrier
+// CHECK: buffer_load_dwordx4 [[A1:v[0-9]+]], [[RA1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B1:v[0-9]+]], [[RB1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
 
-// The multiply of one buffer: LDS reads feed the MFMAs with no wait on the
-// DMA into the other buffer (each buffer has its own alias scope) until the
-// wait and barrier that end the half-iteration.
+// The multiply: MFMAs accumulate in AGPRs (one wave per SIMD:
+// tile.waves_per_simd = 1 gives each lane all 512 registers), their
+// operands read by ds_read_b128, and no wait on the DMA into the other
+// buffer until the wait and barrier that end the half-iteration.
 // CHECK: ds_read_b128
 // CHECK-NOT: vmcnt
-// CHECK: v_mfma_f32_32x32x16_bf16
+// CHECK: v_mfma_f32_32x32x16_bf16 a[{{[0-9]+}}:{{[0-9]+}}], {{.*}}, a[{{[0-9]+}}:{{[0-9]+}}]
 // CHECK-NOT: vmcnt
-// CHECK: s_waitcnt vmcnt(0) lgkmcnt(0)
-// CHECK-NEXT: s_barrier
+// CHECK: s_waitcnt vmcnt(0)
+// CHECK: s_barrier
 // CHECK: s_endpgm
 
 // STATS: kernel gemm (gfx950)
-// STATS: spills        0 VGPR, 0 SGPR
+// STATS-NEXT: registers {{[0-9]+}} VGPRs, {{[1-9][0-9]*}} AGPRs ({{[0-9]+}} of 512 allocated)
+// STATS-NEXT: spills        0 VGPR, 0 SGPR
 // STATS-NEXT: scratch       0 bytes per work-item
-// STATS-NEXT: LDS           139264 bytes per workgroup
-// STATS: mfma 64{{$}}
+// STATS-NEXT: LDS           131072 bytes per workgroup
+// STATS-NEXT: occupancy     1 of 8 waves per SIMD, limited by lds
+// STATS: mfma 192{{$}}
+
+// For problems with fewer 256x256 tiles than CUs: 128x128 per workgroup,
+// BK=128, rows of 256 bytes swizzled over 16 chunks: 8 lines of A, then 8
+// of Bt, in each copy, as above.
+// SMALL: buffer_load_dwordx4 [[A0:v[0-9]+]], [[RA0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// SMALL: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// SMALL: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// SMALL: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// SMALL: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// SMALL: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// SMALL: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
+// SMALL: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// SMALL: buffer_load_dwordx4 [[B0:v[0-9]+]], [[RB0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// SMALL: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// SMALL: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// SMALL: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// SMALL: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// SMALL: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// SMALL: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// SMALL-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
+// SMALL: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// SMALL: v_mfma_f32_32x32x16_bf16
+// SMALLSTATS: spills        0 VGPR, 0 SGPR
+// SMALLSTATS-NEXT: scratch       0 bytes per work-item
+// SMALLSTATS-NEXT: LDS           131072 bytes per workgroup
 
 // NOTES: amdhsa.kernels:
-// NOTES: .group_segment_fixed_size: 139264
+// NOTES: .agpr_count: {{[1-9][0-9]*}}
+// NOTES: .group_segment_fixed_size: 131072
 // NOTES: .name: gemm
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .sgpr_spill_count: 0

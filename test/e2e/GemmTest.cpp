@@ -190,6 +190,21 @@ std::vector<Case> cases() {
   all.push_back({Chip::gfx950, 256, 256, 384, "bf16", "f32", false, {"BK=128", "PAD=8"}});
   all.push_back({Chip::gfx950, 200, 136, 200, "f16", "bf16", true, {"BK=128", "PAD=8"}});
   all.push_back({Chip::gfx950, 130, 300, 130, "bf16", "f32", false, {"BK=128", "PAD=8"}});
+  // gfx950 16-byte DMA into swizzled rows (1 KiB lines cannot be padded):
+  // tails in M, N and K (K a multiple of 8); rows of 8 chunks; 512-byte rows
+  // whose lines alternate between two swizzle phases; and the swizzle under
+  // 4-byte DMA, where K is not a multiple of 8, both in the per-lane path
+  // (rows of whole lines) and the per-line division path (lines of half a
+  // row).
+  all.push_back({Chip::gfx950, 256, 256, 384, "bf16", "f32", false, {"BK=128", "SWZ=16", "WIDE=1"}});
+  all.push_back({Chip::gfx950, 200, 136, 200, "f16", "bf16", true, {"BK=128", "SWZ=16", "WIDE=1"}});
+  all.push_back({Chip::gfx950, 96, 160, 72, "bf16", "f32", false, {"BK=64", "SWZ=8", "WIDE=1"}});
+  all.push_back({Chip::gfx950, 70, 130, 520, "bf16", "f32", false,
+                 {"WM=32", "WN=32", "BK=256", "SWZ=16", "WIDE=1"}});
+  all.push_back({Chip::gfx950, 130, 300, 130, "bf16", "f32", false, {"BK=128", "SWZ=16"}});
+  all.push_back({Chip::gfx950, 70, 90, 300, "f16", "f32", false,
+                 {"WM=32", "WN=32", "BK=256", "SWZ=32"}});
+  all.push_back({Chip::gfx942, 100, 70, 52, "bf16", "f32", false, {"BK=32", "SWZ=4"}});
   // gfx942 as kcc::ops::gemm runs it: A and Bt through registers into rows
   // padded by 4 (REG), tails in M, N and K; and WM = WN = 32 (8 rows per wave).
   all.push_back({Chip::gfx942, 256, 256, 160, "bf16", "f32", false, {"PAD=4", "REG=1", "RROWS=16"}});

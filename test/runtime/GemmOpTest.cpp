@@ -249,22 +249,50 @@ TEST_F(GemmOpErrors, Devices) {
   EXPECT_EQ(run(none, B(), C()), "gemm: A has no buffer");
 }
 
-TEST(GemmParams, PerChip) {
-  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false),
-            (std::vector<std::string>{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64",
-                                      "BK=128", "PAD=8", "HAS_BIAS=0"}));
-  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false),
-            (std::vector<std::string>{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64",
-                                      "BK=32", "PAD=4", "HAS_BIAS=0", "REG=1",
-                                      "RROWS=16"}));
-  // WM != WN: the register path does not apply; back to the DMA, unpadded.
-  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::bf16, true, {"WM=32"}),
-            (std::vector<std::string>{"DTYPE=f16", "OUT=bf16", "WN=64", "BK=32",
-                                      "HAS_BIAS=1", "WM=32", "REG=0", "PAD=0"}));
-  // WM = WN = 32: 8 rows per wave.
-  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {"WM=32", "WN=32"}),
-            (std::vector<std::string>{"DTYPE=bf16", "OUT=f32", "BK=32", "PAD=4",
-                                      "HAS_BIAS=0", "REG=1", "WM=32", "WN=32", "RROWS=8"}));
+TEST(GemmParams, PerChipAndSize) {
+  using V = std::vector<std::string>;
+  // gfx950, enough 256x256 tiles for every CU (8192^2: 1024 of them):
+  // 128x128 per wave, 16-byte DMA (K a multiple of 8), rows of 64 bf16
+  // swizzled over their 8 chunks.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {8192, 8192, 8192}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=128", "WN=128", "BK=64", "KS=32", "WIDE=1",
+               "PAD=0", "HAS_BIAS=0", "SWZ=8"}));
+  // 4096 x 1280: 80 such tiles for 256 CUs, so 128x128 tiles (320 of them).
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {4096, 1280, 8192}),
+            (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=1",
+               "PAD=0", "HAS_BIAS=0", "SWZ=16"}));
+  // K not a multiple of 8: the 4-byte DMA.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::f16, DType::f32, true, {100, 70, 52}),
+            (V{"DTYPE=f16", "OUT=f32", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=0",
+               "PAD=0", "HAS_BIAS=1", "SWZ=16"}));
+  // gfx942 at any size: 128x128, 4-byte DMA, rows of 32 swizzled over 4.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {8192, 8192, 8192}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=32", "KS=16", "PAD=0",
+               "HAS_BIAS=0", "SWZ=4"}));
+  // An override of BK alone narrows the swizzle to the new row's chunks.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {100, 70, 64},
+                            {"BK=32"}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "KS=64", "WIDE=1", "PAD=0",
+               "HAS_BIAS=0", "BK=32", "SWZ=4"}));
+  // The register path needs WM = WN: with WM=32 alone it falls back to DMA.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::bf16, true, {64, 64, 64},
+                            {"WM=32", "REG=1"}),
+            (V{"DTYPE=f16", "OUT=bf16", "WN=64", "BK=32", "KS=16", "HAS_BIAS=1", "WM=32",
+               "SWZ=4", "REG=0", "PAD=0"}));
+  // WM = WN = 32 with REG: 8 rows per wave.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {64, 64, 64},
+                            {"WM=32", "WN=32", "REG=1"}),
+            (V{"DTYPE=bf16", "OUT=f32", "BK=32", "KS=16", "PAD=0", "HAS_BIAS=0", "WM=32",
+               "WN=32", "REG=1", "SWZ=4", "RROWS=8"}));
+}
+
+TEST(GemmParams, GridFollowsTheTile) {
+  Dim3 big = ops::gemmGrid({"WM=128", "WN=128"}, 8192, 1000);
+  EXPECT_EQ(big.x, 32u);
+  EXPECT_EQ(big.y, 4u);
+  Dim3 odd = ops::gemmGrid({"WM=64", "WN=32"}, 129, 64);
+  EXPECT_EQ(odd.x, 2u);
+  EXPECT_EQ(odd.y, 1u);
 }
 
 } // namespace

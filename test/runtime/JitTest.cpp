@@ -496,7 +496,7 @@ TEST_F(JitTest, Errors) {
   std::string text = llvm::toString(badParam.takeError());
   EXPECT_NE(text.find("gemm.mlir:0:0: error: unknown parameter 'FOO' (-D FOO=1); "
                       "this kernel declares: BK, DTYPE, "
-                      "HAS_BIAS, OUT, PAD, REG, RROWS, WM, WN"),
+                      "HAS_BIAS, KS, OUT, PAD, REG, RROWS, SWZ, WIDE, WM, WN"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.rfind("the tile passes failed\n", 0), 0u) << text;

@@ -156,7 +156,8 @@ int runGemm(const Options &o) {
   // Compile first, separately, to report where the code object came from;
   // ops::gemm then finds it in the JIT's memory cache.
   std::vector<std::string> params =
-      ops::gemmParams(device->chip(), *in, *out, hasBias, tuning);
+      ops::gemmParams(device->chip(), *in, *out, hasBias,
+                      {int64_t(*M), int64_t(*N), int64_t(*K + *K % 2)}, tuning);
   Expected<CompiledKernel> compiled =
       Jit::shared().compile("gemm", params, device->chip());
   if (!compiled)

@@ -63,13 +63,58 @@ func.func @slice_extent(%t: !tile.tile<[32, 2], f32, #tile.slice<1, #tile.mfma<a
 
 // -----
 
-// expected-error@+1 {{unknown LDS buffer property 'banks'; expected 'pad' or 'stages'}}
+// expected-error@+1 {{unknown LDS buffer property 'banks'; expected 'pad', 'stages' or 'swizzle'}}
 func.func @lds_property(%l: !tile.lds<[64, 64], bf16, banks = 2>)
 
 // -----
 
 // expected-error@+1 {{LDS elements must be integers or floats, got 'index'}}
 func.func @lds_element(%l: !tile.lds<[64, 64], index>)
+
+// -----
+
+// expected-error@+1 {{an LDS swizzle must be 0 (none) or a power of two of at least 2, got 6}}
+func.func @lds_swizzle_not_pow2(%l: !tile.lds<[64, 64], bf16, swizzle = 6>)
+
+// -----
+
+// expected-error@+1 {{an LDS buffer is either padded or swizzled, not both (pad = 8, swizzle = 8)}}
+func.func @lds_swizzle_and_pad(%l: !tile.lds<[64, 64], bf16, pad = 8, swizzle = 8>)
+
+// -----
+
+// expected-error@+1 {{swizzle = 16 permutes 16 chunks of 16 bytes within a row, but a row of 64 x 'bf16' is 128 bytes}}
+func.func @lds_swizzle_row(%l: !tile.lds<[64, 64], bf16, swizzle = 16>)
+
+// -----
+
+// expected-error@+1 {{LDS buffer property 'swizzle' given twice}}
+func.func @lds_swizzle_twice(%l: !tile.lds<[64, 64], bf16, swizzle = 2, swizzle = 4>)
+
+// -----
+
+func.func @async_copy_inbounds_bounded(%b: !tile.buffer<bf16>, %i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
+  // expected-error@+1 {{'tile.async_copy' op is either 'inbounds' (the block lies inside the buffer) or bounded ('bounds'), not both}}
+  tile.async_copy inbounds %b[%i, %i] stride %i bounds %i, %i -> %l[%i] : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16>
+  return
+}
+
+// -----
+
+func.func @async_copy_swizzle_width12(%b: !tile.buffer<bf16>, %i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16, swizzle = 8>
+  // expected-error@+1 {{'tile.async_copy' op a swizzled LDS buffer takes DMA of 4 or 16 bytes per lane (12-byte pieces would straddle its 16-byte chunks)}}
+  tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 12 : i64} : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16, swizzle = 8>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.waves_per_simd' must be an integer from 1 to 8 on a kernel (a function with 'tile.kernel')}}
+func.func @waves_per_simd_range() attributes {tile.kernel, tile.waves_per_simd = 9 : i64} {
+  return
+}
 
 // -----
 
