@@ -242,7 +242,7 @@ Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned itera
     return report.takeError();
   ModelFigures f = figuresOf(*report);
   f.what = join(ops::gemmParams(chip, DType::bf16, out, false,
-                                {int64_t(s.m), int64_t(s.n), int64_t(s.k + s.k % 2)}, params),
+                                {int64_t(s.m), int64_t(s.n), int64_t(s.k)}, params),
                 " ");
   return f;
 }

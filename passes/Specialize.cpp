@@ -253,9 +253,9 @@ void TileSpecializePass::runOnOperation() {
     };
     int64_t pad = bindInt(type.getPad(), type.getPadParam());
     int64_t swizzle = bindInt(type.getSwizzle(), type.getSwizzleParam());
-    StringAttr none1 = StringAttr::get(ctx, "");
+    StringAttr bound = StringAttr::get(ctx, ""); // no parameter left to bind
     return LdsType::get(ctx, shape, none, replacer.replace(type.getElementType()),
-                        pad, type.getStages(), none1, swizzle, none1);
+                        pad, type.getStages(), bound, swizzle, bound);
   });
   replacer.addReplacement([&](BufferType type) -> Type {
     return BufferType::get(ctx, replacer.replace(type.getElementType()));

@@ -17,6 +17,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace kcc;
 using namespace kcc::tile;
@@ -439,6 +441,9 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     }
     // Otherwise (rows longer than a line, or lines that end mid-row) every
     // lane finds its element of each line by division.
+    Value blockOrigin = mul(
+        rw, loc, add(rw, loc, mul(rw, loc, adaptor.getRow(), adaptor.getStride()), adaptor.getCol()),
+        esizeV);
     for (int64_t k = 0; k < perWave; ++k) {
       // Line j = k * waves + wave (uniform).
       Value j = add(rw, loc, i32(rw, loc, k * *waves), wave);
@@ -452,7 +457,14 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
         c = swizzledColumn(rw, loc, lds, r, c);
       Value gr = add(rw, loc, adaptor.getRow(), r);
       Value gc = add(rw, loc, adaptor.getCol(), c);
-      Value off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc), esizeV);
+      // Inbounds, the block's origin is the scalar offset (as above).
+      Value off, soff = zero;
+      if (op.getInbounds()) {
+        off = mul(rw, loc, add(rw, loc, mul(rw, loc, r, adaptor.getStride()), c), esizeV);
+        soff = blockOrigin;
+      } else {
+        off = mul(rw, loc, add(rw, loc, mul(rw, loc, gr, adaptor.getStride()), gc), esizeV);
+      }
       if (boundRows) {
         Value inR = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ult, gr, boundRows);
         Value lastC = add(rw, loc, gc, i32(rw, loc, perLane - 1));
@@ -466,7 +478,7 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
                          esizeV);
       Value dst = ldsAddress(rw, loc, stageBase, ldsOff);
       auto dma = ROCDL::RawPtrBufferLoadLdsOp::create(rw, 
-          loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, zero, zero,
+          loc, adaptor.getBuffer(), dst, i32(rw, loc, width), off, soff, zero,
           zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
       setScopes(dma, scopes);
     }
@@ -545,10 +557,7 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     int64_t esize = elementBytes(type.getElementType());
     auto resultType = cast<VectorType>(typeConverter->convertType(type));
     LdsScopes scopes = this->facts->lookup(op.getLds());
-    // (Not from swizzled buffers yet: their reads take the general path
-    // below, which applies the swizzle per access run.)
-    if (getChipInfo(chip).hasTransposingLdsRead && !lds.getSwizzle() &&
-        fitsTransposingRead(view, esize))
+    if (getChipInfo(chip).hasTransposingLdsRead && fitsTransposingRead(view, esize))
       return lowerTransposing(op, adaptor, rw, view, lds, resultType, scopes);
     LdsRunAddresses runAddress(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
                                adaptor.getRow(), adaptor.getCol());
@@ -583,15 +592,14 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
                                i32(rw, loc, 2)));
     Value u = LLVM::AndOp::create(rw, 
         loc, LLVM::LShrOp::create(rw, loc, s, i32(rw, loc, 2)), i32(rw, loc, 3));
-    // Array coordinates of lane l0's register 0, then its LDS byte address.
+    // Array coordinates of lane l0's register 0.
     Value row = add(rw, loc, adaptor.getRow(),
                     laneCoordinate(rw, loc, l0, view.rowFields()));
     Value col = add(rw, loc, adaptor.getCol(),
                     laneCoordinate(rw, loc, l0, view.colFields()));
-    Value elem = add(rw, loc, mul(rw, loc, row, i32(rw, loc, stride)), col);
-    Value bytes = add(rw, loc, mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())),
-                      mul(rw, loc, elem, i32(rw, loc, esize)));
-    Value base = ldsAddress(rw, loc, adaptor.getLds(), bytes);
+    Value stageBase = ldsAddress(
+        rw, loc, adaptor.getLds(),
+        mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
     Value result = poison(rw, loc, resultType);
     Type elt = resultType.getElementType();
     auto quad = VectorType::get({4}, elt);
@@ -599,34 +607,48 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     auto regOffset = [&](int64_t r) {
       return (view.rowOfReg(r) * stride + view.colOfReg(r)) * esize;
     };
-    // Register 4t + u's offset, chosen per lane among four constants.
-    auto laneChoice = [&](auto offsetOf) {
-      Value off = i32(rw, loc, offsetOf(0));
+    // Register 4t + u's value of `of`, chosen per lane among four constants.
+    auto laneChoice = [&](auto of) {
+      Value v = i32(rw, loc, of(0));
       for (int64_t k = 1; k < 4; ++k) {
         Value isK = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::eq, u, i32(rw, loc, k));
-        off = LLVM::SelectOp::create(rw, loc, isK, i32(rw, loc, offsetOf(k)), off);
+        v = LLVM::SelectOp::create(rw, loc, isK, i32(rw, loc, of(k)), v);
       }
-      return off;
+      return v;
     };
-    // When register 4t + k lies the same distance from register 4t in every
-    // group t (as for MFMA operands), that distance is chosen once per lane
-    // and folded into the base: each read's own offset is then an immediate
-    // of the instruction, instead of one address register per read held
-    // live across the loop.
-    bool sameSpacing = true;
-    for (int64_t t = 1; t < groups && sameSpacing; ++t)
-      for (int64_t k = 1; k < 4; ++k)
-        if (regOffset(4 * t + k) - regOffset(4 * t) != regOffset(k) - regOffset(0))
-          sameSpacing = false;
-    if (sameSpacing)
-      base = ldsAddress(rw, loc, base,
-                        laneChoice([&](int64_t k) { return regOffset(k) - regOffset(0); }));
+    // The address each lane gives read t. Swizzled: from the array
+    // coordinates of the register the lane points at (its 8 bytes lie in
+    // one chunk), whose XOR differs per register. Plain: lane l0's address
+    // plus the register's offset; when register 4t + k lies the same
+    // distance from register 4t in every group t (as for MFMA operands),
+    // that distance is chosen once per lane and folded into the base, so
+    // each read's own offset is an immediate of the instruction instead of
+    // one address register per read held live across the loop.
+    std::function<Value(int64_t)> readAddress;
+    if (lds.getSwizzle()) {
+      readAddress = [&](int64_t t) {
+        Value r = add(rw, loc, row, laneChoice([&](int64_t k) { return view.rowOfReg(4 * t + k); }));
+        Value c = add(rw, loc, col, laneChoice([&](int64_t k) { return view.colOfReg(4 * t + k); }));
+        return ldsAddress(rw, loc, stageBase, ldsElementBytes(rw, loc, lds, r, c));
+      };
+    } else {
+      Value base = ldsAddress(rw, loc, stageBase, ldsElementBytes(rw, loc, lds, row, col));
+      bool sameSpacing = true;
+      for (int64_t t = 1; t < groups && sameSpacing; ++t)
+        for (int64_t k = 1; k < 4; ++k)
+          if (regOffset(4 * t + k) - regOffset(4 * t) != regOffset(k) - regOffset(0))
+            sameSpacing = false;
+      if (sameSpacing)
+        base = ldsAddress(rw, loc, base,
+                          laneChoice([&](int64_t k) { return regOffset(k) - regOffset(0); }));
+      readAddress = [&, base, sameSpacing](int64_t t) {
+        Value off = sameSpacing ? i32(rw, loc, regOffset(4 * t))
+                                : laneChoice([&](int64_t k) { return regOffset(4 * t + k); });
+        return ldsAddress(rw, loc, base, off);
+      };
+    }
     for (int64_t t = 0; t < groups; ++t) {
-      Value off = sameSpacing
-                      ? i32(rw, loc, regOffset(4 * t))
-                      : laneChoice([&](int64_t k) { return regOffset(4 * t + k); });
-      Value p = ldsAddress(rw, loc, base, off);
-      auto read = ROCDL::ds_read_tr16_b64::create(rw, loc, quad, p);
+      auto read = ROCDL::ds_read_tr16_b64::create(rw, loc, quad, readAddress(t));
       setScopes(read, scopes);
       for (int64_t k = 0; k < 4; ++k)
         result = insert(rw, loc, result, extract(rw, loc, read, k), 4 * t + k);

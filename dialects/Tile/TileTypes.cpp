@@ -267,7 +267,8 @@ bool LdsType::isResolved() const {
 
 int64_t LdsType::getSwizzleRowGroup() const {
   int64_t rowBytes = getCols() * elementBytes(getElementType());
-  return std::max<int64_t>(1, 256 / rowBytes);
+  // A power of two, so that the lowering divides by a shift.
+  return std::max<int64_t>(1, int64_t(llvm::bit_floor(uint64_t(256 / rowBytes))));
 }
 
 int64_t LdsType::getStageBytes() const {

@@ -139,7 +139,10 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
       p.insert(p.end(), {"WM=128", "WN=128", "BK=64", "KS=32", "SWZ=8"});
     else
       p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
-    p.push_back(size.k % 8 == 0 ? "WIDE=1" : "WIDE=0");
+    // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
+    // kernel reads.
+    int64_t k = size.k + size.k % 2;
+    p.push_back(k % 8 == 0 ? "WIDE=1" : "WIDE=0");
   } else {
     p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
   }
@@ -269,6 +272,13 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
     return std::move(e);
   Device &device = a.buffer->device();
   Jit &jit = options.jit ? *options.jit : Jit::shared();
+  std::vector<std::string> params =
+      gemmParams(device.chip(), a.dtype, c.dtype, bias.has_value(),
+                 {a.rows, bt.rows, a.cols}, options.params);
+  int64_t kernelK = a.cols + a.cols % 2; // after packing (below)
+  if (paramValue(params, "WIDE").value_or(0) && kernelK % 8 != 0)
+    return makeError(kComponent, "WIDE=1 (16-byte DMA) needs K a multiple of 8; K is " +
+                                     Twine(kernelK) + " (leave WIDE to the tile choice)");
   // An odd K, or an odd leading dimension of A or Bt, is not what the
   // kernel's 4-byte DMA can read: such operands are packed first (both of
   // them when K is odd, the zero column adding nothing to the products).
@@ -288,9 +298,6 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   }
   MatrixRef ga = packedA ? packedA->ref() : a;
   MatrixRef gb = packedB ? packedB->ref() : bt;
-  std::vector<std::string> params =
-      gemmParams(device.chip(), a.dtype, c.dtype, bias.has_value(),
-                 {a.rows, bt.rows, ga.cols}, options.params);
   Expected<Module> module = compileEmbeddedKernel(device, jit, "gemm", params);
   if (!module)
     return createStringError(inconvertibleErrorCode(),
@@ -300,9 +307,6 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   if (!kernel)
     return kernel.takeError();
 
-  if (paramValue(params, "WIDE").value_or(0) && ga.cols % 8 != 0)
-    return makeError(kComponent, "WIDE=1 (16-byte DMA) needs K a multiple of 8; K is " +
-                                     Twine(ga.cols) + " (leave WIDE to the tile choice)");
   LaunchConfig config;
   config.grid = gemmGrid(params, a.rows, bt.rows);
   config.block = Dim3(256);

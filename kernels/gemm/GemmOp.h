@@ -37,8 +37,8 @@ struct GemmOptions {
   std::vector<std::string> params;
 };
 
-/// The problem size the tile choice looks at: C is m x n, K is k (after
-/// packing: even).
+/// The problem size the tile choice looks at: C is m x n, A and Bt have k
+/// columns (an odd k is packed to k + 1, which the choice accounts for).
 struct GemmSize {
   int64_t m = 0, n = 0, k = 0;
 };

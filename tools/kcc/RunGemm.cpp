@@ -157,7 +157,7 @@ int runGemm(const Options &o) {
   // ops::gemm then finds it in the JIT's memory cache.
   std::vector<std::string> params =
       ops::gemmParams(device->chip(), *in, *out, hasBias,
-                      {int64_t(*M), int64_t(*N), int64_t(*K + *K % 2)}, tuning);
+                      {int64_t(*M), int64_t(*N), int64_t(*K)}, tuning);
   Expected<CompiledKernel> compiled =
       Jit::shared().compile("gemm", params, device->chip());
   if (!compiled)
