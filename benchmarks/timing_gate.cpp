@@ -3,10 +3,11 @@
 //   timing_gate [--baseline FILE] [--write-baseline FILE] [--tolerance 0.02]
 //
 // Compiles, for gfx942 and gfx950,
-//   - kernels/gemm/gemm.mlir (bf16 in, f32 out, the tiles kcc::ops::gemm
-//     picks: BK=128 with padded rows on gfx950, BK=32 through registers into
-//     padded rows on gfx942) and runs
-//     one CU's workgroups of a 256 x 256 x 4096 GEMM;
+//   - kernels/gemm/gemm.mlir (bf16 in, f32 out, with the tiles
+//     kcc::ops::gemm picks, from ops::gemmParams) and runs one CU's
+//     workgroups of a 256 x 256 x 4096 GEMM, and on gfx950 also of a
+//     512 x 512 x 4096 GEMM with the tiles picked for large problems
+//     (8192 x 8192: 256 x 256 per workgroup), whose loop is the same;
 //   - kernels/attention/fmha_fwd.mlir (bf16, D = 128, non-causal, no LSE)
 //     with the parameters of each chip's path (gfx950: the fast path, two
 //     staggered wave groups of 4 waves, transposing V reads; gfx942: two
@@ -34,6 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
+#include "kernels/gemm/GemmOp.h"
 #include "target/Error.h"
 #include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
@@ -46,6 +48,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -126,13 +129,12 @@ Expected<Figures> run(emu::Device &d, ArrayRef<uint8_t> hsaco, StringRef kernel,
   return f;
 }
 
-Expected<Figures> measureGemm(Chip chip, StringRef source) {
-  // The tiles kcc::ops::gemm picks (kernels/gemm/GemmOp.cpp).
-  std::vector<std::string> params = {"DTYPE=bf16", "OUT=f32", "HAS_BIAS=0"};
-  if (chip == Chip::gfx950)
-    params.insert(params.end(), {"BK=128", "PAD=8"});
-  else
-    params.insert(params.end(), {"PAD=4", "REG=1", "RROWS=16"});
+/// An M x N x K GEMM with the tiles kcc::ops::gemm picks for a problem of
+/// `tilesFor`.
+Expected<Figures> measureGemm(Chip chip, StringRef source, const ops::GemmSize &tilesFor,
+                              int M, int N, int K) {
+  std::vector<std::string> params =
+      ops::gemmParams(chip, DType::bf16, DType::f32, /*hasBias=*/false, tilesFor);
   auto hsaco = compile(chip, source, "gemm.mlir", params);
   if (!hsaco)
     return hsaco.takeError();
@@ -143,14 +145,13 @@ Expected<Figures> measureGemm(Chip chip, StringRef source) {
   if (!k)
     return makeError("no kernel 'gemm'");
 
-  const int M = 256, N = 256, K = 4096, W = 64;
   auto ctx = emu::Context::create();
   auto dev = ctx->addDevice(chip);
   if (!dev)
     return dev.takeError();
   emu::Device &d = **dev;
   // Fixed inputs: 1.0 in bf16 (0x3f80) everywhere.
-  std::vector<uint16_t> ones(size_t(M) * K, 0x3f80);
+  std::vector<uint16_t> ones(size_t(std::max(M, N)) * K, 0x3f80);
   uint64_t ptr[4];
   size_t bytes[4] = {size_t(M) * K * 2, size_t(N) * K * 2, size_t(M) * N * 4, size_t(N) * 2};
   for (int i = 0; i < 4; ++i) {
@@ -172,7 +173,8 @@ Expected<Figures> measureGemm(Chip chip, StringRef source) {
   for (int i = 0; i < 6; ++i)
     args.set(4 + i, ints[i]);
   emu::LaunchOptions launch;
-  launch.grid = {uint32_t(M / (2 * W)), uint32_t(N / (2 * W)), 1};
+  Dim3 grid = ops::gemmGrid(params, M, N);
+  launch.grid = {grid.x, grid.y, 1};
   launch.block = {256, 1, 1};
   return run(d, *hsaco, "gemm", launch, args.data(), kSteadyStateIterations);
 }
@@ -336,13 +338,24 @@ int main(int argc, char **argv) {
   std::map<std::string, std::map<std::string, Figures>> got;
   for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
     std::string name = getChipInfo(chip).name.str();
-    auto g = measureGemm(chip, (*gemmSrc)->getBuffer());
+    auto g = measureGemm(chip, (*gemmSrc)->getBuffer(), {256, 256, 4096}, 256, 256, 4096);
     if (!g) {
       errs() << "timing_gate: gemm on " << name << ": " << toString(g.takeError()) << "\n";
       return 2;
     }
     print("gemm bf16 256x256x4096", name, *g);
     got["gemm"][name] = *g;
+  }
+  {
+    auto g = measureGemm(Chip::gfx950, (*gemmSrc)->getBuffer(), {8192, 8192, 4096}, 512, 512,
+                         4096);
+    if (!g) {
+      errs() << "timing_gate: gemm (large tiles) on gfx950: " << toString(g.takeError())
+             << "\n";
+      return 2;
+    }
+    print("gemm bf16 512x512x4096, the tiles of 8192x8192", "gfx950", *g);
+    got["gemm_large_tiles"]["gfx950"] = *g;
   }
   for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
     std::string name = getChipInfo(chip).name.str();
