@@ -185,8 +185,9 @@ std::vector<Case> cases() {
     all.push_back({chip, 192, 96, 128, "bf16", "f32", false, {"WM=32", "WN=32"}});
     all.push_back({chip, 160, 160, 256, "bf16", "f32", false, {"BK=64"}});
   }
-  // gfx950 as kcc::ops::gemm runs it: 256-byte LDS rows padded by 8 (BK=128),
-  // interior blocks copied without bounds, edge blocks with them.
+  // gfx950 with 256-byte LDS rows padded by 8 (BK=128; ops::gemm's choice
+  // before the swizzle), interior blocks copied without bounds, edge blocks
+  // with them.
   all.push_back({Chip::gfx950, 256, 256, 384, "bf16", "f32", false, {"BK=128", "PAD=8"}});
   all.push_back({Chip::gfx950, 200, 136, 200, "f16", "bf16", true, {"BK=128", "PAD=8"}});
   all.push_back({Chip::gfx950, 130, 300, 130, "bf16", "f32", false, {"BK=128", "PAD=8"}});
@@ -205,7 +206,18 @@ std::vector<Case> cases() {
   all.push_back({Chip::gfx950, 70, 90, 300, "f16", "f32", false,
                  {"WM=32", "WN=32", "BK=256", "SWZ=32"}});
   all.push_back({Chip::gfx942, 100, 70, 52, "bf16", "f32", false, {"BK=32", "SWZ=4"}});
-  // gfx942 as kcc::ops::gemm runs it: A and Bt through registers into rows
+  // As kcc::ops::gemm runs it (gemmParams): gfx950's 256x256 tile of large
+  // problems (128x128 per wave, BK=64, 16-byte DMA into rows swizzled over
+  // 8 chunks, K in slices of 32) with tails in M, N and K, one of them
+  // bf16 -> bf16 with a bias; gfx942's 128x128 tile (BK=32, K slices of 16,
+  // rows swizzled over 4 chunks) with tails.
+  all.push_back({Chip::gfx950, 300, 260, 136, "bf16", "f32", false,
+                 {"WM=128", "WN=128", "BK=64", "KS=32", "SWZ=8", "WIDE=1"}});
+  all.push_back({Chip::gfx950, 256, 512, 200, "f16", "bf16", true,
+                 {"WM=128", "WN=128", "BK=64", "KS=32", "SWZ=8", "WIDE=1"}});
+  all.push_back({Chip::gfx942, 200, 136, 96, "bf16", "f32", false, {"BK=32", "KS=16", "SWZ=4"}});
+  all.push_back({Chip::gfx942, 100, 70, 52, "f16", "bf16", true, {"BK=32", "KS=16", "SWZ=4"}});
+  // gfx942's register path (REG, ops::gemm's choice before the swizzle): A and Bt through registers into rows
   // padded by 4 (REG), tails in M, N and K; and WM = WN = 32 (8 rows per wave).
   all.push_back({Chip::gfx942, 256, 256, 160, "bf16", "f32", false, {"PAD=4", "REG=1", "RROWS=16"}});
   all.push_back({Chip::gfx942, 100, 70, 52, "f16", "bf16", true, {"PAD=4", "REG=1", "RROWS=16"}});

@@ -203,6 +203,19 @@ func.func @lds(%buf: !tile.buffer<bf16>, %t: !tile.tile<[8, 64], bf16, #tile.blo
   return
 }
 
+// Swizzled LDS rows (a number or a parameter) and a copy that promises to
+// stay inside its buffer.
+// CHECK-LABEL: func.func @lds_swizzle(
+// CHECK: %[[S:.*]] = tile.lds_alloc "s" : <[64, 64], bf16, stages = 2, swizzle = 8>
+// CHECK: tile.lds_alloc "p" : <[WM, BK], !tile.dtype<"DT">, stages = 2, swizzle = SWZ>
+// CHECK: tile.async_copy inbounds %{{.*}}[%{{.*}}, %{{.*}}] stride %{{.*}} -> %[[S]][%{{.*}}] {width = 16 : i64} : <bf16>, <[64, 64], bf16, stages = 2, swizzle = 8>
+func.func @lds_swizzle(%buf: !tile.buffer<bf16>, %n: index, %i: index) {
+  %s = tile.lds_alloc "s" : !tile.lds<[64, 64], bf16, stages = 2, swizzle = 8>
+  %p = tile.lds_alloc "p" : !tile.lds<[WM, BK], !tile.dtype<"DT">, stages = 2, swizzle = SWZ>
+  tile.async_copy inbounds %buf[%i, %i] stride %n -> %s[%i] {width = 16 : i64} : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16, stages = 2, swizzle = 8>
+  return
+}
+
 // The attention additions: DMA issued by the first %w waves only, a wait
 // whose count is an SSA value, transposed LDS stores, a parameter-named pad.
 // CHECK-LABEL: func.func @lds_attention(
