@@ -18,7 +18,8 @@ Expected<Buffer> Buffer::allocate(Device &device, uint64_t bytes) {
 }
 
 Buffer::Buffer(Buffer &&other) noexcept
-    : device_(other.device_), address_(other.address_), size_(other.size_) {
+    : device_(other.device_), address_(other.address_), size_(other.size_),
+      owned_(other.owned_) {
   other.device_ = nullptr;
   other.address_ = 0;
   other.size_ = 0;
@@ -30,6 +31,7 @@ Buffer &Buffer::operator=(Buffer &&other) noexcept {
     device_ = other.device_;
     address_ = other.address_;
     size_ = other.size_;
+    owned_ = other.owned_;
     other.device_ = nullptr;
     other.address_ = 0;
     other.size_ = 0;
@@ -49,10 +51,12 @@ Error Buffer::release() {
     return Error::success();
   Device *d = device_;
   uint64_t a = address_;
+  bool owned = owned_;
   device_ = nullptr;
   address_ = 0;
   size_ = 0;
-  return d->free(a);
+  owned_ = true;
+  return owned ? d->free(a) : Error::success();
 }
 
 Error Buffer::checkRange(uint64_t bytes, uint64_t offset, StringRef what) const {

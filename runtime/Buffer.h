@@ -39,6 +39,17 @@ public:
     return fromHost(device, llvm::ArrayRef<T>(data));
   }
 
+  /// A buffer over `bytes` of device memory at `address` that something
+  /// else owns (a PyTorch tensor on a GPU, an allocation of the user's): it
+  /// reads, writes and launches like any other and never frees the memory.
+  /// The owner must keep it alive while the Buffer is in use.
+  static Buffer borrow(Device &device, uint64_t address, uint64_t bytes) {
+    Buffer b(device, address, bytes);
+    b.owned_ = false;
+    return b;
+  }
+  bool isBorrowed() const { return !owned_; }
+
   Buffer(Buffer &&other) noexcept;
   Buffer &operator=(Buffer &&other) noexcept;
   Buffer(const Buffer &) = delete;
@@ -68,8 +79,8 @@ public:
     return out;
   }
 
-  /// Frees now; the Buffer is empty afterwards. The destructor does this
-  /// too, but cannot report a failure.
+  /// Frees now (a borrowed buffer only lets go); the Buffer is empty
+  /// afterwards. The destructor does this too, but cannot report a failure.
   llvm::Error release();
 
 private:
@@ -81,6 +92,7 @@ private:
   Device *device_ = nullptr;
   uint64_t address_ = 0;
   uint64_t size_ = 0;
+  bool owned_ = true;
 };
 
 } // namespace kcc

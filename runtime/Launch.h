@@ -40,6 +40,11 @@ struct LaunchConfig {
   /// Emulated devices only; a GPU refuses a launch that asks for them.
   CheckRequest check;
   LaunchTrace *trace = nullptr; // not owned (runtime/LaunchTrace.h)
+  /// HIP devices: the hipStream_t to launch on (0: the null stream), so that
+  /// a launch is ordered after the caller's work on its stream (PyTorch's
+  /// current stream). The launch still waits for its kernel. The emulator
+  /// has one queue and ignores it.
+  uint64_t stream = 0;
 };
 
 /// What one launch reports. A HIP device measures the kernel with events; the

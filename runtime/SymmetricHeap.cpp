@@ -302,11 +302,12 @@ SymmetricHeap::~SymmetricHeap() {
       consumeError(r.device->free(r.base));
     if (r.emuMapped)
       consumeError(mappingDevice_->unmapSharedHostMemory(r.base));
-    if (r.ipcOpened)
+    if (r.ipcOpened) {
       if (Expected<const HipPeerApi &> api = HipPeerApi::get())
         (void)api->hipIpcCloseMemHandle(reinterpret_cast<void *>(r.base));
       else
         consumeError(api.takeError());
+    }
   }
 }
 

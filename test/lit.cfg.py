@@ -60,6 +60,14 @@ config.environment.pop("KCC_CACHE_MAX_BYTES", None)
 if shutil.which("git"):
     config.available_features.add("git")
 
+# test/python runs the package's pytest suite with the interpreter it was
+# built for, importing it from the build tree.
+if config.kcc_python:
+    config.available_features.add("python")
+    config.substitutions.append(("%python", config.kcc_python))
+    config.substitutions.append(
+        ("%kcc_python_path", os.path.join(config.kcc_obj_root, "python")))
+
 tool_dirs = [config.kcc_tools_dir, config.llvm_tools_dir]
 tools = [
     "kcc",

@@ -154,7 +154,8 @@ KernelArgValue pointerArg(const AttentionTensorRef &t);
 
 /// Copies the tensor `from` into the view `to` (same shape and dtype) with
 /// kernels/attention/attn_copy.mlir.
-Error copyTensor(const AttentionTensorRef &from, const AttentionTensorRef &to, Jit &jit) {
+Error copyTensor(const AttentionTensorRef &from, const AttentionTensorRef &to, Jit &jit,
+                 uint64_t stream) {
   Device &device = from.buffer->device();
   Expected<Module> module = compileEmbeddedKernel(
       device, jit, "attn_copy",
@@ -167,6 +168,7 @@ Error copyTensor(const AttentionTensorRef &from, const AttentionTensorRef &to, J
   LaunchConfig config;
   config.grid = Dim3(uint32_t((from.seq + 3) / 4), uint32_t(from.heads), uint32_t(from.batch));
   config.block = Dim3(64);
+  config.stream = stream;
   auto i32 = [](int64_t x) { return int32_t(x); };
   std::vector<KernelArgValue> args = {
       pointerArg(from), pointerArg(to), i32(from.seq),
@@ -428,7 +430,7 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
     if (!packed)
       return packed.takeError();
     *dst = *packed;
-    if (Error e = copyTensor(*src, *dst, jit))
+    if (Error e = copyTensor(*src, *dst, jit, options.stream))
       return std::move(e);
   }
   if (!rowsAligned(o)) {
@@ -450,6 +452,7 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   LaunchConfig config;
   config.grid = result.grid;
   config.block = result.block;
+  config.stream = options.stream;
 
   double scale = options.scale.value_or(1.0 / std::sqrt(double(q.headDim)));
   // The softmax runs on exp2: scores are scaled by scale * log2(e).
@@ -472,7 +475,7 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
     return launched.takeError();
   result.launch = *launched;
   if (oStore)
-    if (Error e = copyTensor(O, o, jit))
+    if (Error e = copyTensor(O, o, jit, options.stream))
       return std::move(e);
   return result;
 }

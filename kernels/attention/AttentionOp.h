@@ -104,6 +104,8 @@ struct AttentionOptions {
   Jit *jit = nullptr;
   /// Overrides of the chosen kernel parameters (NAME=VALUE), for tuning.
   std::vector<std::string> params;
+  /// HIP devices: the stream every launch of the op goes on (LaunchConfig).
+  uint64_t stream = 0;
 };
 
 /// What attention_forward() did.

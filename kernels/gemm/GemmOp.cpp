@@ -75,7 +75,8 @@ struct Packed {
   MatrixRef ref() const { return MatrixRef(buffer, dtype, rows, cols); }
 };
 
-Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit) {
+Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit,
+                      uint64_t stream) {
   Device &device = m.buffer->device();
   int64_t kp = m.cols + m.cols % 2;
   Expected<Buffer> buffer = Buffer::allocate(device, uint64_t(m.rows) * kp * dtypeSize(m.dtype));
@@ -92,6 +93,7 @@ Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit) {
   LaunchConfig config;
   config.grid = Dim3(uint32_t((m.rows + 3) / 4));
   config.block = Dim3(64);
+  config.stream = stream;
   std::vector<KernelArgValue> args = {*m.buffer,          *buffer,
                                       int32_t(m.rows),    int32_t(m.cols),
                                       int32_t(m.stride()), int32_t(kp)};
@@ -285,13 +287,13 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   bool oddK = a.cols % 2 != 0;
   std::optional<Packed> packedA, packedB;
   if (oddK || !readableInPlace(a)) {
-    Expected<Packed> p = pack("A", a, jit);
+    Expected<Packed> p = pack("A", a, jit, options.stream);
     if (!p)
       return p.takeError();
     packedA = std::move(*p);
   }
   if (oddK || !readableInPlace(bt)) {
-    Expected<Packed> p = pack("Bt", bt, jit);
+    Expected<Packed> p = pack("Bt", bt, jit, options.stream);
     if (!p)
       return p.takeError();
     packedB = std::move(*p);
@@ -310,6 +312,7 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   LaunchConfig config;
   config.grid = gemmGrid(params, a.rows, bt.rows);
   config.block = Dim3(256);
+  config.stream = options.stream;
   // Without a bias the kernel never reads the pointer, but the slot still
   // takes a device address: A's is a valid one.
   KernelArgValue biasArg = bias ? KernelArgValue(*bias->buffer)

@@ -35,6 +35,8 @@ struct GemmOptions {
   Jit *jit = nullptr;
   /// Overrides of the chosen tile parameters (WM=, WN=, BK=), for tuning.
   std::vector<std::string> params;
+  /// HIP devices: the stream every launch of the op goes on (LaunchConfig).
+  uint64_t stream = 0;
 };
 
 /// The problem size the tile choice looks at: C is m x n, A and Bt have k

@@ -202,15 +202,16 @@ Expected<LaunchResult> HipDevice::launch(LoadedCode &code,
     api.hipEventDestroy(start);
     api.hipEventDestroy(stop);
   };
-  Error err = lib_->check(api.hipEventRecord(start, nullptr), "hipEventRecord");
+  auto stream = reinterpret_cast<hipStream_t>(uintptr_t(c.stream));
+  Error err = lib_->check(api.hipEventRecord(start, stream), "hipEventRecord");
   if (!err)
     err = lib_->check(api.hipModuleLaunchKernel(
                           function, c.grid.x, c.grid.y, c.grid.z, c.block.x,
-                          c.block.y, c.block.z, c.dynamicLdsBytes, nullptr,
+                          c.block.y, c.block.z, c.dynamicLdsBytes, stream,
                           nullptr, extra),
                       "hipModuleLaunchKernel");
   if (!err)
-    err = lib_->check(api.hipEventRecord(stop, nullptr), "hipEventRecord");
+    err = lib_->check(api.hipEventRecord(stop, stream), "hipEventRecord");
   if (!err)
     err = lib_->check(api.hipEventSynchronize(stop), "hipEventSynchronize");
   float ms = 0;

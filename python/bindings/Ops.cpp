@@ -1,0 +1,235 @@
+//===- Ops.cpp - kcc.ops: attention and gemm on arrays --------------------===//
+//
+// The arrays' views become the ops' own views (AttentionTensorRef,
+// MatrixRef) with the strides the caller's tensors have, so a strided view
+// is handled exactly as the C++ op handles it; the op's checks run before
+// anything is launched and their message becomes the ValueError.
+//
+//===----------------------------------------------------------------------===//
+
+#include "python/bindings/Bindings.h"
+#include "python/bindings/Tensors.h"
+
+#include "kernels/attention/AttentionOp.h"
+#include "kernels/gemm/GemmOp.h"
+#include "runtime/Device.h"
+
+#include <pybind11/stl.h>
+
+#include <chrono>
+
+namespace kcc::python {
+
+namespace {
+
+void requireRank(const TensorView &v, size_t rank, const char *layout) {
+  if (v.shape.size() != rank)
+    throw py::value_error(v.name + " has " + std::to_string(v.shape.size()) +
+                          " dimensions; expected " + std::to_string(rank) +
+                          " " + layout);
+}
+
+void requireType(const TensorView &v, std::initializer_list<DType> allowed,
+                 const char *what) {
+  for (DType t : allowed)
+    if (v.dtype == t)
+      return;
+  throw py::type_error(v.name + " has elements of type " + v.typeName +
+                       "; " + what);
+}
+
+/// The stride of dimension `dim` as the ops take it: 0 ("packed") for a
+/// dimension of extent 1, whose stride addresses nothing.
+int64_t opStride(const TensorView &v, size_t dim) {
+  if (v.shape[dim] == 1)
+    return 0;
+  if (v.strides[dim] == 0)
+    throw py::value_error(v.name + ": dimension " + std::to_string(dim) +
+                          " is broadcast (stride 0); the op needs real "
+                          "memory there: pass a copy (.contiguous())");
+  return v.strides[dim];
+}
+
+void requireUnitInnerStride(const TensorView &v, const char *dimName) {
+  size_t last = v.shape.size() - 1;
+  if (v.shape[last] > 1 && v.strides[last] != 1)
+    throw py::value_error(v.name + ": the " + std::string(dimName) +
+                          " dimension must be contiguous (stride 1); got "
+                          "stride " +
+                          std::to_string(v.strides[last]) +
+                          ": pass a copy (.contiguous())");
+}
+
+/// A packed output the op writes whole (f32 LSE, bias-like vectors).
+void requireContiguous(const TensorView &v) {
+  if (!v.isContiguous())
+    throw py::value_error(v.name + " must be contiguous (packed); pass a "
+                                   "contiguous array");
+}
+
+ops::AttentionTensorRef attentionRef(const TensorView &v,
+                                     const StagedTensor &s) {
+  return ops::AttentionTensorRef(s.buffer(), *v.dtype, v.shape[0], v.shape[1],
+                                 v.shape[2], v.shape[3])
+      .withStrides(opStride(v, 0), opStride(v, 1), opStride(v, 2));
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+LaunchInfo attention(py::handle qArg, py::handle kArg, py::handle vArg,
+                     py::handle oArg, py::handle lseArg, bool causal,
+                     std::optional<double> scale, py::handle where,
+                     std::vector<std::string> params, uint64_t stream) {
+  auto start = std::chrono::steady_clock::now();
+  TensorView q = importTensor(qArg, "q"), k = importTensor(kArg, "k"),
+             v = importTensor(vArg, "v"), o = importTensor(oArg, "out");
+  std::optional<TensorView> lse;
+  if (!lseArg.is_none())
+    lse = importTensor(lseArg, "lse");
+  for (TensorView *t : {&q, &k, &v, &o}) {
+    requireRank(*t, 4, "[B, S, H, D]");
+    requireType(*t, {DType::bf16, DType::f16},
+                "attention takes bfloat16 or float16 (NumPy: uint16 bits of "
+                "bfloat16, or float16)");
+    requireUnitInnerStride(*t, "head (D)");
+  }
+  if (lse) {
+    requireRank(*lse, 3, "[B, H, S_q]");
+    requireType(*lse, {DType::f32}, "the log-sum-exp is float32");
+    requireContiguous(*lse);
+  }
+  if (o.readOnly)
+    throw py::value_error("out is read-only");
+  std::vector<const TensorView *> all = {&q, &k, &v, &o};
+  if (lse)
+    all.push_back(&*lse);
+  Device &device = deviceFor(all, where);
+
+  StagedTensor sq = take(StagedTensor::stage(device, q), ErrorKind::General);
+  StagedTensor sk = take(StagedTensor::stage(device, k), ErrorKind::General);
+  StagedTensor sv = take(StagedTensor::stage(device, v), ErrorKind::General);
+  StagedTensor so =
+      take(StagedTensor::stage(device, o, /*copyIn=*/false), ErrorKind::General);
+  std::optional<StagedTensor> slse;
+  if (lse)
+    slse = take(StagedTensor::stage(device, *lse, false), ErrorKind::General);
+
+  ops::AttentionOptions options;
+  options.causal = causal;
+  options.scale = scale;
+  options.params = std::move(params);
+  options.stream = stream;
+  if (lse)
+    options.lse = VectorRef(slse->buffer(), DType::f32, lse->elements());
+  ops::AttentionTensorRef rq = attentionRef(q, sq), rk = attentionRef(k, sk),
+                          rv = attentionRef(v, sv), ro = attentionRef(o, so);
+  check(ops::checkAttention(rq, rk, rv, ro, options), ErrorKind::Value);
+
+  ops::AttentionResult result;
+  double opSeconds = 0;
+  {
+    py::gil_scoped_release release;
+    auto opStart = std::chrono::steady_clock::now();
+    result = take(ops::attention_forward(rq, rk, rv, ro, options),
+                  ErrorKind::Launch);
+    opSeconds = secondsSince(opStart);
+    check(so.copyBack(), ErrorKind::Launch);
+    if (slse)
+      check(slse->copyBack(), ErrorKind::Launch);
+  }
+  LaunchInfo info = launchInfo(result.launch, device);
+  info.opSeconds = opSeconds;
+  info.path = ops::attentionPathName(result.path).str();
+  info.params = result.params;
+  info.grid = result.grid;
+  info.block = result.block;
+  info.callSeconds = secondsSince(start);
+  return info;
+}
+
+MatrixRef matrixRef(const TensorView &v, const StagedTensor &s) {
+  return MatrixRef(s.buffer(), *v.dtype, v.shape[0], v.shape[1],
+                   opStride(v, 0));
+}
+
+LaunchInfo gemm(py::handle aArg, py::handle btArg, py::handle cArg,
+                py::handle biasArg, py::handle where,
+                std::vector<std::string> params, uint64_t stream) {
+  auto start = std::chrono::steady_clock::now();
+  TensorView a = importTensor(aArg, "a"), bt = importTensor(btArg, "b_t"),
+             c = importTensor(cArg, "out");
+  std::optional<TensorView> bias;
+  if (!biasArg.is_none())
+    bias = importTensor(biasArg, "bias");
+  for (TensorView *t : {&a, &bt}) {
+    requireRank(*t, 2, "[rows, K]");
+    requireType(*t, {DType::bf16, DType::f16},
+                "gemm takes bfloat16 or float16 inputs (NumPy: uint16 bits "
+                "of bfloat16, or float16)");
+    requireUnitInnerStride(*t, "K");
+  }
+  requireRank(c, 2, "[M, N]");
+  requireType(c, {DType::bf16, DType::f16, DType::f32},
+              "gemm writes bfloat16, float16 or float32");
+  requireUnitInnerStride(c, "N");
+  if (c.readOnly)
+    throw py::value_error("out is read-only");
+  if (bias) {
+    requireRank(*bias, 1, "[N]");
+    requireType(*bias, {DType::bf16, DType::f16}, "the bias has a's type");
+    requireContiguous(*bias);
+  }
+  std::vector<const TensorView *> all = {&a, &bt, &c};
+  if (bias)
+    all.push_back(&*bias);
+  Device &device = deviceFor(all, where);
+
+  StagedTensor sa = take(StagedTensor::stage(device, a), ErrorKind::General);
+  StagedTensor sb = take(StagedTensor::stage(device, bt), ErrorKind::General);
+  StagedTensor sc =
+      take(StagedTensor::stage(device, c, /*copyIn=*/false), ErrorKind::General);
+  std::optional<StagedTensor> sbias;
+  std::optional<VectorRef> rbias;
+  if (bias) {
+    sbias = take(StagedTensor::stage(device, *bias), ErrorKind::General);
+    rbias = VectorRef(sbias->buffer(), *bias->dtype, bias->elements());
+  }
+  MatrixRef ra = matrixRef(a, sa), rb = matrixRef(bt, sb),
+            rc = matrixRef(c, sc);
+  check(ops::checkGemm(ra, rb, rc, rbias), ErrorKind::Value);
+
+  ops::GemmOptions options;
+  options.params = std::move(params);
+  options.stream = stream;
+  LaunchResult result;
+  double opSeconds = 0;
+  {
+    py::gil_scoped_release release;
+    auto opStart = std::chrono::steady_clock::now();
+    result = take(ops::gemm(ra, rb, rc, rbias, options), ErrorKind::Launch);
+    opSeconds = secondsSince(opStart);
+    check(sc.copyBack(), ErrorKind::Launch);
+  }
+  LaunchInfo info = launchInfo(result, device);
+  info.opSeconds = opSeconds;
+  info.path = "gemm";
+  info.callSeconds = secondsSince(start);
+  return info;
+}
+
+} // namespace
+
+void bindOps(py::module_ &m) {
+  m.def("_attention", &attention, py::arg("q"), py::arg("k"), py::arg("v"),
+        py::arg("out"), py::arg("lse"), py::arg("causal"), py::arg("scale"),
+        py::arg("device"), py::arg("params"), py::arg("stream") = 0);
+  m.def("_gemm", &gemm, py::arg("a"), py::arg("b_t"), py::arg("out"),
+        py::arg("bias"), py::arg("device"), py::arg("params"),
+        py::arg("stream") = 0);
+}
+
+} // namespace kcc::python

@@ -1,0 +1,63 @@
+"""kcc's ops on tensors: the same kernels, variants and argument checks as
+kcc::ops in C++ (kernels/attention/AttentionOp.h, kernels/gemm/GemmOp.h).
+
+Inputs are torch tensors or NumPy arrays (bfloat16 as torch.bfloat16, or as
+NumPy uint16 bits; float16), all on one device: host arrays run on the
+emulator (or `device=`), ROCm tensors in place, on torch's current
+stream. Results come back as the inputs' kind. Every argument is checked
+before anything runs: a wrong dtype is a TypeError, a wrong shape, stride
+or device a ValueError, with the C++ op's message. kcc.last_launch() tells
+what the launch reported.
+"""
+from . import _kcc
+from ._arrays import empty, for_kcc, shape_of, stream_of, type_name
+from ._launches import record
+
+
+def attention(q, k, v, *, causal=False, scale=None, return_lse=False, out=None,
+              device=None, params=None):
+    """O = softmax(scale * Q K^T [+ causal mask]) V on [B, S, H, D] tensors.
+
+    q [B, S_q, H, D], k and v [B, S_kv, H_kv, D] with H a multiple of H_kv
+    (MHA, GQA, MQA), D 64 or 128, all bfloat16 or all float16; the head
+    dimension contiguous, other strides free. `causal` aligns the diagonal
+    bottom-right (query i sees keys j <= i + S_kv - S_q). `scale` defaults
+    to 1/sqrt(D). Returns out [B, S_q, H, D], and with return_lse also the
+    log-sum-exp [B, H, S_q] (float32, natural log). `params` overrides the
+    kernel's parameters ({"BN": 32}), for tuning.
+    """
+    b, sq, h, _ = shape_of(q, "q", 4)
+    if out is None:
+        out = empty(q, shape_of(q, "q", 4), type_name(None, q))
+    lse = empty(q, (b, h, sq), "float32") if return_lse else None
+    record(_kcc._attention(for_kcc(q), for_kcc(k), for_kcc(v), for_kcc(out), lse,
+                           bool(causal), None if scale is None else float(scale),
+                           device, _params(params), stream_of(q)))
+    return (out, lse) if return_lse else out
+
+
+def gemm(a, b_t, *, bias=None, out_dtype=None, out=None, device=None, params=None):
+    """C = A B_t^T (+ bias) with float32 accumulation.
+
+    a [M, K] and b_t [N, K] bfloat16 or float16 (the same), the bias [N] of
+    a's type; C [M, N] of out_dtype (bfloat16, float16 or float32; default
+    a's type), or written into `out`. K and N contiguous, row strides free.
+    `params` overrides the tile parameters ({"WM": 64}), for tuning.
+    """
+    m, _ = shape_of(a, "a", 2)
+    n, _ = shape_of(b_t, "b_t", 2)
+    if out is None:
+        out = empty(a, (m, n), type_name(out_dtype, a))
+    elif out_dtype is not None and type_name(out_dtype, a) != type_name(None, out):
+        raise ValueError(f"out has type {type_name(None, out)} but out_dtype is {out_dtype}")
+    record(_kcc._gemm(for_kcc(a), for_kcc(b_t), for_kcc(out),
+                      None if bias is None else for_kcc(bias), device, _params(params),
+                      stream_of(a)))
+    return out
+
+
+def _params(params):
+    if params is None:
+        return []
+    from ._compile import param_strings
+    return param_strings(params)
