@@ -2,7 +2,6 @@
 #include "runtime/Module.h"
 #include "target/CodeObject.h"
 #include "runtime/Device.h"
-#include "runtime/Jit.h"
 
 using namespace llvm;
 
@@ -41,26 +40,6 @@ Expected<Module> Module::load(Device &device, ArrayRef<uint8_t> codeObject) {
   auto state = loadState(device, codeObject, "");
   if (!state)
     return state.takeError();
-  return Module(std::move(*state));
-}
-
-Expected<Module> Module::compile(Device &device, Jit &jit,
-                                 StringRef kernelOrSource,
-                                 ArrayRef<std::string> params) {
-  Expected<CompiledKernel> compiled =
-      jit.compile(kernelOrSource, params, device.chip());
-  if (!compiled)
-    return compiled.takeError();
-  // The lock is held while loading so that two threads do not both load the
-  // same module; loading is fast next to compiling, which happened above.
-  std::lock_guard<std::mutex> lock(device.moduleMutex_);
-  auto it = device.modules_.find(compiled->key);
-  if (it != device.modules_.end())
-    return Module(it->second);
-  auto state = loadState(device, *compiled->codeObject, compiled->key);
-  if (!state)
-    return state.takeError();
-  device.modules_.emplace(compiled->key, *state);
   return Module(std::move(*state));
 }
 

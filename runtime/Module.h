@@ -48,6 +48,8 @@ public:
   /// Compiles (or finds in the JIT's caches) a kernel of kernels/ by name
   /// ("gemm"), or tile-dialect source text, with NAME=VALUE parameters, for
   /// the device's chip, and loads it (once per device and cache key).
+  /// Defined in the JIT library (KCCJit; kcc::jit when installed): the
+  /// runtime core loads code objects without the compiler.
   static llvm::Expected<Module> compile(Device &device, Jit &jit,
                                         llvm::StringRef kernelOrSource,
                                         llvm::ArrayRef<std::string> params);

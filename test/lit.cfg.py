@@ -19,6 +19,10 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%kcc_src_root", config.kcc_src_root))
 config.substitutions.append(("%kernels", os.path.join(config.kcc_src_root, "kernels")))
+# test/install installs the build and compiles programs against it.
+config.substitutions.append(("%kcc_obj_root", config.kcc_obj_root))
+config.substitutions.append(("%{cxx}", config.kcc_cxx))
+config.substitutions.append(("%{cc}", config.kcc_cc))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
