@@ -53,7 +53,7 @@ static const char *kUsage =
     "  -O0 .. -O3        LLVM optimisation level (default -O3)\n"
     "  --help            this text\n"
     "  --version         this build's identity: version, git revision, source hash,\n"
-    "                    LLVM (what the compile cache keys on)\n";
+    "                    LLVM (what the compile cache keys on); MLIR and the chips\n";
 
 /// kcc's options, parsed by hand: llvm::cl is shared with the LLVM backend
 /// and lld linked into this binary, which register `-mcpu`, `-stats` and
@@ -105,6 +105,16 @@ static std::optional<int> parseArgs(int argc, char **argv, Options &o) {
       outs() << "  LLVM          " << b.llvmVersion;
       if (b.llvmBuildVersion != b.llvmVersion)
         outs() << " (built against " << b.llvmBuildVersion << ")";
+      outs() << "\n";
+      // MLIR has no version of its own: it is the release kcc was built
+      // with (linked statically, unlike libLLVM).
+      outs() << "  MLIR          " << b.llvmBuildVersion << "\n";
+      outs() << "  chips         ";
+      for (kcc::Chip chip : {kcc::Chip::gfx942, kcc::Chip::gfx950}) {
+        const kcc::ChipInfo &info = kcc::getChipInfo(chip);
+        outs() << (chip == kcc::Chip::gfx942 ? "" : ", ") << info.name << " ("
+               << info.marketing << ")";
+      }
       outs() << "\n";
       outs() << "  identity      " << b.id << " (the compile cache's name for this build)\n";
       return 0;
