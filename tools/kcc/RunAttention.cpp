@@ -1,9 +1,10 @@
 //===- RunAttention.cpp - `kcc run attention` -----------------------------===//
 //
 // The runner of the attention forward pass (kernels/attention/AttentionOp.h,
-// the kernel fmha_fwd.mlir, also runnable as `kcc run fmha_fwd`): random Q, K
-// and V from --seed, ops::attention_forward on the device, outputs written as
-// .npy, and O and LSE compared with the float64 host reference (--verify).
+// the kernel fmha_fwd.mlir, also runnable as `kcc run fmha_fwd`): Q, K and V
+// from .npy files (--inputs) or random from --seed, ops::attention_forward on
+// the device, outputs written as .npy, and O and LSE compared with the
+// float64 host reference (--verify).
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kcc/RunKernelOptions.h"
@@ -22,7 +23,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <map>
 #include <random>
 #include <tuple>
 
@@ -30,8 +33,8 @@ using namespace llvm;
 
 namespace kcc::runkernel {
 
-/// `kcc run attention`: random inputs, ops::attention_forward on the device,
-/// O and LSE against the float64 host reference.
+/// `kcc run attention`: inputs from files or random, ops::attention_forward
+/// on the device, O and LSE against the float64 host reference.
 int runAttention(const Options &o) {
   std::optional<DType> dtype = parseDType(define(o, "DTYPE").value_or("bf16"));
   if (!dtype || *dtype == DType::f32 || *dtype == DType::i32)
@@ -42,20 +45,60 @@ int runAttention(const Options &o) {
   };
   bool causal = flag("CAUSAL", o.causal);
   bool lse = flag("LSE_OUT", true);
-  if (!o.inputs.empty() || !o.reference.empty())
-    return fail("attention takes no --inputs or --reference; it runs on random "
-                "inputs from --seed (--verify compares with the float64 host reference)");
+  if (!o.reference.empty())
+    return fail("attention takes no --reference; --verify compares o and lse with the "
+                "float64 host reference on the same inputs (--outputs writes o.npy for "
+                "your own comparison)");
+  for (const auto &e : o.inputs)
+    if (!is_contained({"q", "k", "v"}, e.getKey()))
+      return fail("attention's inputs are q, k and v; got '" + e.getKey() + "'");
   for (const auto &e : o.shape)
     if (!is_contained({"B", "Sq", "Skv", "H", "Hkv", "D"}, e.getKey()))
       return fail("--shape takes B, Sq, Skv, H, Hkv and D; got '" + e.getKey() + "'");
+  bool bf = *dtype == DType::bf16;
+  NpyType half = bf ? NpyType::U16 : NpyType::F16;
+
+  // Inputs from .npy files: [B, S, H, D] arrays of the kernel's dtype ('<u2'
+  // bits for bf16, '<f2' for f16). Their shapes give the dimensions --shape
+  // leaves out, and must agree with the ones it gives.
+  std::map<std::string, NpyArray> given;
+  StringMap<int64_t> dims = o.shape;
+  for (const char *name : {"q", "k", "v"}) {
+    auto it = o.inputs.find(name);
+    if (it == o.inputs.end())
+      continue;
+    Expected<NpyArray> npy = readNpy(it->second);
+    if (!npy)
+      return fail(toString(npy.takeError()));
+    if (npy->type != half)
+      return fail("input '" + Twine(name) + "' (" + it->second + ") holds '" +
+                  npyDescr(npy->type) + "' values; a " + dtypeName(*dtype) +
+                  " attention takes '" + npyDescr(half) + "'" +
+                  (bf ? " (bf16 bits)" : "") + (bf ? "; or run -D DTYPE=f16" : "; or run -D DTYPE=bf16"));
+    if (npy->shape.size() != 4)
+      return fail("input '" + Twine(name) + "' (" + it->second + ") has " +
+                  Twine(npy->shape.size()) + " dimensions; expected [B, S, H, D]");
+    bool isQ = StringRef(name) == "q";
+    const char *keys[4] = {"B", isQ ? "Sq" : "Skv", isQ ? "H" : "Hkv", "D"};
+    for (int d = 0; d < 4; ++d) {
+      int64_t extent = int64_t(npy->shape[d]);
+      auto [at, inserted] = dims.try_emplace(keys[d], extent);
+      if (!inserted && at->second != extent)
+        return fail("input '" + Twine(name) + "' (" + it->second + ") has " + keys[d] +
+                    " = " + Twine(extent) + " but " +
+                    (o.shape.count(keys[d]) ? "--shape gives " : "another input has ") +
+                    Twine(at->second));
+    }
+    given[name] = std::move(*npy);
+  }
   auto dim = [&](StringRef k) -> std::optional<int64_t> {
-    auto it = o.shape.find(k);
-    return it == o.shape.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    auto it = dims.find(k);
+    return it == dims.end() ? std::nullopt : std::optional<int64_t>(it->second);
   };
   if (!dim("Sq"))
     return fail("the attention's shape is unknown; give --shape "
                 "B=..,Sq=..,Skv=..,H=..,Hkv=..,D=.. (Sq at least: B and H default "
-                "to 1, Skv to Sq, Hkv to H, D to 128)");
+                "to 1, Skv to Sq, Hkv to H, D to 128) or --inputs q=..");
   ops::AttentionShape s;
   s.batch = dim("B").value_or(1);
   s.seqQ = *dim("Sq");
@@ -87,17 +130,21 @@ int runAttention(const Options &o) {
 
   std::mt19937_64 rng(o.seed);
   std::normal_distribution<float> normal;
-  bool bf = *dtype == DType::bf16;
   uint64_t nq = uint64_t(s.batch) * s.seqQ * s.heads * s.headDim,
            nk = uint64_t(s.batch) * s.seqKv * s.kvHeads * s.headDim,
            nl = uint64_t(s.batch) * s.heads * s.seqQ;
-  auto random = [&](uint64_t n) {
+  // Random from --seed where no file gives the input (drawn in q, k, v
+  // order either way, so a given q leaves k and v as they were).
+  auto input = [&](const char *name, uint64_t n) {
     std::vector<uint16_t> bits(n);
     for (uint16_t &b : bits)
       b = bf ? floatToBf16(normal(rng)) : floatToF16(normal(rng));
+    auto it = given.find(name);
+    if (it != given.end())
+      std::memcpy(bits.data(), it->second.data.data(), n * 2);
     return bits;
   };
-  std::vector<uint16_t> q = random(nq), k = random(nk), v = random(nk);
+  std::vector<uint16_t> q = input("q", nq), k = input("k", nk), v = input("v", nk);
   Expected<Buffer> dq = Buffer::fromHost(*device, q), dk = Buffer::fromHost(*device, k),
                    dv = Buffer::fromHost(*device, v);
   if (!dq) return fail(toString(dq.takeError()));
@@ -194,7 +241,6 @@ int runAttention(const Options &o) {
              << (type == NpyType::U16 ? " (bf16 stored as '<u2' bits)" : "") << "\n";
       return Error::success();
     };
-    NpyType half = bf ? NpyType::U16 : NpyType::F16;
     std::vector<uint64_t> qShape = {uint64_t(s.batch), uint64_t(s.seqQ),
                                     uint64_t(s.heads), uint64_t(s.headDim)},
                           kShape = {uint64_t(s.batch), uint64_t(s.seqKv),

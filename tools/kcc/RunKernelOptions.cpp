@@ -23,8 +23,8 @@ constexpr const char *kUsage =
     "[--reference c=REF.npy] [--atol X] [--rtol Y] [--verify] [--check] "
     "[--timing [--steady-state[=K]] ...]\n"
     "       kcc run attention [--device ...] [-D NAME=VALUE]... "
-    "--shape B=..,Sq=..,Skv=..,H=..,Hkv=..,D=.. [--causal] [--scale X] "
-    "[--seed N] [--outputs DIR] [--atol X] [--verify] [--check] "
+    "[--shape B=..,Sq=..,Skv=..,H=..,Hkv=..,D=..] [--causal] [--scale X] "
+    "[--seed N] [--inputs q=Q.npy,k=K.npy,v=V.npy] [--outputs DIR] [--atol X] [--verify] [--check] "
     "[--timing [--steady-state[=K]] ...]";
 
 /// "k1=v1,k2=v2" into a map; false on a malformed pair.
