@@ -1,8 +1,11 @@
 //===- Pipeline.cpp - From tile-dialect source to a code object -----------===//
 #include "compiler/Pipeline.h"
 
+#include "compiler/Assemble.h"
 #include "compiler/CodeGen.h"
 #include "compiler/Link.h"
+#include "compiler/Stats.h"
+#include "target/CodeObject.h"
 #include "dialects/Tile/TileDialect.h"
 #include "passes/Passes.h"
 
@@ -26,6 +29,9 @@
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -49,14 +55,118 @@ static std::vector<uint8_t> bytesOf(llvm::StringRef s) {
   return std::vector<uint8_t>(s.begin(), s.end());
 }
 
-static llvm::Error stageError(llvm::StringRef what) {
+static llvm::Error stageError(const llvm::Twine &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), what.str());
 }
+
+namespace {
+/// CompileOptions::dumpDirectory: each stage's output as a file.
+class StageDump {
+public:
+  explicit StageDump(const CompileOptions &options)
+      : directory_(options.dumpDirectory), prefix_(options.dumpPrefix) {}
+  bool enabled() const { return !directory_.empty(); }
+  std::string path(llvm::StringRef name) const {
+    llvm::SmallString<256> p(directory_);
+    llvm::sys::path::append(p, prefix_ + name.str());
+    return std::string(p);
+  }
+  llvm::Error write(llvm::StringRef name, llvm::StringRef bytes) const {
+    if (!enabled())
+      return llvm::Error::success();
+    if (std::error_code ec = llvm::sys::fs::create_directories(directory_))
+      return stageError("cannot create the dump folder " + directory_ + ": " +
+                        ec.message());
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path(name), ec);
+    if (!ec) {
+      os << bytes;
+      os.close();
+      ec = os.error();
+    }
+    if (ec)
+      return stageError("cannot write " + path(name) + ": " + ec.message());
+    return llvm::Error::success();
+  }
+  /// The module after each pass of `pm`, one file each under `folder`/.
+  void printPasses(PassManager &pm, llvm::StringRef folder) const {
+    if (enabled())
+      pm.enableIRPrintingToFileTree(
+          [](Pass *, Operation *) { return false; },
+          [](Pass *, Operation *) { return true; },
+          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+          /*printAfterOnlyOnFailure=*/false, path(folder));
+  }
+
+private:
+  std::string directory_, prefix_;
+};
+
+std::string printed(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+llvm::StringRef asText(llvm::ArrayRef<uint8_t> bytes) {
+  return llvm::StringRef(reinterpret_cast<const char *>(bytes.data()),
+                         bytes.size());
+}
+
+/// CompileOptions::overrideFile: the user's .s or .hsaco as the result,
+/// checked to be a code object for the chip.
+llvm::Expected<std::vector<uint8_t>> overrideResult(const CompileOptions &o) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(o.overrideFile);
+  if (!file)
+    return stageError("cannot read the override " + o.overrideFile + ": " +
+                      file.getError().message());
+  std::vector<uint8_t> bytes;
+  llvm::StringRef name(o.overrideFile);
+  if (name.ends_with(".s")) {
+    llvm::Expected<llvm::SmallVector<char, 0>> object =
+        assembleObject((*file)->getBuffer(), name, o.chip);
+    if (!object)
+      return object.takeError();
+    llvm::Expected<std::vector<uint8_t>> linked = linkCodeObject(*object);
+    if (!linked)
+      return linked.takeError();
+    bytes = std::move(*linked);
+  } else if (name.ends_with(".hsaco")) {
+    llvm::StringRef b = (*file)->getBuffer();
+    bytes.assign(b.begin(), b.end());
+  } else {
+    return stageError("the override " + o.overrideFile +
+                      " is neither assembly (.s) nor a code object (.hsaco)");
+  }
+  llvm::Expected<CodeObject> parsed = CodeObject::parse(bytes);
+  if (!parsed)
+    return stageError("the override " + o.overrideFile +
+                      " is not a loadable code object: " +
+                      llvm::toString(parsed.takeError()));
+  if (!parsed->chip() || *parsed->chip() != o.chip)
+    return stageError("the override " + o.overrideFile + " is for " +
+                      parsed->machineName() + ", not " +
+                      getChipInfo(o.chip).name);
+  return bytes;
+}
+} // namespace
 
 llvm::Expected<std::vector<uint8_t>>
 compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
                     const CompileOptions &options, Stage stage,
                     llvm::raw_ostream &diagnostics) {
+  if (!options.overrideFile.empty()) {
+    if (stage != Stage::Hsaco)
+      return stageError("an override (" + options.overrideFile +
+                        ") replaces the code object; it has no " +
+                        "earlier stage to stop at");
+    return overrideResult(options);
+  }
+  StageDump dump(options);
+  if (llvm::Error e = dump.write("input.mlir", source))
+    return std::move(e);
   DialectRegistry registry;
   registry.insert<tile::TileDialect, arith::ArithDialect, func::FuncDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, LLVM::LLVMDialect,
@@ -119,15 +229,14 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createTileExpandSchedule());
     pm.addPass(createTileAllocateLds());
+    dump.printPasses(pm, "tile-passes");
     if (failed(pm.run(*module)))
       return stageError("the tile passes failed");
   }
-  if (stage == Stage::Tile) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os);
-    return bytesOf(text);
-  }
+  if (llvm::Error e = dump.write("tile.mlir", printed(*module)))
+    return std::move(e);
+  if (stage == Stage::Tile)
+    return bytesOf(printed(*module));
 
   // Lowering to LLVM + ROCDL.
   {
@@ -136,15 +245,14 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     pm.addPass(createReconcileUnrealizedCastsPass());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
+    dump.printPasses(pm, "rocdl-passes");
     if (failed(pm.run(*module)))
       return stageError("lowering to ROCDL failed");
   }
-  if (stage == Stage::Rocdl) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os);
-    return bytesOf(text);
-  }
+  if (llvm::Error e = dump.write("rocdl.mlir", printed(*module)))
+    return std::move(e);
+  if (stage == Stage::Rocdl)
+    return bytesOf(printed(*module));
 
   // LLVM IR and the AMDGPU backend.
   llvm::LLVMContext llvmContext;
@@ -154,31 +262,52 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     return stageError("translation to LLVM IR failed");
   if (llvm::Error err = prepareModule(*llvmModule, options.chip))
     return std::move(err);
-  if (stage == Stage::Llvm || stage == Stage::Asm)
-    if (llvm::Error err = optimizeModule(*llvmModule, options.chip, options.optLevel))
-      return std::move(err);
-  if (stage == Stage::Llvm) {
+  if (llvm::Error err = optimizeModule(*llvmModule, options.chip, options.optLevel))
+    return std::move(err);
+  if (stage == Stage::Llvm || dump.enabled()) {
     std::string text;
     llvm::raw_string_ostream os(text);
     llvmModule->print(os, nullptr);
-    return bytesOf(text);
+    if (llvm::Error e = dump.write("kernel.ll", text))
+      return std::move(e);
+    if (stage == Stage::Llvm)
+      return bytesOf(text);
   }
-  if (stage == Stage::Asm) {
+  // Both emitters work on a copy of the module: a dump has assembly and
+  // object from the one optimised module.
+  if (stage == Stage::Asm || dump.enabled()) {
     llvm::Expected<std::string> asmText =
         emitAssembly(*llvmModule, options.chip, options.optLevel);
     if (!asmText)
       return asmText.takeError();
-    return bytesOf(*asmText);
+    if (llvm::Error e = dump.write("kernel.s", *asmText))
+      return std::move(e);
+    if (stage == Stage::Asm)
+      return bytesOf(*asmText);
   }
-  if (llvm::Error err = optimizeModule(*llvmModule, options.chip, options.optLevel))
-    return std::move(err);
   llvm::Expected<llvm::SmallVector<char, 0>> object =
       emitObject(*llvmModule, options.chip, options.optLevel);
   if (!object)
     return object.takeError();
+  if (llvm::Error e = dump.write(
+          "kernel.o", llvm::StringRef(object->data(), object->size())))
+    return std::move(e);
   if (stage == Stage::Obj)
     return std::vector<uint8_t>(object->begin(), object->end());
-  return linkCodeObject(*object);
+  llvm::Expected<std::vector<uint8_t>> codeObject = linkCodeObject(*object);
+  if (!codeObject || !dump.enabled())
+    return codeObject;
+  if (llvm::Error e = dump.write("kernel.hsaco", asText(*codeObject)))
+    return std::move(e);
+  llvm::Expected<std::vector<KernelStats>> stats = computeStats(*codeObject);
+  if (!stats)
+    return stats.takeError();
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  printStatsJSON(os, *stats);
+  if (llvm::Error e = dump.write("stats.json", json))
+    return std::move(e);
+  return codeObject;
 }
 
 } // namespace kcc

@@ -33,6 +33,16 @@ struct CompileOptions {
   /// Parameter bindings, each NAME=VALUE.
   std::vector<std::string> params;
   unsigned optLevel = 3;
+  /// Writes every stage of the compile into this folder (made if missing),
+  /// each file name after `dumpPrefix`: input.mlir, tile-passes/ (the module
+  /// after each tile pass), tile.mlir, rocdl-passes/, rocdl.mlir, kernel.ll
+  /// (optimised), kernel.s, kernel.o, kernel.hsaco and stats.json; up to the
+  /// stage asked for. Empty: nothing is written.
+  std::string dumpDirectory, dumpPrefix;
+  /// Replaces the compile: this file becomes the result, an AMDGPU assembly
+  /// file (.s: assembled and linked as kcc links its own objects) or a code
+  /// object (.hsaco). Either must be for the chip. Empty: compile.
+  std::string overrideFile;
 };
 
 /// Compiles kernel source text (tile dialect) to `stage`. Textual stages are

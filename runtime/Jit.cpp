@@ -4,6 +4,9 @@
 #include "compiler/Pipeline.h"
 #include "runtime/KernelCatalog.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -17,6 +20,7 @@ StringRef cacheOutcomeName(CacheOutcome outcome) {
   case CacheOutcome::Compiled: return "compiled";
   case CacheOutcome::MemoryHit: return "memory cache hit";
   case CacheOutcome::DiskHit: return "disk cache hit";
+  case CacheOutcome::Override: return "override";
   }
   return "?";
 }
@@ -65,11 +69,45 @@ Expected<CompiledKernel> Jit::compile(StringRef kernelOrSource,
   return compileSource(kernelOrSource, "<source>", params, chip);
 }
 
+namespace {
+/// $name, when set and not empty.
+std::optional<std::string> environmentPath(const char *name) {
+  const char *v = std::getenv(name);
+  if (!v || !*v)
+    return std::nullopt;
+  return std::string(v);
+}
+
+/// $name set to anything but "" or "0".
+bool environmentFlag(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v && StringRef(v) != "0";
+}
+} // namespace
+
+std::string Jit::stageFolderName(StringRef bufferName, StringRef key) {
+  std::string stem;
+  for (char c : sys::path::stem(bufferName))
+    if (isAlnum(c) || c == '_' || c == '-' || c == '.')
+      stem += c;
+  return (stem.empty() ? std::string("source") : stem) + "-" +
+         key.substr(0, 16).str();
+}
+
 Jit::Result Jit::produce(StringRef source, StringRef bufferName,
                          ArrayRef<std::string> params, Chip chip,
-                         const std::string &key) {
+                         const std::string &key, bool useCaches) {
   Result r;
-  if (options_.useDiskCache) {
+  // A dump is of a compile: with the caches on, a kernel they hold is not
+  // compiled and not dumped (KCC_ALWAYS_COMPILE=1 dumps every kernel).
+  std::string dumpDirectory;
+  if (std::optional<std::string> dir = environmentPath("KCC_DUMP_DIR")) {
+    SmallString<256> p(*dir);
+    sys::path::append(p, stageFolderName(bufferName, key));
+    dumpDirectory = std::string(p);
+  }
+  bool useDisk = options_.useDiskCache && useCaches;
+  if (useDisk) {
     DiskCache::Lookup hit = disk_.lookup(key);
     if (hit.status == DiskCache::LookupStatus::Hit) {
       ++diskHits_;
@@ -89,6 +127,7 @@ Jit::Result Jit::produce(StringRef source, StringRef bufferName,
   co.chip = chip;
   co.params.assign(params.begin(), params.end());
   co.optLevel = options_.optLevel;
+  co.dumpDirectory = dumpDirectory;
   std::string diagnostics;
   raw_string_ostream diag(diagnostics);
   ++compiles_;
@@ -101,7 +140,7 @@ Jit::Result Jit::produce(StringRef source, StringRef bufferName,
     return r;
   }
   r.codeObject = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
-  if (options_.useDiskCache)
+  if (useDisk)
     // The cache is an optimisation: a read-only or full disk must not fail
     // the compile. The counter lets tests and tools notice.
     if (Error e = disk_.store(key, *r.codeObject)) {
@@ -128,6 +167,45 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
   // A size bound nobody can read is not silently replaced by the default.
   if (options_.useDiskCache && !maxBytesError_.empty())
     return createStringError(inconvertibleErrorCode(), maxBytesError_);
+  auto finish = [&](Result r) -> Expected<CompiledKernel> {
+    if (!r.codeObject)
+      return createStringError(inconvertibleErrorCode(), r.error);
+    CompiledKernel out;
+    out.codeObject = r.codeObject;
+    out.key = key;
+    out.outcome = r.outcome;
+    out.seconds = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - start).count();
+    return out;
+  };
+
+  // A user's hand-edited result for this very compile replaces it, and is
+  // never cached: removing the file brings the compiler's code back.
+  if (std::optional<std::string> dir = environmentPath("KCC_OVERRIDE_DIR")) {
+    for (const char *name : {"kernel.hsaco", "kernel.s"}) {
+      SmallString<256> path(*dir);
+      sys::path::append(path, stageFolderName(bufferName, key), name);
+      if (!sys::fs::exists(path))
+        continue;
+      CompileOptions co;
+      co.chip = chip;
+      co.overrideFile = std::string(path);
+      std::string ignored;
+      raw_string_ostream diag(ignored);
+      Expected<std::vector<uint8_t>> bytes =
+          compileKernelSource(source, bufferName, co, Stage::Hsaco, diag);
+      Result r;
+      if (bytes)
+        r.codeObject = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
+      else
+        r.error = "KCC_OVERRIDE_DIR: " + toString(bytes.takeError());
+      r.outcome = CacheOutcome::Override;
+      return finish(std::move(r));
+    }
+  }
+  if (environmentFlag("KCC_ALWAYS_COMPILE"))
+    return finish(produce(source, bufferName, params, chip, key,
+                          /*useCaches=*/false));
 
   std::shared_future<Result> future;
   bool owner = false;
@@ -145,7 +223,7 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
   }
   Result r;
   if (owner) {
-    r = produce(source, bufferName, params, chip, key);
+    r = produce(source, bufferName, params, chip, key, /*useCaches=*/true);
     promise.set_value(r);
     // Failures and a disabled memory cache leave no entry behind: the next
     // call tries again (only calls already waiting share this result).
@@ -160,15 +238,7 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
       r.outcome = CacheOutcome::MemoryHit;
     }
   }
-  if (!r.codeObject)
-    return createStringError(inconvertibleErrorCode(), r.error);
-  CompiledKernel out;
-  out.codeObject = r.codeObject;
-  out.key = key;
-  out.outcome = r.outcome;
-  out.seconds = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start).count();
-  return out;
+  return finish(std::move(r));
 }
 
 void Jit::clearMemoryCache() {

@@ -7,6 +7,13 @@
 // runtime/CompileCache.h): another build of kcc never gets this one's code. Several threads asking for one key
 // at once compile it once: the first compiles, the others wait for its result.
 //
+// Three environment variables, read at each compile (Triton's, with kcc's
+// names): KCC_DUMP_DIR=DIR writes every stage of each compile the JIT runs
+// into DIR/stageFolderName(...) (compiler/Pipeline.h lists the files);
+// KCC_OVERRIDE_DIR=DIR takes DIR/<same folder>/kernel.hsaco or kernel.s (a
+// dumped kernel.s, edited) as the result instead of compiling, bypassing the
+// caches; KCC_ALWAYS_COMPILE=1 neither reads nor writes the caches.
+//
 //===----------------------------------------------------------------------===//
 #ifndef KCC_RUNTIME_JIT_H
 #define KCC_RUNTIME_JIT_H
@@ -44,8 +51,9 @@ struct JitOptions {
   std::string compilerIdentity;
 };
 
-/// Where a compile() result came from.
-enum class CacheOutcome { Compiled, MemoryHit, DiskHit };
+/// Where a compile() result came from. Override: the user's file from
+/// $KCC_OVERRIDE_DIR (never cached).
+enum class CacheOutcome { Compiled, MemoryHit, DiskHit, Override };
 llvm::StringRef cacheOutcomeName(CacheOutcome outcome);
 
 struct CompiledKernel {
@@ -82,6 +90,13 @@ public:
                                                llvm::ArrayRef<std::string> params,
                                                Chip chip);
 
+  /// The folder of one compile under $KCC_DUMP_DIR and $KCC_OVERRIDE_DIR:
+  /// the source's file stem and the first 16 hex digits of its cache key,
+  /// "gemm-3f9a0c1d2e4b5a69" (tile-dialect text given as a string is
+  /// "source-...").
+  static std::string stageFolderName(llvm::StringRef bufferName,
+                                     llvm::StringRef key);
+
   /// Drops the in-memory cache (the disk cache stays).
   void clearMemoryCache();
   JitStats stats() const;
@@ -98,9 +113,11 @@ private:
     std::string error;
     CacheOutcome outcome = CacheOutcome::Compiled;
   };
+  /// Compiles (dumping when $KCC_DUMP_DIR says so), through the disk cache
+  /// when `useCaches`.
   Result produce(llvm::StringRef source, llvm::StringRef bufferName,
                  llvm::ArrayRef<std::string> params, Chip chip,
-                 const std::string &key);
+                 const std::string &key, bool useCaches);
 
   JitOptions options_;
   std::string identity_;

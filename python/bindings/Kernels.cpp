@@ -45,6 +45,8 @@ const char *outcomeId(CacheOutcome outcome) {
     return "memory-hit";
   case CacheOutcome::DiskHit:
     return "disk-hit";
+  case CacheOutcome::Override:
+    return "override";
   }
   return "unknown";
 }

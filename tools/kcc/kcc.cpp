@@ -11,6 +11,8 @@
 #include "compiler/BuildIdentity.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Stats.h"
+#include "runtime/CompileCache.h"
+#include "runtime/Jit.h"
 #include "target/Target.h"
 
 #ifdef KCC_HAVE_RUN_COMMAND
@@ -22,10 +24,13 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -51,6 +56,16 @@ static const char *kUsage =
     "  --stats[=json]    print per kernel: VGPRs, AGPRs, SGPRs, spills, scratch, LDS,\n"
     "                    occupancy and instruction counts by class\n"
     "  -O0 .. -O3        LLVM optimisation level (default -O3)\n"
+    "  --save-temps      also write every stage beside the output, as clang does:\n"
+    "                    OUT.input.mlir, OUT.tile-passes/ (after each pass),\n"
+    "                    OUT.tile.mlir, OUT.rocdl.mlir, OUT.kernel.ll, .s, .o, .hsaco,\n"
+    "                    OUT.stats.json (OUT: the output's name without extension)\n"
+    "\n"
+    "ENVIRONMENT (as for the JIT; the folder is NAME-KEY, the input's stem and the\n"
+    "compile cache key's first 16 hex digits):\n"
+    "  KCC_DUMP_DIR=DIR      write every stage into DIR/NAME-KEY/\n"
+    "  KCC_OVERRIDE_DIR=DIR  use DIR/NAME-KEY/kernel.hsaco or kernel.s (assembled\n"
+    "                        and linked) as the code object instead of compiling\n"
     "  --help            this text\n"
     "  --version         this build's identity: version, git revision, source hash,\n"
     "                    LLVM (what the compile cache keys on); MLIR and the chips\n";
@@ -61,7 +76,7 @@ static const char *kUsage =
 struct Options {
   std::string input, mcpu, emit = "hsaco", output, statsFormat;
   std::vector<std::string> defines;
-  bool stats = false;
+  bool stats = false, saveTemps = false;
   unsigned optLevel = 3;
 };
 
@@ -156,6 +171,10 @@ static std::optional<int> parseArgs(int argc, char **argv, Options &o) {
       o.defines.push_back(a.drop_front(2).str());
       continue;
     }
+    if (a == "--save-temps" || a == "-save-temps") {
+      o.saveTemps = true;
+      continue;
+    }
     if (a.size() == 3 && a.starts_with("-O") && a[2] >= '0' && a[2] <= '3') {
       o.optLevel = a[2] - '0';
       continue;
@@ -197,6 +216,40 @@ static int compileMain(int argc, char **argv) {
   options.chip = *chip;
   options.params = o.defines;
   options.optLevel = o.optLevel;
+  // The folder KCC_DUMP_DIR and KCC_OVERRIDE_DIR use: the JIT's for the same
+  // source, parameters and chip.
+  kcc::CacheKeyInputs keyInputs;
+  keyInputs.source = (*input)->getBuffer();
+  keyInputs.params = o.defines;
+  keyInputs.chip = *chip;
+  keyInputs.optLevel = o.optLevel;
+  keyInputs.compilerIdentity = kcc::buildIdentity().id;
+  std::string folder =
+      kcc::Jit::stageFolderName(o.input, kcc::computeCacheKey(keyInputs));
+  if (const char *dir = std::getenv("KCC_OVERRIDE_DIR"); dir && *dir &&
+                                                          *stage == kcc::Stage::Hsaco)
+    for (const char *name : {"kernel.hsaco", "kernel.s"}) {
+      SmallString<256> path(dir);
+      sys::path::append(path, folder, name);
+      if (sys::fs::exists(path)) {
+        WithColor::note(errs(), "kcc") << "using " << path << " (KCC_OVERRIDE_DIR)\n";
+        options.overrideFile = std::string(path);
+        break;
+      }
+    }
+  if (o.saveTemps) {
+    bool toStdout = o.output.empty() || o.output == "-";
+    StringRef named = toStdout ? StringRef(o.input) : StringRef(o.output);
+    SmallString<256> dir = toStdout ? StringRef(".") : sys::path::parent_path(named);
+    if (dir.empty())
+      dir = ".";
+    options.dumpDirectory = std::string(dir);
+    options.dumpPrefix = sys::path::stem(named).str() + ".";
+  } else if (const char *dir = std::getenv("KCC_DUMP_DIR"); dir && *dir) {
+    SmallString<256> path(dir);
+    sys::path::append(path, folder);
+    options.dumpDirectory = std::string(path);
+  }
   Expected<std::vector<uint8_t>> result = kcc::compileKernelSource(
       (*input)->getBuffer(), o.input, options, *stage, errs());
   if (!result)
