@@ -64,32 +64,33 @@ int runAttention(const Options &o) {
   std::map<std::string, NpyArray> given;
   StringMap<int64_t> dims = o.shape;
   for (const char *name : {"q", "k", "v"}) {
-    auto it = o.inputs.find(name);
-    if (it == o.inputs.end())
-      continue;
-    Expected<NpyArray> npy = readNpy(it->second);
+    Expected<std::optional<NpyArray>> npy = readInput(o, name);
     if (!npy)
       return fail(toString(npy.takeError()));
-    if (npy->type != half)
-      return fail("input '" + Twine(name) + "' (" + it->second + ") holds '" +
-                  npyDescr(npy->type) + "' values; a " + dtypeName(*dtype) +
+    if (!*npy)
+      continue;
+    const NpyArray &array = **npy;
+    std::string file = o.inputs.lookup(name);
+    if (array.type != half)
+      return fail("input '" + Twine(name) + "' (" + file + ") holds '" +
+                  npyDescr(array.type) + "' values; a " + dtypeName(*dtype) +
                   " attention takes '" + npyDescr(half) + "'" +
                   (bf ? " (bf16 bits)" : "") + (bf ? "; or run -D DTYPE=f16" : "; or run -D DTYPE=bf16"));
-    if (npy->shape.size() != 4)
-      return fail("input '" + Twine(name) + "' (" + it->second + ") has " +
-                  Twine(npy->shape.size()) + " dimensions; expected [B, S, H, D]");
+    if (array.shape.size() != 4)
+      return fail("input '" + Twine(name) + "' (" + file + ") has " +
+                  Twine(array.shape.size()) + " dimensions; expected [B, S, H, D]");
     bool isQ = StringRef(name) == "q";
     const char *keys[4] = {"B", isQ ? "Sq" : "Skv", isQ ? "H" : "Hkv", "D"};
     for (int d = 0; d < 4; ++d) {
-      int64_t extent = int64_t(npy->shape[d]);
+      int64_t extent = int64_t(array.shape[d]);
       auto [at, inserted] = dims.try_emplace(keys[d], extent);
       if (!inserted && at->second != extent)
-        return fail("input '" + Twine(name) + "' (" + it->second + ") has " + keys[d] +
+        return fail("input '" + Twine(name) + "' (" + file + ") has " + keys[d] +
                     " = " + Twine(extent) + " but " +
                     (o.shape.count(keys[d]) ? "--shape gives " : "another input has ") +
                     Twine(at->second));
     }
-    given[name] = std::move(*npy);
+    given[name] = std::move(**npy);
   }
   auto dim = [&](StringRef k) -> std::optional<int64_t> {
     auto it = dims.find(k);

@@ -107,13 +107,12 @@ int runGemm(const Options &o) {
   std::optional<HostMatrix> a, bt, bias;
   for (auto [name, slot] : {std::pair<const char *, std::optional<HostMatrix> *>{"a", &a},
                             {"bt", &bt}, {"bias", &bias}}) {
-    auto it = o.inputs.find(name);
-    if (it == o.inputs.end())
-      continue;
-    Expected<NpyArray> npy = readNpy(it->second);
+    Expected<std::optional<NpyArray>> npy = readInput(o, name);
     if (!npy)
       return fail(toString(npy.takeError()));
-    Expected<HostMatrix> m = fromNpy(*npy, *in, name, it->second);
+    if (!*npy)
+      continue;
+    Expected<HostMatrix> m = fromNpy(**npy, *in, name, o.inputs.lookup(name));
     if (!m)
       return fail(toString(m.takeError()));
     *slot = std::move(*m);

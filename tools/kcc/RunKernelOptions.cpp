@@ -58,6 +58,16 @@ std::optional<std::string> define(const Options &o, StringRef name) {
   return v;
 }
 
+Expected<std::optional<NpyArray>> readInput(const Options &o, StringRef name) {
+  auto it = o.inputs.find(name);
+  if (it == o.inputs.end())
+    return std::optional<NpyArray>();
+  Expected<NpyArray> npy = readNpy(it->second);
+  if (!npy)
+    return npy.takeError();
+  return std::optional<NpyArray>(std::move(*npy));
+}
+
 std::optional<int> parseOptions(ArrayRef<StringRef> args, Options &o) {
   o.kernel = args.front().str();
   for (size_t i = 1; i < args.size(); ++i) {

@@ -11,6 +11,7 @@
 
 #include "target/Error.h"
 #include "runtime/LaunchTiming.h"
+#include "runtime/Npy.h"
 #include "tools/kcc/TimingCommand.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -71,6 +72,11 @@ std::optional<int> parseOptions(llvm::ArrayRef<llvm::StringRef> args, Options &o
 
 /// The value of -D NAME=... (the last one), if given.
 std::optional<std::string> define(const Options &o, llvm::StringRef name);
+
+/// The .npy file --inputs gives for `name`, read (errors name the file);
+/// std::nullopt when --inputs does not give it.
+llvm::Expected<std::optional<NpyArray>> readInput(const Options &o,
+                                                  llvm::StringRef name);
 
 /// The device --device (or the runtime's default) names, with --check turned
 /// on for every launch the op makes (Device::instrument; a GPU refuses it
