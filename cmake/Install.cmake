@@ -5,9 +5,13 @@
 #                                            launches, the emulator; no MLIR
 #   lib/libkcc_jit.so         kcc::jit       the JIT: the compiler in-process
 #   lib/libkcc_ops.so         kcc::ops       the ops and kcc's kernels
+#   lib/libkcc_c.so           kcc::c         kcc_c.h, the C ABI over the
+#                                            runtime (launchers, C programs)
+#   include/kcc_c.h                          its header
 #   include/kcc/{target,runtime,kernels}/    their headers
 #   lib/cmake/kcc/                           find_package(kcc)
-#   lib/pkgconfig/kcc.pc, kcc-runtime.pc     pkg-config
+#   lib/pkgconfig/kcc.pc, kcc-runtime.pc,    pkg-config
+#                 kcc-c.pc
 #   lib/python3/dist-packages/kcc/           the Python package
 #
 # The tree builds its parts as static libraries (tools and tests link them);
@@ -44,6 +48,12 @@ add_library(kcc_jit SHARED ${KCC_SHARED_STUB})
 kcc_whole_archives(kcc_jit KCCJit)
 target_link_libraries(kcc_jit PUBLIC kcc_runtime PRIVATE KCCPipeline LLVM)
 
+add_library(kcc_c SHARED ${KCC_SHARED_STUB})
+kcc_whole_archives(kcc_c KCCRuntimeC)
+target_link_libraries(kcc_c PRIVATE kcc_runtime LLVM)
+target_include_directories(kcc_c INTERFACE
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+
 add_library(kcc_ops SHARED ${KCC_SHARED_STUB})
 kcc_whole_archives(kcc_ops KCCOps KCCKernelSources)
 target_link_libraries(kcc_ops PUBLIC kcc_jit kcc_runtime PRIVATE LLVM)
@@ -57,7 +67,7 @@ target_compile_features(kcc_runtime INTERFACE cxx_std_17)
 # ... and link libLLVM, whose Error, Expected and Twine they call.
 target_link_libraries(kcc_runtime INTERFACE
   $<INSTALL_INTERFACE:${LLVM_LIBRARY_DIR}/libLLVM.so>)
-foreach(lib kcc_runtime kcc_jit kcc_ops)
+foreach(lib kcc_runtime kcc_jit kcc_ops kcc_c)
   string(REPLACE "kcc_" "" exported ${lib}) # kcc::runtime, kcc::jit, kcc::ops
   set_target_properties(${lib} PROPERTIES
     EXPORT_NAME ${exported}
@@ -68,12 +78,14 @@ foreach(lib kcc_runtime kcc_jit kcc_ops)
   # Every symbol resolved now, not in the user's program.
   target_link_options(${lib} PRIVATE -Wl,--no-undefined)
 endforeach()
-add_custom_target(kcc-shared-libraries DEPENDS kcc_runtime kcc_jit kcc_ops)
+add_custom_target(kcc-shared-libraries DEPENDS kcc_runtime kcc_jit kcc_ops kcc_c)
 
-install(TARGETS kcc_runtime kcc_jit kcc_ops EXPORT kccTargets
+install(TARGETS kcc_runtime kcc_jit kcc_ops kcc_c EXPORT kccTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS kcc kcc-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 set_target_properties(kcc kcc-opt PROPERTIES INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/capi/kcc_c.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 foreach(part target runtime kernels)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${part}
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kcc
@@ -91,7 +103,7 @@ install(FILES ${CMAKE_BINARY_DIR}/kccConfig.cmake
               ${CMAKE_BINARY_DIR}/kccConfigVersion.cmake
         DESTINATION ${KCC_CMAKE_DIR})
 
-foreach(pc kcc kcc-runtime)
+foreach(pc kcc kcc-runtime kcc-c)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in
                  ${CMAKE_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${CMAKE_BINARY_DIR}/${pc}.pc

@@ -29,6 +29,7 @@
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -153,6 +154,66 @@ llvm::Expected<std::vector<uint8_t>> overrideResult(const CompileOptions &o) {
 }
 } // namespace
 
+/// The dialects kernel sources use, and their translations to LLVM IR.
+static DialectRegistry kernelDialects() {
+  DialectRegistry registry;
+  registry.insert<tile::TileDialect, arith::ArithDialect, func::FuncDialect,
+                  scf::SCFDialect, cf::ControlFlowDialect, LLVM::LLVMDialect,
+                  ROCDL::ROCDLDialect>();
+  func::registerInlinerExtension(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
+  return registry;
+}
+
+llvm::Expected<std::vector<KernelSignature>>
+kernelSignatures(llvm::StringRef source, llvm::StringRef bufferName,
+                 llvm::raw_ostream &diagnostics) {
+  MLIRContext context(kernelDialects(), MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnostics);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return stageError("could not parse " + bufferName.str());
+  llvm::SmallVector<llvm::StringRef> lines;
+  source.split(lines, '\n');
+  std::vector<KernelSignature> kernels;
+  module->walk([&](func::FuncOp f) {
+    if (!f->hasAttr(tile::TileDialect::kKernelAttrName))
+      return;
+    KernelSignature k;
+    k.name = f.getSymName().str();
+    for (BlockArgument arg : f.getArguments()) {
+      KernelSignature::Argument a;
+      // The parser gives each argument the location of its %name.
+      if (auto loc = dyn_cast<FileLineColLoc>(arg.getLoc()))
+        if (loc.getLine() >= 1 && loc.getLine() <= lines.size()) {
+          llvm::StringRef line = lines[loc.getLine() - 1];
+          if (loc.getColumn() >= 1 && loc.getColumn() <= line.size()) {
+            llvm::StringRef at = line.drop_front(loc.getColumn() - 1);
+            if (at.consume_front("%"))
+              a.name = at.take_while([](char c) {
+                          return llvm::isAlnum(c) || c == '_' || c == '$' ||
+                                 c == '.';
+                        }).str();
+          }
+        }
+      Type t = arg.getType();
+      a.isFloat = isa<FloatType>(t);
+      llvm::raw_string_ostream os(a.type);
+      t.print(os);
+      k.arguments.push_back(std::move(a));
+    }
+    kernels.push_back(std::move(k));
+  });
+  return kernels;
+}
+
 llvm::Expected<std::vector<uint8_t>>
 compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
                     const CompileOptions &options, Stage stage,
@@ -167,14 +228,7 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
   StageDump dump(options);
   if (llvm::Error e = dump.write("input.mlir", source))
     return std::move(e);
-  DialectRegistry registry;
-  registry.insert<tile::TileDialect, arith::ArithDialect, func::FuncDialect,
-                  scf::SCFDialect, cf::ControlFlowDialect, LLVM::LLVMDialect,
-                  ROCDL::ROCDLDialect>();
-  func::registerInlinerExtension(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  registerROCDLDialectTranslation(registry);
+  DialectRegistry registry = kernelDialects();
   // Kernels are compiled one per context and may be compiled from several
   // threads at once (the JIT): no context threading of our own.
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);

@@ -45,6 +45,23 @@ struct CompileOptions {
   std::string overrideFile;
 };
 
+/// A kernel's arguments as its source declares them (for the C launchers
+/// `kcc --emit=launcher` writes: code-object metadata has sizes only).
+struct KernelSignature {
+  struct Argument {
+    std::string name; // the source's %name without the %; "" if unknown
+    std::string type; // as printed: "!tile.ptr<f32>", "index", "f32"
+    bool isFloat = false;
+  };
+  std::string name;
+  std::vector<Argument> arguments;
+};
+
+/// The kernels (func.func marked tile.kernel) of `source`, parsed only.
+llvm::Expected<std::vector<KernelSignature>>
+kernelSignatures(llvm::StringRef source, llvm::StringRef bufferName,
+                 llvm::raw_ostream &diagnostics);
+
 /// Compiles kernel source text (tile dialect) to `stage`. Textual stages are
 /// returned as text, binary ones as bytes. Diagnostics (with file:line:col
 /// of `bufferName`) go to `diagnostics`; the Error then says which stage

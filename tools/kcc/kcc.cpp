@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/BuildIdentity.h"
+#include "compiler/Launcher.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Stats.h"
 #include "runtime/CompileCache.h"
@@ -50,7 +51,10 @@ static const char *kUsage =
     "  --mcpu=CHIP       target chip: gfx942 (MI300X) or gfx950 (MI355X); required\n"
     "  -D NAME=VALUE     bind a kernel parameter (repeatable; also -DNAME=VALUE)\n"
     "  --emit=STAGE      stop after STAGE: tile (tile passes), rocdl (LLVM+ROCDL\n"
-    "                    dialect), llvm (optimised LLVM IR), asm, obj, hsaco (default)\n"
+    "                    dialect), llvm (optimised LLVM IR), asm, obj, hsaco (default);\n"
+    "                    or launcher: with -o DIR/NAME, writes NAME.h and NAME.c, the\n"
+    "                    code object embedded and a typed C function per kernel\n"
+    "                    (NAME_KERNEL_launch) on kcc_c.h; link with -lkcc_c\n"
     "  -o FILE           output file ('-' for stdout; default a.STAGE for binary\n"
     "                    stages, stdout for text)\n"
     "  --stats[=json]    print per kernel: VGPRs, AGPRs, SGPRs, spills, scratch, LDS,\n"
@@ -200,9 +204,15 @@ static int compileMain(int argc, char **argv) {
   std::optional<kcc::Chip> chip = kcc::parseChip(o.mcpu);
   if (!chip)
     return fail("unsupported chip '" + o.mcpu + "'; supported: " + kcc::supportedChipList());
-  std::optional<kcc::Stage> stage = kcc::parseStage(o.emit);
+  // --emit=launcher compiles the code object, then writes C around it.
+  bool launcher = o.emit == "launcher";
+  std::optional<kcc::Stage> stage =
+      launcher ? std::optional<kcc::Stage>(kcc::Stage::Hsaco) : kcc::parseStage(o.emit);
   if (!stage)
-    return fail("unknown --emit stage '" + o.emit + "'; expected one of: " + kcc::stageList());
+    return fail("unknown --emit stage '" + o.emit + "'; expected one of: " +
+                kcc::stageList() + ", launcher");
+  if (launcher && (o.output.empty() || o.output == "-"))
+    return fail("--emit=launcher writes NAME.h and NAME.c: give -o DIR/NAME");
   if (o.stats && !o.statsFormat.empty() && o.statsFormat != "json")
     return fail("unknown --stats format '" + o.statsFormat + "'; use --stats or --stats=json");
   if (o.stats && *stage != kcc::Stage::Hsaco)
@@ -254,6 +264,35 @@ static int compileMain(int argc, char **argv) {
       (*input)->getBuffer(), o.input, options, *stage, errs());
   if (!result)
     return fail(toString(result.takeError()));
+
+  if (launcher) {
+    Expected<std::vector<kcc::KernelSignature>> signatures =
+        kcc::kernelSignatures((*input)->getBuffer(), o.input, errs());
+    if (!signatures)
+      return fail(toString(signatures.takeError()));
+    std::string origin = sys::path::filename(o.input).str() + " for " + o.mcpu;
+    for (const std::string &d : o.defines)
+      origin += " -D " + d;
+    StringRef name = sys::path::filename(o.output);
+    Expected<kcc::LauncherFiles> files =
+        kcc::writeLauncher(name, *result, *signatures, origin);
+    if (!files)
+      return fail(toString(files.takeError()));
+    SmallString<256> dir = sys::path::parent_path(o.output);
+    std::string id = kcc::cIdentifier(name);
+    for (auto [ext, text] : {std::pair<const char *, const std::string *>{".h", &files->header},
+                             {".c", &files->source}}) {
+      SmallString<256> path(dir);
+      sys::path::append(path, id + ext);
+      std::error_code ec;
+      ToolOutputFile file(path, ec, sys::fs::OF_Text);
+      if (ec)
+        return fail("cannot write '" + path + "': " + ec.message());
+      file.os() << *text;
+      file.keep();
+    }
+    return 0;
+  }
 
   bool binary = *stage == kcc::Stage::Obj || *stage == kcc::Stage::Hsaco;
   std::string out = o.output;
