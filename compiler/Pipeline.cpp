@@ -167,19 +167,45 @@ static DialectRegistry kernelDialects() {
   return registry;
 }
 
+namespace {
+/// Kernel source parsed into a module, with the context and the source
+/// manager its diagnostics point into.
+struct ParsedSource {
+  // Kernels are compiled one per context and may be compiled from several
+  // threads at once (the JIT): no context threading of our own.
+  MLIRContext context{kernelDialects(), MLIRContext::Threading::DISABLED};
+  llvm::SourceMgr sourceMgr;
+  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
+  OwningOpRef<ModuleOp> module;
+};
+
+llvm::Expected<std::unique_ptr<ParsedSource>>
+parseSource(llvm::StringRef source, llvm::StringRef bufferName,
+            llvm::raw_ostream &diagnostics) {
+  auto p = std::make_unique<ParsedSource>();
+  p->context.loadAllAvailableDialects();
+  // Diagnostics point at the kernel source; a dump of the whole module after
+  // each one would bury them.
+  p->context.printOpOnDiagnostic(false);
+  p->sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+  p->handler = std::make_unique<SourceMgrDiagnosticHandler>(
+      p->sourceMgr, &p->context, diagnostics);
+  p->module = parseSourceFile<ModuleOp>(p->sourceMgr, &p->context);
+  if (!p->module)
+    return stageError("could not parse " + bufferName.str());
+  return std::move(p);
+}
+} // namespace
+
 llvm::Expected<std::vector<KernelSignature>>
 kernelSignatures(llvm::StringRef source, llvm::StringRef bufferName,
                  llvm::raw_ostream &diagnostics) {
-  MLIRContext context(kernelDialects(), MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnostics);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return stageError("could not parse " + bufferName.str());
+  llvm::Expected<std::unique_ptr<ParsedSource>> parsed =
+      parseSource(source, bufferName, diagnostics);
+  if (!parsed)
+    return parsed.takeError();
+  OwningOpRef<ModuleOp> &module = (*parsed)->module;
   llvm::SmallVector<llvm::StringRef> lines;
   source.split(lines, '\n');
   std::vector<KernelSignature> kernels;
@@ -228,15 +254,6 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
   StageDump dump(options);
   if (llvm::Error e = dump.write("input.mlir", source))
     return std::move(e);
-  DialectRegistry registry = kernelDialects();
-  // Kernels are compiled one per context and may be compiled from several
-  // threads at once (the JIT): no context threading of our own.
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  // Diagnostics point at the kernel source; a dump of the whole module after
-  // each one would bury them.
-  context.printOpOnDiagnostic(false);
-
   // Input that is not MLIR at all gets told what kcc expected, rather than
   // the parser's complaint about its first character.
   llvm::StringRef name(bufferName);
@@ -251,14 +268,12 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
                       "(.mlir). Assemble AMDGPU assembly with llvm-mc and "
                       "ld.lld, then run it with `kcc run`");
 
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnostics);
-
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return stageError("could not parse " + bufferName.str());
+  llvm::Expected<std::unique_ptr<ParsedSource>> parsed =
+      parseSource(source, bufferName, diagnostics);
+  if (!parsed)
+    return parsed.takeError();
+  MLIRContext &context = (*parsed)->context;
+  OwningOpRef<ModuleOp> &module = (*parsed)->module;
   // An empty or truncated file parses into an empty module; compiling it
   // would "succeed" with a code object that holds no kernel.
   bool hasKernel = false;

@@ -22,6 +22,22 @@ Runtime::~Runtime() {
   hipDevices_.clear();
 }
 
+Expected<Runtime &> Runtime::shared() {
+  static std::once_flag once;
+  static Runtime *instance = nullptr; // never deleted: see the header
+  static std::string failure;
+  std::call_once(once, [] {
+    Expected<std::unique_ptr<Runtime>> created = create();
+    if (created)
+      instance = created->release();
+    else
+      failure = toString(created.takeError());
+  });
+  if (!instance)
+    return makeError("cannot start the kcc runtime: " + failure);
+  return *instance;
+}
+
 Expected<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options) {
   std::unique_ptr<Runtime> rt(new Runtime(std::move(options)));
   if (rt->options_.defaultDevice.empty())

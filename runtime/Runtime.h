@@ -46,6 +46,11 @@ struct RuntimeOptions {
 class Runtime {
 public:
   static llvm::Expected<std::unique_ptr<Runtime>> create(RuntimeOptions options = {});
+  /// The process's runtime (default options), created on first use and
+  /// never destroyed, so that the devices it hands out stay valid however
+  /// late they are used: what the Python and C bindings open devices from.
+  /// Every call after a failed creation returns its error again.
+  static llvm::Expected<Runtime &> shared();
   ~Runtime();
 
   /// The devices of this process: the HIP GPUs, or, without any, one

@@ -14,20 +14,10 @@
 namespace kcc::python {
 
 Runtime &runtime() {
+  // kcc's own kernels by name, for kcc.compile("gemm").
   static std::once_flag once;
-  static Runtime *instance = nullptr;
-  static std::string failure;
-  std::call_once(once, [] {
-    registerEmbeddedKernels();
-    llvm::Expected<std::unique_ptr<Runtime>> created = Runtime::create();
-    if (created)
-      instance = created->release();
-    else
-      failure = llvm::toString(created.takeError());
-  });
-  if (!instance)
-    throw Error("cannot start the kcc runtime: " + failure);
-  return *instance;
+  std::call_once(once, [] { registerEmbeddedKernels(); });
+  return take(Runtime::shared(), ErrorKind::General);
 }
 
 Device &resolveDevice(py::handle where) {

@@ -2,8 +2,8 @@
 //
 // Each entry point catches every failure into the thread's last-error
 // string: nothing C++ (exceptions are off anyway, llvm::Error is not C)
-// crosses the ABI. Devices come from one Runtime per process, created on
-// first use and never destroyed, so a kcc_device pointer stays valid.
+// crosses the ABI. Devices come from Runtime::shared(), never destroyed, so a
+// kcc_device pointer stays valid.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/capi/kcc_c.h"
@@ -46,22 +46,6 @@ int succeeded() {
   return 0;
 }
 
-llvm::Expected<Runtime &> runtime() {
-  static std::once_flag once;
-  static Runtime *instance = nullptr;
-  static std::string failure;
-  std::call_once(once, [] {
-    llvm::Expected<std::unique_ptr<Runtime>> created = Runtime::create();
-    if (created)
-      instance = created->release();
-    else
-      failure = llvm::toString(created.takeError());
-  });
-  if (!instance)
-    return makeError("cannot start the kcc runtime: " + failure);
-  return *instance;
-}
-
 Device &deviceOf(kcc_device *device) { return *reinterpret_cast<Device *>(device); }
 const Device &deviceOf(const kcc_device *device) {
   return *reinterpret_cast<const Device *>(device);
@@ -86,7 +70,7 @@ const char *kcc_last_error(void) { return lastError.c_str(); }
 int kcc_device_open(const char *spec, kcc_device **device) {
   if (!device)
     return failed("kcc_device_open: no place to store the device");
-  llvm::Expected<Runtime &> rt = runtime();
+  llvm::Expected<Runtime &> rt = Runtime::shared();
   if (!rt)
     return failed(rt.takeError());
   llvm::Expected<Device &> d = (!spec || !*spec) ? rt->defaultDevice()
