@@ -140,7 +140,7 @@ Jit::Result Jit::produce(StringRef source, StringRef bufferName,
     return r;
   }
   r.codeObject = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
-  if (useDisk)
+  if (useDisk) {
     // The cache is an optimisation: a read-only or full disk must not fail
     // the compile. The counter lets tests and tools notice.
     if (Error e = disk_.store(key, *r.codeObject)) {
@@ -149,6 +149,7 @@ Jit::Result Jit::produce(StringRef source, StringRef bufferName,
     } else {
       evictions_ += disk_.evict(maxBytes_, key);
     }
+  }
   return r;
 }
 

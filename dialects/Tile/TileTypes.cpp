@@ -28,7 +28,7 @@ void TileDialect::registerTypes() {
 static ParseResult parseShape(AsmParser &parser, SmallVectorImpl<int64_t> &shape,
                               SmallVectorImpl<StringAttr> &names) {
   auto parseDim = [&]() -> ParseResult {
-    int64_t value;
+    int64_t value = 0;
     OptionalParseResult isInt = parser.parseOptionalInteger(value);
     if (isInt.has_value()) {
       if (failed(*isInt))

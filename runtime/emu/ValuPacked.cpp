@@ -64,7 +64,7 @@ void pk16(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     uint32_t out = 0;
     for (int h = 0; h < 2; ++h) {
-      uint16_t x[3];
+      uint16_t x[3] = {0, 0, 0};
       for (unsigned i = 0; i < in.nsrc && i < 3; ++i) {
         x[i] = pkHalf(in, i, s[i][l], h);
         if (isFloat && pkNeg(in, i, h))

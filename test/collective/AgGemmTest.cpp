@@ -124,8 +124,9 @@ TEST_P(AgGemmTest, MatchesReference) {
         acquired += st.flags;
         EXPECT_EQ(st.ticksFetch, 0u) << "workgroup " << g;
         EXPECT_EQ(st.ticksWait + st.ticksCompute, st.ticksTotal) << "workgroup " << g;
-        if (st.jobs > 0)
+        if (st.jobs > 0) {
           EXPECT_GT(st.ticksCompute, 0u) << "workgroup " << g;
+        }
       }
     }
     EXPECT_EQ(jobs, t.mTiles * t.nkGroups);

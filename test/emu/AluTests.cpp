@@ -42,9 +42,6 @@ int64_t sx(uint32_t v) { return int64_t(int32_t(v)); }
 uint32_t satU32(int64_t v) {
   return v < 0 ? 0u : v > 0xffffffffll ? 0xffffffffu : uint32_t(v);
 }
-uint32_t satI32(int64_t v) {
-  return uint32_t(int32_t(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX)));
-}
 int64_t sx16(uint32_t v) {
   int64_t x = v & 0xffff;
   return x >= 0x8000 ? x - 0x10000 : x;

@@ -211,10 +211,12 @@ void runRingCase(const Case &c) {
     EXPECT_EQ(res->slots, res->workers < items ? steps : std::min(2u, steps));
     for (const RingStepRecord &s : res->steps) {
       EXPECT_EQ(s.mergeInstructions, 0u);
-      if (!s.sources.empty())
+      if (!s.sources.empty()) {
         EXPECT_GT(s.attentionInstructions, 0u) << "rank " << s.rank << " step " << s.step;
-      if (s.step > 0 && !s.sources.empty())
+      }
+      if (s.step > 0 && !s.sources.empty()) {
         EXPECT_GT(s.fetchInstructions, 0u) << "rank " << s.rank << " step " << s.step;
+      }
     }
   }
 
