@@ -25,7 +25,7 @@ set(KCC_SHARED_STUB ${CMAKE_BINARY_DIR}/kcc-shared-library.cpp)
 file(WRITE ${KCC_SHARED_STUB}
      "// The objects of kcc's shared libraries come from whole archives.\n")
 # Installed files find each other ($ORIGIN) and the distribution's libLLVM.
-set(KCC_INSTALL_RPATH "$ORIGIN;$ORIGIN/../${CMAKE_INSTALL_LIBDIR};${LLVM_LIBRARY_DIR}")
+set(KCC_INSTALL_RPATH "$ORIGIN;${LLVM_LIBRARY_DIR}")
 
 # Links every object of `archives` (CMake targets) into `target`. Raw paths,
 # not the targets: the targets would also bring their own dependencies,
@@ -114,7 +114,9 @@ if(KCC_ENABLE_PYTHON)
   # Debian's layout: PYTHONPATH=P/lib/python3/dist-packages.
   set(KCC_PYTHON_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/python3/dist-packages/kcc)
   install(TARGETS _kcc LIBRARY DESTINATION ${KCC_PYTHON_INSTALL_DIR})
-  set_target_properties(_kcc PROPERTIES INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
+  # lib/python3/dist-packages/kcc -> lib, where the kcc libraries are.
+  set_target_properties(_kcc PROPERTIES
+    INSTALL_RPATH "$ORIGIN/../../..;${LLVM_LIBRARY_DIR}")
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/kcc/
     DESTINATION ${KCC_PYTHON_INSTALL_DIR}
     FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)

@@ -302,10 +302,13 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     if (failed(pm.run(*module)))
       return stageError("the tile passes failed");
   }
-  if (llvm::Error e = dump.write("tile.mlir", printed(*module)))
-    return std::move(e);
-  if (stage == Stage::Tile)
-    return bytesOf(printed(*module));
+  if (stage == Stage::Tile || dump.enabled()) {
+    std::string text = printed(*module);
+    if (llvm::Error e = dump.write("tile.mlir", text))
+      return std::move(e);
+    if (stage == Stage::Tile)
+      return bytesOf(text);
+  }
 
   // Lowering to LLVM + ROCDL.
   {
@@ -318,10 +321,13 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     if (failed(pm.run(*module)))
       return stageError("lowering to ROCDL failed");
   }
-  if (llvm::Error e = dump.write("rocdl.mlir", printed(*module)))
-    return std::move(e);
-  if (stage == Stage::Rocdl)
-    return bytesOf(printed(*module));
+  if (stage == Stage::Rocdl || dump.enabled()) {
+    std::string text = printed(*module);
+    if (llvm::Error e = dump.write("rocdl.mlir", text))
+      return std::move(e);
+    if (stage == Stage::Rocdl)
+      return bytesOf(text);
+  }
 
   // LLVM IR and the AMDGPU backend.
   llvm::LLVMContext llvmContext;

@@ -48,7 +48,6 @@ public:
     b.owned_ = false;
     return b;
   }
-  bool isBorrowed() const { return !owned_; }
 
   Buffer(Buffer &&other) noexcept;
   Buffer &operator=(Buffer &&other) noexcept;

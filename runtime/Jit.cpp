@@ -94,19 +94,53 @@ std::string Jit::stageFolderName(StringRef bufferName, StringRef key) {
          key.substr(0, 16).str();
 }
 
+std::string Jit::dumpDirectory(StringRef bufferName, StringRef key) {
+  std::optional<std::string> dir = environmentPath("KCC_DUMP_DIR");
+  if (!dir)
+    return "";
+  SmallString<256> path(*dir);
+  sys::path::append(path, stageFolderName(bufferName, key));
+  return std::string(path);
+}
+
+std::optional<std::string> Jit::overrideFile(StringRef bufferName,
+                                             StringRef key) {
+  std::optional<std::string> dir = environmentPath("KCC_OVERRIDE_DIR");
+  if (!dir)
+    return std::nullopt;
+  for (const char *name : {"kernel.hsaco", "kernel.s"}) {
+    SmallString<256> path(*dir);
+    sys::path::append(path, stageFolderName(bufferName, key), name);
+    if (sys::fs::exists(path))
+      return std::string(path);
+  }
+  return std::nullopt;
+}
+
 Jit::Result Jit::produce(StringRef source, StringRef bufferName,
                          ArrayRef<std::string> params, Chip chip,
-                         const std::string &key, bool useCaches) {
+                         const std::string &key) {
   Result r;
-  // A dump is of a compile: with the caches on, a kernel they hold is not
-  // compiled and not dumped (KCC_ALWAYS_COMPILE=1 dumps every kernel).
-  std::string dumpDirectory;
-  if (std::optional<std::string> dir = environmentPath("KCC_DUMP_DIR")) {
-    SmallString<256> p(*dir);
-    sys::path::append(p, stageFolderName(bufferName, key));
-    dumpDirectory = std::string(p);
+  // A user's hand-edited result for this compile replaces it. It never goes
+  // to the disk cache: without the file, the next process compiles again.
+  if (std::optional<std::string> file = overrideFile(bufferName, key)) {
+    CompileOptions co;
+    co.chip = chip;
+    co.overrideFile = *file;
+    std::string unused; // the override's errors come whole in the Error
+    raw_string_ostream diag(unused);
+    Expected<std::vector<uint8_t>> bytes =
+        compileKernelSource(source, bufferName, co, Stage::Hsaco, diag);
+    if (bytes)
+      r.codeObject = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
+    else
+      r.error = "KCC_OVERRIDE_DIR: " + toString(bytes.takeError());
+    r.outcome = CacheOutcome::Override;
+    return r;
   }
-  bool useDisk = options_.useDiskCache && useCaches;
+  // KCC_ALWAYS_COMPILE: past the disk cache, both ways. The memory cache
+  // stays: the calls of one process share its one compile (and dump).
+  bool useDisk = options_.useDiskCache && !environmentFlag("KCC_ALWAYS_COMPILE");
   if (useDisk) {
     DiskCache::Lookup hit = disk_.lookup(key);
     if (hit.status == DiskCache::LookupStatus::Hit) {
@@ -127,7 +161,8 @@ Jit::Result Jit::produce(StringRef source, StringRef bufferName,
   co.chip = chip;
   co.params.assign(params.begin(), params.end());
   co.optLevel = options_.optLevel;
-  co.dumpDirectory = dumpDirectory;
+  // A dump is of a compile: a kernel the caches hold is not dumped again.
+  co.dumpDirectory = dumpDirectory(bufferName, key);
   std::string diagnostics;
   raw_string_ostream diag(diagnostics);
   ++compiles_;
@@ -168,45 +203,6 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
   // A size bound nobody can read is not silently replaced by the default.
   if (options_.useDiskCache && !maxBytesError_.empty())
     return createStringError(inconvertibleErrorCode(), maxBytesError_);
-  auto finish = [&](Result r) -> Expected<CompiledKernel> {
-    if (!r.codeObject)
-      return createStringError(inconvertibleErrorCode(), r.error);
-    CompiledKernel out;
-    out.codeObject = r.codeObject;
-    out.key = key;
-    out.outcome = r.outcome;
-    out.seconds = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - start).count();
-    return out;
-  };
-
-  // A user's hand-edited result for this very compile replaces it, and is
-  // never cached: removing the file brings the compiler's code back.
-  if (std::optional<std::string> dir = environmentPath("KCC_OVERRIDE_DIR")) {
-    for (const char *name : {"kernel.hsaco", "kernel.s"}) {
-      SmallString<256> path(*dir);
-      sys::path::append(path, stageFolderName(bufferName, key), name);
-      if (!sys::fs::exists(path))
-        continue;
-      CompileOptions co;
-      co.chip = chip;
-      co.overrideFile = std::string(path);
-      std::string ignored;
-      raw_string_ostream diag(ignored);
-      Expected<std::vector<uint8_t>> bytes =
-          compileKernelSource(source, bufferName, co, Stage::Hsaco, diag);
-      Result r;
-      if (bytes)
-        r.codeObject = std::make_shared<std::vector<uint8_t>>(std::move(*bytes));
-      else
-        r.error = "KCC_OVERRIDE_DIR: " + toString(bytes.takeError());
-      r.outcome = CacheOutcome::Override;
-      return finish(std::move(r));
-    }
-  }
-  if (environmentFlag("KCC_ALWAYS_COMPILE"))
-    return finish(produce(source, bufferName, params, chip, key,
-                          /*useCaches=*/false));
 
   std::shared_future<Result> future;
   bool owner = false;
@@ -224,7 +220,7 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
   }
   Result r;
   if (owner) {
-    r = produce(source, bufferName, params, chip, key, /*useCaches=*/true);
+    r = produce(source, bufferName, params, chip, key);
     promise.set_value(r);
     // Failures and a disabled memory cache leave no entry behind: the next
     // call tries again (only calls already waiting share this result).
@@ -239,7 +235,15 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
       r.outcome = CacheOutcome::MemoryHit;
     }
   }
-  return finish(std::move(r));
+  if (!r.codeObject)
+    return createStringError(inconvertibleErrorCode(), r.error);
+  CompiledKernel out;
+  out.codeObject = r.codeObject;
+  out.key = key;
+  out.outcome = r.outcome;
+  out.seconds = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - start).count();
+  return out;
 }
 
 void Jit::clearMemoryCache() {

@@ -7,12 +7,13 @@
 // runtime/CompileCache.h): another build of kcc never gets this one's code. Several threads asking for one key
 // at once compile it once: the first compiles, the others wait for its result.
 //
-// Three environment variables, read at each compile (Triton's, with kcc's
-// names): KCC_DUMP_DIR=DIR writes every stage of each compile the JIT runs
-// into DIR/stageFolderName(...) (compiler/Pipeline.h lists the files);
-// KCC_OVERRIDE_DIR=DIR takes DIR/<same folder>/kernel.hsaco or kernel.s (a
-// dumped kernel.s, edited) as the result instead of compiling, bypassing the
-// caches; KCC_ALWAYS_COMPILE=1 neither reads nor writes the caches.
+// Three environment variables, read when a key is first asked for in the
+// process (Triton's, with kcc's names): KCC_DUMP_DIR=DIR writes every stage of
+// each compile the JIT runs into dumpDirectory() (compiler/Pipeline.h lists
+// the files); KCC_OVERRIDE_DIR=DIR takes overrideFile() (a dumped kernel.s,
+// edited, or a .hsaco) as the result instead of compiling, never stored on
+// disk; KCC_ALWAYS_COMPILE=1 neither reads nor writes the disk cache, so each
+// kernel is compiled (and dumped) once per process.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KCC_RUNTIME_JIT_H
@@ -96,6 +97,13 @@ public:
   /// "source-...").
   static std::string stageFolderName(llvm::StringRef bufferName,
                                      llvm::StringRef key);
+  /// $KCC_DUMP_DIR/stageFolderName(...); "" when KCC_DUMP_DIR is not set.
+  static std::string dumpDirectory(llvm::StringRef bufferName,
+                                   llvm::StringRef key);
+  /// $KCC_OVERRIDE_DIR/stageFolderName(...)/kernel.hsaco, else kernel.s,
+  /// when one exists.
+  static std::optional<std::string> overrideFile(llvm::StringRef bufferName,
+                                                 llvm::StringRef key);
 
   /// Drops the in-memory cache (the disk cache stays).
   void clearMemoryCache();
@@ -113,11 +121,11 @@ private:
     std::string error;
     CacheOutcome outcome = CacheOutcome::Compiled;
   };
-  /// Compiles (dumping when $KCC_DUMP_DIR says so), through the disk cache
-  /// when `useCaches`.
+  /// The override, else the disk cache's entry, else a compile (dumped
+  /// when $KCC_DUMP_DIR says so).
   Result produce(llvm::StringRef source, llvm::StringRef bufferName,
                  llvm::ArrayRef<std::string> params, Chip chip,
-                 const std::string &key, bool useCaches);
+                 const std::string &key);
 
   JitOptions options_;
   std::string identity_;

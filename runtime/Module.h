@@ -23,6 +23,7 @@
 namespace kcc {
 
 class CodeObject;
+struct CompiledKernel;
 class Device;
 class Jit;
 class LoadedCode;
@@ -53,6 +54,11 @@ public:
   static llvm::Expected<Module> compile(Device &device, Jit &jit,
                                         llvm::StringRef kernelOrSource,
                                         llvm::ArrayRef<std::string> params);
+  /// What compile() loads once the JIT has answered: `compiled`'s code
+  /// object, loaded once per device and cache key (for callers that keep
+  /// the JIT's answer: where the code came from, its key). JIT library too.
+  static llvm::Expected<Module> load(Device &device,
+                                     const CompiledKernel &compiled);
 
   Device &device() const { return state_->device; }
   const CodeObject &codeObject() const { return *state_->codeObject; }

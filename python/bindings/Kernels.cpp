@@ -57,12 +57,10 @@ CompiledModule compileModule(const std::string &source,
   Device &device = resolveDevice(where);
   Jit &jit = Jit::shared();
   py::gil_scoped_release release;
-  // The JIT's own answer (and where it came from); loading then finds the
-  // code object in the memory cache under the same key.
+  // The JIT's answer, kept for where it came from and its key.
   CompiledKernel compiled =
       take(jit.compile(source, params, device.chip()), ErrorKind::Compile);
-  Module module =
-      take(Module::compile(device, jit, source, params), ErrorKind::Compile);
+  Module module = take(Module::load(device, compiled), ErrorKind::Compile);
   return CompiledModule{std::move(module), compiled.key,
                         outcomeId(compiled.outcome), compiled.seconds};
 }

@@ -41,9 +41,18 @@ def type_name(dtype, like):
         if is_numpy(like):
             return "bfloat16" if like.dtype.name in ("uint16", "bfloat16") else like.dtype.name
         raise TypeError(f"expected a torch.Tensor or numpy.ndarray; got {type(like).__name__}")
-    name = str(dtype).replace("torch.", "")
-    if hasattr(dtype, "name") and not is_torch_dtype(dtype):
-        name = dtype.name  # a NumPy dtype
+    if is_torch_dtype(dtype):
+        name = str(dtype).replace("torch.", "")
+    elif isinstance(dtype, str) or "numpy" not in sys.modules:
+        name = str(dtype)
+    else:
+        np = sys.modules["numpy"]
+        try:  # np.float32, np.dtype("float16"), ml_dtypes.bfloat16, ...
+            name = np.dtype(dtype).name
+        except TypeError:
+            name = str(dtype)
+        if name == "uint16":  # NumPy's bfloat16: the bits
+            name = "bfloat16"
     if name in _KCC_NAMES:
         return _KCC_NAMES[name]
     raise TypeError(f"unsupported dtype {dtype!r}; kcc has bfloat16, float16 and float32")

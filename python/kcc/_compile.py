@@ -53,7 +53,7 @@ class CompiledKernel:
     cache_key = property(lambda self: self.module.cache_key)
     cache_outcome = property(
         lambda self: self.module.cache_outcome,
-        doc='"compiled", "memory-hit" or "disk-hit"')
+        doc='"compiled", "memory-hit", "disk-hit" or "override"')
 
     def launch(self, grid, block, *args, dynamic_lds=0, check=False, seed=1, stream=None):
         """`stream`: a hipStream_t as an int; default: torch's current stream

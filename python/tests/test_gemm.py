@@ -54,7 +54,7 @@ def test_numpy(emu):
     rng = np.random.default_rng(6)
     a = bf16_bits(rng.uniform(-1, 1, (37, 41)))
     b_t = bf16_bits(rng.uniform(-1, 1, (29, 41)))
-    c = kcc.ops.gemm(a, b_t, out_dtype="f32", device=emu)
+    c = kcc.ops.gemm(a, b_t, out_dtype=np.float32, device=emu)
     assert isinstance(c, np.ndarray) and c.dtype == np.float32
     _close(c.astype(np.float64), gemm_reference(bf16_values(a), bf16_values(b_t)), "float32", 41)
     c16 = kcc.ops.gemm(a, b_t, device=emu)

@@ -31,8 +31,6 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
-
 using namespace llvm;
 
 static int fail(const Twine &message) {
@@ -234,18 +232,11 @@ static int compileMain(int argc, char **argv) {
   keyInputs.chip = *chip;
   keyInputs.optLevel = o.optLevel;
   keyInputs.compilerIdentity = kcc::buildIdentity().id;
-  std::string folder =
-      kcc::Jit::stageFolderName(o.input, kcc::computeCacheKey(keyInputs));
-  if (const char *dir = std::getenv("KCC_OVERRIDE_DIR"); dir && *dir &&
-                                                          *stage == kcc::Stage::Hsaco)
-    for (const char *name : {"kernel.hsaco", "kernel.s"}) {
-      SmallString<256> path(dir);
-      sys::path::append(path, folder, name);
-      if (sys::fs::exists(path)) {
-        WithColor::note(errs(), "kcc") << "using " << path << " (KCC_OVERRIDE_DIR)\n";
-        options.overrideFile = std::string(path);
-        break;
-      }
+  std::string key = kcc::computeCacheKey(keyInputs);
+  if (*stage == kcc::Stage::Hsaco)
+    if (std::optional<std::string> file = kcc::Jit::overrideFile(o.input, key)) {
+      WithColor::note(errs(), "kcc") << "using " << *file << " (KCC_OVERRIDE_DIR)\n";
+      options.overrideFile = *file;
     }
   if (o.saveTemps) {
     bool toStdout = o.output.empty() || o.output == "-";
@@ -255,10 +246,8 @@ static int compileMain(int argc, char **argv) {
       dir = ".";
     options.dumpDirectory = std::string(dir);
     options.dumpPrefix = sys::path::stem(named).str() + ".";
-  } else if (const char *dir = std::getenv("KCC_DUMP_DIR"); dir && *dir) {
-    SmallString<256> path(dir);
-    sys::path::append(path, folder);
-    options.dumpDirectory = std::string(path);
+  } else {
+    options.dumpDirectory = kcc::Jit::dumpDirectory(o.input, key);
   }
   Expected<std::vector<uint8_t>> result = kcc::compileKernelSource(
       (*input)->getBuffer(), o.input, options, *stage, errs());
