@@ -21,8 +21,8 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(KCC_SHARED_STUB ${CMAKE_BINARY_DIR}/kcc-shared-library.cpp)
-file(WRITE ${KCC_SHARED_STUB}
+set(KCC_ARCHIVES_ONLY_SOURCE ${CMAKE_BINARY_DIR}/kcc-shared-library.cpp)
+file(WRITE ${KCC_ARCHIVES_ONLY_SOURCE}
      "// The objects of kcc's shared libraries come from whole archives.\n")
 # Installed files find each other ($ORIGIN) and the distribution's libLLVM.
 set(KCC_INSTALL_RPATH "$ORIGIN;${LLVM_LIBRARY_DIR}")
@@ -40,21 +40,21 @@ function(kcc_whole_archives target)
     -Wl,--whole-archive ${files} -Wl,--no-whole-archive)
 endfunction()
 
-add_library(kcc_runtime SHARED ${KCC_SHARED_STUB})
+add_library(kcc_runtime SHARED ${KCC_ARCHIVES_ONLY_SOURCE})
 kcc_whole_archives(kcc_runtime KCCRuntime KCCEmu KCCEmuTiming KCCTarget)
 target_link_libraries(kcc_runtime PRIVATE LLVM ${CMAKE_DL_LIBS})
 
-add_library(kcc_jit SHARED ${KCC_SHARED_STUB})
+add_library(kcc_jit SHARED ${KCC_ARCHIVES_ONLY_SOURCE})
 kcc_whole_archives(kcc_jit KCCJit)
 target_link_libraries(kcc_jit PUBLIC kcc_runtime PRIVATE KCCPipeline LLVM)
 
-add_library(kcc_c SHARED ${KCC_SHARED_STUB})
+add_library(kcc_c SHARED ${KCC_ARCHIVES_ONLY_SOURCE})
 kcc_whole_archives(kcc_c KCCRuntimeC)
 target_link_libraries(kcc_c PRIVATE kcc_runtime LLVM)
 target_include_directories(kcc_c INTERFACE
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
-add_library(kcc_ops SHARED ${KCC_SHARED_STUB})
+add_library(kcc_ops SHARED ${KCC_ARCHIVES_ONLY_SOURCE})
 kcc_whole_archives(kcc_ops KCCOps KCCKernelSources)
 target_link_libraries(kcc_ops PUBLIC kcc_jit kcc_runtime PRIVATE LLVM)
 
