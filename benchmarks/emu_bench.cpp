@@ -9,7 +9,8 @@
 //   ninja emu_bench && ./bin/emu_bench [KERNEL_DIR]
 //
 //===----------------------------------------------------------------------===//
-#include "runtime/emu/Emulator.h"
+#include "runtime/Module.h"
+#include "runtime/Runtime.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Format.h"
@@ -33,6 +34,13 @@ template <class T> T check(Expected<T> v) {
   }
   return std::move(*v);
 }
+template <class T> T &check(Expected<T &> v) {
+  if (!v) {
+    errs() << "emu_bench: " << toString(v.takeError()) << "\n";
+    exit(1);
+  }
+  return *v;
+}
 void check(Error e) {
   if (e) {
     errs() << "emu_bench: " << toString(std::move(e)) << "\n";
@@ -52,12 +60,13 @@ struct Args {
   }
 };
 
-void report(StringRef chip, StringRef what, const emu::LaunchStats &s,
+void report(StringRef chip, StringRef what, const LaunchResult &s,
             StringRef extra) {
-  double rate = s.waveInstructions / s.seconds;
+  uint64_t instructions = s.waveInstructions.value_or(0);
+  double rate = double(instructions) / s.hostSeconds;
   outs() << format("%-7s %-10s %12llu wave-instr %8.3f s %8.2f M wave-instr/s",
                    chip.str().c_str(), what.str().c_str(),
-                   (unsigned long long)s.waveInstructions, s.seconds, rate / 1e6)
+                   (unsigned long long)instructions, s.hostSeconds, rate / 1e6)
          << "  " << extra << "\n";
 }
 
@@ -65,7 +74,7 @@ void report(StringRef chip, StringRef what, const emu::LaunchStats &s,
 
 int main(int argc, char **argv) {
   std::string dir = argc > 1 ? argv[1] : KCC_EMU_BENCH_KERNEL_DIR;
-  auto ctx = emu::Context::create();
+  Runtime &runtime = check(Runtime::shared());
   for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
     StringRef name = getChipInfo(chip).name;
     std::string path = dir + "/emu_bench_kernels-" + name.str() + ".hsaco";
@@ -75,48 +84,54 @@ int main(int argc, char **argv) {
              << file.getError().message() << "\n";
       return 1;
     }
-    emu::Device &dev = *check(ctx->addDevice(chip));
-    auto module = check(dev.loadModule(ArrayRef<uint8_t>(
+    Device &dev = check(runtime.device("emu:" + name.str()));
+    Module module = check(Module::load(dev, ArrayRef<uint8_t>(
         reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
         (*file)->getBufferSize())));
+    // A launch through the device interface, as every op makes it.
+    auto launch = [&](StringRef kernel, const LaunchConfig &config,
+                      ArrayRef<uint8_t> kernarg) {
+      Kernel k = check(module.kernel(kernel));
+      return check(dev.launch(k.loadedCode(), k.info(), config, kernarg));
+    };
 
     {
       const int groups = 32, iters = 2000;
       uint64_t out = check(dev.allocate(groups * 256 * 4));
-      emu::LaunchOptions o;
+      LaunchConfig o;
       o.grid = {groups, 1, 1};
       o.block = {256, 1, 1};
-      auto s = check(dev.launch(*module, "valu_fma", o, Args().add(out).add(iters).bytes));
+      auto s = launch("valu_fma", o, Args().add(out).add(iters).bytes);
       report(name, "valu_fma", s, "");
     }
     {
       const int groups = 16, iters = 100;
       uint64_t out = check(dev.allocate(groups * 64 * 4));
-      emu::LaunchOptions o;
+      LaunchConfig o;
       o.grid = {groups, 1, 1};
       o.block = {64, 1, 1};
-      auto s = check(dev.launch(*module, "mfma_loop", o, Args().add(out).add(iters).bytes));
+      auto s = launch("mfma_loop", o, Args().add(out).add(iters).bytes);
       double flops = double(groups) * iters * 4 * 2.0 * 32 * 32 * 8;
       char extra[64];
-      snprintf(extra, sizeof(extra), "%.2f GFLOP/s", flops / s.seconds / 1e9);
+      snprintf(extra, sizeof(extra), "%.2f GFLOP/s", flops / s.hostSeconds / 1e9);
       report(name, "mfma_loop", s, extra);
     }
     // Check mode against plain emulation, on the same launches.
     auto slowdown = [&](StringRef what, auto run) {
-      emu::LaunchStats plain = run(false), checked = run(true);
+      LaunchResult plain = run(false), checked = run(true);
       outs() << format("%-7s %-10s check mode %8.3f s vs plain %8.3f s: %5.1fx slowdown",
-                       name.str().c_str(), what.str().c_str(), checked.seconds,
-                       plain.seconds, checked.seconds / plain.seconds)
+                       name.str().c_str(), what.str().c_str(), checked.hostSeconds,
+                       plain.hostSeconds, checked.hostSeconds / plain.hostSeconds)
              << "\n";
     };
     slowdown("mfma_loop", [&](bool checkMode) {
       const int groups = 16, iters = 100;
       uint64_t out = check(dev.allocate(groups * 64 * 4));
-      emu::LaunchOptions o;
+      LaunchConfig o;
       o.grid = {groups, 1, 1};
       o.block = {64, 1, 1};
       o.check.enabled = checkMode;
-      auto s = check(dev.launch(*module, "mfma_loop", o, Args().add(out).add(iters).bytes));
+      auto s = launch("mfma_loop", o, Args().add(out).add(iters).bytes);
       check(dev.free(out));
       return s;
     });
@@ -126,12 +141,12 @@ int main(int argc, char **argv) {
       uint64_t a = check(dev.allocate(uint64_t(n) * 16));
       uint64_t b = check(dev.allocate(uint64_t(n) * 16));
       uint64_t c = check(dev.allocate(uint64_t(n) * 16));
-      emu::LaunchOptions o;
+      LaunchConfig o;
       o.grid = {256, 1, 1};
       o.block = {256, 1, 1};
       o.check.enabled = checkMode;
-      auto s = check(dev.launch(*module, "triad", o,
-                                Args().add(a).add(b).add(c).add(2.0f).add(n).bytes));
+      auto s = launch("triad", o,
+                                Args().add(a).add(b).add(c).add(2.0f).add(n).bytes);
       for (uint64_t p : {a, b, c})
         check(dev.free(p));
       return s;
@@ -144,14 +159,14 @@ int main(int argc, char **argv) {
       std::vector<float> init(size_t(n) * 4, 1.5f);
       check(dev.copyToDevice(a, init.data(), uint64_t(n) * 16));
       check(dev.copyToDevice(b, init.data(), uint64_t(n) * 16));
-      emu::LaunchOptions o;
+      LaunchConfig o;
       o.grid = {256, 1, 1};
       o.block = {256, 1, 1};
-      auto s = check(dev.launch(*module, "triad", o,
-                                Args().add(a).add(b).add(c).add(2.0f).add(n).bytes));
+      auto s = launch("triad", o,
+                                Args().add(a).add(b).add(c).add(2.0f).add(n).bytes);
       double bytes = double(n) * 16 * 3;
       char extra[64];
-      snprintf(extra, sizeof(extra), "%.2f GB/s", bytes / s.seconds / 1e9);
+      snprintf(extra, sizeof(extra), "%.2f GB/s", bytes / s.hostSeconds / 1e9);
       report(name, "triad", s, extra);
       std::vector<float> back(4);
       check(dev.copyFromDevice(back.data(), c, 16));

@@ -34,7 +34,9 @@
 #include "target/CodeObject.h"
 #include "runtime/DType.h"
 #include "runtime/Jit.h"
-#include "runtime/emu/Emulator.h"
+#include "runtime/LaunchTiming.h"
+#include "runtime/Module.h"
+#include "runtime/Runtime.h"
 #include "runtime/emu/timing/Timing.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -110,11 +112,13 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
   f.groupsPerCu = timing::workgroupsPerCu(*info, c.chip, waves, 0);
   int64_t B = 1, H = int64_t(f.groupsPerCu), sq = 32 * waves, D = c.d;
 
-  auto ctx = emu::Context::create();
-  auto dev = ctx->addDevice(c.chip);
+  auto runtime = Runtime::shared();
+  if (!runtime)
+    return runtime.takeError();
+  auto dev = runtime->device("emu:" + getChipInfo(c.chip).name.str());
   if (!dev)
     return dev.takeError();
-  emu::Device &d = **dev;
+  Device &d = *dev;
   std::mt19937 rng(7);
   std::normal_distribution<float> normal;
   auto upload = [&](int64_t elements) -> Expected<uint64_t> {
@@ -149,12 +153,17 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
   float scale = float(1.0 / std::sqrt(double(D)) * 1.4426950408889634);
   std::memcpy(&args[slots[21]->offset], &scale, 4);
 
-  emu::LaunchOptions launch;
+  LaunchConfig launch;
   launch.grid = {1, uint32_t(H), uint32_t(B)};
   launch.block = {block, 1, 1};
+  auto module = Module::load(d, hsaco);
+  if (!module)
+    return module.takeError();
+  auto kernel = module->kernel("fmha_fwd");
+  if (!kernel)
+    return kernel.takeError();
   timing::TimingOptions to; // the whole run: every tile, diagonal ones too
-  Expected<timing::TimingReport> report =
-      timing::estimateLaunch(d, hsaco, "fmha_fwd", launch, args, to);
+  Expected<timing::TimingReport> report = LaunchTiming::time(*kernel, launch, args, to);
   if (!report)
     return report.takeError();
   if (report->hotLoop < 0)

@@ -41,7 +41,8 @@
 #include "kernels/attention/AttentionOp.h"
 #include "kernels/ring/RingAttention.h"
 #include "target/CodeObject.h"
-#include "runtime/emu/Emulator.h"
+#include "runtime/LaunchTiming.h"
+#include "runtime/Module.h"
 #include "runtime/Buffer.h"
 #include "runtime/Runtime.h"
 #include "runtime/SymmetricHeap.h"
@@ -110,16 +111,34 @@ std::vector<uint8_t> pack(const KernelInfo &k, const std::vector<uint64_t> &ptrs
 
 struct Timer {
   const Config &c;
-  std::unique_ptr<emu::Context> ctx;
-  emu::Device *dev = nullptr;
+  Device *dev = nullptr;
   std::map<std::string, double> cache;
 
-  explicit Timer(const Config &c) : c(c), ctx(emu::Context::create()) {
-    auto d = ctx->addDevice(c.chip);
+  explicit Timer(const Config &c) : c(c) {
+    auto runtime = Runtime::shared();
+    if (!runtime) {
+      consumeError(runtime.takeError());
+      return;
+    }
+    auto d = runtime->device("emu:" + getChipInfo(c.chip).name.str());
     if (d)
-      dev = *d;
+      dev = &*d;
     else
       consumeError(d.takeError());
+  }
+
+  /// The model's estimate of one launch of `kernel` in `codeObject`.
+  Expected<emu::timing::TimingReport> time(ArrayRef<uint8_t> codeObject, StringRef kernel,
+                                           const LaunchConfig &launch,
+                                           ArrayRef<uint8_t> args,
+                                           const emu::timing::TimingOptions &options) {
+    auto module = Module::load(*dev, codeObject);
+    if (!module)
+      return module.takeError();
+    auto k = module->kernel(kernel);
+    if (!k)
+      return k.takeError();
+    return LaunchTiming::time(*k, launch, args, options);
   }
 
   Expected<uint64_t> buffer(uint64_t bytes) { return dev->allocate(std::max<uint64_t>(bytes, 4)); }
@@ -151,13 +170,13 @@ struct Timer {
                       int32_t(D), int32_t(Sq) * qs, qs, int32_t(D)},
                      float(1.0 / std::sqrt(double(D)) * 1.4426950408889634));
     int waves = attentionPath(c.chip, D) == AttentionPath::Gfx950Fast ? 8 : 4;
-    emu::LaunchOptions lo;
+    LaunchConfig lo;
     lo.grid = {uint32_t((Sq + 32 * waves - 1) / (32 * waves)), uint32_t(H), 1};
     lo.block = {uint32_t(64 * waves), 1, 1};
     emu::timing::TimingOptions to;
     to.steadyStateIterations = 8;
     to.dramBytes = double((Sq * H * D * 2) * 2 + Skv * Hkv * D * 2 * 2 + H * Sq * 4);
-    auto r = emu::timing::estimateLaunch(*dev, *h, "fmha_fwd", lo, args, to);
+    auto r = time(*h, "fmha_fwd", lo, args, to);
     for (uint64_t p : {*q, *kk, *v, *o, *l})
       consumeError(dev->free(p));
     if (!r)
@@ -205,13 +224,13 @@ struct Timer {
                      {0, 1, 1, 0, 1, int32_t(L), int32_t(H), int32_t(Hkv), int32_t(L) * qs, qs,
                       int32_t(D), int32_t(L) * qs, qs, int32_t(D), 0, 1},
                      float(1.0 / std::sqrt(double(D)) * 1.4426950408889634));
-    emu::LaunchOptions lo;
+    LaunchConfig lo;
     // No fetcher (nothing to fetch): the traced CU's workgroups are workers.
     lo.grid = {uint32_t(H * ((L + 127) / 128)), 1, 1};
     lo.block = {256, 1, 1};
     emu::timing::TimingOptions to;
     to.dramBytes = double((L * H * D * 2) * 2 + 2 * L * Hkv * D * 2 + H * L * 4);
-    auto r = emu::timing::estimateLaunch(*dev, *h, "ring_attn_persistent", lo, args, to);
+    auto r = time(*h, "ring_attn_persistent", lo, args, to);
     // RING_BENCH_REPORT=1: the timing model's full report (hot loop, mix).
     if (r && getenv("RING_BENCH_REPORT"))
       emu::timing::printReport(*r, outs());
@@ -246,13 +265,13 @@ struct Timer {
                       int32_t(S * H * D), int32_t(H * D), int32_t(D), int32_t(H * S), S,
                       int32_t(S * H * D), int32_t(H * D), int32_t(D), int32_t(H * S), S},
                      std::nullopt);
-    emu::LaunchOptions lo;
+    LaunchConfig lo;
     lo.grid = {uint32_t((Sq + 63) / 64), uint32_t(H), 1};
     lo.block = {256, 1, 1};
     emu::timing::TimingOptions to;
     // Read O and LSE (f32) and the partial, write O and LSE back.
     to.dramBytes = double(Sq * H * D * (4 + 2 + 4) + H * Sq * 4 * 3);
-    auto r = emu::timing::estimateLaunch(*dev, *h, "ring_merge", lo, args, to);
+    auto r = time(*h, "ring_merge", lo, args, to);
     for (uint64_t p : {*acc, *lse, *po, *pl})
       consumeError(dev->free(p));
     if (!r)

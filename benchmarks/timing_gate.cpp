@@ -38,7 +38,9 @@
 #include "kernels/gemm/GemmOp.h"
 #include "target/Error.h"
 #include "target/CodeObject.h"
-#include "runtime/emu/Emulator.h"
+#include "runtime/LaunchTiming.h"
+#include "runtime/Module.h"
+#include "runtime/Runtime.h"
 #include "runtime/emu/timing/Timing.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -107,12 +109,18 @@ private:
 /// `steadyStateIterations` of its hot loop (0: runs to the end). Either way
 /// the cycles per iteration are the model's steady-state rate, with the fill
 /// and the drain trimmed.
-Expected<Figures> run(emu::Device &d, ArrayRef<uint8_t> hsaco, StringRef kernel,
-                      const emu::LaunchOptions &launch, ArrayRef<uint8_t> args,
+Expected<Figures> run(Device &d, ArrayRef<uint8_t> hsaco, StringRef kernel,
+                      const LaunchConfig &launch, ArrayRef<uint8_t> args,
                       unsigned steadyStateIterations) {
   timing::TimingOptions to;
   to.steadyStateIterations = steadyStateIterations;
-  auto report = timing::estimateLaunch(d, hsaco, kernel, launch, args, to);
+  auto module = Module::load(d, hsaco);
+  if (!module)
+    return module.takeError();
+  auto k = module->kernel(kernel);
+  if (!k)
+    return k.takeError();
+  auto report = LaunchTiming::time(*k, launch, args, to);
   if (!report)
     return report.takeError();
   if (report->hotLoop < 0)
@@ -127,6 +135,14 @@ Expected<Figures> run(emu::Device &d, ArrayRef<uint8_t> hsaco, StringRef kernel,
     if (loop.mixPerIteration[i] > 0)
       f.mix[timing::kindName(timing::Kind(i)).str()] = loop.mixPerIteration[i];
   return f;
+}
+
+/// The emulated device of `chip`, through the runtime as any op reaches it.
+Expected<Device &> emulatedDevice(Chip chip) {
+  auto runtime = Runtime::shared();
+  if (!runtime)
+    return runtime.takeError();
+  return runtime->device("emu:" + getChipInfo(chip).name.str());
 }
 
 /// An M x N x K GEMM with the tiles kcc::ops::gemm picks for a problem of
@@ -145,11 +161,10 @@ Expected<Figures> measureGemm(Chip chip, StringRef source, const ops::GemmSize &
   if (!k)
     return makeError("no kernel 'gemm'");
 
-  auto ctx = emu::Context::create();
-  auto dev = ctx->addDevice(chip);
+  auto dev = emulatedDevice(chip);
   if (!dev)
     return dev.takeError();
-  emu::Device &d = **dev;
+  Device &d = *dev;
   // Fixed inputs: 1.0 in bf16 (0x3f80) everywhere.
   std::vector<uint16_t> ones(size_t(std::max(M, N)) * K, 0x3f80);
   uint64_t ptr[4];
@@ -172,7 +187,7 @@ Expected<Figures> measureGemm(Chip chip, StringRef source, const ops::GemmSize &
   int32_t ints[6] = {M, N, K, K, K, N};
   for (int i = 0; i < 6; ++i)
     args.set(4 + i, ints[i]);
-  emu::LaunchOptions launch;
+  LaunchConfig launch;
   Dim3 grid = ops::gemmGrid(params, M, N);
   launch.grid = {grid.x, grid.y, 1};
   launch.block = {256, 1, 1};
@@ -224,11 +239,10 @@ Expected<Figures> measureAttention(Chip chip, StringRef source) {
   // the figures include the sharing of the SIMDs between workgroups.
   const int64_t D = 128, Skv = 2048, Sq = 32 * int64_t(shape.waves);
   const int64_t H = int64_t(timing::workgroupsPerCu(*k, chip, shape.waves, 0));
-  auto ctx = emu::Context::create();
-  auto dev = ctx->addDevice(chip);
+  auto dev = emulatedDevice(chip);
   if (!dev)
     return dev.takeError();
-  emu::Device &d = **dev;
+  Device &d = *dev;
   // Contiguous [1, S, H, D] tensors of bf16 in [-1, 1) from a fixed 32-bit
   // LCG. The values matter: the lazy rescale branches on the running
   // maximum; with these, scale * log2(e) * q.k stays within about +-2, far
@@ -274,7 +288,7 @@ Expected<Figures> measureAttention(Chip chip, StringRef source) {
   for (int i = 0; i < 16; ++i)
     args.set(5 + i, ints[i]);
   args.set(21, float(1.0 / std::sqrt(double(D)) * 1.4426950408889634)); // scale * log2(e)
-  emu::LaunchOptions launch;
+  LaunchConfig launch;
   launch.grid = {1, uint32_t(H), 1};
   launch.block = {64 * shape.waves, 1, 1};
   // The whole run of the one workgroup (16 loop iterations on gfx950, 32 on

@@ -125,6 +125,7 @@ Expected<LaunchResult> EmuDevice::launch(LoadedCode &code,
   LaunchResult r;
   r.waveInstructions = stats->waveInstructions;
   r.workgroups = stats->workgroups;
+  r.hostSeconds = stats->seconds;
   return r;
 }
 
@@ -160,6 +161,7 @@ EmuDevice::launchGroup(MutableArrayRef<GroupMember> members,
   for (size_t r = 0; r < results.size(); ++r) {
     results[r].waveInstructions = (*stats)[r].waveInstructions;
     results[r].workgroups = (*stats)[r].workgroups;
+    results[r].hostSeconds = (*stats)[r].seconds;
   }
   return results;
 }

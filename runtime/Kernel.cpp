@@ -8,7 +8,6 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <chrono>
 #include <cstring>
 
 using namespace llvm;
@@ -123,7 +122,6 @@ Expected<LaunchResult> Kernel::launch(const LaunchConfig &config,
   Expected<std::vector<uint8_t>> kernarg = packArguments(args);
   if (!kernarg)
     return kernarg.takeError();
-  auto start = std::chrono::steady_clock::now();
   Expected<LaunchResult> r =
       device().launch(*module_->loaded, *info_, config, *kernarg);
   if (!r)
@@ -131,8 +129,6 @@ Expected<LaunchResult> Kernel::launch(const LaunchConfig &config,
                              "launch of kernel '" + name() + "' on " +
                                  device().spec() + " failed: " +
                                  toString(r.takeError()));
-  r->hostSeconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start).count();
   return r;
 }
 

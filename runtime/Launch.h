@@ -55,7 +55,8 @@ struct LaunchResult {
   /// Instructions issued, summed over waves (emulated devices only).
   std::optional<uint64_t> waveInstructions;
   uint64_t workgroups = 0;
-  /// Host wall time of the launch call, including the wait for completion.
+  /// Host wall time of the launch, including the wait for completion (the
+  /// emulator: the time it took to emulate the kernel). Every device fills it.
   double hostSeconds = 0;
 };
 

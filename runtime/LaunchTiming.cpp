@@ -1,6 +1,7 @@
 //===- LaunchTiming.cpp - The timing model on an op's launch --------------===//
 #include "runtime/LaunchTiming.h"
 #include "runtime/Device.h"
+#include "runtime/Kernel.h"
 #include "target/Error.h"
 
 using namespace llvm;
@@ -25,6 +26,22 @@ LaunchTiming::attach(Device &device, const emu::timing::TimingOptions &options,
   if (Error e = device.instrument(in))
     return std::move(e);
   return std::move(t);
+}
+
+Expected<emu::timing::TimingReport>
+LaunchTiming::time(const Kernel &kernel, const LaunchConfig &config,
+                   ArrayRef<uint8_t> kernarg,
+                   const emu::timing::TimingOptions &options) {
+  if (Error e = kernel.checkConfig(config))
+    return std::move(e);
+  auto timing = attach(kernel.device(), options);
+  if (!timing)
+    return timing.takeError();
+  auto launched = kernel.device().launch(kernel.loadedCode(), kernel.info(),
+                                         config, kernarg);
+  if (!launched)
+    return launched.takeError();
+  return (*timing)->report(*launched);
 }
 
 LaunchTiming::~LaunchTiming() {

@@ -14,13 +14,17 @@
 #include "runtime/Launch.h"
 #include "runtime/emu/timing/Timing.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+
+#include <cstdint>
 
 #include <memory>
 #include <optional>
 
 namespace kcc {
 class Device;
+class Kernel;
 
 class LaunchTiming {
 public:
@@ -29,6 +33,14 @@ public:
   static llvm::Expected<std::unique_ptr<LaunchTiming>>
   attach(Device &device, const emu::timing::TimingOptions &options,
          std::optional<CheckRequest> check = std::nullopt);
+  /// Times one launch of `kernel` with an explicit kernarg segment the
+  /// caller laid out from the metadata (attach, launch, report): for the
+  /// benchmarks that drive a kernel without its op.
+  static llvm::Expected<emu::timing::TimingReport>
+  time(const Kernel &kernel, const LaunchConfig &config,
+       llvm::ArrayRef<uint8_t> kernarg,
+       const emu::timing::TimingOptions &options);
+
   /// Detaches if report() was not called.
   ~LaunchTiming();
 

@@ -12,8 +12,13 @@ through the Device interface, never an implementation of it.
 Usage: check-layering.py [ROOT]   (default: the tree this script is in)
 Prints one line per forbidden include ("FILE:LINE: PART must not include
 HEADER (RULE)") and exits 1 when there is any, else prints a summary and
-exits 0. test/, benchmarks/ and build folders are not checked: tests and
-benchmarks may reach into any part they test or measure.
+exits 0. test/, benchmarks/ and build folders are not checked for includes:
+tests and benchmarks may reach into any part they test or measure.
+
+One rule holds everywhere, tests and benchmarks included: a device is reached
+through the Device interface (runtime/Device.h), so no file outside runtime/
+names the emulator's device or context (emu::Context, EmuDevice), except the
+emulator's own tests (test/emu), which test exactly that API.
 """
 import os
 import re
@@ -102,16 +107,50 @@ def violations(root):
                             rel, number, part, header, why)
 
 
+DEVICE_INTERNALS = re.compile(r"\b(emu::Context|EmuDevice)\b")
+DEVICE_INTERNALS_ALLOWED = ("runtime/", "test/emu/", "test/layering/")
+
+
+def device_internals(root):
+    """Files outside runtime/ that name the emulator's device or context."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
+        if rel_dir == ".":
+            dirnames[:] = [d for d in dirnames if d not in (".git", "docs")
+                           and not d.startswith("build")]
+            continue
+        for name in sorted(filenames):
+            if not name.endswith(SOURCE_SUFFIXES):
+                continue
+            rel = rel_dir + "/" + name
+            if rel.startswith(DEVICE_INTERNALS_ALLOWED):
+                continue
+            with open(os.path.join(dirpath, name), encoding="utf-8",
+                      errors="replace") as f:
+                for number, text in enumerate(f, 1):
+                    m = DEVICE_INTERNALS.search(text)
+                    if m:
+                        yield ("%s:%d: names %s (a device is reached through "
+                               "the Device interface, runtime/Device.h)" %
+                               (rel, number, m.group(1)))
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
         os.path.dirname(os.path.abspath(__file__)))
     found = list(violations(root))
-    for line in found:
+    named = list(device_internals(root))
+    for line in found + named:
         print(line)
     if found:
         print("check-layering: %d forbidden include(s)" % len(found))
+    if named:
+        print("check-layering: %d use(s) of the emulator's device past the "
+              "Device interface" % len(named))
+    if found or named:
         return 1
-    print("check-layering: no include runs against the flow")
+    print("check-layering: no include runs against the flow, and devices "
+          "are reached through the Device interface")
     return 0
 
 

@@ -4,6 +4,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -203,6 +204,7 @@ Expected<LaunchResult> HipDevice::launch(LoadedCode &code,
     api.hipEventDestroy(stop);
   };
   auto stream = reinterpret_cast<hipStream_t>(uintptr_t(c.stream));
+  auto hostStart = std::chrono::steady_clock::now();
   Error err = lib_->check(api.hipEventRecord(start, stream), "hipEventRecord");
   if (!err)
     err = lib_->check(api.hipModuleLaunchKernel(
@@ -214,6 +216,9 @@ Expected<LaunchResult> HipDevice::launch(LoadedCode &code,
     err = lib_->check(api.hipEventRecord(stop, stream), "hipEventRecord");
   if (!err)
     err = lib_->check(api.hipEventSynchronize(stop), "hipEventSynchronize");
+  double hostSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - hostStart)
+                           .count();
   float ms = 0;
   if (!err)
     err = lib_->check(api.hipEventElapsedTime(&ms, start, stop),
@@ -224,6 +229,7 @@ Expected<LaunchResult> HipDevice::launch(LoadedCode &code,
   LaunchResult r;
   r.deviceMilliseconds = ms;
   r.workgroups = c.grid.count();
+  r.hostSeconds = hostSeconds;
   return r;
 }
 

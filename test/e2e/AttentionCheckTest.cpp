@@ -17,7 +17,7 @@
 #include "kernels/attention/AttentionOp.h"
 #include "target/CodeObject.h"
 #include "runtime/DType.h"
-#include "runtime/emu/Emulator.h"
+#include "test/e2e/EmulatedDevice.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -83,18 +83,15 @@ TEST_P(AttentionCheckTest, CleanUnderCheckMode) {
   // Each seed interleaves the waves differently (slice lengths).
   for (uint64_t seed : {1, 2, 3}) {
     SCOPED_TRACE("check seed " + std::to_string(seed));
-    auto ctx = emu::Context::create();
-    auto dev = ctx->addDevice(c.chip);
-    ASSERT_TRUE(bool(dev));
-    emu::Device &d = **dev;
+    auto dev = kcc::e2e::EmulatedDevice::open(c.chip);
+    ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
+    kcc::Device &d = **dev;
     auto alloc = [&](size_t bytes) { return llvm::cantFail(d.allocate(bytes)); };
     uint64_t dq = alloc(nq * 2), dk = alloc(nk * 2), dv = alloc(nk * 2), dout = alloc(nq * 2),
              dlse = alloc(size_t(c.H) * c.Sq * 4);
     ASSERT_FALSE(bool(d.copyToDevice(dq, q.data(), nq * 2)));
     ASSERT_FALSE(bool(d.copyToDevice(dk, k.data(), nk * 2)));
     ASSERT_FALSE(bool(d.copyToDevice(dv, v.data(), nk * 2)));
-    auto module = d.loadModule(*hsaco);
-    ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
     std::vector<const KernelArg *> slots = info->explicitArgs();
     ASSERT_EQ(slots.size(), 22u);
     std::vector<uint8_t> args(info->explicitArgsSize(), 0);
@@ -109,13 +106,13 @@ TEST_P(AttentionCheckTest, CleanUnderCheckMode) {
     float scale = float(1.0 / std::sqrt(double(c.D)) * 1.4426950408889634);
     std::memcpy(&args[slots[21]->offset], &scale, 4);
 
-    emu::LaunchOptions launch;
+    kcc::LaunchConfig launch;
     uint32_t queries = block / 64 * 32;
     launch.grid = {uint32_t((c.Sq + queries - 1) / queries), uint32_t(c.H), 1};
     launch.block = {block, 1, 1};
     launch.check.enabled = true;
     launch.check.seed = seed;
-    auto stats = d.launch(**module, "fmha_fwd", launch, args);
+    auto stats = dev->launch(*hsaco, "fmha_fwd", launch, args);
     ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
 
     std::vector<uint16_t> out(nq);

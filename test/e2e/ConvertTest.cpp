@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
 #include "target/CodeObject.h"
-#include "runtime/emu/Emulator.h"
+#include "test/e2e/EmulatedDevice.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -78,24 +78,21 @@ TEST_P(ConvertTest, Bf16RoundsToNearestEven) {
   std::mt19937 rng(7);
   while (in.size() < 256)
     in.push_back(rng());
-  auto ctx = emu::Context::create();
-  auto dev = ctx->addDevice(chip);
-  ASSERT_TRUE(bool(dev));
-  emu::Device &d = **dev;
+  auto dev = kcc::e2e::EmulatedDevice::open(chip);
+  ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
+  kcc::Device &d = **dev;
   uint64_t dsrc = llvm::cantFail(d.allocate(256 * 4));
   uint64_t dexact = llvm::cantFail(d.allocate(256 * 2));
   uint64_t dfast = llvm::cantFail(d.allocate(256 * 2));
   ASSERT_FALSE(bool(d.copyToDevice(dsrc, in.data(), 256 * 4)));
-  auto module = d.loadModule(*hsaco);
-  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
   std::vector<uint8_t> args(24);
   std::memcpy(&args[0], &dsrc, 8);
   std::memcpy(&args[8], &dexact, 8);
   std::memcpy(&args[16], &dfast, 8);
-  emu::LaunchOptions launch;
+  kcc::LaunchConfig launch;
   launch.grid = {1, 1, 1};
   launch.block = {64, 1, 1};
-  auto stats = d.launch(**module, "cvt", launch, args);
+  auto stats = dev->launch(*hsaco, "cvt", launch, args);
   ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
   std::vector<uint16_t> exact(256), fast(256);
   ASSERT_FALSE(bool(d.copyFromDevice(exact.data(), dexact, 256 * 2)));

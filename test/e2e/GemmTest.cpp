@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
 #include "target/CodeObject.h"
-#include "runtime/emu/Emulator.h"
+#include "test/e2e/EmulatedDevice.h"
 #include "test/e2e/HalfFloat.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -83,10 +83,9 @@ TEST_P(GemmTest, MatchesFloat64Reference) {
   for (auto &v : bt) v = quantise(randn(rng));
   for (auto &v : bias) v = quantise(randn(rng));
 
-  auto ctx = kcc::emu::Context::create();
-  auto dev = ctx->addDevice(c.chip);
+  auto dev = kcc::e2e::EmulatedDevice::open(c.chip);
   ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
-  kcc::emu::Device &d = **dev;
+  kcc::Device &d = **dev;
   int outBytes = c.out == "f32" ? 4 : 2;
   auto alloc = [&](size_t bytes) {
     auto p = d.allocate(std::max<size_t>(bytes, 4));
@@ -100,9 +99,6 @@ TEST_P(GemmTest, MatchesFloat64Reference) {
   ASSERT_FALSE(bool(d.copyToDevice(dbias, bias.data(), bias.size() * 2)));
   // C starts as NaN so that an element the kernel fails to write shows.
   ASSERT_FALSE(bool(d.memset(dc, 0xff, size_t(c.M) * c.N * outBytes)));
-
-  auto module = d.loadModule(*hsaco);
-  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
   auto co = kcc::CodeObject::parse(*hsaco);
   ASSERT_TRUE(bool(co)) << llvm::toString(co.takeError());
   const kcc::KernelInfo *info = co->findKernel("gemm");
@@ -126,11 +122,11 @@ TEST_P(GemmTest, MatchesFloat64Reference) {
     if (e.rfind("WM=", 0) == 0) wm = std::stoi(e.substr(3));
     if (e.rfind("WN=", 0) == 0) wn = std::stoi(e.substr(3));
   }
-  kcc::emu::LaunchOptions launch;
+  kcc::LaunchConfig launch;
   launch.grid = {uint32_t((c.M + 2 * wm - 1) / (2 * wm)),
                  uint32_t((c.N + 2 * wn - 1) / (2 * wn)), 1};
   launch.block = {256, 1, 1};
-  auto stats = d.launch(**module, "gemm", launch, args);
+  auto stats = dev->launch(*hsaco, "gemm", launch, args);
   ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
 
   std::vector<uint8_t> out(size_t(c.M) * c.N * outBytes);

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
-#include "runtime/emu/Emulator.h"
+#include "test/e2e/EmulatedDevice.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -124,24 +124,21 @@ TEST_P(LdsSwizzleTest, EveryReaderGetsWhatEveryWriterWrote) {
   std::mt19937 rng(unsigned(c.rows * 7 + c.cols + c.swizzle));
   for (uint16_t &v : in)
     v = uint16_t(rng()); // distinct bit patterns, not necessarily numbers
-  auto ctx = emu::Context::create();
-  auto dev = ctx->addDevice(c.chip);
-  ASSERT_TRUE(bool(dev));
-  emu::Device &d = **dev;
+  auto dev = kcc::e2e::EmulatedDevice::open(c.chip);
+  ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
+  kcc::Device &d = **dev;
   std::vector<uint64_t> ptrs = {llvm::cantFail(d.allocate(n * 2))};
   ASSERT_FALSE(bool(d.copyToDevice(ptrs[0], in.data(), n * 2)));
   for (size_t i = 0; i < readers.size(); ++i) {
     ptrs.push_back(llvm::cantFail(d.allocate(n * 2)));
     ASSERT_FALSE(bool(d.memset(ptrs.back(), 0xff, n * 2)));
   }
-  auto module = d.loadModule(*hsaco);
-  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
   std::vector<uint8_t> args(8 * ptrs.size());
   std::memcpy(args.data(), ptrs.data(), args.size());
-  emu::LaunchOptions launch;
+  kcc::LaunchConfig launch;
   launch.grid = {1, 1, 1};
   launch.block = {64, 1, 1};
-  auto stats = d.launch(**module, "roundtrip", launch, args);
+  auto stats = dev->launch(*hsaco, "roundtrip", launch, args);
   ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
   for (size_t i = 0; i < readers.size(); ++i) {
     std::vector<uint16_t> out(n);

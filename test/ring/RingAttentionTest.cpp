@@ -19,7 +19,6 @@
 #include "runtime/Buffer.h"
 #include "runtime/Runtime.h"
 #include "runtime/SymmetricHeap.h"
-#include "runtime/emu/Emulator.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -412,36 +411,6 @@ TEST(RingAttentionErrors, WrongNumberOfLocalRanks) {
   EXPECT_EQ(toString(res.takeError()),
             "ring_attention: this process drives 2 rank(s) of the communicator but got "
             "operands for 1");
-}
-
-// The emulator feature the heap across processes stands on: host memory
-// owned elsewhere (shared memory) mapped as device memory at a fixed address.
-TEST(EmulatorExternalMemory, MappedHostMemoryIsDeviceMemory) {
-  auto ctx = emu::Context::create();
-  auto d0 = ctx->addDevice(Chip::gfx942);
-  auto d1 = ctx->addDevice(Chip::gfx942);
-  ASSERT_TRUE(bool(d0) && bool(d1));
-  std::vector<uint32_t> host(1024, 7);
-  uint64_t at = emu::Device::kExternalMappingBase;
-  ASSERT_FALSE(bool((*d0)->mapExternal(at, host.data(), host.size() * 4)));
-  // Writes through the device land in the host memory, and every device of
-  // the context reaches the mapping by address.
-  uint32_t v = 42;
-  ASSERT_FALSE(bool((*d1)->copyToDevice(at + 8, &v, 4)));
-  EXPECT_EQ(host[2], 42u);
-  uint32_t back = 0;
-  ASSERT_FALSE(bool((*d0)->copyFromDevice(&back, at + 4, 4)));
-  EXPECT_EQ(back, 7u);
-  EXPECT_EQ(toString((*d0)->mapExternal(at + 256, host.data(), 256)),
-            "external mapping [0x" + llvm::utohexstr(at + 256, true) +
-                ", +256) overlaps an allocation or another mapping");
-  EXPECT_EQ(toString((*d0)->free(at)),
-            "free of 0x" + llvm::utohexstr(at, true) +
-                ", which is mapped external memory (unmap it instead)");
-  ASSERT_FALSE(bool((*d0)->unmapExternal(at)));
-  llvm::Error gone = (*d0)->copyFromDevice(&back, at, 4);
-  EXPECT_TRUE(bool(gone)) << "a read after unmapping succeeded";
-  llvm::consumeError(std::move(gone));
 }
 
 TEST(RingSchedule, ChunksAndSources) {
