@@ -84,7 +84,10 @@ Expected<std::vector<uint8_t>> compile(const Config &c, StringRef file,
                              file.str().c_str());
   CompileOptions co;
   co.chip = c.chip;
-  co.params = params;
+  auto bindings = parseParamBindings(params);
+  if (!bindings)
+    return bindings.takeError();
+  co.params = std::move(*bindings);
   std::string diags;
   raw_string_ostream ds(diags);
   auto h = compileKernelSource(k->source, k->path, co, Stage::Hsaco, ds);

@@ -81,7 +81,10 @@ Expected<std::vector<uint8_t>> compile(Chip chip, StringRef source, StringRef fi
                                           std::vector<std::string> params) {
   CompileOptions co;
   co.chip = chip;
-  co.params = std::move(params);
+  auto bindings = parseParamBindings(params);
+  if (!bindings)
+    return bindings.takeError();
+  co.params = std::move(*bindings);
   std::string diags;
   raw_string_ostream ds(diags);
   auto hsaco = compileKernelSource(source, file, co, Stage::Hsaco, ds);

@@ -288,10 +288,7 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
   // Tile passes.
   {
     PassManager pm(&context);
-    TileSpecializeOptions specialize;
-    specialize.chip = getChipInfo(options.chip).name.str();
-    specialize.params.assign(options.params.begin(), options.params.end());
-    pm.addPass(createTileSpecialize(specialize));
+    pm.addPass(createTileSpecialize(options.chip, options.params));
     // Helper functions of a kernel are inlined and then dropped.
     pm.addPass(createInlinerPass());
     pm.addPass(createSymbolDCEPass());

@@ -8,6 +8,7 @@
 #ifndef KCC_COMPILER_PIPELINE_H
 #define KCC_COMPILER_PIPELINE_H
 
+#include "passes/ParamBinding.h"
 #include "target/Target.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -30,8 +31,9 @@ llvm::StringRef stageList();
 
 struct CompileOptions {
   Chip chip = Chip::gfx942;
-  /// Parameter bindings, each NAME=VALUE.
-  std::vector<std::string> params;
+  /// Parameter bindings, typed where they were written (-D, an op's
+  /// choice): see passes/ParamBinding.h.
+  std::vector<ParamBinding> params;
   unsigned optLevel = 3;
   /// Writes every stage of the compile into this folder (made if missing),
   /// each file name after `dumpPrefix`: input.mlir, tile-passes/ (the module

@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include "passes/ParamBinding.h"
 #include "target/Target.h"
 
 namespace mlir {
@@ -23,6 +24,12 @@ namespace kcc {
 
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
+
+/// The specialization pass for `chip` and `params` as the compiler has them,
+/// typed; the textual options (chip=..., params=NAME=VALUE,...) are for
+/// pipelines written as text (kcc-opt).
+std::unique_ptr<mlir::Pass> createTileSpecialize(Chip chip,
+                                                 std::vector<ParamBinding> params);
 
 /// Adds the tile type conversions (tile -> per-lane vector, buffer ->
 /// ptr<8>, LDS -> ptr<3>, ptr -> ptr<1>) to `converter`.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "passes/ConstantFold.h"
+#include "passes/ParamBinding.h"
 
 #include "dialects/Tile/Layout.h"
 #include "dialects/Tile/TileDialect.h"
@@ -38,11 +39,22 @@ struct Bindings {
 struct TileSpecializePass
     : public kcc::impl::TileSpecializeBase<TileSpecializePass> {
   using TileSpecializeBase::TileSpecializeBase;
+  /// The compiler's way in: chip and parameters already typed.
+  TileSpecializePass(Chip chip, std::vector<ParamBinding> params)
+      : typedChip(chip), typedParams(std::move(params)) {}
 
   void runOnOperation() override;
 
 private:
-  LogicalResult bind(ModuleOp module, Chip chip, Bindings &bindings);
+  /// The chip and the bindings: the typed ones when the pass was made with
+  /// them, else the textual options (a pipeline string, kcc-opt) parsed here.
+  LogicalResult readInputs(ModuleOp module, Chip &chip,
+                           std::vector<ParamBinding> &params);
+  LogicalResult bind(ModuleOp module, ArrayRef<ParamBinding> params,
+                     Bindings &bindings);
+
+  std::optional<Chip> typedChip;
+  std::optional<std::vector<ParamBinding>> typedParams;
 };
 
 } // namespace
@@ -58,21 +70,55 @@ static int64_t defaultMfmaK(Chip chip, int64_t m) {
   return k;
 }
 
-static std::optional<int64_t> parseIntValue(StringRef text, Type type) {
-  if (type.isInteger(1)) {
-    if (text == "1" || text.equals_insensitive("true"))
-      return 1;
-    if (text == "0" || text.equals_insensitive("false"))
-      return 0;
-    return std::nullopt;
-  }
-  int64_t value;
-  if (text.getAsInteger(0, value))
-    return std::nullopt;
-  return value;
+/// Where a diagnostic about the pass's inputs from outside the source (the
+/// chip, a parameter the kernel does not declare) points: the kernel, else
+/// the first function. Never the module's own location, which the parser
+/// gives line 0, so that the message names a line of the file.
+static Location kernelLoc(ModuleOp module) {
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f->hasAttr(TileDialect::kKernelAttrName))
+      return f.getLoc();
+  for (auto f : module.getOps<func::FuncOp>())
+    return f.getLoc();
+  return module.getLoc();
 }
 
-LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
+/// The same for a parameter: the kernel's first parameter declaration (the
+/// list the message gives), else the kernel.
+static Location paramDeclsLoc(ModuleOp module) {
+  for (Operation &op : module.getBody()->getOperations())
+    if (isa<ParamDeclOp, TypeParamDeclOp>(op))
+      return op.getLoc();
+  return kernelLoc(module);
+}
+
+LogicalResult TileSpecializePass::readInputs(ModuleOp module, Chip &chip,
+                                             std::vector<ParamBinding> &params) {
+  if (typedChip) {
+    chip = *typedChip;
+  } else {
+    std::optional<Chip> parsed = parseChip(this->chip);
+    if (!parsed)
+      return emitError(kernelLoc(module), this->chip.empty()
+                                            ? "no target chip given"
+                                            : "unsupported chip '" + this->chip + "'")
+             << "; supported: " << supportedChipList();
+    chip = *parsed;
+  }
+  if (typedParams) {
+    params = *typedParams;
+    return success();
+  }
+  std::vector<std::string> texts(this->params.begin(), this->params.end());
+  llvm::Expected<std::vector<ParamBinding>> parsed = parseParamBindings(texts);
+  if (!parsed)
+    return emitError(paramDeclsLoc(module)) << llvm::toString(parsed.takeError());
+  params = std::move(*parsed);
+  return success();
+}
+
+LogicalResult TileSpecializePass::bind(ModuleOp module,
+                                       ArrayRef<ParamBinding> params,
                                        Bindings &bindings) {
   MLIRContext *ctx = module.getContext();
   llvm::StringMap<ParamDeclOp> intDecls;
@@ -92,28 +138,20 @@ LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
     return names.empty() ? std::string("none") : llvm::join(names, ", ");
   };
 
-  // Values given on the command line.
-  llvm::StringMap<std::string> given;
-  for (const std::string &param : params) {
-    auto [name, value] = StringRef(param).split('=');
-    name = name.trim();
-    value = value.trim();
-    // Command-line values have no place in the kernel source: they are
-    // reported at the top of the kernel's file, which names it.
-    Location cli = module.getLoc();
-    if (name.empty() || !StringRef(param).contains('='))
-      return emitError(cli, "parameter '")
-             << param << "' must be written NAME=VALUE";
+  // Values given from outside the source (-D, an op's choice).
+  llvm::StringMap<const ParamBinding *> given;
+  for (const ParamBinding &param : params) {
+    StringRef name = param.name;
     if (!intDecls.count(name) && !typeDecls.count(name))
-      return emitError(cli, "unknown parameter '")
-             << name << "' (-D " << param << "); this kernel declares: "
+      return emitError(paramDeclsLoc(module), "unknown parameter '")
+             << name << "' (-D " << param.str() << "); this kernel declares: "
              << declaredList();
     if (given.count(name)) {
       Operation *decl = intDecls.count(name) ? intDecls[name].getOperation()
                                              : typeDecls[name].getOperation();
       return decl->emitError("parameter '") << name << "' is given twice";
     }
-    given[name] = value.str();
+    given[name] = &param;
   }
 
   for (auto &entry : intDecls) {
@@ -121,12 +159,14 @@ LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
     Type type = decl.getType();
     auto it = given.find(entry.getKey());
     if (it != given.end()) {
-      std::optional<int64_t> value = parseIntValue(it->second, type);
-      if (!value)
+      const ParamBinding &b = *it->second;
+      bool fits = b.isInteger() &&
+                  (!type.isInteger(1) || b.integer() == 0 || b.integer() == 1);
+      if (!fits)
         return decl.emitError("parameter '")
-               << entry.getKey() << "' is " << type << "; '" << it->second
+               << entry.getKey() << "' is " << type << "; '" << b.valueText()
                << "' is not a valid value";
-      bindings.ints[entry.getKey()] = *value;
+      bindings.ints[entry.getKey()] = b.integer();
     } else if (auto def = dyn_cast_or_null<IntegerAttr>(decl.getDefaultValueAttr())) {
       bindings.ints[entry.getKey()] =
           type.isInteger(1) ? (int64_t)def.getValue().getZExtValue()
@@ -141,17 +181,18 @@ LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
     TypeParamDeclOp decl = entry.getValue();
     auto it = given.find(entry.getKey());
     if (it != given.end()) {
+      const ParamBinding &b = *it->second;
       Type type;
-      {
+      if (!b.isInteger()) {
         // A value that does not parse is reported once, below, in terms of
         // the parameter; the parser's own diagnostic would only confuse.
         ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
-        type = parseType(it->second, ctx);
+        type = parseType(b.typeName(), ctx);
       }
       if (!type || !(type.isBF16() || type.isF16() || type.isF32()))
         return decl.emitError("type parameter '")
                << entry.getKey() << "' must be bf16, f16 or f32, not '"
-               << it->second << "'";
+               << b.valueText() << "'";
       bindings.types[entry.getKey()] = type;
     } else if (auto def = decl.getDefaultTypeAttr()) {
       bindings.types[entry.getKey()] = def.getValue();
@@ -161,22 +202,18 @@ LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
              << entry.getKey() << "=bf16)";
     }
   }
-  (void)chip;
   return success();
 }
 
 void TileSpecializePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
-  std::optional<Chip> parsedChip = parseChip(chip);
-  if (!parsedChip) {
-    emitError(module.getLoc(), chip.empty() ? "no target chip given"
-                                                 : "unsupported chip '" + chip + "'")
-        << "; supported: " << supportedChipList();
+  Chip targetChip;
+  std::vector<ParamBinding> params;
+  if (failed(readInputs(module, targetChip, params)))
     return signalPassFailure();
-  }
   Bindings bindings;
-  if (failed(bind(module, *parsedChip, bindings)))
+  if (failed(bind(module, params, bindings)))
     return signalPassFailure();
 
   // Types and attributes: dimensions, element types, MFMA shapes.
@@ -211,7 +248,7 @@ void TileSpecializePass::runOnOperation() {
     if (attr.isResolved())
       return attr;
     return MfmaLayoutAttr::get(ctx, attr.getOperand(), attr.getM(), attr.getN(),
-                               defaultMfmaK(*parsedChip, attr.getM()),
+                               defaultMfmaK(targetChip, attr.getM()),
                                attr.getKFromAcc());
   });
   replacer.addReplacement([&](DtypeParamType type) -> Type {
@@ -378,9 +415,14 @@ void TileSpecializePass::runOnOperation() {
     bound.push_back(builder.getNamedAttr(e.getKey(), TypeAttr::get(e.getValue())));
   module->setAttr("tile.params", builder.getDictionaryAttr(bound));
   module->setAttr(TileDialect::kTargetAttrName,
-                  TargetAttr::get(ctx, getChipInfo(*parsedChip).name));
+                  TargetAttr::get(ctx, getChipInfo(targetChip).name));
   for (auto decl : llvm::make_early_inc_range(module.getOps<ParamDeclOp>()))
     decl.erase();
   for (auto decl : llvm::make_early_inc_range(module.getOps<TypeParamDeclOp>()))
     decl.erase();
+}
+
+std::unique_ptr<Pass> kcc::createTileSpecialize(Chip chip,
+                                                std::vector<ParamBinding> params) {
+  return std::make_unique<TileSpecializePass>(chip, std::move(params));
 }

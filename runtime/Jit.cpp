@@ -118,7 +118,7 @@ std::optional<std::string> Jit::overrideFile(StringRef bufferName,
 }
 
 Jit::Result Jit::produce(StringRef source, StringRef bufferName,
-                         ArrayRef<std::string> params, Chip chip,
+                         ArrayRef<ParamBinding> params, Chip chip,
                          const std::string &key) {
   Result r;
   // A user's hand-edited result for this compile replaces it. It never goes
@@ -193,9 +193,14 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
                                             ArrayRef<std::string> params,
                                             Chip chip) {
   auto start = std::chrono::steady_clock::now();
+  // NAME=VALUE is read here, once; the compiler gets typed bindings and the
+  // key their canonical spelling ("0x10" and "16" share an entry).
+  Expected<std::vector<ParamBinding>> bindings = parseParamBindings(params);
+  if (!bindings)
+    return bindings.takeError();
   CacheKeyInputs in;
   in.source = source;
-  in.params.assign(params.begin(), params.end());
+  in.params = paramBindingTexts(*bindings);
   in.chip = chip;
   in.optLevel = options_.optLevel;
   in.compilerIdentity = identity_;
@@ -220,7 +225,7 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
   }
   Result r;
   if (owner) {
-    r = produce(source, bufferName, params, chip, key);
+    r = produce(source, bufferName, *bindings, chip, key);
     promise.set_value(r);
     // Failures and a disabled memory cache leave no entry behind: the next
     // call tries again (only calls already waiting share this result).

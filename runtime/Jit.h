@@ -19,8 +19,9 @@
 #ifndef KCC_RUNTIME_JIT_H
 #define KCC_RUNTIME_JIT_H
 
-#include "target/Target.h"
+#include "passes/ParamBinding.h"
 #include "runtime/CompileCache.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -124,7 +125,7 @@ private:
   /// The override, else the disk cache's entry, else a compile (dumped
   /// when $KCC_DUMP_DIR says so).
   Result produce(llvm::StringRef source, llvm::StringRef bufferName,
-                 llvm::ArrayRef<std::string> params, Chip chip,
+                 llvm::ArrayRef<ParamBinding> params, Chip chip,
                  const std::string &key);
 
   JitOptions options_;

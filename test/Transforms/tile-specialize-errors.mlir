@@ -1,9 +1,10 @@
 // RUN: split-file %s %t
 //
 // Errors in the pass options have no place in the kernel source: they are
-// reported at the kernel's file (line 0), naming the option. Errors about one
-// parameter (its value, or its being given twice) are reported on its
-// declaration.
+// reported at the kernel's first parameter declaration (an unknown or
+// malformed parameter) or at the kernel (the chip), naming the option, so the
+// file and a line show. Errors about one parameter (its value, or its being
+// given twice) are reported on its declaration.
 // RUN: not kcc-opt %t/params.mlir --tile-specialize="chip=gfx942 params=CAUSAL=1,XX=3" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not kcc-opt %t/empty.mlir --tile-specialize="chip=gfx942 params=XX=3" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-NONE
 // RUN: not kcc-opt %t/params.mlir --tile-specialize="chip=gfx942 params=CAUSAL=1,CAUSAL=0" 2>&1 | FileCheck %s --check-prefix=TWICE
@@ -34,12 +35,12 @@
 // RUN: kcc-opt %t/block.mlir --tile-specialize=chip=gfx942 -split-input-file -verify-diagnostics
 // RUN: kcc-opt %t/branch.mlir --tile-specialize="chip=gfx942 params=TR=1" -verify-diagnostics
 
-// UNKNOWN: params.mlir:0:0: error: unknown parameter 'XX' (-D XX=3); this kernel declares: BM, CAUSAL, DT, OUT
-// UNKNOWN-NONE: empty.mlir:0:0: error: unknown parameter 'XX' (-D XX=3); this kernel declares: none
+// UNKNOWN: params.mlir:1:1: error: unknown parameter 'XX' (-D XX=3); this kernel declares: BM, CAUSAL, DT, OUT
+// UNKNOWN-NONE: empty.mlir:1:1: error: unknown parameter 'XX' (-D XX=3); this kernel declares: none
 // TWICE: params.mlir:{{[0-9]+}}:1: error: parameter 'CAUSAL' is given twice
-// SYNTAX: params.mlir:0:0: error: parameter 'CAUSAL' must be written NAME=VALUE
-// CHIP: params.mlir:0:0: error: unsupported chip 'gfx90a'; supported: gfx942, gfx950
-// NOCHIP: params.mlir:0:0: error: no target chip given; supported: gfx942, gfx950
+// SYNTAX: params.mlir:1:1: error: parameter 'CAUSAL': write it NAME=VALUE
+// CHIP: params.mlir:5:1: error: unsupported chip 'gfx90a'; supported: gfx942, gfx950
+// NOCHIP: params.mlir:5:1: error: no target chip given; supported: gfx942, gfx950
 // A type value that does not parse is reported once, in terms of the
 // parameter (the type parser's own "expected non-function type" is dropped).
 // NOTATYPE: params.mlir:4:1: error: type parameter 'OUT' must be bf16, f16 or f32, not 'notatype'

@@ -48,7 +48,9 @@ TEST_P(AttentionCheckTest, CleanUnderCheckMode) {
   ASSERT_TRUE(bool(src));
   CompileOptions options;
   options.chip = c.chip;
-  options.params = params;
+  auto bindings = parseParamBindings(params);
+  ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
+  options.params = *bindings;
   std::string diags;
   llvm::raw_string_ostream ds(diags);
   auto hsaco = compileKernelSource((*src)->getBuffer(), "fmha_fwd.mlir", options,

@@ -88,7 +88,9 @@ TEST_P(AttentionTest, MatchesFloat64Reference) {
   ASSERT_TRUE(bool(src));
   kcc::CompileOptions options;
   options.chip = c.chip;
-  options.params = cfg.params;
+  auto bindings = kcc::parseParamBindings(cfg.params);
+  ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
+  options.params = *bindings;
   std::string diags;
   llvm::raw_string_ostream ds(diags);
   auto hsaco = kcc::compileKernelSource((*src)->getBuffer(), "fmha_fwd.mlir", options,

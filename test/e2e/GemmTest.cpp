@@ -63,9 +63,12 @@ TEST_P(GemmTest, MatchesFloat64Reference) {
   const Case &c = GetParam();
   kcc::CompileOptions options;
   options.chip = c.chip;
-  options.params = {"DTYPE=" + c.dtype, "OUT=" + c.out,
-                    std::string("HAS_BIAS=") + (c.bias ? "1" : "0")};
-  options.params.insert(options.params.end(), c.extra.begin(), c.extra.end());
+  std::vector<std::string> params = {"DTYPE=" + c.dtype, "OUT=" + c.out,
+                                     std::string("HAS_BIAS=") + (c.bias ? "1" : "0")};
+  params.insert(params.end(), c.extra.begin(), c.extra.end());
+  auto bindings = kcc::parseParamBindings(params);
+  ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
+  options.params = *bindings;
   std::string diags;
   llvm::raw_string_ostream diagStream(diags);
   auto hsaco = kcc::compileKernelSource(kernelSource(), "gemm.mlir", options,

@@ -494,7 +494,9 @@ TEST_F(JitTest, Errors) {
   auto badParam = jit.compile("gemm", {"FOO=1"}, Chip::gfx942);
   ASSERT_FALSE(bool(badParam));
   std::string text = llvm::toString(badParam.takeError());
-  EXPECT_NE(text.find("gemm.mlir:0:0: error: unknown parameter 'FOO' (-D FOO=1); "
+  // At a line of the kernel's file (its parameter declarations), not 0:0.
+  EXPECT_EQ(text.find(":0:0:"), std::string::npos) << text;
+  EXPECT_NE(text.find(":1: error: unknown parameter 'FOO' (-D FOO=1); "
                       "this kernel declares: BK, DTYPE, "
                       "HAS_BIAS, KS, OUT, PAD, REG, RROWS, SWZ, WIDE, WM, WN"),
             std::string::npos)
@@ -504,6 +506,11 @@ TEST_F(JitTest, Errors) {
   auto again = jit.compile("gemm", {"FOO=1"}, Chip::gfx942);
   EXPECT_FALSE(bool(again));
   consumeError(again.takeError());
+  EXPECT_EQ(jit.stats().compiles, 2u);
+  // A malformed parameter is refused where it is read: nothing compiles.
+  auto malformed = jit.compile("gemm", {"BK"}, Chip::gfx942);
+  ASSERT_FALSE(bool(malformed));
+  EXPECT_EQ(llvm::toString(malformed.takeError()), "parameter 'BK': write it NAME=VALUE");
   EXPECT_EQ(jit.stats().compiles, 2u);
 }
 

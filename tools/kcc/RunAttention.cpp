@@ -111,12 +111,7 @@ int runAttention(const Options &o) {
     if (*d != std::to_string(s.headDim))
       return fail("-D D=" + *d + " but the shape's D is " + Twine(s.headDim) +
                   "; give the head size once, in --shape");
-  std::vector<std::string> tuning;
-  for (const std::string &d : o.defines) {
-    StringRef k = StringRef(d).split('=').first.trim();
-    if (k != "DTYPE" && k != "CAUSAL" && k != "LSE_OUT" && k != "D")
-      tuning.push_back(d);
-  }
+  std::vector<std::string> tuning = tuningDefines(o, {"DTYPE", "CAUSAL", "LSE_OUT", "D"});
   // The sizes the host arrays need; the op checks everything else.
   for (int64_t x : {s.batch, s.seqQ, s.seqKv, s.heads, s.kvHeads, s.headDim})
     if (x < 1 || x > INT32_MAX)

@@ -82,12 +82,7 @@ int runGemm(const Options &o) {
     return fail("-D OUT must be bf16, f16 or f32");
   std::string hb = define(o, "HAS_BIAS").value_or("0");
   bool hasBias = hb == "1" || hb == "true";
-  std::vector<std::string> tuning;
-  for (const std::string &d : o.defines) {
-    StringRef k = StringRef(d).split('=').first.trim();
-    if (k != "DTYPE" && k != "OUT" && k != "HAS_BIAS")
-      tuning.push_back(d);
-  }
+  std::vector<std::string> tuning = tuningDefines(o, {"DTYPE", "OUT", "HAS_BIAS"});
   for (const auto &e : o.shape)
     if (e.getKey() != "M" && e.getKey() != "N" && e.getKey() != "K")
       return fail("--shape takes M, N and K; got '" + e.getKey() + "'");

@@ -43,6 +43,8 @@ bool parsePairs(StringRef text, StringMap<std::string> &out) {
 } // namespace
 
 int fail(const Twine &message) {
+  // What the run printed so far comes first, as it happened.
+  outs().flush();
   errs() << "kcc run: error: " << message << "\n";
   return 1;
 }
@@ -50,12 +52,18 @@ int fail(const Twine &message) {
 
 std::optional<std::string> define(const Options &o, StringRef name) {
   std::optional<std::string> v;
-  for (const std::string &d : o.defines) {
-    auto [k, val] = StringRef(d).split('=');
-    if (k.trim() == name)
-      v = val.trim().str();
-  }
+  for (const ParamBinding &d : o.defines)
+    if (d.name == name)
+      v = d.valueText();
   return v;
+}
+
+std::vector<std::string> tuningDefines(const Options &o, ArrayRef<StringRef> own) {
+  std::vector<std::string> tuning;
+  for (const ParamBinding &d : o.defines)
+    if (!is_contained(own, StringRef(d.name)))
+      tuning.push_back(d.str());
+  return tuning;
 }
 
 Expected<std::optional<NpyArray>> readInput(const Options &o, StringRef name) {
@@ -99,12 +107,14 @@ std::optional<int> parseOptions(ArrayRef<StringRef> args, Options &o) {
       if (!v || v->getAsDouble(d))
         return fail("--scale needs a number");
       o.scale = d;
-    } else if (a == "-D") {
-      if (i + 1 >= args.size())
-        return fail("-D needs NAME=VALUE");
-      o.defines.push_back(args[++i].str());
     } else if (a.starts_with("-D")) {
-      o.defines.push_back(a.drop_front(2).str());
+      if (a == "-D" && i + 1 >= args.size())
+        return fail("-D needs NAME=VALUE");
+      Expected<ParamBinding> d =
+          ParamBinding::parse(a == "-D" ? args[++i] : a.drop_front(2));
+      if (!d)
+        return fail(toString(d.takeError()));
+      o.defines.push_back(std::move(*d));
     } else if (a == "--device" || a.starts_with("--device=")) {
       auto v = value("--device");
       if (!v) return fail("--device needs hip:N, emu:gfx942 or emu:gfx950");

@@ -9,6 +9,7 @@
 #ifndef KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
 #define KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
 
+#include "passes/ParamBinding.h"
 #include "target/Error.h"
 #include "runtime/LaunchTiming.h"
 #include "runtime/Npy.h"
@@ -35,7 +36,7 @@ namespace kcc::runkernel {
 /// The options of `kcc run NAME`, as given on the command line.
 struct Options {
   std::string kernel, device;
-  std::vector<std::string> defines;
+  std::vector<ParamBinding> defines; // -D, parsed as they are read
   llvm::StringMap<int64_t> shape;
   uint64_t seed = 1;
   llvm::StringMap<std::string> inputs;
@@ -70,8 +71,14 @@ private:
 /// error, which it prints), std::nullopt when a runner should run.
 std::optional<int> parseOptions(llvm::ArrayRef<llvm::StringRef> args, Options &o);
 
-/// The value of -D NAME=... (the last one), if given.
+/// The value of -D NAME=... (the last one) as written back ("bf16", "1"),
+/// if given.
 std::optional<std::string> define(const Options &o, llvm::StringRef name);
+
+/// Every -D but those named in `own` (which the runner reads itself), as
+/// NAME=VALUE: the tuning parameters the op passes on to the kernel.
+std::vector<std::string> tuningDefines(const Options &o,
+                                       llvm::ArrayRef<llvm::StringRef> own);
 
 /// The .npy file --inputs gives for `name`, read (errors name the file);
 /// std::nullopt when --inputs does not give it.

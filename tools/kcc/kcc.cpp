@@ -220,15 +220,19 @@ static int compileMain(int argc, char **argv) {
   if (!input)
     return fail("cannot read '" + o.input + "': " + input.getError().message());
 
+  Expected<std::vector<kcc::ParamBinding>> params = kcc::parseParamBindings(o.defines);
+  if (!params)
+    return fail(toString(params.takeError()));
+
   kcc::CompileOptions options;
   options.chip = *chip;
-  options.params = o.defines;
+  options.params = *params;
   options.optLevel = o.optLevel;
   // The folder KCC_DUMP_DIR and KCC_OVERRIDE_DIR use: the JIT's for the same
   // source, parameters and chip.
   kcc::CacheKeyInputs keyInputs;
   keyInputs.source = (*input)->getBuffer();
-  keyInputs.params = o.defines;
+  keyInputs.params = kcc::paramBindingTexts(*params);
   keyInputs.chip = *chip;
   keyInputs.optLevel = o.optLevel;
   keyInputs.compilerIdentity = kcc::buildIdentity().id;
