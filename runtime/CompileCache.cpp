@@ -107,6 +107,19 @@ static void touch(const std::string &path) {
   sys::Process::SafelyCloseFileDescriptor(fd);
 }
 
+/// What an entry's checksum covers: its key and writer as the header holds
+/// them (64 bytes each, zero-padded) and the payload.
+static std::array<uint8_t, 32> entryChecksum(StringRef key, StringRef identity,
+                                             ArrayRef<uint8_t> payload) {
+  char fields[128] = {};
+  std::memcpy(fields, key.data(), std::min<size_t>(key.size(), 64));
+  std::memcpy(fields + 64, identity.data(), std::min<size_t>(identity.size(), 64));
+  SHA256 hash;
+  hash.update(StringRef(fields, sizeof(fields)));
+  hash.update(payload);
+  return hash.final();
+}
+
 DiskCache::Lookup DiskCache::lookup(StringRef key) const {
   Lookup result;
   std::string path = entryPath(key);
@@ -136,12 +149,12 @@ DiskCache::Lookup DiskCache::lookup(StringRef key) const {
     return damaged("payload is " + Twine(data.size() - kHeaderSize) +
                    " bytes, header says " + Twine(length) + " (truncated?)");
   ArrayRef<uint8_t> payload(p + kHeaderSize, length);
-  std::array<uint8_t, 32> sum = SHA256::hash(payload);
+  StringRef writer(data.data() + kIdentityOffset, 64);
+  std::array<uint8_t, 32> sum = entryChecksum(key, writer, payload);
   if (std::memcmp(sum.data(), p + 24, 32) != 0)
-    return damaged("payload checksum mismatch");
+    return damaged("checksum mismatch (payload or header edited)");
   // Whole and sound, but from another build of the compiler: its code may
   // differ from what this one generates, so it is never served.
-  StringRef writer(data.data() + kIdentityOffset, 64);
   if (writer != identity_) {
     result.status = LookupStatus::Stale;
     result.problem = ("written by another compiler (identity " +
@@ -156,14 +169,15 @@ DiskCache::Lookup DiskCache::lookup(StringRef key) const {
 }
 
 Error DiskCache::store(StringRef key, ArrayRef<uint8_t> payload) const {
-  if (std::error_code ec = sys::fs::create_directories(dir_))
+  if (std::error_code ec =
+          sys::fs::create_directories(dir_, /*IgnoreExisting=*/true, sys::fs::owner_all))
     return createStringError(ec, "cannot create cache directory '" + dir_ +
                                      "': " + ec.message());
   std::vector<uint8_t> header(kHeaderSize, 0);
   std::memcpy(header.data(), kMagic, 8);
   support::endian::write32le(header.data() + 8, kFormatVersion);
   support::endian::write64le(header.data() + 16, payload.size());
-  std::array<uint8_t, 32> sum = SHA256::hash(payload);
+  std::array<uint8_t, 32> sum = entryChecksum(key, identity_, payload);
   std::memcpy(header.data() + 24, sum.data(), 32);
   std::memcpy(header.data() + 56, key.data(), std::min<size_t>(key.size(), 64));
   std::memcpy(header.data() + kIdentityOffset, identity_.data(),

@@ -3,10 +3,11 @@
 // One file per key, `<dir>/<key>.kcco`, laid out as
 //
 //   offset  0  magic "KCCCACHE"           8 bytes
-//           8  format version (2)         4 bytes, little-endian
+//           8  format version (3)         4 bytes, little-endian
 //          12  reserved (0)               4 bytes
 //          16  payload length             8 bytes, little-endian
-//          24  SHA-256 of the payload    32 bytes
+//          24  SHA-256 of key, identity  32 bytes
+//              and payload
 //          56  the key (hex, 64 chars)   64 bytes
 //         120  compiler identity         64 bytes (BuildIdentity::id, hex)
 //         184  payload (the code object)
@@ -22,6 +23,12 @@
 // several processes filling the cache at once. A reader still trusts nothing:
 // wrong magic, version, key, length or checksum make the entry "damaged", a
 // foreign identity makes it "stale", and the JIT recompiles and overwrites it.
+// The checksum covers the key and the identity as well as the payload, so an
+// entry whose header was edited (another key's code object renamed, a stale
+// entry given this build's identity) is damaged, never served.
+//
+// The folder is created readable by its owner only (0700): a code object in
+// it is run as written, so no other user may put one there.
 //
 // Size: after each store, entries are evicted until the folder holds at most
 // maxBytes - other compilers' entries (and unreadable files) first, then
@@ -71,7 +78,7 @@ llvm::Expected<uint64_t> cacheMaxBytesFromEnvironment();
 /// One file of the cache folder, as a scan finds it.
 struct DiskCacheEntry {
   std::string path;
-  /// From the header; empty when the file is no readable version-2 entry
+  /// From the header; empty when the file is no readable entry of this format
   /// (damaged, an older format, a writer's temporary file).
   std::string key, identity;
   /// A writer's "<key>.tmp-XXXXXXXX", not yet renamed into an entry.
@@ -109,7 +116,8 @@ public:
   /// Reads and verifies the entry of `key`; a hit refreshes its time, so
   /// that eviction keeps what is used.
   Lookup lookup(llvm::StringRef key) const;
-  /// Writes atomically (temporary file + rename), creating the directory.
+  /// Writes atomically (temporary file + rename), creating the directory
+  /// (private to the user).
   llvm::Error store(llvm::StringRef key, llvm::ArrayRef<uint8_t> payload) const;
 
   /// Every entry and temporary file of the folder (nothing else: the folder
@@ -126,7 +134,7 @@ public:
   llvm::Expected<std::pair<uint64_t, uint64_t>> clear() const;
 
   static constexpr size_t kHeaderSize = 184;
-  static constexpr uint32_t kFormatVersion = 2;
+  static constexpr uint32_t kFormatVersion = 3;
 
 private:
   std::string dir_, identity_;

@@ -5,6 +5,7 @@
 #include "runtime/KernelCatalog.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -179,8 +180,15 @@ Jit::Result Jit::produce(StringRef source, StringRef bufferName,
     // The cache is an optimisation: a read-only or full disk must not fail
     // the compile. The counter lets tests and tools notice.
     if (Error e = disk_.store(key, *r.codeObject)) {
-      consumeError(std::move(e));
-      ++writeFailures_;
+      // Said once per JIT, not per kernel: every later store would fail
+      // the same way.
+      if (writeFailures_++ == 0)
+        WithColor::warning(errs(), "kcc")
+            << "cannot write the compile cache: " << toString(std::move(e))
+            << "; compiling without it (set KCC_CACHE_DIR to a writable "
+               "folder)\n";
+      else
+        consumeError(std::move(e));
     } else {
       evictions_ += disk_.evict(maxBytes_, key);
     }

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <thread>
+#include <unistd.h>
 
 using namespace kcc;
 
@@ -234,9 +235,12 @@ TEST_F(JitTest, EntryOfAnotherCompilerIsRecompiledAndReplaced) {
   ASSERT_NO_FATAL_FAILURE(writeEntry(o, entry));
   const std::string &key = entry.key, &path = entry.path, &good = entry.bytes;
   DiskCache disk(dir_, kBuildA);
-  std::string foreign = good;
-  foreign.replace(120, 64, kBuildB);
-  ASSERT_NO_FATAL_FAILURE(overwrite(path, foreign));
+  // Build B writes the same code object at build A's key.
+  std::string payload = good.substr(DiskCache::kHeaderSize);
+  ASSERT_FALSE(bool(DiskCache(dir_, kBuildB)
+                        .store(key, llvm::ArrayRef<uint8_t>(
+                                        reinterpret_cast<const uint8_t *>(payload.data()),
+                                        payload.size()))));
   DiskCache::Lookup l = disk.lookup(key);
   EXPECT_EQ(l.status, DiskCache::LookupStatus::Stale);
   EXPECT_EQ(l.problem, "written by another compiler (identity bbbbbbbbbbbbbbbb...)");
@@ -425,7 +429,18 @@ TEST_F(JitTest, TruncatedEntryIsRecompiled) {
 
 TEST_F(JitTest, FlippedPayloadByteIsRecompiled) {
   expectRecompiled(dir_, [](std::string &s) { s[s.size() / 2] ^= 0x40; },
-                   [](size_t) { return std::string("payload checksum mismatch"); });
+                   [](size_t) {
+                     return std::string("checksum mismatch (payload or header edited)");
+                   });
+}
+
+// An entry another build wrote, whose header was given this build's identity
+// (or any edited key or identity), is not served: the checksum covers them.
+TEST_F(JitTest, ForgedHeaderIsRecompiled) {
+  expectRecompiled(dir_, [](std::string &s) { s.replace(120, 64, std::string(64, 'f')); },
+                   [](size_t) {
+                     return std::string("checksum mismatch (payload or header edited)");
+                   });
 }
 
 TEST_F(JitTest, ShortEntryIsRecompiled) {
@@ -535,6 +550,48 @@ TEST_F(JitTest, UnwritableCacheDirectoryStillCompiles) {
   auto r = jit.compile("gemm", kParams, Chip::gfx942);
   ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
   EXPECT_EQ(jit.stats().diskWriteFailures, 1u);
+}
+
+// The folder is made private to the user: the JIT runs what it finds there.
+TEST(JitCacheFolder, IsCreatedPrivate) {
+  llvm::SmallString<128> parent;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("kcc-jit-private", parent));
+  llvm::SmallString<128> dir(parent);
+  llvm::sys::path::append(dir, "nested", "cache");
+  JitOptions o;
+  o.cacheDirectory = std::string(dir);
+  Jit jit(o);
+  auto r = jit.compile(emptyKernel("k"), {}, Chip::gfx942);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  llvm::sys::fs::file_status st;
+  ASSERT_FALSE(llvm::sys::fs::status(dir, st));
+  EXPECT_EQ(st.permissions() & llvm::sys::fs::all_all, llvm::sys::fs::owner_all);
+  llvm::sys::fs::remove_directories(parent);
+}
+
+// A cache folder that cannot be written (here a file stands in its place)
+// costs a warning, once, and nothing else: every compile still succeeds.
+TEST(JitCacheFolder, UnwritableWarnsOnceAndCompiles) {
+  llvm::SmallString<128> file;
+  int fd;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("kcc-not-a-folder", "", fd, file));
+  ::close(fd);
+  JitOptions o;
+  o.cacheDirectory = std::string(file);
+  Jit jit(o);
+  testing::internal::CaptureStderr();
+  auto a = jit.compile(emptyKernel("a"), {}, Chip::gfx942);
+  auto b = jit.compile(emptyKernel("b"), {}, Chip::gfx942);
+  std::string warnings = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
+  ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
+  EXPECT_EQ(jit.stats().diskWriteFailures, 2u);
+  // Once: the second failed store says nothing more.
+  EXPECT_EQ(warnings, "kcc: warning: cannot write the compile cache: cannot create a "
+                      "temporary file in '" + std::string(file) +
+                          "': Not a directory; compiling without it (set "
+                          "KCC_CACHE_DIR to a writable folder)\n");
+  llvm::sys::fs::remove(file);
 }
 
 } // namespace
