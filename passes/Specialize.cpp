@@ -189,10 +189,10 @@ LogicalResult TileSpecializePass::bind(ModuleOp module,
         ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
         type = parseType(b.typeName(), ctx);
       }
-      if (!type || !(type.isBF16() || type.isF16() || type.isF32()))
+      if (!type || !llvm::is_contained(decl.getAllowedTypeList(), type))
         return decl.emitError("type parameter '")
-               << entry.getKey() << "' must be bf16, f16 or f32, not '"
-               << b.valueText() << "'";
+               << entry.getKey() << "' must be " << decl.allowedTypesText()
+               << ", not '" << b.valueText() << "'";
       bindings.types[entry.getKey()] = type;
     } else if (auto def = decl.getDefaultTypeAttr()) {
       bindings.types[entry.getKey()] = def.getValue();

@@ -106,13 +106,47 @@ LogicalResult ParamDeclOp::verify() {
   return success();
 }
 
+static bool isParamElementType(Type t) { return t.isBF16() || t.isF16() || t.isF32(); }
+
+SmallVector<Type> TypeParamDeclOp::getAllowedTypeList() {
+  SmallVector<Type> types;
+  if (ArrayAttr allowed = getAllowedTypesAttr()) {
+    for (Attribute a : allowed)
+      types.push_back(cast<TypeAttr>(a).getValue());
+    return types;
+  }
+  MLIRContext *ctx = getContext();
+  return {BFloat16Type::get(ctx), Float16Type::get(ctx), Float32Type::get(ctx)};
+}
+
+std::string TypeParamDeclOp::allowedTypesText() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  SmallVector<Type> types = getAllowedTypeList();
+  for (size_t i = 0; i < types.size(); ++i)
+    os << (i == 0 ? "" : i + 1 == types.size() ? " or " : ", ") << types[i];
+  return text;
+}
+
 LogicalResult TypeParamDeclOp::verify() {
+  if (ArrayAttr allowed = getAllowedTypesAttr()) {
+    if (allowed.empty())
+      return emitOpError("the list of allowed types is empty");
+    for (Attribute a : allowed)
+      if (!isParamElementType(cast<TypeAttr>(a).getValue()))
+        return emitOpError("element-type parameters are bf16, f16 or f32 (as -D "
+                           "accepts); the allowed type ")
+               << cast<TypeAttr>(a).getValue() << " is not";
+  }
   if (auto def = getDefaultTypeAttr()) {
     Type t = def.getValue();
-    if (!(t.isBF16() || t.isF16() || t.isF32()))
+    if (!isParamElementType(t))
       return emitOpError("element-type parameters are bf16, f16 or f32 (as -D "
                          "accepts); the default ")
              << t << " is not";
+    if (!llvm::is_contained(getAllowedTypeList(), t))
+      return emitOpError("the default ") << t << " is not one of the allowed types, "
+                                         << allowedTypesText();
   }
   return success();
 }

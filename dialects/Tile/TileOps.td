@@ -44,12 +44,22 @@ def Tile_TypeParamDeclOp : Tile_Op<"type_param_decl", [Symbol, HasParent<"::mlir
   let summary = "declares an element-type compile-time parameter";
   let description = [{
     ```mlir
-    tile.type_param_decl @DTYPE = bf16
+    tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
     ```
-    Uses are written `!tile.dtype<"DTYPE">`.
+    Uses are written `!tile.dtype<"DTYPE">`. The optional `of [...]` lists
+    the types the kernel supports (a subset of bf16, f16 and f32, which is
+    the default): a value outside it is refused on the declaration, naming
+    the list, before an op deep in the kernel (an MFMA) trips over it.
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, OptionalAttr<TypeAttr>:$default_type);
-  let assemblyFormat = "$sym_name (`=` $default_type^)? attr-dict";
+  let arguments = (ins SymbolNameAttr:$sym_name, OptionalAttr<TypeAttr>:$default_type,
+                       OptionalAttr<TypeArrayAttr>:$allowed_types);
+  let assemblyFormat = "$sym_name (`=` $default_type^)? (`of` $allowed_types^)? attr-dict";
+  let extraClassDeclaration = [{
+    /// The types a value may take: the `of` list, else bf16, f16 and f32.
+    ::llvm::SmallVector<::mlir::Type> getAllowedTypeList();
+    /// "bf16 or f16", "bf16, f16 or f32": for diagnostics.
+    std::string allowedTypesText();
+  }];
   let hasVerifier = 1;
 }
 

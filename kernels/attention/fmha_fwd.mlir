@@ -54,7 +54,7 @@
 // K_REG).
 // Launch: grid (ceil(S_q / (32 * waves)), H, B), block BLOCK.
 
-tile.type_param_decl @DTYPE = bf16
+tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.param_decl @D : i64 = 128
 tile.param_decl @BN : i64 = 64
 tile.param_decl @BLOCK : i64 = 512

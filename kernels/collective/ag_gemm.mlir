@@ -62,7 +62,7 @@
 // Launch: grid (FETCHERS + workers), block 256; every K block lies inside
 // one k group and every k group inside one shard (K % (world * KG) == 0).
 
-tile.type_param_decl @DTYPE = bf16
+tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.type_param_decl @OUT = f32
 tile.param_decl @WM : i64 = 64
 tile.param_decl @WN : i64 = 64

@@ -32,7 +32,7 @@
 // instead of DMA, so that shorter rows can be padded: each wave moves RROWS
 // = WM / 4 rows of each stage; needs WM = WN). Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
 
-tile.type_param_decl @DTYPE = bf16
+tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.type_param_decl @OUT = f32
 tile.param_decl @WM : i64 = 64
 tile.param_decl @WN : i64 = 64

@@ -64,7 +64,7 @@
 // hold BN * STAGES too).
 // Launch: grid (FETCHERS + workers), block 256.
 
-tile.type_param_decl @DTYPE = bf16
+tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.param_decl @D : i64 = 128
 tile.param_decl @BN : i64 = 32
 tile.param_decl @CAUSAL : i1 = false

@@ -16,6 +16,7 @@
 // RUN: kcc-opt %t/badflag.mlir --tile-specialize="chip=gfx942 params=CAUSAL=2" -verify-diagnostics
 // RUN: kcc-opt %t/badint.mlir --tile-specialize="chip=gfx950 params=BM=abc" -verify-diagnostics
 // RUN: kcc-opt %t/badtype.mlir --tile-specialize="chip=gfx942 params=OUT=i32" -verify-diagnostics
+// RUN: kcc-opt %t/notallowed.mlir --tile-specialize="chip=gfx942 params=DTYPE=f32" -verify-diagnostics
 //
 // Errors located at the op whose type the bound values break.
 // RUN: kcc-opt %t/undeclared.mlir --tile-specialize=chip=gfx942 -split-input-file -verify-diagnostics
@@ -83,6 +84,12 @@ tile.param_decl @BM : i64 = 64
 //--- badtype.mlir
 // expected-error@+1 {{type parameter 'OUT' must be bf16, f16 or f32, not 'i32'}}
 tile.type_param_decl @OUT = f32
+
+//--- notallowed.mlir
+// A type the kernel's declaration does not list is refused there, with the
+// list, not later by the MFMA that cannot take it.
+// expected-error@+1 {{type parameter 'DTYPE' must be bf16 or f16, not 'f32'}}
+tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 
 //--- undeclared.mlir
 tile.param_decl @BM : i64 = 64

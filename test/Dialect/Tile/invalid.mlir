@@ -1120,6 +1120,22 @@ func.func @fma_on_ints(%a: !tile.tile<[32, 32], i32, #tile.mfma<acc>>) {
 
 // -----
 
+// The `of` list: what -D accepts, not empty, and holding the default.
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16 or f32 (as -D accepts); the allowed type 'i32' is not}}
+tile.type_param_decl @DT = bf16 of [bf16, i32]
+
+// -----
+
+// expected-error@+1 {{'tile.type_param_decl' op the list of allowed types is empty}}
+tile.type_param_decl @DT of []
+
+// -----
+
+// expected-error@+1 {{'tile.type_param_decl' op the default 'f32' is not one of the allowed types, bf16 or f16}}
+tile.type_param_decl @DT = f32 of [bf16, f16]
+
+// -----
+
 // Bug 3: a type parameter's default is checked as -D values are.
 // expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16 or f32 (as -D accepts); the default 'i32' is not}}
 tile.type_param_decl @DT = i32

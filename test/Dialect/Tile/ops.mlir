@@ -18,6 +18,8 @@
 // CHECK-NEXT: tile.param_decl @BLOCK : i64 = 256 : i64
 // CHECK-NEXT: tile.type_param_decl @DT = bf16
 // CHECK-NEXT: tile.type_param_decl @OUT{{$}}
+// CHECK-NEXT: tile.type_param_decl @IN = f16 of [bf16, f16]
+// CHECK-NEXT: tile.type_param_decl @ACC of [f32]
 tile.param_decl @BM : i64 = 128
 tile.param_decl @BK : i64 = 64 : i64
 tile.param_decl @CAUSAL : i1
@@ -27,6 +29,8 @@ tile.param_decl @PAD : i64 = 8
 tile.param_decl @BLOCK : i64 = 256
 tile.type_param_decl @DT = bf16
 tile.type_param_decl @OUT
+tile.type_param_decl @IN = f16 of [bf16, f16]
+tile.type_param_decl @ACC of [f32]
 
 // CHECK-LABEL: func.func @params()
 // CHECK: tile.param @BM : index
