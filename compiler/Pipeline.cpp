@@ -30,11 +30,13 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <chrono>
 using namespace mlir;
 
 namespace kcc {
@@ -240,6 +242,25 @@ kernelSignatures(llvm::StringRef source, llvm::StringRef bufferName,
   return kernels;
 }
 
+/// -v: one line per stage as it ends, with the time since the last one.
+class StageLog {
+public:
+  explicit StageLog(llvm::raw_ostream *os) : os_(os), last_(Clock::now()) {}
+  void ended(llvm::StringRef stage) {
+    if (!os_)
+      return;
+    Clock::time_point now = Clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - last_).count();
+    *os_ << llvm::formatv("kcc: {0,-26} {1,8:F1} ms\n", stage, ms);
+    last_ = now;
+  }
+
+private:
+  using Clock = std::chrono::steady_clock;
+  llvm::raw_ostream *os_;
+  Clock::time_point last_;
+};
+
 llvm::Expected<std::vector<uint8_t>>
 compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
                     const CompileOptions &options, Stage stage,
@@ -252,6 +273,7 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     return overrideResult(options);
   }
   StageDump dump(options);
+  StageLog log(options.progress);
   if (llvm::Error e = dump.write("input.mlir", source))
     return std::move(e);
   // Input that is not MLIR at all gets told what kcc expected, rather than
@@ -284,6 +306,7 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     return stageError(bufferName.str() +
                       " has no kernel (a func.func marked tile.kernel); is the "
                       "file empty or cut short?");
+  log.ended("parse and verify");
 
   // Tile passes.
   {
@@ -299,6 +322,7 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     if (failed(pm.run(*module)))
       return stageError("the tile passes failed");
   }
+  log.ended("tile passes");
   if (stage == Stage::Tile || dump.enabled()) {
     std::string text = printed(*module);
     if (llvm::Error e = dump.write("tile.mlir", text))
@@ -318,6 +342,7 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     if (failed(pm.run(*module)))
       return stageError("lowering to ROCDL failed");
   }
+  log.ended("lowering to ROCDL");
   if (stage == Stage::Rocdl || dump.enabled()) {
     std::string text = printed(*module);
     if (llvm::Error e = dump.write("rocdl.mlir", text))
@@ -336,6 +361,7 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     return std::move(err);
   if (llvm::Error err = optimizeModule(*llvmModule, options.chip, options.optLevel))
     return std::move(err);
+  log.ended("LLVM IR, optimised (-O" + std::to_string(options.optLevel) + ")");
   if (stage == Stage::Llvm || dump.enabled()) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -352,6 +378,7 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
         emitAssembly(*llvmModule, options.chip, options.optLevel);
     if (!asmText)
       return asmText.takeError();
+    log.ended("assembly");
     if (llvm::Error e = dump.write("kernel.s", *asmText))
       return std::move(e);
     if (stage == Stage::Asm)
@@ -361,12 +388,15 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
       emitObject(*llvmModule, options.chip, options.optLevel);
   if (!object)
     return object.takeError();
+  log.ended("object (AMDGPU backend)");
   if (llvm::Error e = dump.write(
           "kernel.o", llvm::StringRef(object->data(), object->size())))
     return std::move(e);
   if (stage == Stage::Obj)
     return std::vector<uint8_t>(object->begin(), object->end());
   llvm::Expected<std::vector<uint8_t>> codeObject = linkCodeObject(*object);
+  if (codeObject)
+    log.ended("code object (lld)");
   if (!codeObject || !dump.enabled())
     return codeObject;
   if (llvm::Error e = dump.write("kernel.hsaco", asText(*codeObject)))

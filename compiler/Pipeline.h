@@ -34,6 +34,9 @@ struct CompileOptions {
   /// Parameter bindings, typed where they were written (-D, an op's
   /// choice): see passes/ParamBinding.h.
   std::vector<ParamBinding> params;
+  /// -v: each stage, as it ends, with its wall time ("kcc: tile passes
+  /// 12.3 ms"); nullptr: silent.
+  llvm::raw_ostream *progress = nullptr;
   unsigned optLevel = 3;
   /// Writes every stage of the compile into this folder (made if missing),
   /// each file name after `dumpPrefix`: input.mlir, tile-passes/ (the module

@@ -22,6 +22,10 @@
 #endif
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
+#include "llvm/Option/Option.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -32,162 +36,157 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
+using namespace llvm::opt; // the names Options.inc uses (DefaultVis, ...)
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "kcc") << message << "\n";
   return 1;
 }
 
-static const char *kUsage =
-    "OVERVIEW: kcc compiles tile-dialect kernels to gfx942/gfx950 code objects\n"
-    "\n"
-    "USAGE: kcc FILE.mlir --mcpu=CHIP [options]\n"
-    "       kcc run CODE_OBJECT --kernel NAME --device emu:CHIP ...   (kcc run --help)\n"
-    "       kcc cache --stats|--clear [--dir DIR]   the JIT's disk cache (kcc cache --help)\n"
-    "\n"
-    "OPTIONS:\n"
-    "  --mcpu=CHIP       target chip: gfx942 (MI300X) or gfx950 (MI355X); required\n"
-    "  -D NAME=VALUE     bind a kernel parameter (repeatable; also -DNAME=VALUE)\n"
-    "  --emit=STAGE      stop after STAGE: tile (tile passes), rocdl (LLVM+ROCDL\n"
-    "                    dialect), llvm (optimised LLVM IR), asm, obj, hsaco (default);\n"
-    "                    or launcher: with -o DIR/NAME, writes NAME.h and NAME.c, the\n"
-    "                    code object embedded and a typed C function per kernel\n"
-    "                    (NAME_KERNEL_launch) on kcc_c.h; link with -lkcc_c\n"
-    "  -o FILE           output file ('-' for stdout; default a.STAGE for binary\n"
-    "                    stages, stdout for text)\n"
-    "  --stats[=json]    print per kernel: VGPRs, AGPRs, SGPRs, spills, scratch, LDS,\n"
-    "                    occupancy and instruction counts by class\n"
-    "  -O0 .. -O3        LLVM optimisation level (default -O3)\n"
-    "  --save-temps      also write every stage beside the output, as clang does:\n"
-    "                    OUT.input.mlir, OUT.tile-passes/ (after each pass),\n"
-    "                    OUT.tile.mlir, OUT.rocdl.mlir, OUT.kernel.ll, .s, .o, .hsaco,\n"
-    "                    OUT.stats.json (OUT: the output's name without extension)\n"
+namespace {
+
+/// The option IDs of Options.td (OPT_mcpu_EQ, OPT_D, ...).
+enum OptionID {
+  OPT_INVALID = 0,
+#define OPTION(...) LLVM_MAKE_OPT_ID(__VA_ARGS__),
+#include "tools/kcc/Options.inc"
+#undef OPTION
+};
+
+#define OPTTABLE_STR_TABLE_CODE
+#include "tools/kcc/Options.inc"
+#undef OPTTABLE_STR_TABLE_CODE
+
+#define OPTTABLE_PREFIXES_TABLE_CODE
+#include "tools/kcc/Options.inc"
+#undef OPTTABLE_PREFIXES_TABLE_CODE
+
+constexpr opt::OptTable::Info kOptionInfo[] = {
+#define OPTION(...) LLVM_CONSTRUCT_OPT_INFO(__VA_ARGS__),
+#include "tools/kcc/Options.inc"
+#undef OPTION
+};
+
+/// kcc's own table: LLVM's OptTable, not llvm::cl, whose registry the
+/// backend and lld linked into this binary share (they register `-mcpu`,
+/// `-stats` and others; two options of one name abort at start-up).
+class KccOptTable : public opt::GenericOptTable {
+public:
+  KccOptTable() : GenericOptTable(OptionStrTable, OptionPrefixesTable, kOptionInfo) {}
+};
+
+const char *const kUsage = "kcc FILE.mlir --mcpu=CHIP [options]";
+const char *const kTitle = "kcc compiles tile-dialect kernels to gfx942/gfx950 code objects";
+
+/// What --help prints after the options: the subcommands and the
+/// environment, which the table does not hold.
+const char *const kHelpTail =
+    "\nSTAGES (--emit): tile (after the tile passes), rocdl (LLVM + ROCDL dialect),\n"
+    "llvm (optimised LLVM IR), asm, obj, hsaco (the code object). --emit=launcher\n"
+    "-o DIR/NAME writes NAME.h and NAME.c: the code object embedded and a typed C\n"
+    "function per kernel (NAME_KERNEL_launch) on kcc_c.h; link with -lkcc_c.\n"
+    "--save-temps writes OUT.input.mlir, OUT.tile-passes/ (after each pass),\n"
+    "OUT.tile.mlir, OUT.rocdl.mlir, OUT.kernel.ll, .s, .o, .hsaco, OUT.stats.json.\n"
+    "\nSUBCOMMANDS (each has --help):\n"
+    "  kcc run CODE_OBJECT --kernel NAME --device emu:CHIP|hip:N ...\n"
+    "                    run a kernel of any code object (kcc's, clang's, AMD's)\n"
+    "                    on the emulator or a GPU, with check mode and the timing\n"
+    "                    model\n"
+    "  kcc run gemm|attention [--shape ...] [-D NAME=VALUE]... [--verify]\n"
+    "                    run one of kcc's kernels through its op on random or .npy\n"
+    "                    inputs, checked against a float64 host reference\n"
+    "  kcc cache --stats|--clear [--dir DIR]\n"
+    "                    the JIT's disk cache\n"
+    "  kcc emu-coverage FILE.hsaco [--mcpu=CHIP]\n"
+    "                    which instructions of a code object the emulator executes\n"
     "\n"
     "ENVIRONMENT (as for the JIT; the folder is NAME-KEY, the input's stem and the\n"
     "compile cache key's first 16 hex digits):\n"
     "  KCC_DUMP_DIR=DIR      write every stage into DIR/NAME-KEY/\n"
     "  KCC_OVERRIDE_DIR=DIR  use DIR/NAME-KEY/kernel.hsaco or kernel.s (assembled\n"
-    "                        and linked) as the code object instead of compiling\n"
-    "  --help            this text\n"
-    "  --version         this build's identity: version, git revision, source hash,\n"
-    "                    LLVM (what the compile cache keys on); MLIR and the chips\n";
+    "                        and linked) as the code object instead of compiling\n";
 
-/// kcc's options, parsed by hand: llvm::cl is shared with the LLVM backend
-/// and lld linked into this binary, which register `-mcpu`, `-stats` and
-/// others of their own (two options of one name abort at start-up).
+} // namespace
+
+/// kcc's options once parsed.
 struct Options {
   std::string input, mcpu, emit = "hsaco", output, statsFormat;
-  std::vector<std::string> defines;
-  bool stats = false, saveTemps = false;
+  std::vector<std::string> defines, mllvm;
+  bool stats = false, saveTemps = false, verbose = false;
   unsigned optLevel = 3;
 };
 
+static void printVersion() {
+  const kcc::BuildIdentity &b = kcc::buildIdentity();
+  outs() << kcc::kccVersion() << "\n";
+  if (b.gitRevision.empty())
+    outs() << "  git revision  none (not built from a git checkout)\n";
+  else
+    outs() << "  git revision  " << b.gitRevision
+           << (b.gitDirty ? " (with uncommitted changes)" : "") << "\n";
+  outs() << "  sources       " << b.sourceHash
+         << " (target, dialects, passes, compiler, kernels, cmake)\n";
+  outs() << "  LLVM          " << b.llvmVersion;
+  if (b.llvmBuildVersion != b.llvmVersion)
+    outs() << " (built against " << b.llvmBuildVersion << ")";
+  outs() << "\n";
+  // MLIR has no version of its own: it is the release kcc was built
+  // with (linked statically, unlike libLLVM).
+  outs() << "  MLIR          " << b.llvmBuildVersion << "\n";
+  outs() << "  chips         ";
+  for (kcc::Chip chip : {kcc::Chip::gfx942, kcc::Chip::gfx950}) {
+    const kcc::ChipInfo &info = kcc::getChipInfo(chip);
+    outs() << (chip == kcc::Chip::gfx942 ? "" : ", ") << info.name << " ("
+           << info.marketing << ")";
+  }
+  outs() << "\n";
+  outs() << "  identity      " << b.id << " (the compile cache's name for this build)\n";
+}
+
 /// Returns the exit code to end with, or std::nullopt to go on compiling.
 static std::optional<int> parseArgs(int argc, char **argv, Options &o) {
-  for (int i = 1; i < argc; ++i) {
-    StringRef a(argv[i]);
-    // The value of `--name=value` or `--name value` / `-name value`.
-    auto valueOf = [&](StringRef name, std::string &out) -> std::optional<bool> {
-      for (StringRef prefix : {"--", "-"}) {
-        std::string flag = (prefix + name).str();
-        if (a == flag) {
-          if (i + 1 >= argc)
-            return false;
-          out = argv[++i];
-          return true;
-        }
-        if (a.starts_with(flag + "=")) {
-          out = a.drop_front(flag.size() + 1).str();
-          return true;
-        }
-      }
-      return std::nullopt;
-    };
-    std::optional<bool> got;
-    std::string v;
-    if (a == "--help" || a == "-help" || a == "-h") {
-      outs() << kUsage;
-      return 0;
-    }
-    if (a == "--version" || a == "-version") {
-      const kcc::BuildIdentity &b = kcc::buildIdentity();
-      outs() << kcc::kccVersion() << "\n";
-      if (b.gitRevision.empty())
-        outs() << "  git revision  none (not built from a git checkout)\n";
-      else
-        outs() << "  git revision  " << b.gitRevision
-               << (b.gitDirty ? " (with uncommitted changes)" : "") << "\n";
-      outs() << "  sources       " << b.sourceHash
-             << " (target, dialects, passes, compiler, kernels, cmake)\n";
-      outs() << "  LLVM          " << b.llvmVersion;
-      if (b.llvmBuildVersion != b.llvmVersion)
-        outs() << " (built against " << b.llvmBuildVersion << ")";
-      outs() << "\n";
-      // MLIR has no version of its own: it is the release kcc was built
-      // with (linked statically, unlike libLLVM).
-      outs() << "  MLIR          " << b.llvmBuildVersion << "\n";
-      outs() << "  chips         ";
-      for (kcc::Chip chip : {kcc::Chip::gfx942, kcc::Chip::gfx950}) {
-        const kcc::ChipInfo &info = kcc::getChipInfo(chip);
-        outs() << (chip == kcc::Chip::gfx942 ? "" : ", ") << info.name << " ("
-               << info.marketing << ")";
-      }
-      outs() << "\n";
-      outs() << "  identity      " << b.id << " (the compile cache's name for this build)\n";
-      return 0;
-    }
-    if (a == "--stats" || a == "-stats") {
-      o.stats = true;
-      continue;
-    }
-    if (a.starts_with("--stats=") || a.starts_with("-stats=")) {
-      o.stats = true;
-      o.statsFormat = a.split('=').second.str();
-      continue;
-    }
-    if ((got = valueOf("mcpu", v))) {
-      if (!*got)
-        return fail("--mcpu needs a chip (gfx942 or gfx950)");
-      o.mcpu = v;
-      continue;
-    }
-    if ((got = valueOf("emit", v))) {
-      if (!*got)
-        return fail("--emit needs a stage (" + kcc::stageList() + ")");
-      o.emit = v;
-      continue;
-    }
-    if (a == "-o") {
-      if (i + 1 >= argc)
-        return fail("-o needs a file name");
-      o.output = argv[++i];
-      continue;
-    }
-    if (a == "-D") {
-      if (i + 1 >= argc)
-        return fail("-D needs NAME=VALUE");
-      o.defines.push_back(argv[++i]);
-      continue;
-    }
-    if (a.starts_with("-D")) {
-      o.defines.push_back(a.drop_front(2).str());
-      continue;
-    }
-    if (a == "--save-temps" || a == "-save-temps") {
-      o.saveTemps = true;
-      continue;
-    }
-    if (a.size() == 3 && a.starts_with("-O") && a[2] >= '0' && a[2] <= '3') {
-      o.optLevel = a[2] - '0';
-      continue;
-    }
-    if (a.starts_with("-") && a != "-")
-      return fail("unknown option '" + a + "'; see kcc --help");
-    if (!o.input.empty())
-      return fail("more than one input file ('" + o.input + "' and '" + a +
-                  "'); kcc compiles one kernel file at a time");
-    o.input = a.str();
+  KccOptTable table;
+  unsigned missingIndex = 0, missingCount = 0;
+  opt::InputArgList args =
+      table.ParseArgs(ArrayRef<const char *>(argv + 1, argv + argc), missingIndex,
+                      missingCount);
+  if (missingCount)
+    return fail(Twine(args.getArgString(missingIndex)) + " needs a value; see kcc --help");
+  for (const opt::Arg *a : args.filtered(OPT_UNKNOWN))
+    return fail("unknown option '" + Twine(a->getAsString(args)) + "'; see kcc --help");
+  if (args.hasArg(OPT_help)) {
+    table.printHelp(outs(), kUsage, kTitle);
+    outs() << kHelpTail;
+    return 0;
   }
+  if (args.hasArg(OPT_version)) {
+    printVersion();
+    return 0;
+  }
+  o.mcpu = args.getLastArgValue(OPT_mcpu_EQ).str();
+  o.emit = args.getLastArgValue(OPT_emit_EQ, "hsaco").str();
+  o.output = args.getLastArgValue(OPT_o).str();
+  o.defines = args.getAllArgValues(OPT_D);
+  o.mllvm = args.getAllArgValues(OPT_mllvm);
+  o.saveTemps = args.hasArg(OPT_save_temps);
+  o.verbose = args.hasArg(OPT_v);
+  if (const opt::Arg *a = args.getLastArg(OPT_stats, OPT_stats_EQ)) {
+    o.stats = true;
+    if (a->getOption().matches(OPT_stats_EQ))
+      o.statsFormat = a->getValue();
+  }
+  if (const opt::Arg *a = args.getLastArg(OPT_O)) {
+    StringRef level = a->getValue();
+    if (level.size() != 1 || level[0] < '0' || level[0] > '3')
+      return fail("unknown optimisation level '-O" + level + "'; use -O0 to -O3");
+    o.optLevel = unsigned(level[0] - '0');
+  }
+  std::vector<std::string> inputs = args.getAllArgValues(OPT_INPUT);
+  if (inputs.size() > 1)
+    return fail("more than one input file ('" + inputs[0] + "' and '" + inputs[1] +
+                "'); kcc compiles one kernel file at a time");
+  if (!inputs.empty())
+    o.input = inputs[0];
   return std::nullopt;
 }
 
@@ -220,6 +219,18 @@ static int compileMain(int argc, char **argv) {
   if (!input)
     return fail("cannot read '" + o.input + "': " + input.getError().message());
 
+  // -mllvm: options of LLVM's code generator, as clang passes them on.
+  if (!o.mllvm.empty()) {
+    std::vector<const char *> llvmArgs = {"-mllvm"};
+    for (const std::string &a : o.mllvm)
+      llvmArgs.push_back(a.c_str());
+    std::string problems;
+    raw_string_ostream problemStream(problems);
+    if (!cl::ParseCommandLineOptions(int(llvmArgs.size()), llvmArgs.data(), "",
+                                     &problemStream))
+      return fail(StringRef(problems).trim() +
+                  "\n(`llc -march=amdgcn --help-hidden` lists LLVM's options)");
+  }
   Expected<std::vector<kcc::ParamBinding>> params = kcc::parseParamBindings(o.defines);
   if (!params)
     return fail(toString(params.takeError()));
@@ -228,6 +239,8 @@ static int compileMain(int argc, char **argv) {
   options.chip = *chip;
   options.params = *params;
   options.optLevel = o.optLevel;
+  if (o.verbose)
+    options.progress = &errs();
   // The folder KCC_DUMP_DIR and KCC_OVERRIDE_DIR use: the JIT's for the same
   // source, parameters and chip.
   kcc::CacheKeyInputs keyInputs;
@@ -290,7 +303,7 @@ static int compileMain(int argc, char **argv) {
   bool binary = *stage == kcc::Stage::Obj || *stage == kcc::Stage::Hsaco;
   std::string out = o.output;
   if (out.empty() && !(o.stats && binary))
-    out = binary ? "a." + o.emit : "-";
+    out = binary ? (*stage == kcc::Stage::Obj ? "a.o" : "a." + o.emit) : "-";
   if (!out.empty()) {
     if (binary && out == "-" && sys::Process::StandardOutIsDisplayed())
       return fail("refusing to write a binary code object to the terminal; use -o FILE");
