@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -338,6 +339,10 @@ compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,
     pm.addPass(createReconcileUnrealizedCastsPass());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
+    // -g: a subprogram per kernel, so that the ops' file:line:col locations
+    // become LLVM's line table.
+    if (options.lineTables)
+      pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
     dump.printPasses(pm, "rocdl-passes");
     if (failed(pm.run(*module)))
       return stageError("lowering to ROCDL failed");

@@ -37,6 +37,9 @@ struct CompileOptions {
   /// -v: each stage, as it ends, with its wall time ("kcc: tile passes
   /// 12.3 ms"); nullptr: silent.
   llvm::raw_ostream *progress = nullptr;
+  /// -g: line tables from the kernel's .mlir (`.loc` in the assembly,
+  /// .debug_line in objects), so a profiler or the ISA points at the source.
+  bool lineTables = false;
   unsigned optLevel = 3;
   /// Writes every stage of the compile into this folder (made if missing),
   /// each file name after `dumpPrefix`: input.mlir, tile-passes/ (the module

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22 liblld-22-dev clang-22
-  libzstd-dev libedit-dev libfmt-dev libamdhip64-dev
+  libzstd-dev libedit-dev libamdhip64-dev
   cmake ninja-build pkgconf googletest libgtest-dev g++ python3 openmpi-bin libopenmpi-dev
   # The Python package (python/): its binding, and what its tests run with.
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-torch

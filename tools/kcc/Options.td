@@ -42,6 +42,7 @@ def stats_EQ : Eq<"stats", "json", "the same as JSON">;
 
 def save_temps : F<"save-temps", "also write every stage beside the output">;
 
+def g : Flag<["-"], "g">, HelpText<"line tables: .loc in the assembly, .debug_line in objects">;
 def v : Flag<["-"], "v">, HelpText<"print each stage as it ends, with its time">;
 def mllvm : Separate<["-"], "mllvm">, MetaVarName<"OPTION">,
     HelpText<"an option for LLVM's backend (-mllvm -amdgpu-sched-strategy=...)">;

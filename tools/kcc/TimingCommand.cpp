@@ -10,7 +10,8 @@ namespace kcc {
 bool TimingCommand::handles(StringRef a) const {
   for (StringRef flag : {"--timing", "--timing-cus", "--steady-state", "--trip-count",
                          "--flops", "--dram-bytes", "--timeline", "--timeline-iterations",
-                         "--timeline-window", "--bank-conflicts", "--timing-constants"})
+                         "--timeline-window", "--bank-conflicts", "--timing-constants",
+                         "--timing-trace-cap"})
     if (a == flag || a.starts_with((flag + "=").str()))
       return true;
   return false;
@@ -54,6 +55,9 @@ Error TimingCommand::parse(ArrayRef<StringRef> args, size_t &i) {
   if (flag == "--timing-cus") {
     if (v->getAsInteger(0, options.computeUnits) || !options.computeUnits)
       return makeError("--timing-cus needs a positive count");
+  } else if (flag == "--timing-trace-cap") {
+    if (v->getAsInteger(0, options.maxTracedInstructions) || !options.maxTracedInstructions)
+      return makeError("--timing-trace-cap needs a positive count of wave instructions");
   } else if (flag == "--trip-count") {
     if (v->getAsInteger(0, options.tripCount) || !options.tripCount)
       return makeError("--trip-count needs a positive count");

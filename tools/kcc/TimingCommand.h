@@ -3,7 +3,7 @@
 //   kcc run ... --timing [--timing-cus N] [--steady-state[=K]] [--trip-count N]
 //       [--flops F] [--dram-bytes B] [--timeline OUT.svg]
 //       [--timeline-iterations N] [--timeline-window A:B] [--bank-conflicts]
-//       [--timing-constants]
+//       [--timing-constants] [--timing-trace-cap N]
 //
 // Any of the options turns timing on. The launch then runs with the timing
 // model's trace recorder (runtime/emu/timing/Timing.h) and the estimate is
@@ -33,7 +33,7 @@ public:
       "[--timing [--timing-cus N] [--steady-state[=K]] [--trip-count N] "
       "[--flops F] [--dram-bytes B] [--timeline OUT.svg] "
       "[--timeline-iterations N] [--timeline-window A:B] [--bank-conflicts] "
-      "[--timing-constants]]";
+      "[--timing-constants] [--timing-trace-cap N]]";
 
   /// Whether `arg` is one of the timing options.
   bool handles(llvm::StringRef arg) const;

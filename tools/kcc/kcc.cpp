@@ -112,7 +112,7 @@ const char *const kHelpTail =
 struct Options {
   std::string input, mcpu, emit = "hsaco", output, statsFormat;
   std::vector<std::string> defines, mllvm;
-  bool stats = false, saveTemps = false, verbose = false;
+  bool stats = false, saveTemps = false, verbose = false, lineTables = false;
   unsigned optLevel = 3;
 };
 
@@ -170,6 +170,7 @@ static std::optional<int> parseArgs(int argc, char **argv, Options &o) {
   o.mllvm = args.getAllArgValues(OPT_mllvm);
   o.saveTemps = args.hasArg(OPT_save_temps);
   o.verbose = args.hasArg(OPT_v);
+  o.lineTables = args.hasArg(OPT_g);
   if (const opt::Arg *a = args.getLastArg(OPT_stats, OPT_stats_EQ)) {
     o.stats = true;
     if (a->getOption().matches(OPT_stats_EQ))
@@ -241,6 +242,7 @@ static int compileMain(int argc, char **argv) {
   options.optLevel = o.optLevel;
   if (o.verbose)
     options.progress = &errs();
+  options.lineTables = o.lineTables;
   // The folder KCC_DUMP_DIR and KCC_OVERRIDE_DIR use: the JIT's for the same
   // source, parameters and chip.
   kcc::CacheKeyInputs keyInputs;

@@ -76,6 +76,11 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
                           const TimingOptions &options) {
   TimingReport r;
   r.chip = trace.chip;
+  r.traceCapped = trace.capped;
+  for (const WaveTrace &w : trace.waves)
+    r.tracedInstructions += w.ops.size();
+  if (r.traceCapped)
+    return r; // a prefix of the launch: nothing to replay (checkEstimate says so)
   const TimingParams &p = getTimingParams(trace.chip);
   r.computeUnits = options.computeUnits ? options.computeUnits : p.computeUnits;
   r.workgroups = workgroups;
@@ -331,6 +336,7 @@ Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
   RecorderOptions ro;
   ro.tracedWorkgroups = traced;
   ro.stopAfterIterations = options.steadyStateIterations;
+  ro.maxTracedOps = options.maxTracedInstructions;
   TraceRecorder recorder(chip, ro);
   auto stats = run(recorder, options.steadyStateIterations ? traced : 0);
   if (!stats)
@@ -348,6 +354,18 @@ Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
 /// stand for the rest, and anything above the chip's peak for the MFMA the
 /// kernel runs (wrong FLOPs or trip count).
 static Error checkEstimate(const TimingReport &r) {
+  // A capped trace is a prefix of the launch: whatever it would say is
+  // wrong, and the launch was stopped to keep the host's memory.
+  if (r.traceCapped)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "the timing trace of kernel '" + r.kernel + "' reached its cap of " +
+            std::to_string(r.tracedInstructions) +
+            " wave instructions and the launch was stopped: the kernel runs "
+            "far longer than a timed launch should (does it end?). Time a "
+            "smaller problem, use --steady-state, or raise the cap with "
+            "--timing-trace-cap N (TimingOptions::maxTracedInstructions; 16 "
+            "bytes of host memory each)");
   // Steady state stopped the launch early; without a trip count the replayed
   // iterations are all the estimate would cover: no figure rather than a
   // wrong one.
@@ -431,6 +449,7 @@ void LaunchTimer::workgroupBegin(Workgroup &wg) {
     RecorderOptions ro;
     ro.tracedWorkgroups = tracedWorkgroups(perCu_, total_, cus);
     ro.stopAfterIterations = options_.steadyStateIterations;
+    ro.maxTracedOps = options_.maxTracedInstructions;
     recorder_ = std::make_unique<TraceRecorder>(chip_, ro);
   }
   if (mine(wg))

@@ -56,6 +56,9 @@ struct TimingOptions {
   double dramBytes = 0;
   /// Keep per-wave spans for the timeline picture.
   bool recordSpans = false;
+  /// Wave instructions the trace may hold (16 bytes each; the default is
+  /// 1 GiB): a launch that would trace more is stopped and not estimated.
+  uint64_t maxTracedInstructions = uint64_t(1) << 26;
 };
 
 struct LoopTiming {
@@ -81,6 +84,9 @@ struct SimdFractions {
 
 struct TimingReport {
   Chip chip = Chip::gfx942;
+  /// The trace reached its cap (RecorderOptions::maxTracedOps): no estimate.
+  bool traceCapped = false;
+  uint64_t tracedInstructions = 0;
   std::string kernel;
   unsigned computeUnits = 0;
   uint64_t workgroups = 0;

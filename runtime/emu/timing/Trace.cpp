@@ -64,6 +64,8 @@ void TraceRecorder::beforeIssue(Wave &w, const Inst &in) {
   TraceOp op;
   op.info = info;
   trace.waves[s.trace].ops.push_back(op);
+  if (++tracedOps >= options.maxTracedOps)
+    trace.capped = true;
   if (ii.isCompare && in.nsrc >= 2) {
     // Registers still hold the inputs here: remember the compare that the
     // next back-edge will test.

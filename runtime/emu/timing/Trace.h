@@ -75,6 +75,9 @@ struct Trace {
   std::vector<WaveTrace> waves;     // ordered by (workgroup, waveInGroup)
   uint32_t wavesPerGroup = 1;
   bool stoppedEarly = false;
+  /// The recorder hit RecorderOptions::maxTracedOps and stopped the launch:
+  /// what it holds is a prefix, which no estimate may be made from.
+  bool capped = false;
   /// The loop (back-edge offset) the recorder stopped on, if any.
   uint64_t stopLoopPc = ~0ull;
 };
@@ -85,6 +88,11 @@ struct RecorderOptions {
   /// Steady-state mode: stop the launch once every live traced wave has taken
   /// one back-edge this many times (0: never stop).
   unsigned stopAfterIterations = 0;
+  /// At most this many wave instructions are recorded
+  /// (TimingOptions::maxTracedInstructions); a launch that would trace more
+  /// (a kernel that never ends) is stopped and the trace marked capped,
+  /// rather than growing until the host runs out of memory.
+  uint64_t maxTracedOps = uint64_t(1) << 26;
 };
 
 class TraceRecorder final : public Observer {
@@ -100,7 +108,7 @@ public:
   /// once every traced workgroup has ended (a loop shorter than K, e.g. a
   /// causal attention's first query block): nothing after it is traced, so
   /// running the rest of the grid would only cost time.
-  bool stopRequested() override { return stop || doneTracing; }
+  bool stopRequested() override { return stop || doneTracing || trace.capped; }
 
   /// The finished trace (waves sorted); the recorder is spent afterwards.
   Trace take();
@@ -145,6 +153,7 @@ private:
   uint64_t tracedGroupsBegun = 0;
   bool stop = false;
   bool doneTracing = false;
+  uint64_t tracedOps = 0;
 };
 
 } // namespace kcc::emu::timing
