@@ -80,9 +80,22 @@ std::optional<std::string> environmentPath(const char *name) {
 }
 
 /// $name set to anything but "" or "0".
-bool environmentFlag(const char *name) {
+/// A yes/no environment variable: unset or empty is no; a value kcc does not
+/// understand is an error naming it, never a silent guess.
+Expected<bool> environmentFlag(const char *name, StringRef meaning) {
   const char *v = std::getenv(name);
-  return v && *v && StringRef(v) != "0";
+  if (!v || !*v)
+    return false;
+  StringRef value(v);
+  for (StringRef yes : {"1", "true", "yes", "on"})
+    if (value.equals_insensitive(yes))
+      return true;
+  for (StringRef no : {"0", "false", "no", "off"})
+    if (value.equals_insensitive(no))
+      return false;
+  return createStringError(inconvertibleErrorCode(), Twine(name) + "='" + value +
+                                                         "' is not understood; use 1 (" +
+                                                         meaning + ") or 0");
 }
 } // namespace
 
@@ -120,7 +133,7 @@ std::optional<std::string> Jit::overrideFile(StringRef bufferName,
 
 Jit::Result Jit::produce(StringRef source, StringRef bufferName,
                          ArrayRef<ParamBinding> params, Chip chip,
-                         const std::string &key) {
+                         const std::string &key, bool alwaysCompile) {
   Result r;
   // A user's hand-edited result for this compile replaces it. It never goes
   // to the disk cache: without the file, the next process compiles again.
@@ -141,7 +154,7 @@ Jit::Result Jit::produce(StringRef source, StringRef bufferName,
   }
   // KCC_ALWAYS_COMPILE: past the disk cache, both ways. The memory cache
   // stays: the calls of one process share its one compile (and dump).
-  bool useDisk = options_.useDiskCache && !environmentFlag("KCC_ALWAYS_COMPILE");
+  bool useDisk = options_.useDiskCache && !alwaysCompile;
   if (useDisk) {
     DiskCache::Lookup hit = disk_.lookup(key);
     if (hit.status == DiskCache::LookupStatus::Hit) {
@@ -206,6 +219,11 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
   Expected<std::vector<ParamBinding>> bindings = parseParamBindings(params);
   if (!bindings)
     return bindings.takeError();
+  // Read here, so that a value kcc does not understand fails the call.
+  Expected<bool> alwaysCompile =
+      environmentFlag("KCC_ALWAYS_COMPILE", "compile past the disk cache");
+  if (!alwaysCompile)
+    return alwaysCompile.takeError();
   CacheKeyInputs in;
   in.source = source;
   in.params = paramBindingTexts(*bindings);
@@ -233,7 +251,7 @@ Expected<CompiledKernel> Jit::compileSource(StringRef source,
   }
   Result r;
   if (owner) {
-    r = produce(source, bufferName, *bindings, chip, key);
+    r = produce(source, bufferName, *bindings, chip, key, *alwaysCompile);
     promise.set_value(r);
     // Failures and a disabled memory cache leave no entry behind: the next
     // call tries again (only calls already waiting share this result).

@@ -126,7 +126,7 @@ private:
   /// when $KCC_DUMP_DIR says so).
   Result produce(llvm::StringRef source, llvm::StringRef bufferName,
                  llvm::ArrayRef<ParamBinding> params, Chip chip,
-                 const std::string &key);
+                 const std::string &key, bool alwaysCompile);
 
   JitOptions options_;
   std::string identity_;
