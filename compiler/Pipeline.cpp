@@ -243,6 +243,7 @@ kernelSignatures(llvm::StringRef source, llvm::StringRef bufferName,
   return kernels;
 }
 
+namespace {
 /// -v: one line per stage as it ends, with the time since the last one.
 class StageLog {
 public:
@@ -261,6 +262,7 @@ private:
   llvm::raw_ostream *os_;
   Clock::time_point last_;
 };
+} // namespace
 
 llvm::Expected<std::vector<uint8_t>>
 compileKernelSource(llvm::StringRef source, llvm::StringRef bufferName,

@@ -48,8 +48,11 @@ struct TileSpecializePass
 private:
   /// The chip and the bindings: the typed ones when the pass was made with
   /// them, else the textual options (a pipeline string, kcc-opt) parsed here.
+  /// `params` views the typed bindings, or `parsed`, which holds those
+  /// read from the textual option.
   LogicalResult readInputs(ModuleOp module, Chip &chip,
-                           std::vector<ParamBinding> &params);
+                           ArrayRef<ParamBinding> &params,
+                           std::vector<ParamBinding> &parsed);
   LogicalResult bind(ModuleOp module, ArrayRef<ParamBinding> params,
                      Bindings &bindings);
 
@@ -93,7 +96,8 @@ static Location paramDeclsLoc(ModuleOp module) {
 }
 
 LogicalResult TileSpecializePass::readInputs(ModuleOp module, Chip &chip,
-                                             std::vector<ParamBinding> &params) {
+                                             ArrayRef<ParamBinding> &params,
+                                             std::vector<ParamBinding> &parsed) {
   if (typedChip) {
     chip = *typedChip;
   } else {
@@ -110,10 +114,11 @@ LogicalResult TileSpecializePass::readInputs(ModuleOp module, Chip &chip,
     return success();
   }
   std::vector<std::string> texts(this->params.begin(), this->params.end());
-  llvm::Expected<std::vector<ParamBinding>> parsed = parseParamBindings(texts);
-  if (!parsed)
-    return emitError(paramDeclsLoc(module)) << llvm::toString(parsed.takeError());
-  params = std::move(*parsed);
+  llvm::Expected<std::vector<ParamBinding>> bindings = parseParamBindings(texts);
+  if (!bindings)
+    return emitError(paramDeclsLoc(module)) << llvm::toString(bindings.takeError());
+  parsed = std::move(*bindings);
+  params = parsed;
   return success();
 }
 
@@ -209,8 +214,9 @@ void TileSpecializePass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
   Chip targetChip;
-  std::vector<ParamBinding> params;
-  if (failed(readInputs(module, targetChip, params)))
+  ArrayRef<ParamBinding> params;
+  std::vector<ParamBinding> parsedParams;
+  if (failed(readInputs(module, targetChip, params, parsedParams)))
     return signalPassFailure();
   Bindings bindings;
   if (failed(bind(module, params, bindings)))

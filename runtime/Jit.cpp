@@ -79,7 +79,6 @@ std::optional<std::string> environmentPath(const char *name) {
   return std::string(v);
 }
 
-/// $name set to anything but "" or "0".
 /// A yes/no environment variable: unset or empty is no; a value kcc does not
 /// understand is an error naming it, never a silent guess.
 Expected<bool> environmentFlag(const char *name, StringRef meaning) {

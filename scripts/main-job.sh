@@ -52,17 +52,20 @@ compile() {
   grep -E '^kernel|^  (registers|occupancy)' "$out/$name-$chip.stats.txt"
 }
 
-# quiet TITLE COMMAND...: the same, with the output in the log file.
+# quietly COMMAND...: runs it with its output in the log file, shown only
+# if it fails.
+quietly() {
+  echo "(output in $log)"
+  if ! "$@" >> "$log" 2>&1; then
+    cat "$log"
+    return 1
+  fi
+}
+
+# quiet TITLE COMMAND...: a step whose output goes to the log file.
 quiet() {
   local title="$1"
   shift
-  quietly() {
-    echo "(output in $log)"
-    if ! "$@" >> "$log" 2>&1; then
-      cat "$log"
-      return 1
-    fi
-  }
   step "$title" quietly "$@"
 }
 

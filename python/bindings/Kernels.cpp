@@ -31,7 +31,7 @@ namespace {
 struct CompiledModule {
   Module module;
   std::string cacheKey;
-  std::string cacheOutcome; // "compiled", "memory-hit", "disk-hit"
+  std::string cacheOutcome; // outcomeId(): "compiled", "memory-hit", ...
   double compileSeconds = 0;
 };
 

@@ -39,12 +39,13 @@ int runAttention(const Options &o) {
   std::optional<DType> dtype = parseDType(define(o, "DTYPE").value_or("bf16"));
   if (!dtype || *dtype == DType::f32 || *dtype == DType::i32)
     return fail("-D DTYPE must be bf16 or f16");
-  auto flag = [&](StringRef name, bool dflt) {
-    std::optional<std::string> v = define(o, name);
-    return v ? (*v == "1" || *v == "true") : dflt;
-  };
-  bool causal = flag("CAUSAL", o.causal);
-  bool lse = flag("LSE_OUT", true);
+  Expected<bool> causalFlag = defineFlag(o, "CAUSAL", o.causal);
+  if (!causalFlag)
+    return fail(toString(causalFlag.takeError()));
+  Expected<bool> lseFlag = defineFlag(o, "LSE_OUT", true);
+  if (!lseFlag)
+    return fail(toString(lseFlag.takeError()));
+  bool causal = *causalFlag, lse = *lseFlag;
   if (!o.reference.empty())
     return fail("attention takes no --reference; --verify compares o and lse with the "
                 "float64 host reference on the same inputs (--outputs writes o.npy for "

@@ -80,8 +80,10 @@ int runGemm(const Options &o) {
     return fail("-D DTYPE must be bf16 or f16");
   if (!out || *out == DType::i32)
     return fail("-D OUT must be bf16, f16 or f32");
-  std::string hb = define(o, "HAS_BIAS").value_or("0");
-  bool hasBias = hb == "1" || hb == "true";
+  Expected<bool> biasFlag = defineFlag(o, "HAS_BIAS", false);
+  if (!biasFlag)
+    return fail(toString(biasFlag.takeError()));
+  bool hasBias = *biasFlag;
   std::vector<std::string> tuning = tuningDefines(o, {"DTYPE", "OUT", "HAS_BIAS"});
   for (const auto &e : o.shape)
     if (e.getKey() != "M" && e.getKey() != "N" && e.getKey() != "K")

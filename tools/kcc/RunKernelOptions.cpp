@@ -58,6 +58,18 @@ std::optional<std::string> define(const Options &o, StringRef name) {
   return v;
 }
 
+Expected<bool> defineFlag(const Options &o, StringRef name, bool dflt) {
+  const ParamBinding *given = nullptr;
+  for (const ParamBinding &d : o.defines)
+    if (d.name == name)
+      given = &d;
+  if (!given)
+    return dflt;
+  if (!given->isInteger() || (given->integer() != 0 && given->integer() != 1))
+    return makeError("-D " + given->str() + ": " + name + " is a flag, 0 or 1");
+  return given->integer() == 1;
+}
+
 std::vector<std::string> tuningDefines(const Options &o, ArrayRef<StringRef> own) {
   std::vector<std::string> tuning;
   for (const ParamBinding &d : o.defines)

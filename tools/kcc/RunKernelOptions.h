@@ -75,6 +75,10 @@ std::optional<int> parseOptions(llvm::ArrayRef<llvm::StringRef> args, Options &o
 /// if given.
 std::optional<std::string> define(const Options &o, llvm::StringRef name);
 
+/// The value of -D NAME=0|1 (true and false read as 1 and 0), `dflt` when
+/// not given; any other value is an error naming it, not a silent "no".
+llvm::Expected<bool> defineFlag(const Options &o, llvm::StringRef name, bool dflt);
+
 /// Every -D but those named in `own` (which the runner reads itself), as
 /// NAME=VALUE: the tuning parameters the op passes on to the kernel.
 std::vector<std::string> tuningDefines(const Options &o,

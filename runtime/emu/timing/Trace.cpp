@@ -57,15 +57,21 @@ uint32_t TraceRecorder::infoFor(Wave &w, const Inst &in) {
 
 void TraceRecorder::beforeIssue(Wave &w, const Inst &in) {
   WaveState &s = state(w);
-  if (s.trace < 0)
+  if (s.trace < 0 || trace.capped)
     return;
+  // At most maxTracedOps are kept: the one after them marks the trace
+  // capped (afterIssue then records nothing), and stopRequested() ends the
+  // launch.
+  if (tracedOps == options.maxTracedOps) {
+    trace.capped = true;
+    return;
+  }
+  ++tracedOps;
   uint32_t info = infoFor(w, in);
   const InstInfo &ii = trace.insts[info];
   TraceOp op;
   op.info = info;
   trace.waves[s.trace].ops.push_back(op);
-  if (++tracedOps >= options.maxTracedOps)
-    trace.capped = true;
   if (ii.isCompare && in.nsrc >= 2) {
     // Registers still hold the inputs here: remember the compare that the
     // next back-edge will test.
@@ -80,7 +86,7 @@ void TraceRecorder::beforeIssue(Wave &w, const Inst &in) {
 
 void TraceRecorder::afterIssue(Wave &w, const Inst &in, ArrayRef<MemRecord> mem) {
   WaveState &s = state(w);
-  if (s.trace < 0)
+  if (s.trace < 0 || trace.capped)
     return;
   WaveTrace &wt = trace.waves[s.trace];
   TraceOp &op = wt.ops.back();
