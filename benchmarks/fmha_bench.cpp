@@ -35,7 +35,6 @@
 #include "runtime/DType.h"
 #include "runtime/Jit.h"
 #include "runtime/LaunchTiming.h"
-#include "runtime/Module.h"
 #include "runtime/Runtime.h"
 #include "runtime/emu/timing/Timing.h"
 
@@ -156,14 +155,9 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
   LaunchConfig launch;
   launch.grid = {1, uint32_t(H), uint32_t(B)};
   launch.block = {block, 1, 1};
-  auto module = Module::load(d, hsaco);
-  if (!module)
-    return module.takeError();
-  auto kernel = module->kernel("fmha_fwd");
-  if (!kernel)
-    return kernel.takeError();
   timing::TimingOptions to; // the whole run: every tile, diagonal ones too
-  Expected<timing::TimingReport> report = LaunchTiming::time(*kernel, launch, args, to);
+  Expected<timing::TimingReport> report =
+      LaunchTiming::time(d, hsaco, "fmha_fwd", launch, args, to);
   if (!report)
     return report.takeError();
   if (report->hotLoop < 0)

@@ -42,7 +42,6 @@
 #include "kernels/ring/RingAttention.h"
 #include "target/CodeObject.h"
 #include "runtime/LaunchTiming.h"
-#include "runtime/Module.h"
 #include "runtime/Buffer.h"
 #include "runtime/Runtime.h"
 #include "runtime/SymmetricHeap.h"
@@ -130,20 +129,6 @@ struct Timer {
       consumeError(d.takeError());
   }
 
-  /// The model's estimate of one launch of `kernel` in `codeObject`.
-  Expected<emu::timing::TimingReport> time(ArrayRef<uint8_t> codeObject, StringRef kernel,
-                                           const LaunchConfig &launch,
-                                           ArrayRef<uint8_t> args,
-                                           const emu::timing::TimingOptions &options) {
-    auto module = Module::load(*dev, codeObject);
-    if (!module)
-      return module.takeError();
-    auto k = module->kernel(kernel);
-    if (!k)
-      return k.takeError();
-    return LaunchTiming::time(*k, launch, args, options);
-  }
-
   Expected<uint64_t> buffer(uint64_t bytes) { return dev->allocate(std::max<uint64_t>(bytes, 4)); }
 
   /// Seconds of fmha_fwd with LSE on Sq queries and Skv keys.
@@ -179,7 +164,7 @@ struct Timer {
     emu::timing::TimingOptions to;
     to.steadyStateIterations = 8;
     to.dramBytes = double((Sq * H * D * 2) * 2 + Skv * Hkv * D * 2 * 2 + H * Sq * 4);
-    auto r = time(*h, "fmha_fwd", lo, args, to);
+    auto r = LaunchTiming::time(*dev, *h, "fmha_fwd", lo, args, to);
     for (uint64_t p : {*q, *kk, *v, *o, *l})
       consumeError(dev->free(p));
     if (!r)
@@ -233,7 +218,7 @@ struct Timer {
     lo.block = {256, 1, 1};
     emu::timing::TimingOptions to;
     to.dramBytes = double((L * H * D * 2) * 2 + 2 * L * Hkv * D * 2 + H * L * 4);
-    auto r = time(*h, "ring_attn_persistent", lo, args, to);
+    auto r = LaunchTiming::time(*dev, *h, "ring_attn_persistent", lo, args, to);
     // RING_BENCH_REPORT=1: the timing model's full report (hot loop, mix).
     if (r && getenv("RING_BENCH_REPORT"))
       emu::timing::printReport(*r, outs());
@@ -274,7 +259,7 @@ struct Timer {
     emu::timing::TimingOptions to;
     // Read O and LSE (f32) and the partial, write O and LSE back.
     to.dramBytes = double(Sq * H * D * (4 + 2 + 4) + H * Sq * 4 * 3);
-    auto r = time(*h, "ring_merge", lo, args, to);
+    auto r = LaunchTiming::time(*dev, *h, "ring_merge", lo, args, to);
     for (uint64_t p : {*acc, *lse, *po, *pl})
       consumeError(dev->free(p));
     if (!r)

@@ -39,7 +39,6 @@
 #include "target/Error.h"
 #include "target/CodeObject.h"
 #include "runtime/LaunchTiming.h"
-#include "runtime/Module.h"
 #include "runtime/Runtime.h"
 #include "runtime/emu/timing/Timing.h"
 
@@ -117,13 +116,7 @@ Expected<Figures> run(Device &d, ArrayRef<uint8_t> hsaco, StringRef kernel,
                       unsigned steadyStateIterations) {
   timing::TimingOptions to;
   to.steadyStateIterations = steadyStateIterations;
-  auto module = Module::load(d, hsaco);
-  if (!module)
-    return module.takeError();
-  auto k = module->kernel(kernel);
-  if (!k)
-    return k.takeError();
-  auto report = LaunchTiming::time(*k, launch, args, to);
+  auto report = LaunchTiming::time(d, hsaco, kernel, launch, args, to);
   if (!report)
     return report.takeError();
   if (report->hotLoop < 0)

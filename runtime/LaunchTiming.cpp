@@ -2,6 +2,7 @@
 #include "runtime/LaunchTiming.h"
 #include "runtime/Device.h"
 #include "runtime/Kernel.h"
+#include "runtime/Module.h"
 #include "target/Error.h"
 
 using namespace llvm;
@@ -29,16 +30,22 @@ LaunchTiming::attach(Device &device, const emu::timing::TimingOptions &options,
 }
 
 Expected<emu::timing::TimingReport>
-LaunchTiming::time(const Kernel &kernel, const LaunchConfig &config,
-                   ArrayRef<uint8_t> kernarg,
+LaunchTiming::time(Device &device, ArrayRef<uint8_t> codeObject, StringRef name,
+                   const LaunchConfig &config, ArrayRef<uint8_t> kernarg,
                    const emu::timing::TimingOptions &options) {
-  if (Error e = kernel.checkConfig(config))
+  Expected<Module> module = Module::load(device, codeObject);
+  if (!module)
+    return module.takeError();
+  Expected<Kernel> kernel = module->kernel(name);
+  if (!kernel)
+    return kernel.takeError();
+  if (Error e = kernel->checkConfig(config))
     return std::move(e);
-  auto timing = attach(kernel.device(), options);
+  auto timing = attach(device, options);
   if (!timing)
     return timing.takeError();
-  auto launched = kernel.device().launch(kernel.loadedCode(), kernel.info(),
-                                         config, kernarg);
+  auto launched =
+      device.launch(kernel->loadedCode(), kernel->info(), config, kernarg);
   if (!launched)
     return launched.takeError();
   return (*timing)->report(*launched);

@@ -15,6 +15,7 @@
 #include "runtime/emu/timing/Timing.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -24,7 +25,6 @@
 
 namespace kcc {
 class Device;
-class Kernel;
 
 class LaunchTiming {
 public:
@@ -33,12 +33,13 @@ public:
   static llvm::Expected<std::unique_ptr<LaunchTiming>>
   attach(Device &device, const emu::timing::TimingOptions &options,
          std::optional<CheckRequest> check = std::nullopt);
-  /// Times one launch of `kernel` with an explicit kernarg segment the
-  /// caller laid out from the metadata (attach, launch, report): for the
-  /// benchmarks that drive a kernel without its op.
+  /// Loads `codeObject` on `device` and times one launch of its kernel
+  /// `kernel` with an explicit kernarg segment the caller laid out from the
+  /// metadata (attach, launch, report): for the benchmarks that drive a
+  /// kernel without its op.
   static llvm::Expected<emu::timing::TimingReport>
-  time(const Kernel &kernel, const LaunchConfig &config,
-       llvm::ArrayRef<uint8_t> kernarg,
+  time(Device &device, llvm::ArrayRef<uint8_t> codeObject, llvm::StringRef kernel,
+       const LaunchConfig &config, llvm::ArrayRef<uint8_t> kernarg,
        const emu::timing::TimingOptions &options);
 
   /// Detaches if report() was not called.
