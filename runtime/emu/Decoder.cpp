@@ -160,6 +160,9 @@ static std::string normaliseName(StringRef name, uint32_t &form) {
       {"vcd", kFormVgprCd},    {"vgprcd", kFormVgprCd},
       {"VE", kFormVe},         {"SVS", kFormSvs},
       {"mac", 0},              {"ST", 0},
+      // DS and FLAT results returned to AGPRs (the register operand says
+      // so), and SMEM's alternative encoding of the same instruction.
+      {"agpr", 0},             {"alt", 0},
   };
   while (tokens.size() > 1) {
     StringRef t = tokens.back();
@@ -251,6 +254,10 @@ Expected<const Decoder *> Decoder::get(Chip chip) {
 
 Decoder::Decoder(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
 Decoder::~Decoder() = default;
+
+bool Decoder::implements(const Inst &in) {
+  return in.exec && in.exec != faultUndecodable && in.exec != faultUnsupported;
+}
 
 void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
                      std::string &text) const {

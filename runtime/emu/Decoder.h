@@ -34,6 +34,10 @@ public:
   void decode(llvm::ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
               std::string &text) const;
 
+  /// Whether a decoded instruction has a handler (it decoded, and the
+  /// emulator implements the opcode with those operands on this chip).
+  static bool implements(const Inst &in);
+
   struct Impl;
 
 private:

@@ -97,7 +97,7 @@ const char *const kHelpTail =
     "                    inputs, checked against a float64 host reference\n"
     "  kcc cache --stats|--clear [--dir DIR]\n"
     "                    the JIT's disk cache\n"
-    "  kcc emu-coverage FILE.hsaco [--mcpu=CHIP]\n"
+    "  kcc emu-coverage FILE.hsaco [--mcpu=CHIP] | --isa CHIP [--missing]\n"
     "                    which instructions of a code object the emulator executes\n"
     "\n"
     "ENVIRONMENT (as for the JIT; the folder is NAME-KEY, the input's stem and the\n"
