@@ -93,6 +93,7 @@ private:
   std::vector<WaveSim> waves;
   std::vector<GroupSim> groups;
   std::vector<uint64_t> mfmaFree, valuFree;
+  uint64_t mfmaIssued = 0; // matrix-pipe cycles issued so far, all SIMDs
   uint64_t ldsFree = 0, vmemFree = 0;
   unsigned live = 0;
 };
@@ -205,6 +206,7 @@ void Sim::issue(WaveSim &w, uint64_t t) {
         w.chainReady[r.first + i] = end;
       }
     busy.mfma += ii.busyCycles;
+    mfmaIssued += ii.busyCycles;
     span(w, t, end, SpanKind::Mfma, op.info);
     break;
   }
@@ -266,8 +268,10 @@ void Sim::issue(WaveSim &w, uint64_t t) {
   case Kind::Branch:
     if (op.taken)
       w.blockedUntil = t + p.branchTakenCycles;
-    if (op.backward)
+    if (op.backward) {
       w.out->backEdgeCycles.push_back(t);
+      w.out->backEdgeMfmaCycles.push_back(mfmaIssued);
+    }
     span(w, t, t + 1, SpanKind::Salu, op.info);
     break;
   case Kind::Waitcnt:

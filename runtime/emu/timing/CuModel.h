@@ -53,6 +53,10 @@ struct WaveTiming {
   std::vector<Span> spans;          // only when recording spans
   /// Issue cycle of each taken back-edge, parallel to WaveTrace::backEdges.
   std::vector<uint64_t> backEdgeCycles;
+  /// Matrix-pipe cycles the whole CU had issued (all SIMDs, all waves) when
+  /// each back-edge was taken, parallel to backEdgeCycles: the MFMA work of
+  /// a window between two back-edges, whichever waves did it.
+  std::vector<uint64_t> backEdgeMfmaCycles;
 };
 
 struct SimdBusy {

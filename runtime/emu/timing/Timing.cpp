@@ -135,7 +135,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
       // oldest-first issue one wave may stream through its iterations while
       // the others on its SIMD wait, and a cut-short trace then never shows
       // them sharing the pipe.
-      std::vector<uint64_t> all;
+      std::vector<std::pair<uint64_t, uint64_t>> all; // (cycle, CU MFMA cycles then)
       unsigned wavesInLoop = 0;
       for (size_t wi = 0; wi < trace.waves.size(); ++wi) {
         const WaveTrace &wt = trace.waves[wi];
@@ -143,7 +143,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
         bool any = false;
         for (size_t i = 0; i < wt.backEdges.size() && i < tt.backEdgeCycles.size(); ++i)
           if (wt.backEdges[i].pc == pc) {
-            all.push_back(tt.backEdgeCycles[i]);
+            all.push_back({tt.backEdgeCycles[i], tt.backEdgeMfmaCycles[i]});
             any = true;
           }
         wavesInLoop += any;
@@ -154,10 +154,15 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
       if (wavesInLoop && all.size() > wavesInLoop) {
         size_t first = wavesInLoop - 1;
         size_t last = all.size() > 2 * wavesInLoop ? all.size() - wavesInLoop : all.size() - 1;
-        uint64_t from = all[first], to = all[last];
-        if (to > from)
+        auto [from, mfmaFrom] = all[first];
+        auto [to, mfmaTo] = all[last];
+        if (to > from) {
           lt.cyclesPerIteration =
               double(to - from) / double(last - first) * double(wavesInLoop);
+          lt.steadyMfmaBusy = double(mfmaTo - mfmaFrom) /
+                              double(std::max<size_t>(1, r.timing.simds.size())) /
+                              double(to - from);
+        }
       }
       if (idx.size() >= 2) {
         uint64_t ops = 0;
@@ -170,6 +175,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
         double n = double(idx.size() - 1);
         for (double &x : lt.mixPerIteration)
           x /= n;
+
         lt.instructionsPerIteration = uint64_t(double(ops) / n + 0.5);
         uint64_t span = w0.backEdges[idx.back()].op - w0.backEdges[idx.front()].op;
         if (span > hotOps) {
@@ -182,6 +188,8 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   }
 
   // Steady-state extrapolation.
+  const LoopTiming *steadyLoop = nullptr;
+  uint64_t steadyRemaining = 0, steadyStart = 0;
   if (trace.stoppedEarly && options.steadyStateIterations) {
     r.stoppedEarly = true;
     unsigned K = options.steadyStateIterations;
@@ -238,6 +246,9 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
     }
     if (loop && remaining && tK) {
       r.extrapolated = true;
+      steadyLoop = loop;
+      steadyRemaining = *remaining;
+      steadyStart = tK;
       r.cuCycles = tK + uint64_t(double(*remaining) * loop->cyclesPerIteration + 0.5);
       r.note = std::to_string(K) + " iterations of loop @0x" + utohexstr(pc) +
                " replayed, " + std::to_string(*remaining) + " extrapolated at " +
@@ -265,6 +276,18 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   r.memoryPipe = double(r.timing.vmemBusy) / denom;
   for (const SimdFractions &f : r.simds)
     r.mfmaBusy += f.mfma / double(r.simds.size());
+  // In steady state the replay is mostly fill (waves waiting for their first
+  // tiles, matrix pipes idle): its busy fraction would set the clock of a
+  // kernel that is all loop. The kernel's fraction counts the extrapolated
+  // iterations' matrix work too.
+  if (r.extrapolated && steadyLoop && !r.simds.empty() && r.cuCycles) {
+    // The replay up to the K-th back-edge (at the replay's own rate: it may
+    // have run on past it) plus the extrapolated iterations, per SIMD.
+    double replayedPart = r.mfmaBusy * double(std::min(steadyStart, r.simulatedCycles));
+    double extra = double(steadyRemaining) * steadyLoop->cyclesPerIteration *
+                   steadyLoop->steadyMfmaBusy;
+    r.mfmaBusy = std::min(1.0, (replayedPart + extra) / double(r.cuCycles));
+  }
 
   r.kernelCycles = double(r.rounds) * double(r.cuCycles);
   r.clockGHz = p.sustainedClockGHz(r.mfmaBusy);

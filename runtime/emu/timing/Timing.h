@@ -68,6 +68,10 @@ struct LoopTiming {
   double cyclesPerIteration = 0; // steady state (first iteration excluded)
   std::array<double, kNumKinds> mixPerIteration{}; // instructions per kind
   uint64_t instructionsPerIteration = 0;
+  /// The matrix pipes' busy fraction (mean over the CU's SIMDs) over the
+  /// same steady window as cyclesPerIteration: what the extrapolated
+  /// iterations add to the MFMA-busy fraction that sets the clock.
+  double steadyMfmaBusy = 0;
 };
 
 struct LdsConflictSite {
@@ -98,7 +102,8 @@ struct TimingReport {
   uint64_t cuCycles = 0;         // one round on one CU (extrapolated if so)
   double kernelCycles = 0;
   double kernelSeconds = 0;
-  /// The MFMA-busy fraction of the replay (mean over SIMDs) and the clock
+  /// The MFMA-busy fraction of the kernel (mean over SIMDs; in steady
+  /// state, of the replay plus its extrapolated iterations) and the clock
   /// the chip sustains at it (TimingParams::sustainedClockGHz), which turns
   /// kernelCycles into kernelSeconds.
   double mfmaBusy = 0;

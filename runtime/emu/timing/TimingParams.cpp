@@ -39,8 +39,8 @@ namespace {
 
 /// The power limit fitted by [CAL] on gfx950 (both chips' tables use it;
 /// gfx942's rows say they borrow it).
-constexpr double kFittedPowerKnee = 0.520;
-constexpr double kFittedPowerExponent = 1.40;
+constexpr double kFittedPowerKnee = 0.517;
+constexpr double kFittedPowerExponent = 1.47;
 
 const TimingConstant kGfx942[] = {
     {"clock_ghz", 2.1, "GHz", "[DS300] peak engine clock 2100 MHz"},
