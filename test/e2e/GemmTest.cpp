@@ -216,6 +216,16 @@ std::vector<Case> cases() {
                  {"WM=128", "WN=128", "BK=64", "KS=32", "SWZ=8", "WIDE=1"}});
   all.push_back({Chip::gfx942, 200, 136, 96, "bf16", "f32", false, {"BK=32", "KS=16", "SWZ=4"}});
   all.push_back({Chip::gfx942, 100, 70, 52, "f16", "bf16", true, {"BK=32", "KS=16", "SWZ=4"}});
+  // gfx950's tile of problems with at least a 128x128 tile per CU: BK=32
+  // in K slices of 16, 16-byte DMA into rows swizzled over 4 chunks, with
+  // tails in M, N and K (one with a bias), and its 4-byte DMA where K is
+  // not a multiple of 8.
+  all.push_back({Chip::gfx950, 300, 260, 136, "bf16", "f32", false,
+                 {"BK=32", "KS=16", "SWZ=4", "WIDE=1"}});
+  all.push_back({Chip::gfx950, 200, 136, 72, "f16", "bf16", true,
+                 {"BK=32", "KS=16", "SWZ=4", "WIDE=1"}});
+  all.push_back({Chip::gfx950, 130, 70, 52, "bf16", "f32", false,
+                 {"BK=32", "KS=16", "SWZ=4", "WIDE=0"}});
   // gfx942's register path (REG, ops::gemm's choice before the swizzle): A and Bt through registers into rows
   // padded by 4 (REG), tails in M, N and K; and WM = WN = 32 (8 rows per wave).
   all.push_back({Chip::gfx942, 256, 256, 160, "bf16", "f32", false, {"PAD=4", "REG=1", "RROWS=16"}});

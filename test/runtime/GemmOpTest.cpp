@@ -251,14 +251,18 @@ TEST_F(GemmOpErrors, Devices) {
 
 TEST(GemmParams, PerChipAndSize) {
   using V = std::vector<std::string>;
-  // gfx950, enough 256x256 tiles for every CU (8192^2: 1024 of them):
-  // 128x128 per wave, 16-byte DMA (K a multiple of 8), rows of 64 bf16
-  // swizzled over their 8 chunks.
+  // gfx950, enough 128x128 tiles for every CU (8192^2: 4096 of them):
+  // BK=32 (four workgroups per CU), 16-byte DMA (K a multiple of 8), rows
+  // of 32 bf16 swizzled over their 4 chunks.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {8192, 8192, 8192}),
-            (V{"DTYPE=bf16", "OUT=f32", "WM=128", "WN=128", "BK=64", "KS=32", "WIDE=1",
-               "PAD=0", "HAS_BIAS=0", "SWZ=8"}));
-  // 4096 x 1280: 80 such tiles for 256 CUs, so 128x128 tiles (320 of them).
+            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1",
+               "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
+  // 4096 x 1280: 320 tiles for 256 CUs, still the shared-CU choice.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {4096, 1280, 8192}),
+            (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1",
+               "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
+  // 256 x 8192: 128 tiles for 256 CUs: BK=128, one workgroup per CU.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672}),
             (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=1",
                "PAD=0", "HAS_BIAS=0", "SWZ=16"}));
   // K not a multiple of 8: the 4-byte DMA.
