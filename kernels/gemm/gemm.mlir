@@ -30,7 +30,9 @@
 // lines, too long to pad a row of BK = 128; K a multiple of 8), SWZ (the LDS
 // rows' swizzle, which spreads them over the banks instead of PAD), REG (A and Bt through registers
 // instead of DMA, so that shorter rows can be padded: each wave moves RROWS
-// = WM / 4 rows of each stage; needs WM = WN). Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
+// = WM / 4 rows of each stage; needs WM = WN), FETCH_ALWAYS (no branch
+// around the loop's second fetch: gfx950, whose 16-byte DMA leaves scalar
+// registers to spare; gfx942's 4-byte DMA lines would spill them). Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
 
 tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.type_param_decl @OUT = f32
@@ -44,6 +46,7 @@ tile.param_decl @RROWS : i64 = 16
 tile.param_decl @WIDE : i1 = false
 tile.param_decl @SWZ : i64 = 0
 tile.param_decl @KS : i64 = 32
+tile.param_decl @FETCH_ALWAYS : i1 = false
 
 // With REG each wave moves RROWS (= WM / 4 = WN / 4) rows of each stage
 // through registers, pairs of elements per lane (the DMA's granularity).
@@ -278,11 +281,19 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     // Pong has landed, and every wave is done with ping.
     tile.wait vmcnt(0)
     tile.barrier
-    // Block k + 2 (if any) goes to ping while pong is multiplied.
+    // Block k + 2 (if any) goes to ping while pong is multiplied. With
+    // FETCH_ALWAYS the fetch takes no branch: past the last block the last
+    // one is fetched again, into a buffer nobody reads any more, so the
+    // loop body stays one block (the accumulators crossing a branch cost
+    // the register allocator copies, and the loop a taken branch).
     %k2 = arith.addi %k, %c2 : index
+    %nk1 = arith.subi %nk, %c1 : index
+    %kf = arith.minui %k2, %nk1 : index
     %has2 = arith.cmpi ult, %k2, %nk : index
-    scf.if %has2 {
-      func.call @fetch(%abuf, %bbuf, %a0, %b0, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
+    %always = tile.param @FETCH_ALWAYS : i1
+    %fetch2 = arith.ori %has2, %always : i1
+    scf.if %fetch2 {
+      func.call @fetch(%abuf, %bbuf, %a0, %b0, %kf, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
           : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, index, index, index, index, index, index, index, index) -> ()
     }
     %reg2 = arith.andi %reg, %has2 : i1

@@ -217,13 +217,17 @@ std::vector<Case> cases() {
   all.push_back({Chip::gfx942, 200, 136, 96, "bf16", "f32", false, {"BK=32", "KS=16", "SWZ=4"}});
   all.push_back({Chip::gfx942, 100, 70, 52, "f16", "bf16", true, {"BK=32", "KS=16", "SWZ=4"}});
   // gfx950's tile of problems with at least a 128x128 tile per CU: BK=32
-  // in K slices of 16, 16-byte DMA into rows swizzled over 4 chunks, with
-  // tails in M, N and K (one with a bias), and its 4-byte DMA where K is
-  // not a multiple of 8.
+  // in K slices of 16, 16-byte DMA into rows swizzled over 4 chunks, the
+  // loop's second fetch unconditional (FETCH_ALWAYS: past the end the last
+  // block again), with tails in M, N and K (one with a bias) and both
+  // parities of the block count (136: 5 blocks, 120: 4, the last partial),
+  // and its 4-byte DMA where K is not a multiple of 8.
   all.push_back({Chip::gfx950, 300, 260, 136, "bf16", "f32", false,
-                 {"BK=32", "KS=16", "SWZ=4", "WIDE=1"}});
-  all.push_back({Chip::gfx950, 200, 136, 72, "f16", "bf16", true,
-                 {"BK=32", "KS=16", "SWZ=4", "WIDE=1"}});
+                 {"BK=32", "KS=16", "SWZ=4", "WIDE=1", "FETCH_ALWAYS=1"}});
+  all.push_back({Chip::gfx950, 200, 136, 120, "f16", "bf16", true,
+                 {"BK=32", "KS=16", "SWZ=4", "WIDE=1", "FETCH_ALWAYS=1"}});
+  all.push_back({Chip::gfx950, 130, 140, 128, "bf16", "bf16", false,
+                 {"BK=32", "KS=16", "SWZ=4", "WIDE=1", "FETCH_ALWAYS=1"}});
   all.push_back({Chip::gfx950, 130, 70, 52, "bf16", "f32", false,
                  {"BK=32", "KS=16", "SWZ=4", "WIDE=0"}});
   // gfx942's register path (REG, ops::gemm's choice before the swizzle): A and Bt through registers into rows

@@ -256,15 +256,15 @@ TEST(GemmParams, PerChipAndSize) {
   // of 32 bf16 swizzled over their 4 chunks.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {8192, 8192, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1",
-               "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
+               "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
   // 4096 x 1280: 320 tiles for 256 CUs, still the shared-CU choice.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {4096, 1280, 8192}),
             (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1",
-               "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
+               "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
   // 256 x 8192: 128 tiles for 256 CUs: BK=128, one workgroup per CU.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672}),
             (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=1",
-               "PAD=0", "HAS_BIAS=0", "SWZ=16"}));
+               "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=16"}));
   // K not a multiple of 8: the 4-byte DMA.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::f16, DType::f32, true, {100, 70, 52}),
             (V{"DTYPE=f16", "OUT=f32", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=0",
@@ -276,8 +276,8 @@ TEST(GemmParams, PerChipAndSize) {
   // An override of BK alone narrows the swizzle to the new row's chunks.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {100, 70, 64},
                             {"BK=32"}),
-            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "KS=64", "WIDE=1", "PAD=0",
-               "HAS_BIAS=0", "BK=32", "SWZ=4"}));
+            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "KS=64", "WIDE=1", "FETCH_ALWAYS=1",
+               "PAD=0", "HAS_BIAS=0", "BK=32", "SWZ=4"}));
   // The register path needs WM = WN: with WM=32 alone it falls back to DMA.
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::bf16, true, {64, 64, 64},
                             {"WM=32", "REG=1"}),

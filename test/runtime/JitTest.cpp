@@ -512,7 +512,7 @@ TEST_F(JitTest, Errors) {
   // At a line of the kernel's file (its parameter declarations), not 0:0.
   EXPECT_EQ(text.find(":0:0:"), std::string::npos) << text;
   EXPECT_NE(text.find(":1: error: unknown parameter 'FOO' (-D FOO=1); "
-                      "this kernel declares: BK, DTYPE, "
+                      "this kernel declares: BK, DTYPE, FETCH_ALWAYS, "
                       "HAS_BIAS, KS, OUT, PAD, REG, RROWS, SWZ, WIDE, WM, WN"),
             std::string::npos)
       << text;
