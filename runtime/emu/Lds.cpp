@@ -1,10 +1,14 @@
 //===- Lds.cpp - LDS (DS) instructions and the DS cross-lane permutes -----===//
 //
 // MC operand order: [vdst,] addr, [data0, [data1,]] then offset (or offset0,
-// offset1) and gds. An address is vaddr + offset per lane; read2/write2 scale
-// each offset by the element size (x64 more for the ST64 forms). gfx9+ does
-// not clamp LDS addresses with M0; an access outside the workgroup's LDS
-// allocation is reported as a fault, since it is a kernel bug.
+// offset1) and gds. An address is vaddr + offset per lane, added in 32 bits:
+// the sum wraps, and LLVM relies on it when it folds a constant into the
+// offset field of an access whose base VGPR holds a "negative" value
+// (0xfffffff0 with offset:32 is address 16). read2/write2 scale each offset
+// by the element size (x64 more for the ST64 forms) before the same 32-bit
+// add. gfx9+ does not clamp LDS addresses with M0; an access outside the
+// workgroup's LDS allocation is reported as a fault, since it is a kernel
+// bug.
 //
 // ds_read_b64_tr_b16 (gfx950): within each 16-lane group, the 16 lanes'
 // 8-byte reads form a 4 x 16 tile of 16-bit elements (row r = lanes
@@ -28,6 +32,12 @@ bool ldsRange(Wave &w, uint64_t addr, unsigned bytes, int lane, const char *what
   return false;
 }
 
+/// The LDS address of a lane: VGPR plus the (already scaled) offset, modulo
+/// 2^32 as the hardware's address adder computes it.
+inline uint64_t ldsAddress(uint32_t vaddr, int64_t offset) {
+  return uint32_t(vaddr + uint32_t(offset));
+}
+
 enum LoadKind : uint16_t { LdU8, LdI8, LdU16, LdI16, LdB32, LdB64, LdB96, LdB128,
                            LdU8D16, LdU8D16Hi, LdI8D16, LdI8D16Hi, LdU16D16,
                            LdU16D16Hi };
@@ -42,7 +52,7 @@ void dsRead(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     if (!((exec >> l) & 1))
       continue;
-    uint64_t a = uint64_t(addr[l]) + offset;
+    uint64_t a = ldsAddress(addr[l], offset);
     if (!ldsRange(w, a, bytes, l, "read"))
       return;
     logMem(w, MemSpace::Lds, kMemRead, l, a, bytes);
@@ -78,7 +88,7 @@ void dsWrite(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     if (!((exec >> l) & 1))
       continue;
-    uint64_t a = uint64_t(addr[l]) + offset;
+    uint64_t a = ldsAddress(addr[l], offset);
     uint32_t x = w.row(in.src[1].reg)[l];
     switch (StoreKind(in.op)) {
     case StB8: case StB8Hi:
@@ -112,7 +122,8 @@ void dsRead2(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     if (!((exec >> l) & 1))
       continue;
-    uint64_t a0 = addr[l] + off0 * scale, a1 = addr[l] + off1 * scale;
+    uint64_t a0 = ldsAddress(addr[l], off0 * scale),
+             a1 = ldsAddress(addr[l], off1 * scale);
     if (!ldsRange(w, a0, 4 * dw, l, "read") || !ldsRange(w, a1, 4 * dw, l, "read"))
       return;
     logMem(w, MemSpace::Lds, kMemRead, l, a0, 4 * dw);
@@ -134,7 +145,8 @@ void dsWrite2(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     if (!((exec >> l) & 1))
       continue;
-    uint64_t a0 = addr[l] + off0 * scale, a1 = addr[l] + off1 * scale;
+    uint64_t a0 = ldsAddress(addr[l], off0 * scale),
+             a1 = ldsAddress(addr[l], off1 * scale);
     if (!ldsRange(w, a0, 4 * dw, l, "write") || !ldsRange(w, a1, 4 * dw, l, "write"))
       return;
     logMem(w, MemSpace::Lds, kMemWrite, l, a0, 4 * dw);
@@ -202,7 +214,7 @@ void dsAtomic(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     if (!((exec >> l) & 1))
       continue;
-    uint64_t a = uint64_t(addr[l]) + offset;
+    uint64_t a = ldsAddress(addr[l], offset);
     if (!ldsRange(w, a, bytes, l, "atomic"))
       return;
     logMem(w, MemSpace::Lds, kMemAtomic, l, a, bytes);
@@ -237,7 +249,7 @@ void dsPermute(Wave &w, const Inst &in) {
   uint32_t *dst = w.row(in.dst[0].reg);
   if (in.op == 0) { // bpermute
     for (int l = 0; l < kLanes; ++l) {
-      unsigned s = unsigned((addr[l] + offset) >> 2) & 63;
+      unsigned s = unsigned(ldsAddress(addr[l], offset) >> 2) & 63;
       out[l] = ((exec >> s) & 1) ? data[s] : 0;
     }
   } else {
@@ -245,7 +257,7 @@ void dsPermute(Wave &w, const Inst &in) {
       out[l] = 0;
     for (int l = 0; l < kLanes; ++l)
       if ((exec >> l) & 1)
-        out[unsigned((addr[l] + offset) >> 2) & 63] = data[l];
+        out[unsigned(ldsAddress(addr[l], offset) >> 2) & 63] = data[l];
   }
   writeMasked(dst, out, exec);
 }
@@ -281,7 +293,7 @@ void dsReadTr16(Wave &w, const Inst &in) {
     std::memset(elems[l], 0, 8);
     if (!((exec >> l) & 1))
       continue;
-    uint64_t a = uint64_t(addr[l]) + offset;
+    uint64_t a = ldsAddress(addr[l], offset);
     if (!ldsRange(w, a, 8, l, "read"))
       return;
     logMem(w, MemSpace::Lds, kMemRead, l, a, 8);

@@ -1,10 +1,10 @@
 //===- AsmTests.cpp - Hand-assembled kernels and negative tests -----------===//
 //
 // The kernels of test/emu/asm (llvm-mc output) for what clang does not
-// readily emit: AGPR moves, LDS DMA through M0, gfx950's transposing LDS read
-// and lane swaps. And what the emulator must refuse: an instruction it does
-// not implement (the error names it) and a kernel that waits forever (a
-// deadlock is reported instead of a hang).
+// readily emit: AGPR moves, LDS DMA through M0, DS addresses that wrap at 32
+// bits, gfx950's transposing LDS read and lane swaps. And what the emulator
+// must refuse: an instruction it does not implement (the error names it) and
+// a kernel that waits forever (a deadlock is reported instead of a hang).
 //
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
@@ -117,6 +117,36 @@ TEST_P(Asm, BufferLoadDwordx4Lds) {
     for (int j = 0; j < 4; ++j)
       want[4 * l + j] = in[4 * (63 - l) + j];
   Report("LDS after buffer_load_dwordx4 ... lds").expectEqual(out, want);
+}
+
+// DS addresses are VGPR + offset modulo 2^32 (see asm/ds_wrap.s): a base of
+// 0xfffffff0 with offset:32 reads LDS address 16, in every DS form (single,
+// read2/write2 with scaled offsets, ST64, atomics). The expected values are
+// where the data was put with plain, non-wrapping addresses.
+TEST_P(Asm, DsAddressWraps) {
+  auto m = load("ds_wrap");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> src(128);
+  for (auto &v : src)
+    v = (uint32_t)rng();
+  uint64_t dsrc = upload(src), dout = alloc(10 * 64 * 4);
+  EMU_LAUNCH(*m, "ds_wrap", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dsrc).add(dout));
+  auto out = download<uint32_t>(dout, 10 * 64);
+  std::vector<uint32_t> want(10 * 64);
+  for (int l = 0; l < 64; ++l) {
+    uint32_t *r = &want[l];
+    r[0 * 64] = src[l + 4];          // 4l - 16 + 32
+    r[1 * 64] = src[l];              // read2 offset0:4 (x4 bytes)
+    r[2 * 64] = src[l + 1];          // read2 offset1:5
+    r[3 * 64] = src[l];              // read2st64 offset0:1 (x256 bytes)
+    r[4 * 64] = src[l + 64];         // read2st64 offset1:2
+    r[5 * 64] = ~src[l];             // ds_write_b32 through the wrap
+    r[6 * 64] = src[l] + 1;          // write2st64, first element
+    r[7 * 64] = src[l] + 2;          // write2st64, second element
+    r[8 * 64] = src[l + 64];         // ds_add_rtn_u32 returns the old value
+    r[9 * 64] = src[l + 64] + src[l]; // and adds
+  }
+  Report("ds_wrap out (row * 64 + lane)").expectEqual(out, want);
 }
 
 TEST_P(Asm, DsReadB64TrB16) {
