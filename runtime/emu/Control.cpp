@@ -90,9 +90,12 @@ void registerControlOps(OpTable &t) {
   t.add("S_SLEEP", sleep);
   t.add("S_TRAP", trap);
   // Ordering and hints with nothing to do when memory completes in order.
+  // The scalar cache write-back and invalidate (and their _vol forms, which
+  // act on lines marked volatile only) have nothing to do because scalar
+  // stores write memory at once and scalar loads read it (ScalarMemory.cpp).
   for (const char *name :
        {"S_WAITCNT", "S_NOP", "S_SETHALT", "S_ICACHE_INV", "S_DCACHE_WB",
-        "S_DCACHE_INV", "S_INCPERFLEVEL", "S_DECPERFLEVEL", "S_TTRACEDATA",
+        "S_DCACHE_INV", "S_DCACHE_WB_VOL", "S_DCACHE_INV_VOL", "S_INCPERFLEVEL", "S_DECPERFLEVEL", "S_TTRACEDATA",
         "S_CODE_END", "S_WAKEUP", "BUFFER_WBL2", "BUFFER_INV",
         "BUFFER_WBINVL1", "BUFFER_WBINVL1_VOL", "S_SET_GPR_IDX_OFF",
         // A VALU slot that does nothing: hand-written code pads hazards with it.

@@ -213,8 +213,10 @@ static uint8_t memClassOf(StringRef name, uint32_t form) {
     return kMemClassLgkm;
   if (name.starts_with("S_LOAD_") || name.starts_with("S_BUFFER_LOAD_") ||
       name.starts_with("S_SCRATCH_") || name.starts_with("S_STORE_") ||
-      name.starts_with("S_BUFFER_STORE_") || name == "S_MEMTIME" ||
-      name == "S_MEMREALTIME" || name == "S_DCACHE_WB" || name == "S_DCACHE_INV")
+      name.starts_with("S_BUFFER_STORE_") || name.starts_with("S_ATOMIC_") ||
+      name.starts_with("S_BUFFER_ATOMIC_") || name == "S_MEMTIME" ||
+      name == "S_MEMREALTIME" || name.starts_with("S_DCACHE_WB") ||
+      name.starts_with("S_DCACHE_INV"))
     return kMemClassSmem;
   return 0;
 }
