@@ -1,10 +1,10 @@
 //===- CheckTests.cpp - Check mode catches deliberately broken kernels ----===//
 //
-// Each broken kernel (kernels/checkbugs.hip, asm/check_waitcnt.s, and the
-// tile-dialect kernels of check/) must produce a finding of the right class
-// whose instructions are the ones that carry the bug, found by address in
-// the emulator's own disassembly of the kernel; each fixed variant must run
-// clean on the same pattern.
+// Each broken kernel (kernels/checkbugs.hip, asm/check_waitcnt.s,
+// asm/check_smem.s, and the tile-dialect kernels of check/) must produce a
+// finding of the right class whose instructions are the ones that carry the
+// bug, found by address in the emulator's own disassembly of the kernel;
+// each fixed variant must run clean on the same pattern.
 //
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
@@ -103,6 +103,30 @@ TEST_P(Check, LdsRaceBetweenTwoWaves) {
   EXPECT_NE(fs[0].message().find("LDS [0x"), std::string::npos);
 
   EXPECT_TRUE(run(*m, "lds_race_ok", {1, 1, 1}, {128, 1, 1}, ArgPack().add(out)).empty());
+}
+
+// A scalar store is published as the memory model orders it (s_store,
+// s_dcache_wb, s_waitcnt lgkmcnt(0), then s_barrier) and another wave's
+// vector load of it after the barrier is no race (asm/check_smem.s); the
+// same pair with no barrier is one.
+TEST_P(Check, ScalarStoreThenVectorLoad) {
+  auto m = load("check_smem");
+  ASSERT_TRUE(m);
+  uint64_t mem = alloc(64 * 4), out = alloc(128 * 4);
+  auto clean = run(*m, "smem_publish", {1, 1, 1}, {128, 1, 1}, ArgPack().add(mem).add(out));
+  EXPECT_TRUE(clean.empty()) << dump(clean);
+  auto seen = download<uint32_t>(out + 64 * 4, 64);
+  Report("wave 1's vector load of the scalar store")
+      .expectEqual(seen, std::vector<uint32_t>(64, 0x5eed));
+
+  auto fs = run(*m, "smem_race", {1, 1, 1}, {128, 1, 1}, ArgPack().add(mem).add(out));
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].kind, emu::FindingClass::Race);
+  uint64_t st = uniquePc("check_smem", "smem_race", startsWith("s_store_dword"), "s_store");
+  uint64_t ld = uniquePc("check_smem", "smem_race", startsWith("global_load_dword"),
+                         "global_load");
+  std::set<uint64_t> pcs{fs[0].site.pc, fs[0].other.pc};
+  EXPECT_EQ(pcs, (std::set<uint64_t>{st, ld})) << dump(fs);
 }
 
 TEST_P(Check, ReleaseWithoutBarrier) {
