@@ -231,9 +231,13 @@ void atcProbe(Wave &, const Inst &) {}
 } // namespace
 
 void registerScalarMemoryOps(OpTable &t) {
+  // Not s_scratch_load/store: their sbase is ignored and the wave's
+  // FLAT_SCRATCH is the base (LLVM's AMDGPU syntax reference), an address in
+  // the swizzled scratch of the whole wave, which the emulator's per-lane
+  // private segments do not model. They stay unsupported rather than read
+  // device memory at sbase.
   for (const char *name : {"S_LOAD_DWORD", "S_LOAD_DWORDX2", "S_LOAD_DWORDX4",
-                           "S_LOAD_DWORDX8", "S_LOAD_DWORDX16",
-                           "S_SCRATCH_LOAD_DWORD"})
+                           "S_LOAD_DWORDX8", "S_LOAD_DWORDX16"})
     t.add(name, sload);
   for (const char *name :
        {"S_BUFFER_LOAD_DWORD", "S_BUFFER_LOAD_DWORDX2", "S_BUFFER_LOAD_DWORDX4",
