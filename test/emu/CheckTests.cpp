@@ -13,6 +13,7 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstdlib>
 #include <functional>
 
 using namespace kcc;
@@ -127,6 +128,39 @@ TEST_P(Check, ScalarStoreThenVectorLoad) {
                          "global_load");
   std::set<uint64_t> pcs{fs[0].site.pc, fs[0].other.pc};
   EXPECT_EQ(pcs, (std::set<uint64_t>{st, ld})) << dump(fs);
+}
+
+// Scalar stores and atomics past their buffer are bad addresses like vector
+// ones: check mode reports the instruction, and a plain launch names the
+// access and the argument it ran past (asm/check_smem.s, smem_oob).
+TEST_P(Check, ScalarBadAddress) {
+  auto m = load("check_smem");
+  ASSERT_TRUE(m);
+  uint64_t out = alloc(64 * 4), mem = alloc(64 * 4); // mem above out
+  auto args = [&](int32_t atomicOff, int32_t storeOff) {
+    return ArgPack().add(mem).add(out).add(atomicOff).add(storeOff);
+  };
+  EXPECT_TRUE(run(*m, "smem_oob", {1, 1, 1}, {64, 1, 1}, args(0, 4)).empty());
+  // mem[0] += 1; s9 (1: no glc, no return) is stored to mem[1].
+  EXPECT_EQ(download<uint32_t>(mem, 2), (std::vector<uint32_t>{1, 1}));
+  auto fs = run(*m, "smem_oob", {1, 1, 1}, {64, 1, 1}, args(1 << 20, 0));
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].kind, emu::FindingClass::BadAddress);
+  EXPECT_EQ(fs[0].site.pc, uniquePc("check_smem", "smem_oob", startsWith("s_atomic_add"),
+                                    "s_atomic_add"));
+  fs = run(*m, "smem_oob", {1, 1, 1}, {64, 1, 1}, args(0, 1 << 20));
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].kind, emu::FindingClass::BadAddress);
+  EXPECT_EQ(fs[0].site.pc, uniquePc("check_smem", "smem_oob", startsWith("s_store_dword"),
+                                    "s_store_dword"));
+  std::string err = launch(*m, "smem_oob", {1, 1, 1}, {64, 1, 1}, args(0, 1 << 20));
+  EXPECT_NE(err.find("scalar store of 4 bytes at unmapped address"), std::string::npos) << err;
+  // KCCEmuCheckedTests runs this launch in check mode too, whose report
+  // names the access but not the buffer.
+  if (!std::getenv("KCC_EMU_CHECK"))
+    EXPECT_NE(err.find("argument 0 'mem': scalar store of 4 bytes at offset 1048576"),
+              std::string::npos)
+        << err;
 }
 
 TEST_P(Check, ReleaseWithoutBarrier) {
