@@ -140,7 +140,8 @@ TEST_P(Smem, LoadsStoresAtomics) {
   slot(in[0x14 / 4]);
   slot(in[(4 + 8) / 4]);
   slot(in[4 / 4]);
-  ASSERT_EQ(next, 34u);
+  slot(in[4 / 4]); // the SGPR_alt encoding of the same load
+  ASSERT_EQ(next, 35u);
   // Stores.
   ref[0] = in[16];
   ref[1] = in[18];
@@ -174,6 +175,10 @@ TEST_P(Smem, LoadsStoresAtomics) {
     if (k.wide)
       slot(uint32_t(sdata >> 32));
   }
+  ASSERT_EQ(next, 220u);
+  // s_atomic_swap glc, SGPR_alt encoding: returns mem[484], leaves in[484].
+  slot(ref[484]);
+  ref[484] = in[484];
   // mem[479..480] past num_records 1920: untouched.
 
   std::vector<uint32_t> want(6 * 64, 0xcdcdcdcdu);

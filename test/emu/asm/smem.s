@@ -16,6 +16,7 @@
 //   30-31 s_load_dwordx2 at 0x13: in[4], in[5] (low bits ignored)
 //   32    s_load_dword, SGPR 4 + offset:0x8: in[3]
 //   33    s_load_dword, SGPR 4: in[1]
+//   34    the same in the SGPR_alt encoding: in[1]
 // Stores (mem[0..15]), then row 5:
 //   s_store_dword in[16] at mem[0]; s_store_dwordx2 in[18..19] at SGPR 4
 //   (mem[1..2]); s_store_dwordx4 in[20..23] at SGPR 4 + offset:0x8
@@ -33,6 +34,8 @@
 //   over all of mem (num_records 2048). After each, sdata's first dword (and
 //   second if wide) goes to the next slot: the old value with glc, sdata
 //   unchanged without.
+// Slot 220: s_atomic_swap glc in the SGPR_alt encoding on mem[484] with
+//   sdata in[484]: the old mem[484].
 // Last, through a V# over mem with num_records 1920 (mem[0..479]):
 //   s_buffer_atomic_add at 1920 and s_buffer_atomic_add_x2 at 1916 are past
 //   num_records (atomics are range checked all or nothing): mem[479..480]
@@ -118,11 +121,15 @@ smem:
   s_load_dwordx2 s[20:21], s[4:5], 0x13
   s_load_dword s22, s[4:5], s16 offset:0x8
   s_load_dword s23, s[4:5], s16
+  // s_load_dword s24, s[4:5], s16 in the SGPR_alt encoding (the SGPR in the
+  // soffset field: SOE = 1, IMM = 0), which llvm-mc does not choose itself.
+  .long 0xc0004602, 0x20000000
   s_waitcnt lgkmcnt(0)
   OUT s20
   OUT s21
   OUT s22
   OUT s23
+  OUT s24
   // Stores.
   s_load_dwordx4 s[20:23], s[4:5], 0x40   // in[16..19]
   s_load_dwordx4 s[24:27], s[4:5], 0x50   // in[20..23]
@@ -895,6 +902,13 @@ smem:
   s_waitcnt lgkmcnt(0)
   OUT s40
   OUT s41
+  // s_atomic_swap s40, s[6:7], s44 glc in the SGPR_alt encoding, on mem[484].
+  s_load_dword s40, s[4:5], 0x790         // in[484]
+  s_mov_b32 s44, 0x790
+  s_waitcnt lgkmcnt(0)
+  .long 0xc2014a03, 0x58000000
+  s_waitcnt lgkmcnt(0)
+  OUT s40
   // Atomics past num_records: V# over mem[0..479].
   s_mov_b32 s50, 1920
   s_mov_b32 s40, 1
