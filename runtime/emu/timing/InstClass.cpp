@@ -188,6 +188,7 @@ InstInfo classify(Chip chip, const Inst &in, StringRef text) {
   }
   if (base.starts_with("s_load") || base.starts_with("s_buffer_load") ||
       base.starts_with("s_store") || base.starts_with("s_buffer_store") ||
+      base.starts_with("s_atomic") || base.starts_with("s_buffer_atomic") ||
       base.starts_with("s_memtime") || base.starts_with("s_memrealtime") ||
       base.starts_with("s_dcache") || base.starts_with("s_atc_probe") ||
       base.starts_with("s_scratch_")) {
