@@ -289,7 +289,7 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   const MCInstrDesc &desc = impl->mii->get(mc.getOpcode());
   std::string name = normaliseName(impl->mii->getName(mc.getOpcode()), out.form);
   const OpInfo *info = OpTable::get().find(name);
-  if (!info) {
+  if (!info || (out.form & info->refusedForms)) {
     out.exec = faultUnsupported;
     return;
   }

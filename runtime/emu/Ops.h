@@ -28,6 +28,10 @@ struct OpInfo {
   uint16_t op = 0;
   const void *aux = nullptr;
   Layout layout = Layout::Plain;
+  /// Encoding forms (FormFlags) the handler does not model: an instruction
+  /// in one of them decodes as unsupported, so that the census lists it as
+  /// missing instead of counting the whole opcode name as implemented.
+  uint32_t refusedForms = 0;
 };
 
 class OpTable {
@@ -35,6 +39,10 @@ public:
   void add(llvm::StringRef name, Handler fn, Layout layout = Layout::Plain,
            uint16_t op = 0, const void *aux = nullptr) {
     table[name] = OpInfo{fn, op, aux, layout};
+  }
+  /// Marks `forms` of an added instruction as not modelled.
+  void refuseForms(llvm::StringRef name, uint32_t forms) {
+    table[name].refusedForms |= forms;
   }
   const OpInfo *find(llvm::StringRef name) const {
     auto it = table.find(name);
