@@ -456,6 +456,11 @@ void setreg(Wave &w, const Inst &in) {
   if ((updated & 0xff) != 0xf0)
     w.fault("s_setreg changes the float rounding or denormal mode; only "
             "round-to-nearest with denormals enabled is modelled");
+  // MODE.FP16_OVFL (bit 23) makes conversions to f16 and to FP8/BF8
+  // saturate (ValuFp8.cpp); neither is modelled.
+  else if (updated & (1u << 23))
+    w.fault("s_setreg sets MODE.FP16_OVFL; only overflow to infinity/NaN is "
+            "modelled");
 }
 
 } // namespace
