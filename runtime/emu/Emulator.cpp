@@ -45,6 +45,7 @@ const OpTable &OpTable::get() {
     registerValuFloatOps(t);
     registerValuTranscendentalOps(t);
     registerValuConvertOps(t);
+    registerValuFp8Ops(t);
     registerValuCompareOps(t);
     registerValu16Ops(t);
     registerValuPackedOps(t);

@@ -2,8 +2,8 @@
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
 // valu_cmp.s, valu_pk.s, valu_lanes.s, valu_carry_dpp.s, valu_const.s,
-// valu_special.s, valu_dot.s, valu_16bit.s, valu_gfx950.s, salu.s and
-// salu2.s run one op per output row on per-lane inputs: random values, with
+// valu_special.s, valu_dot.s, valu_16bit.s, valu_gfx950.s, cvt_fp8.s, salu.s
+// and salu2.s run one op per output row on per-lane inputs: random values, with
 // hand-picked edge cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
 // guide is terse, with what LLVM's own lowering relies on; each such case
@@ -2336,6 +2336,113 @@ TEST_P(Alu, Valu16Bit) {
   auto rows = valu16BitRows();
   ASSERT_EQ(rows.size(), 41u);
   run("valu_16bit", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// cvt_fp8.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// f32 results: omod then clamp (NaN and -0 clamp to +0, the zeros ordered
+/// as V_MAX_F32 orders them).
+uint32_t f32Result(double v, double scale = 1, bool clamp = false) {
+  double x = v * scale;
+  if (clamp)
+    x = std::isnan(x) || x <= 0 ? 0.0 : x > 1 ? 1.0 : x;
+  return bitsOf(float(x));
+}
+
+std::vector<Row> cvtFp8Rows(bool ocp, const std::vector<uint32_t> &all) {
+  const Fp8Spec fp8 = fp8Spec(ocp), bf8 = bf8Spec(ocp);
+  std::vector<Row> rows;
+  auto byteOf = [](uint32_t v, int i) { return (v >> (8 * i)) & 0xff; };
+  for (const Fp8Spec *s : {&fp8, &bf8})
+    for (int i = 0; i < 4; ++i)
+      rows.push_back({std::string(s == &fp8 ? "v_cvt_f32_fp8" : "v_cvt_f32_bf8") + " byte " + std::to_string(i),
+                      [s, i, byteOf](uint32_t a, uint32_t, uint32_t, int) { return f32Result(fp8Value(byteOf(a, i), *s)); },
+                      Row::F32NaN});
+  for (const Fp8Spec *s : {&fp8, &bf8})
+    for (int word = 0; word < 2; ++word)
+      for (int half = 0; half < 2; ++half)
+        rows.push_back({std::string(s == &fp8 ? "v_cvt_pk_f32_fp8" : "v_cvt_pk_f32_bf8") + " word " +
+                            std::to_string(word) + (half ? " hi" : " lo"),
+                        [s, word, half, byteOf](uint32_t a, uint32_t, uint32_t, int) {
+                          return f32Result(fp8Value(byteOf(a, 2 * word + half), *s));
+                        },
+                        Row::F32NaN});
+  rows.push_back({"v_cvt_f32_bf8_e64 clamp", [=](uint32_t a, uint32_t, uint32_t, int) { return f32Result(fp8Value(a & 0xff, bf8), 1, true); }, Row::F32NaN});
+  rows.push_back({"v_cvt_f32_fp8_e64 mul:2", [=](uint32_t a, uint32_t, uint32_t, int) { return f32Result(fp8Value(a & 0xff, fp8), 2); }, Row::F32NaN});
+  rows.push_back({"v_cvt_f32_fp8_sdwa mul:4 byte 3", [=](uint32_t a, uint32_t, uint32_t, int) { return f32Result(fp8Value(a >> 24, fp8), 4); }, Row::F32NaN});
+  rows.push_back({"v_cvt_pk_f32_bf8_e64 div:2 lo", [=](uint32_t a, uint32_t, uint32_t, int) { return f32Result(fp8Value(a & 0xff, bf8), 0.5); }, Row::F32NaN});
+  rows.push_back({"v_cvt_pk_f32_bf8_e64 div:2 hi", [=](uint32_t a, uint32_t, uint32_t, int) { return f32Result(fp8Value((a >> 8) & 0xff, bf8), 0.5); }, Row::F32NaN});
+  rows.push_back({"v_cvt_f32_fp8_dpp quad_perm:[1,0,3,2]", [=](uint32_t, uint32_t, uint32_t, int l) { return f32Result(fp8Value(all[l ^ 1] & 0xff, fp8)); }, Row::F32NaN});
+  auto neg = [](uint32_t v) { return floatOf(v ^ 0x80000000u); };
+  auto abs = [](uint32_t v) { return floatOf(v & 0x7fffffffu); };
+  rows.push_back({"v_cvt_pk_fp8_f32 b, c word 0", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (a & 0xffff0000u) | fp8Nearest(floatOf(b), fp8) | fp8Nearest(floatOf(c), fp8) << 8; }});
+  rows.push_back({"v_cvt_pk_fp8_f32 -b, |c| word 1", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (a & 0xffffu) | (fp8Nearest(neg(b), fp8) | fp8Nearest(abs(c), fp8) << 8) << 16; }});
+  rows.push_back({"v_cvt_pk_bf8_f32 b, c word 0", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (a & 0xffff0000u) | fp8Nearest(floatOf(b), bf8) | fp8Nearest(floatOf(c), bf8) << 8; }});
+  rows.push_back({"v_cvt_pk_bf8_f32 c, -b word 1", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (a & 0xffffu) | (fp8Nearest(floatOf(c), bf8) | fp8Nearest(neg(b), bf8) << 8) << 16; }});
+  auto random = [](uint32_t a) { return a * 0x9e3779b1u; };
+  auto intoByte = [](uint32_t old, uint32_t v, int i) { return (old & ~(0xffu << (8 * i))) | v << (8 * i); };
+  rows.push_back({"v_cvt_sr_fp8_f32 b byte 0", [=](uint32_t a, uint32_t b, uint32_t, int) { return intoByte(a, fp8Stochastic(floatOf(b), random(a), fp8), 0); }});
+  rows.push_back({"v_cvt_sr_fp8_f32 c byte 1", [=](uint32_t a, uint32_t, uint32_t c, int) { return intoByte(a, fp8Stochastic(floatOf(c), random(a), fp8), 1); }});
+  rows.push_back({"v_cvt_sr_bf8_f32 b byte 2", [=](uint32_t a, uint32_t b, uint32_t, int) { return intoByte(a, fp8Stochastic(floatOf(b), random(a), bf8), 2); }});
+  rows.push_back({"v_cvt_sr_bf8_f32 -c byte 3", [=](uint32_t a, uint32_t, uint32_t c, int) { return intoByte(a, fp8Stochastic(neg(c), random(a), bf8), 3); }});
+  rows.push_back({"v_cvt_sr_fp8_f32 b, 0 byte 0", [=](uint32_t a, uint32_t b, uint32_t, int) { return intoByte(a, fp8Stochastic(floatOf(b), 0, fp8), 0); }});
+  rows.push_back({"v_cvt_sr_bf8_f32 c, -1 byte 3", [=](uint32_t a, uint32_t, uint32_t c, int) { return intoByte(a, fp8Stochastic(floatOf(c), ~0u, bf8), 3); }});
+  rows.push_back({"v_cvt_sr_fp8_f32 c, ~r byte 2", [=](uint32_t a, uint32_t, uint32_t c, int) { return intoByte(a, fp8Stochastic(floatOf(c), ~random(a), fp8), 2); }});
+  // V_CVT_OFF_F32_I4's table (CDNA3 ISA): S0[3:0] indexes 0, 1/16, ...,
+  // 7/16, then -8/16, ..., -1/16.
+  static const double offTable[16] = {0.0, 0.0625, 0.125, 0.1875, 0.25, 0.3125, 0.375, 0.4375,
+                                      -0.5, -0.4375, -0.375, -0.3125, -0.25, -0.1875, -0.125, -0.0625};
+  rows.push_back({"v_cvt_off_f32_i4 a", [](uint32_t a, uint32_t, uint32_t, int) { return f32Result(offTable[a & 15]); }});
+  rows.push_back({"v_cvt_off_f32_i4_sdwa byte 2", [](uint32_t a, uint32_t, uint32_t, int) { return f32Result(offTable[(a >> 16) & 15]); }});
+  rows.push_back({"v_cvt_off_f32_i4_e64 c mul:4", [](uint32_t, uint32_t, uint32_t c, int) { return f32Result(offTable[c & 15], 4); }});
+  return rows;
+}
+
+/// f32 inputs for the conversions to 8 bits: zeros, NaNs, infinities, the
+/// largest values and the rounding boundaries above them for both chips'
+/// formats, ties, and the denormal ranges.
+std::vector<float> fp8EdgeInputs() {
+  auto p2 = [](int e) { return std::ldexp(1.0f, e); };
+  return {0.0f, -0.0f, 1.0f, -1.0f, floatOf(0x7fc00000), floatOf(0xffc00000), floatOf(0x7f800001),
+          INFINITY, -INFINITY,
+          240.0f, 247.99998f, 248.0f, 256.0f, 448.0f, 464.0f, 464.00003f, 480.0f, -500.0f,
+          57344.0f, 61439.996f, 61440.0f, 65536.0f, 1e30f, -1e30f, 3.4028235e38f,
+          p2(-10), p2(-11), 1.5f * p2(-11), p2(-9), 3 * p2(-11), -p2(-10),
+          p2(-17), p2(-16), p2(-18), 3 * p2(-18), -p2(-17), 1e-40f,
+          1.0625f, 1.1875f, 1.125f, 1.375f, -1.0625f, p2(-7), p2(-6), 0.99f * p2(-7),
+          15.5f, 17.0f, -0.3f};
+}
+
+} // namespace
+
+TEST_P(Alu, Fp8Conversions) {
+  // a: all 256 codes, byte i of lane l holding 4l + i; b, c: the edge
+  // values (c shifted by 7 lanes), then random floats of magnitudes around
+  // both formats' ranges.
+  std::vector<uint32_t> a(64), b(64), c(64);
+  for (int l = 0; l < 64; ++l)
+    a[l] = uint32_t(4 * l) | uint32_t(4 * l + 1) << 8 | uint32_t(4 * l + 2) << 16 | uint32_t(4 * l + 3) << 24;
+  auto edge = fp8EdgeInputs();
+  std::uniform_real_distribution<float> unit(1.0f, 2.0f);
+  for (int l = 0; l < 64; ++l) {
+    auto randomFloat = [&] {
+      float v = std::ldexp(unit(rng), int(rng() % 44) - 24);
+      return bitsOf(rng() & 1 ? -v : v);
+    };
+    b[l] = l < int(edge.size()) ? bitsOf(edge[l]) : randomFloat();
+    c[l] = l < int(edge.size()) ? bitsOf(edge[(l + 7) % edge.size()]) : randomFloat();
+  }
+  auto rows = cvtFp8Rows(isGfx950(), a);
+  ASSERT_EQ(rows.size(), 36u);
+  run("cvt_fp8", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);

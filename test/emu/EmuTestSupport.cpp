@@ -1,13 +1,15 @@
 //===- EmuTestSupport.cpp - Harness of the emulator tests -----------------===//
 //
 // Fixture, buffers and launches; IEEE conversions with round to nearest even
-// written from the formats (sign, biased exponent, fraction).
+// written from the formats (sign, biased exponent, fraction); the 8-bit
+// floats by formula and by search over their values.
 //
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -144,6 +146,117 @@ int64_t kcc::emutest::ulpDistanceF16(uint16_t a, uint16_t b) {
   int64_t d = ordered(a) - ordered(b);
   return d < 0 ? -d : d;
 }
+
+//===----------------------------------------------------------------------===//
+// 8-bit floats
+//===----------------------------------------------------------------------===//
+
+namespace kcc::emutest {
+
+/// (-1)^s * 2^(E - bias) * (1 + m / 2^M) for a normal code, and
+/// (-1)^s * 2^(1 - bias) * (m / 2^M) for a denormal one, in double.
+double fp8Value(uint32_t code, const Fp8Spec &s) {
+  int sign = int(code >> 7 & 1);
+  int E = int(code >> s.m) & ((1 << s.e) - 1);
+  int M = int(code) & ((1 << s.m) - 1);
+  int emax = (1 << s.e) - 1;
+  if (s.fnuz && code == 0x80)
+    return std::nan("");
+  if (!s.fnuz && s.e == 4 && E == emax && M == (1 << s.m) - 1)
+    return sign ? -std::nan("") : std::nan("");
+  if (!s.fnuz && s.e == 5 && E == emax)
+    return M ? std::nan("") : (sign ? -INFINITY : INFINITY);
+  double frac = double(M) / std::pow(2.0, s.m);
+  double v = E == 0 ? frac * std::pow(2.0, 1 - s.bias) : (1 + frac) * std::pow(2.0, E - s.bias);
+  return sign ? -v : v;
+}
+
+/// The codes the conversions produce for NaN and beyond the largest value
+/// (no saturation: MODE.FP16_OVFL is 0). NaN payloads follow AMD's host
+/// model of the OCP conversions (S.1111.111 and S.11111.10).
+static uint32_t fp8NaN(bool neg, const Fp8Spec &s) {
+  if (s.fnuz)
+    return 0x80;
+  return (neg ? 0x80u : 0u) | (s.e == 4 ? 0x7fu : 0x7eu);
+}
+static uint32_t fp8Overflow(bool neg, const Fp8Spec &s) {
+  if (!s.fnuz && s.e == 5)
+    return (neg ? 0x80u : 0u) | 0x7c; // infinity
+  return fp8NaN(neg, s);
+}
+
+/// The non-negative finite values of the format in increasing order, with
+/// their codes, then one more step of the top spacing standing for
+/// "overflow" (code ~0u).
+static std::vector<std::pair<double, uint32_t>> fp8Grid(const Fp8Spec &s) {
+  std::vector<std::pair<double, uint32_t>> g;
+  for (uint32_t code = 0; code < 0x80; ++code) {
+    double v = fp8Value(code, s);
+    if (std::isfinite(v))
+      g.push_back({v, code});
+  }
+  std::sort(g.begin(), g.end());
+  double step = g.back().first - g[g.size() - 2].first;
+  g.push_back({g.back().first + step, ~0u});
+  return g;
+}
+
+static uint32_t fp8Signed(uint32_t code, bool neg, const Fp8Spec &s) {
+  if (code == ~0u)
+    return fp8Overflow(neg, s);
+  if (code == 0 && s.fnuz)
+    return 0; // no -0
+  return (neg ? 0x80u : 0u) | code;
+}
+
+/// Round to nearest even by searching the grid for the nearest value; a
+/// tie goes to the even code (the overflow step has the parity the next
+/// code would have).
+uint32_t fp8Nearest(float x, const Fp8Spec &s) {
+  bool neg = std::signbit(x);
+  if (std::isnan(x))
+    return fp8NaN(neg, s);
+  auto g = fp8Grid(s);
+  double a = std::fabs(double(x));
+  // At or beyond the step past the largest value nothing is nearer than the
+  // overflow (distances there may not even be representable apart).
+  if (a >= g.back().first)
+    return fp8Overflow(neg, s);
+  size_t best = 0;
+  for (size_t i = 1; i < g.size(); ++i) {
+    double d = std::fabs(g[i].first - a), db = std::fabs(g[best].first - a);
+    uint32_t parity = g[i].second == ~0u ? !(g[i - 1].second & 1) : (g[i].second & 1);
+    if (d < db || (d == db && parity == 0))
+      best = i;
+  }
+  return fp8Signed(g[best].second, neg, s);
+}
+
+/// Stochastic rounding by search: between the grid values lo <= |x| < hi,
+/// the position (|x| - lo) / (hi - lo) as K = 23 - M bits (what an f32
+/// mantissa holds below the kept bits), plus the top K bits of the random
+/// word, carries into a round up.
+uint32_t fp8Stochastic(float x, uint32_t random, const Fp8Spec &s) {
+  bool neg = std::signbit(x);
+  if (std::isnan(x))
+    return fp8NaN(neg, s);
+  auto g = fp8Grid(s);
+  double a = std::fabs(double(x));
+  if (std::isinf(a))
+    return fp8Overflow(neg, s);
+  size_t i = 0;
+  while (i + 1 < g.size() && g[i + 1].first <= a)
+    ++i;
+  if (g[i].first == a || i + 1 == g.size())
+    return fp8Signed(g[i].second, neg, s);
+  int k = 23 - s.m;
+  double pos = (a - g[i].first) / (g[i + 1].first - g[i].first);
+  uint64_t t = uint64_t(std::floor(std::ldexp(pos, k)));
+  bool up = t + (random >> (32 - k)) >= (uint64_t(1) << k);
+  return fp8Signed(g[up ? i + 1 : i].second, neg, s);
+}
+
+} // namespace kcc::emutest
 
 void EmuTestBase::SetUp() {
   const ::testing::TestInfo *info =

@@ -31,6 +31,7 @@ class Buffer : public EmuTest {};
 class Control : public EmuTest {};
 class Grid : public EmuTest {};
 class Narrow : public EmuTest {};
+class Fp8 : public EmuTest {};
 
 template <typename T> std::vector<T> randomInts(std::mt19937_64 &rng, size_t n,
                                                 int64_t lo, int64_t hi) {
@@ -1383,6 +1384,71 @@ TEST_P(Narrow, Fmaximum) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// fp8.hip
+//===----------------------------------------------------------------------===//
+
+// clang's FP8/BF8 conversion builtins on every code (each of 128 elements
+// holds four, all 256 codes twice) and on f32 values: the rounding
+// boundaries, NaN and infinities of both chips' formats, then random values
+// around their ranges; random words for the stochastic roundings. The
+// references (EmuTestSupport.cpp) decode by formula and encode by search.
+TEST_P(Fp8, Builtins) {
+  auto m = load("fp8");
+  ASSERT_TRUE(m);
+  const int n = 128;
+  std::vector<int32_t> codes(n), rnd(n);
+  std::vector<float> x(n), y(n);
+  const float edge[] = {0.0f, -0.0f, 1.0f, -1.0f, NAN, INFINITY, -INFINITY, 240.0f, 248.0f,
+                        247.99998f, 448.0f, 464.0f, 465.0f, 57344.0f, 61440.0f, 61439.996f,
+                        1e30f, std::ldexp(1.0f, -10), std::ldexp(1.0f, -11), std::ldexp(3.0f, -11),
+                        std::ldexp(1.0f, -17), std::ldexp(3.0f, -18), 1.0625f, 1.1875f, 1.125f,
+                        -std::ldexp(1.0f, -16), 1e-40f, -300.0f};
+  const int nEdge = int(sizeof(edge) / sizeof(edge[0]));
+  std::uniform_real_distribution<float> unit(1.0f, 2.0f);
+  for (int i = 0; i < n; ++i) {
+    int l = i % 64;
+    codes[i] = int32_t(uint32_t(4 * l) | uint32_t(4 * l + 1) << 8 | uint32_t(4 * l + 2) << 16 |
+                       uint32_t(4 * l + 3) << 24);
+    rnd[i] = int32_t(uint32_t(rng()));
+    auto random = [&] {
+      float v = std::ldexp(unit(rng), int(rng() % 44) - 24);
+      return rng() & 1 ? -v : v;
+    };
+    x[i] = i < nEdge ? edge[i] : random();
+    y[i] = i < nEdge ? edge[(i + 5) % nEdge] : random();
+  }
+  uint64_t dc = upload(codes), dx = upload(x), dy = upload(y), dr = upload(rnd),
+           dfout = alloc(16 * n * 4), dout = alloc(4 * n * 4);
+  EMU_LAUNCH(*m, "fp8_cvt", {n / 64, 1, 1}, {64, 1, 1},
+             ArgPack().add(dc).add(dx).add(dy).add(dr).add(dfout).add(dout).add(n));
+  auto fout = download<float>(dfout, 16 * n);
+  auto out = download<uint32_t>(dout, 4 * n);
+  const Fp8Spec fp8 = fp8Spec(isGfx950()), bf8 = bf8Spec(isGfx950());
+  Report floats("fp8/bf8 to f32"), words("f32 to fp8/bf8");
+  // Which byte and format each of the 16 floats converts.
+  const int byteOf[16] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 2, 3, 0, 1};
+  for (int i = 0; i < n; ++i) {
+    uint32_t c = uint32_t(codes[i]);
+    for (int k = 0; k < 16; ++k) {
+      bool isBf8 = (k >= 4 && k < 8) || k >= 12;
+      double want = fp8Value((c >> (8 * byteOf[k])) & 0xff, isBf8 ? bf8 : fp8);
+      float got = fout[16 * i + k];
+      bool same = std::isnan(want) ? std::isnan(got) : bitsOf(got) == bitsOf(float(want));
+      if (!same)
+        floats.fail(16 * i + k, hex(bitsOf(got)), hex(bitsOf(float(want))));
+    }
+    uint32_t w0 = (c & 0xffff0000u) | fp8Nearest(x[i], fp8) | fp8Nearest(y[i], fp8) << 8;
+    uint32_t want[4] = {
+        w0, (w0 & 0xffffu) | (fp8Nearest(x[i], bf8) | fp8Nearest(y[i], bf8) << 8) << 16,
+        (c & 0xff00ffffu) | fp8Stochastic(x[i], uint32_t(rnd[i]), fp8) << 16,
+        (c & 0xffff00ffu) | fp8Stochastic(y[i], uint32_t(rnd[i]), bf8) << 8};
+    for (int k = 0; k < 4; ++k)
+      if (out[4 * i + k] != want[k])
+        words.fail(4 * i + k, hex(out[4 * i + k]), hex(want[k]));
+  }
+}
+
 #define EMU_INSTANTIATE(Suite)                                                 \
   INSTANTIATE_TEST_SUITE_P(Chips, Suite,                                       \
                            ::testing::Values(Chip::gfx942, Chip::gfx950),     \
@@ -1398,3 +1464,4 @@ EMU_INSTANTIATE(Buffer);
 EMU_INSTANTIATE(Control);
 EMU_INSTANTIATE(Grid);
 EMU_INSTANTIATE(Narrow);
+EMU_INSTANTIATE(Fp8);
