@@ -46,6 +46,7 @@ const OpTable &OpTable::get() {
     registerValuTranscendentalOps(t);
     registerValuConvertOps(t);
     registerValuFp8Ops(t);
+    registerValuScaleCvtOps(t);
     registerValuCompareOps(t);
     registerValu16Ops(t);
     registerValuPackedOps(t);

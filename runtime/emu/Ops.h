@@ -64,6 +64,7 @@ void registerValuFloatOps(OpTable &t);
 void registerValuTranscendentalOps(OpTable &t);
 void registerValuConvertOps(OpTable &t);
 void registerValuFp8Ops(OpTable &t);
+void registerValuScaleCvtOps(OpTable &t);
 void registerValuCompareOps(OpTable &t);
 void registerValu16Ops(OpTable &t);
 void registerValuPackedOps(OpTable &t);

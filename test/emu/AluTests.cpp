@@ -2,8 +2,8 @@
 //
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
 // valu_cmp.s, valu_pk.s, valu_lanes.s, valu_carry_dpp.s, valu_const.s,
-// valu_special.s, valu_dot.s, valu_16bit.s, valu_gfx950.s, cvt_fp8.s, salu.s
-// and salu2.s run one op per output row on per-lane inputs: random values, with
+// valu_special.s, valu_dot.s, valu_16bit.s, valu_gfx950.s, cvt_fp8.s,
+// cvt_scale_gfx950.s, salu.s and salu2.s run one op per output row on per-lane inputs: random values, with
 // hand-picked edge cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
 // guide is terse, with what LLVM's own lowering relies on; each such case
@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <limits>
 
@@ -2443,6 +2444,212 @@ TEST_P(Alu, Fp8Conversions) {
   auto rows = cvtFp8Rows(isGfx950(), a);
   ASSERT_EQ(rows.size(), 36u);
   run("cvt_fp8", rows, a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// cvt_scale_gfx950.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The inputs of cvt_scale_gfx950 (see the .s file), per lane.
+struct ScaleInputs {
+  std::vector<uint32_t> a, b, c, d, e, hf, hb, s;
+};
+
+/// OCP MX's narrow formats (gfx950).
+const Fp8Spec kOcpFp8{4, 3, 7, false}, kOcpBf8{5, 2, 15, false}, kMxFp4{2, 1, 1, false, true},
+    kMxFp6{2, 3, 1, false, true}, kMxBf6{3, 2, 3, false, true};
+
+/// The scale: 2 to the power of the scale operand's biased exponent minus
+/// 127 (the ISA: "using the exponent provided by" the f32 input).
+double scaleOf(uint32_t s) { return std::pow(2.0, double(int((s >> 23) & 0xff) - 127)); }
+
+enum class WideKind { F32, F16, Bf16 };
+/// A wide value rounded to nearest even into f32, f16 or bf16 bits.
+uint32_t toWide(double v, WideKind t) {
+  if (t == WideKind::F32)
+    return bitsOf(float(v));
+  return t == WideKind::F16 ? toF16(v) : toBf16(v);
+}
+double fromWide(uint32_t bits, WideKind t) {
+  return t == WideKind::F16 ? fromF16(uint16_t(bits)) : double(fromBf16(uint16_t(bits)));
+}
+
+/// Bits [6i, 6i + 6) of the 192 bits of six dwords (w[0] lowest).
+uint32_t fp6Field(const uint32_t *w, unsigned i) {
+  uint32_t v = 0;
+  for (unsigned b = 0; b < 6; ++b)
+    v |= bit(w[(6 * i + b) / 32], (6 * i + b) % 32) << b;
+  return v;
+}
+
+std::vector<Row> scaledRows(std::shared_ptr<const ScaleInputs> in) {
+  std::vector<Row> rows;
+  using F = std::function<uint32_t(int l)>;
+  auto row = [&](std::string name, F f, decltype(Row::nan) nan = Row::Exact) {
+    rows.push_back({name, [f](uint32_t, uint32_t, uint32_t, int l) { return f(l); }, nan});
+  };
+  auto up = [in](uint32_t code, const Fp8Spec &f, int l, WideKind t) {
+    return toWide(fp8Value(code, f) * scaleOf(in->s[l]), t);
+  };
+  auto byteSel = [](uint32_t v, int i) { return (v >> (8 * i)) & 0xff; };
+  auto random = [in](int l) { return in->a[l] * 0x9e3779b1u; };
+  const auto F32 = WideKind::F32, F16 = WideKind::F16, Bf16 = WideKind::Bf16;
+  row("v_cvt_scalef32_f32_fp8 byte 0", [=](int l) { return up(byteSel(in->a[l], 0), kOcpFp8, l, F32); }, Row::F32NaN);
+  row("v_cvt_scalef32_f32_bf8 byte 3", [=](int l) { return up(byteSel(in->a[l], 3), kOcpBf8, l, F32); }, Row::F32NaN);
+  row("v_cvt_scalef32_f32_fp8 byte 2", [=](int l) { return up(byteSel(in->a[l], 2), kOcpFp8, l, F32); }, Row::F32NaN);
+  row("v_cvt_scalef32_f16_fp8 byte 1 low half", [=](int l) {
+    return (in->c[l] & 0xffff0000u) | up(byteSel(in->a[l], 1), kOcpFp8, l, F16); }, Row::PkF16NaN);
+  row("v_cvt_scalef32_f16_bf8 byte 2 high half", [=](int l) {
+    return (in->c[l] & 0xffffu) | up(byteSel(in->a[l], 2), kOcpBf8, l, F16) << 16; }, Row::PkF16NaN);
+  for (int word = 0; word < 2; ++word)
+    for (int half = 0; half < 2; ++half)
+      row(std::string(word ? "v_cvt_scalef32_pk_f32_bf8 word 1" : "v_cvt_scalef32_pk_f32_fp8 word 0") + (half ? " hi" : " lo"),
+          [=](int l) { return up(byteSel(in->a[l], 2 * word + half), word ? kOcpBf8 : kOcpFp8, l, F32); }, Row::F32NaN);
+  auto pk16 = [=](std::string name, int word, const Fp8Spec &f, WideKind t) {
+    row(name, [=](int l) {
+      return up(byteSel(in->a[l], 2 * word), f, l, t) | up(byteSel(in->a[l], 2 * word + 1), f, l, t) << 16;
+    }, t == F16 ? Row::PkF16NaN : Row::PkBf16NaN);
+  };
+  pk16("v_cvt_scalef32_pk_f16_fp8 word 1", 1, kOcpFp8, F16);
+  pk16("v_cvt_scalef32_pk_bf16_bf8 word 0", 0, kOcpBf8, Bf16);
+  pk16("v_cvt_scalef32_pk_bf16_fp8 word 1", 1, kOcpFp8, Bf16);
+  pk16("v_cvt_scalef32_pk_f16_bf8 word 0", 0, kOcpBf8, F16);
+  // FP4: the low nibble of the byte is the first value.
+  auto nib = [=](int l, int byte, int n) { return (byteSel(in->a[l], byte) >> (4 * n)) & 15; };
+  row("v_cvt_scalef32_pk_f32_fp4 byte 3 lo", [=](int l) { return up(nib(l, 3, 0), kMxFp4, l, F32); });
+  row("v_cvt_scalef32_pk_f32_fp4 byte 3 hi", [=](int l) { return up(nib(l, 3, 1), kMxFp4, l, F32); });
+  row("v_cvt_scalef32_pk_f16_fp4 byte 2", [=](int l) { return up(nib(l, 2, 0), kMxFp4, l, F16) | up(nib(l, 2, 1), kMxFp4, l, F16) << 16; });
+  row("v_cvt_scalef32_pk_bf16_fp4 byte 0", [=](int l) { return up(nib(l, 0, 0), kMxFp4, l, Bf16) | up(nib(l, 0, 1), kMxFp4, l, Bf16) << 16; });
+  // Down: x divided by the scale, then the nearest value of the format
+  // (found by search) or the stochastic choice.
+  auto down = [in](double x, const Fp8Spec &f, int l) { return fp8Nearest(x / scaleOf(in->s[l]), f); };
+  auto downSr = [in, random](double x, const Fp8Spec &f, int l, int srcMan) {
+    return fp8Stochastic(x / scaleOf(in->s[l]), random(l), f, srcMan);
+  };
+  auto intoWord = [](uint32_t old, uint32_t v, int word) { return word ? (old & 0xffffu) | v << 16 : (old & 0xffff0000u) | v; };
+  auto intoByte = [](uint32_t old, uint32_t v, int i) { return (old & ~(0xffu << (8 * i))) | v << (8 * i); };
+  auto f = [](uint32_t v) { return double(floatOf(v)); };
+  row("v_cvt_scalef32_pk_fp8_f32 b, c word 0", [=](int l) {
+    return intoWord(in->c[l], down(f(in->b[l]), kOcpFp8, l) | down(f(in->c[l]), kOcpFp8, l) << 8, 0); });
+  row("v_cvt_scalef32_pk_bf8_f32 -b, |c| word 1", [=](int l) {
+    return intoWord(in->c[l], down(-f(in->b[l]), kOcpBf8, l) | down(std::fabs(f(in->c[l])), kOcpBf8, l) << 8, 1); });
+  auto halves = [](uint32_t v, WideKind t, int i) { return fromWide(i ? v >> 16 : v & 0xffff, t); };
+  row("v_cvt_scalef32_pk_fp8_f16 hf word 1", [=](int l) {
+    return intoWord(in->c[l], down(halves(in->hf[l], F16, 0), kOcpFp8, l) | down(halves(in->hf[l], F16, 1), kOcpFp8, l) << 8, 1); });
+  row("v_cvt_scalef32_pk_bf8_bf16 hb word 0", [=](int l) {
+    return intoWord(in->c[l], down(halves(in->hb[l], Bf16, 0), kOcpBf8, l) | down(halves(in->hb[l], Bf16, 1), kOcpBf8, l) << 8, 0); });
+  row("v_cvt_scalef32_pk_fp4_f32 d, e byte 3", [=](int l) {
+    return intoByte(in->c[l], down(f(in->d[l]), kMxFp4, l) | down(f(in->e[l]), kMxFp4, l) << 4, 3); });
+  row("v_cvt_scalef32_pk_fp4_f16 hf byte 1", [=](int l) {
+    return intoByte(in->c[l], down(halves(in->hf[l], F16, 0), kMxFp4, l) | down(halves(in->hf[l], F16, 1), kMxFp4, l) << 4, 1); });
+  row("v_cvt_scalef32_pk_fp4_bf16 hb byte 0", [=](int l) {
+    return intoByte(in->c[l], down(halves(in->hb[l], Bf16, 0), kMxFp4, l) | down(halves(in->hb[l], Bf16, 1), kMxFp4, l) << 4, 0); });
+  row("v_cvt_scalef32_sr_fp8_f32 b byte 3", [=](int l) { return intoByte(in->c[l], downSr(f(in->b[l]), kOcpFp8, l, 23), 3); });
+  row("v_cvt_scalef32_sr_bf8_f16 hf.lo byte 1", [=](int l) { return intoByte(in->c[l], downSr(halves(in->hf[l], F16, 0), kOcpBf8, l, 10), 1); });
+  row("v_cvt_scalef32_sr_fp8_bf16 hb.hi byte 2", [=](int l) { return intoByte(in->c[l], downSr(halves(in->hb[l], Bf16, 1), kOcpFp8, l, 7), 2); });
+  row("v_cvt_scalef32_sr_pk_fp4_f32 (d, e) byte 2", [=](int l) {
+    return intoByte(in->c[l], downSr(f(in->d[l]), kMxFp4, l, 23) | downSr(f(in->e[l]), kMxFp4, l, 23) << 4, 2); });
+  row("v_cvt_scalef32_sr_pk_fp4_f16 hf byte 0", [=](int l) {
+    return intoByte(in->c[l], downSr(halves(in->hf[l], F16, 0), kMxFp4, l, 10) | downSr(halves(in->hf[l], F16, 1), kMxFp4, l, 10) << 4, 0); });
+  row("v_cvt_scalef32_sr_pk_fp4_bf16 hb byte 3", [=](int l) {
+    return intoByte(in->c[l], downSr(halves(in->hb[l], Bf16, 0), kMxFp4, l, 7) | downSr(halves(in->hb[l], Bf16, 1), kMxFp4, l, 7) << 4, 3); });
+  // FP6: the six dwords (a, b, c, d, e, hf) hold 32 codes.
+  auto six = [in](int l, uint32_t *w) {
+    const std::vector<uint32_t> *src[6] = {&in->a, &in->b, &in->c, &in->d, &in->e, &in->hf};
+    for (int i = 0; i < 6; ++i)
+      w[i] = (*src[i])[l];
+  };
+  for (unsigned i = 0; i < 32; ++i)
+    row("v_cvt_scalef32_pk32_f32_fp6 value " + std::to_string(i), [=](int l) {
+      uint32_t w[6];
+      six(l, w);
+      return up(fp6Field(w, i), kMxFp6, l, F32); });
+  for (unsigned i = 0; i < 16; ++i)
+    row("v_cvt_scalef32_pk32_bf16_bf6 values " + std::to_string(2 * i) + ", " + std::to_string(2 * i + 1), [=](int l) {
+      uint32_t w[6];
+      six(l, w);
+      return up(fp6Field(w, 2 * i), kMxBf6, l, Bf16) | up(fp6Field(w, 2 * i + 1), kMxBf6, l, Bf16) << 16; });
+  // The way back: y_i = 1.3 * (the FP6 values as f32), rounded to f32 (as
+  // v_mul_f32 does), and their f16/bf16 pairs.
+  auto ys = [=](int l, double *y) {
+    uint32_t w[6];
+    six(l, w);
+    for (unsigned i = 0; i < 32; ++i)
+      y[i] = double(floatOf(up(fp6Field(w, i), kMxFp6, l, F32)) * floatOf(0x3fa66666));
+  };
+  auto pack = [](const uint32_t *codes, unsigned part) {
+    uint32_t v = 0;
+    for (unsigned bitIndex = 32 * part; bitIndex < 32 * part + 32; ++bitIndex)
+      v |= bit(codes[bitIndex / 6], bitIndex % 6) << (bitIndex % 32);
+    return v;
+  };
+  using Down32 = std::function<uint32_t(double y, int l)>;
+  auto down32 = [=](std::string name, Down32 conv, WideKind through) {
+    for (unsigned part = 0; part < 6; ++part)
+      row(name + " dword " + std::to_string(part), [=](int l) {
+        double y[32];
+        ys(l, y);
+        uint32_t codes[32];
+        for (unsigned i = 0; i < 32; ++i)
+          codes[i] = conv(through == F32 ? y[i] : fromWide(toWide(y[i], through), through), l);
+        return pack(codes, part); });
+  };
+  down32("v_cvt_scalef32_2xpk16_fp6_f32", [=](double y, int l) { return down(y, kMxFp6, l); }, F32);
+  down32("v_cvt_scalef32_sr_pk32_bf6_f32", [=](double y, int l) { return downSr(y, kMxBf6, l, 23); }, F32);
+  down32("v_cvt_scalef32_pk32_fp6_f16", [=](double y, int l) { return down(y, kMxFp6, l); }, F16);
+  down32("v_cvt_scalef32_sr_pk32_bf6_bf16", [=](double y, int l) { return downSr(y, kMxBf6, l, 7); }, Bf16);
+  return rows;
+}
+
+} // namespace
+
+TEST_P(Alu, ScaledConversions) {
+  if (!isGfx950())
+    GTEST_SKIP() << "v_cvt_scalef32_* are gfx950 only";
+  auto in = std::make_shared<ScaleInputs>();
+  in->a.resize(64);
+  for (int l = 0; l < 64; ++l)
+    in->a[l] = uint32_t(4 * l) | uint32_t(4 * l + 1) << 8 | uint32_t(4 * l + 2) << 16 | uint32_t(4 * l + 3) << 24;
+  // b, c: the FP8 edge values (NaN, infinities, the rounding boundaries);
+  // d, e: finite values, FP4 ties and saturation in the first lanes; hf, hb:
+  // pairs of finite f16 and bf16; s: exponent 127 (scale 1) in lanes 0..23,
+  // else 123..131, 0 and 254, with random sign and mantissa bits (which the
+  // scale ignores).
+  auto edge = fp8EdgeInputs();
+  const float fp4Edge[] = {0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f, 7.0f, -0.25f, -5.0f, 6.5f, 100.0f,
+                           0.0f, -0.0f, 1e-30f, -3.0f, 4.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 6.0f, -6.0f};
+  std::uniform_real_distribution<float> unit(1.0f, 2.0f);
+  auto randomFloat = [&](int lo, int hi) {
+    float v = std::ldexp(unit(rng), lo + int(rng() % unsigned(hi - lo + 1)));
+    return rng() & 1 ? -v : v;
+  };
+  for (int l = 0; l < 64; ++l) {
+    in->b.push_back(l < int(edge.size()) ? bitsOf(edge[l]) : bitsOf(randomFloat(-20, 18)));
+    in->c.push_back(l < int(edge.size()) ? bitsOf(edge[(l + 7) % edge.size()]) : bitsOf(randomFloat(-20, 18)));
+    in->d.push_back(bitsOf(l < 24 ? fp4Edge[l] : randomFloat(-6, 6)));
+    in->e.push_back(bitsOf(l < 24 ? fp4Edge[(l + 5) % 24] : randomFloat(-6, 6)));
+    in->hf.push_back(uint32_t(toF16(randomFloat(-16, 15))) | uint32_t(toF16(randomFloat(-16, 15))) << 16);
+    in->hb.push_back(uint32_t(toBf16(randomFloat(-20, 20))) | uint32_t(toBf16(randomFloat(-20, 20))) << 16);
+    int exponent = l < 24 ? 127 : l == 62 ? 0 : l == 63 ? 254 : 123 + (l % 9);
+    in->s.push_back((uint32_t(rng()) & 0x807fffffu) | uint32_t(exponent) << 23);
+  }
+  auto rows = scaledRows(in);
+  ASSERT_EQ(rows.size(), 102u);
+  auto m = load("cvt_scale_gfx950");
+  ASSERT_TRUE(m);
+  uint64_t args[8];
+  const std::vector<uint32_t> *inputs[8] = {&in->a, &in->b, &in->c, &in->d, &in->e, &in->hf, &in->hb, &in->s};
+  for (int i = 0; i < 8; ++i)
+    args[i] = upload(*inputs[i]);
+  uint64_t dout = alloc(rows.size() * 64 * 4, 0xcd);
+  ArgPack pack;
+  for (uint64_t a : args)
+    pack.add(a);
+  pack.add(dout);
+  EMU_LAUNCH(*m, "cvt_scale_gfx950", {1, 1, 1}, {64, 1, 1}, pack);
+  compareRows("cvt_scale_gfx950", rows, download<uint32_t>(dout, rows.size() * 64), in->a, in->b, in->c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);

@@ -156,30 +156,35 @@ namespace kcc::emutest {
 /// (-1)^s * 2^(E - bias) * (1 + m / 2^M) for a normal code, and
 /// (-1)^s * 2^(1 - bias) * (m / 2^M) for a denormal one, in double.
 double fp8Value(uint32_t code, const Fp8Spec &s) {
-  int sign = int(code >> 7 & 1);
+  int sign = int(code >> (s.e + s.m) & 1);
   int E = int(code >> s.m) & ((1 << s.e) - 1);
   int M = int(code) & ((1 << s.m) - 1);
   int emax = (1 << s.e) - 1;
-  if (s.fnuz && code == 0x80)
-    return std::nan("");
-  if (!s.fnuz && s.e == 4 && E == emax && M == (1 << s.m) - 1)
-    return sign ? -std::nan("") : std::nan("");
-  if (!s.fnuz && s.e == 5 && E == emax)
-    return M ? std::nan("") : (sign ? -INFINITY : INFINITY);
+  if (!s.finite) { // FP4/FP6: every code is a number
+    if (s.fnuz && code == 0x80)
+      return std::nan("");
+    if (!s.fnuz && s.e == 4 && E == emax && M == (1 << s.m) - 1)
+      return sign ? -std::nan("") : std::nan("");
+    if (!s.fnuz && s.e == 5 && E == emax)
+      return M ? std::nan("") : (sign ? -INFINITY : INFINITY);
+  }
   double frac = double(M) / std::pow(2.0, s.m);
   double v = E == 0 ? frac * std::pow(2.0, 1 - s.bias) : (1 + frac) * std::pow(2.0, E - s.bias);
   return sign ? -v : v;
 }
 
 /// The codes the conversions produce for NaN and beyond the largest value
-/// (no saturation: MODE.FP16_OVFL is 0). NaN payloads follow AMD's host
-/// model of the OCP conversions (S.1111.111 and S.11111.10).
+/// (no saturation: MODE.FP16_OVFL is 0; the formats without NaN and
+/// infinity saturate). NaN payloads follow AMD's host model of the OCP
+/// conversions (S.1111.111 and S.11111.10).
 static uint32_t fp8NaN(bool neg, const Fp8Spec &s) {
   if (s.fnuz)
     return 0x80;
   return (neg ? 0x80u : 0u) | (s.e == 4 ? 0x7fu : 0x7eu);
 }
 static uint32_t fp8Overflow(bool neg, const Fp8Spec &s) {
+  if (s.finite)
+    return (neg ? 1u << (s.e + s.m) : 0u) | ((1u << (s.e + s.m)) - 1);
   if (!s.fnuz && s.e == 5)
     return (neg ? 0x80u : 0u) | 0x7c; // infinity
   return fp8NaN(neg, s);
@@ -190,7 +195,7 @@ static uint32_t fp8Overflow(bool neg, const Fp8Spec &s) {
 /// "overflow" (code ~0u).
 static std::vector<std::pair<double, uint32_t>> fp8Grid(const Fp8Spec &s) {
   std::vector<std::pair<double, uint32_t>> g;
-  for (uint32_t code = 0; code < 0x80; ++code) {
+  for (uint32_t code = 0; code < (1u << (s.e + s.m)); ++code) {
     double v = fp8Value(code, s);
     if (std::isfinite(v))
       g.push_back({v, code});
@@ -206,18 +211,18 @@ static uint32_t fp8Signed(uint32_t code, bool neg, const Fp8Spec &s) {
     return fp8Overflow(neg, s);
   if (code == 0 && s.fnuz)
     return 0; // no -0
-  return (neg ? 0x80u : 0u) | code;
+  return (neg ? 1u << (s.e + s.m) : 0u) | code;
 }
 
 /// Round to nearest even by searching the grid for the nearest value; a
 /// tie goes to the even code (the overflow step has the parity the next
 /// code would have).
-uint32_t fp8Nearest(float x, const Fp8Spec &s) {
+uint32_t fp8Nearest(double x, const Fp8Spec &s) {
   bool neg = std::signbit(x);
   if (std::isnan(x))
     return fp8NaN(neg, s);
   auto g = fp8Grid(s);
-  double a = std::fabs(double(x));
+  double a = std::fabs(x);
   // At or beyond the step past the largest value nothing is nearer than the
   // overflow (distances there may not even be representable apart).
   if (a >= g.back().first)
@@ -233,15 +238,15 @@ uint32_t fp8Nearest(float x, const Fp8Spec &s) {
 }
 
 /// Stochastic rounding by search: between the grid values lo <= |x| < hi,
-/// the position (|x| - lo) / (hi - lo) as K = 23 - M bits (what an f32
-/// mantissa holds below the kept bits), plus the top K bits of the random
-/// word, carries into a round up.
-uint32_t fp8Stochastic(float x, uint32_t random, const Fp8Spec &s) {
+/// the position (|x| - lo) / (hi - lo) as K = srcMan - M bits (what the
+/// source's mantissa holds below the kept bits), plus the top K bits of the
+/// random word, carries into a round up.
+uint32_t fp8Stochastic(double x, uint32_t random, const Fp8Spec &s, int srcMan) {
   bool neg = std::signbit(x);
   if (std::isnan(x))
     return fp8NaN(neg, s);
   auto g = fp8Grid(s);
-  double a = std::fabs(double(x));
+  double a = std::fabs(x);
   if (std::isinf(a))
     return fp8Overflow(neg, s);
   size_t i = 0;
@@ -249,7 +254,7 @@ uint32_t fp8Stochastic(float x, uint32_t random, const Fp8Spec &s) {
     ++i;
   if (g[i].first == a || i + 1 == g.size())
     return fp8Signed(g[i].second, neg, s);
-  int k = 23 - s.m;
+  int k = srcMan - s.m;
   double pos = (a - g[i].first) / (g[i + 1].first - g[i].first);
   uint64_t t = uint64_t(std::floor(std::ldexp(pos, k)));
   bool up = t + (random >> (32 - k)) >= (uint64_t(1) << k);

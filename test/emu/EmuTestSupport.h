@@ -110,10 +110,13 @@ int64_t ulpDistanceF16(uint16_t a, uint16_t b);
 /// An 8-bit float format as its definition gives it: exponent and mantissa
 /// widths, bias, and which codes are NaN or infinite. FNUZ (gfx942): 0x80 is
 /// the only NaN, no infinity, no -0. OCP e4m3fn (gfx950): S.1111.111 is NaN,
-/// no infinity. OCP e5m2: S.11111.00 infinite, S.11111.xx NaN.
+/// no infinity. OCP e5m2: S.11111.00 infinite, S.11111.xx NaN. `finite`:
+/// OCP MX's FP4 (e2m1) and FP6 (e2m3, e3m2), every code a number; the sign
+/// is the bit above the exponent.
 struct Fp8Spec {
   int e, m, bias;
   bool fnuz;
+  bool finite = false;
 };
 /// The formats of the chip: FNUZ on gfx942, OCP on gfx950.
 inline Fp8Spec fp8Spec(bool gfx950) { return gfx950 ? Fp8Spec{4, 3, 7, false} : Fp8Spec{4, 3, 8, true}; }
@@ -123,9 +126,10 @@ double fp8Value(uint32_t code, const Fp8Spec &s);
 /// f32 to the format, round to nearest even, found by searching the values
 /// for the nearest; beyond the largest value (MODE.FP16_OVFL = 0) FNUZ and
 /// e4m3 give NaN, e5m2 infinity.
-uint32_t fp8Nearest(float x, const Fp8Spec &s);
-/// f32 to the format with stochastic rounding by the random word.
-uint32_t fp8Stochastic(float x, uint32_t random, const Fp8Spec &s);
+uint32_t fp8Nearest(double x, const Fp8Spec &s);
+/// To the format with stochastic rounding by the random word, from a source
+/// with `srcMan` mantissa bits (23: f32, 10: f16, 7: bf16).
+uint32_t fp8Stochastic(double x, uint32_t random, const Fp8Spec &s, int srcMan = 23);
 
 /// The fixture: one emulated device of the chip under test per test. The
 /// chip comes from the test parameter (see EmuTest and the MFMA tests).

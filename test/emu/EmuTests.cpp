@@ -1449,6 +1449,75 @@ TEST_P(Fp8, Builtins) {
   }
 }
 
+// gfx950's scaled conversion builtins (__builtin_amdgcn_cvt_scalef32_*) on
+// the same codes and values, with scales whose exponents vary around 1 and
+// whose sign and mantissa bits are random (the conversions use only the
+// exponent). References: decode by formula times 2^(E - 127); encode the
+// value divided by it by searching the OCP format's values.
+TEST_P(Fp8, ScaledBuiltins) {
+  if (!isGfx950())
+    GTEST_SKIP() << "v_cvt_scalef32_* are gfx950 only";
+  auto m = load("fp8");
+  ASSERT_TRUE(m);
+  const int n = 128;
+  std::vector<int32_t> codes(n), rnd(n);
+  std::vector<float> x(n), y(n), scale(n);
+  const float edge[] = {0.0f, -0.0f, 1.0f, -1.0f, NAN, INFINITY, -INFINITY, 448.0f, 464.0f,
+                        465.0f, 57344.0f, 61440.0f, 1e30f, std::ldexp(1.0f, -9),
+                        std::ldexp(1.0f, -10), std::ldexp(3.0f, -10), 0.25f, 0.75f, 5.0f, 7.0f};
+  const int nEdge = int(sizeof(edge) / sizeof(edge[0]));
+  std::uniform_real_distribution<float> unit(1.0f, 2.0f);
+  for (int i = 0; i < n; ++i) {
+    int l = i % 64;
+    codes[i] = int32_t(uint32_t(4 * l) | uint32_t(4 * l + 1) << 8 | uint32_t(4 * l + 2) << 16 |
+                       uint32_t(4 * l + 3) << 24);
+    rnd[i] = int32_t(uint32_t(rng()));
+    auto random = [&] {
+      float v = std::ldexp(unit(rng), int(rng() % 40) - 20);
+      return rng() & 1 ? -v : v;
+    };
+    x[i] = i < nEdge ? edge[i] : random();
+    y[i] = i < nEdge ? edge[(i + 3) % nEdge] : random();
+    uint32_t e = i < nEdge ? 127 : 120 + uint32_t(rng() % 15);
+    scale[i] = floatOf((uint32_t(rng()) & 0x807fffffu) | e << 23);
+  }
+  uint64_t dc = upload(codes), dx = upload(x), dy = upload(y), dr = upload(rnd), ds = upload(scale),
+           dfout = alloc(8 * n * 4), dout = alloc(4 * n * 4);
+  EMU_LAUNCH(*m, "fp8_scaled", {n / 64, 1, 1}, {64, 1, 1},
+             ArgPack().add(dc).add(dx).add(dy).add(dr).add(ds).add(dfout).add(dout).add(n));
+  auto fout = download<float>(dfout, 8 * n);
+  auto out = download<uint32_t>(dout, 4 * n);
+  const Fp8Spec fp8{4, 3, 7, false}, bf8{5, 2, 15, false}, fp4{2, 1, 1, false, true};
+  Report floats("scaled to f32"), words("scaled from f32");
+  for (int i = 0; i < n; ++i) {
+    uint32_t c = uint32_t(codes[i]);
+    double k = std::pow(2.0, double(int((bitsOf(scale[i]) >> 23) & 0xff) - 127));
+    auto byte = [&](int b) { return (c >> (8 * b)) & 0xff; };
+    double want[8] = {fp8Value(byte(1), fp8) * k, fp8Value(byte(2), bf8) * k,
+                      fp8Value(byte(2), fp8) * k, fp8Value(byte(3), fp8) * k,
+                      fp8Value(byte(3) & 15, fp4) * k, fp8Value(byte(3) >> 4, fp4) * k,
+                      fp8Value(byte(0), bf8) * k, fp8Value(byte(1), bf8) * k};
+    for (int j = 0; j < 8; ++j) {
+      float got = fout[8 * i + j], w = float(want[j]);
+      bool same = std::isnan(w) ? std::isnan(got) : bitsOf(got) == bitsOf(w);
+      if (!same)
+        floats.fail(8 * i + j, hex(bitsOf(got)), hex(bitsOf(w)));
+    }
+    double xs = double(x[i]) / k, ys = double(y[i]) / k;
+    double xf = std::fmin(std::fmax(double(x[i]), -1e6), 1e6) / k;
+    double yf = std::fmin(std::fmax(double(y[i]), -1e6), 1e6) / k;
+    uint32_t w0 = fp8Nearest(xs, fp8) | fp8Nearest(ys, fp8) << 8 |
+                  (fp8Nearest(xs, bf8) | fp8Nearest(ys, bf8) << 8) << 16;
+    uint32_t wantWords[4] = {
+        w0, (c & 0xff00ffffu) | (fp8Nearest(xf, fp4) | fp8Nearest(yf, fp4) << 4) << 16,
+        (c & 0x00ffffffu) | fp8Stochastic(xs, uint32_t(rnd[i]), fp8) << 24,
+        (c & 0xffffff00u) | fp8Stochastic(ys, uint32_t(rnd[i]), bf8)};
+    for (int j = 0; j < 4; ++j)
+      if (out[4 * i + j] != wantWords[j])
+        words.fail(4 * i + j, hex(out[4 * i + j]), hex(wantWords[j]));
+  }
+}
+
 #define EMU_INSTANTIATE(Suite)                                                 \
   INSTANTIATE_TEST_SUITE_P(Chips, Suite,                                       \
                            ::testing::Values(Chip::gfx942, Chip::gfx950),     \
