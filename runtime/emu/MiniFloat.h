@@ -59,7 +59,7 @@ constexpr MiniFloat kFp6E2m3{2, 3, 1, MiniFloat::Finite};
 constexpr MiniFloat kBf6E3m2{3, 2, 3, MiniFloat::Finite};
 constexpr MiniFloat kFp4E2m1{2, 1, 1, MiniFloat::Finite};
 
-inline float miniFloatNaN(bool negative) {
+inline float miniFloatNaNValue(bool negative) {
   uint32_t u = negative ? 0xffc00000u : 0x7fc00000u;
   float f;
   std::memcpy(&f, &u, 4);
@@ -77,15 +77,15 @@ inline float decodeMiniFloat(uint32_t code, const MiniFloat &f) {
   switch (f.kind) {
   case MiniFloat::Fnuz:
     if (code == f.signBit())
-      return miniFloatNaN(true);
+      return miniFloatNaNValue(true);
     break;
   case MiniFloat::OcpE4m3:
     if (e == expMax && m == (1u << f.manBits) - 1)
-      return miniFloatNaN(negative);
+      return miniFloatNaNValue(negative);
     break;
   case MiniFloat::Ieee:
     if (e == expMax)
-      return m ? miniFloatNaN(negative)
+      return m ? miniFloatNaNValue(negative)
                : (negative ? -INFINITY : INFINITY);
     break;
   case MiniFloat::Finite:
@@ -115,35 +115,59 @@ struct MiniRounding {
   bool saturate = false;
 };
 
+/// The codes of NaN, of a value beyond the largest finite one, and of a
+/// value rounded to zero, with the sign of `negative`.
+inline uint32_t miniFloatNaN(const MiniFloat &f, bool negative) {
+  uint32_t sign = negative ? f.signBit() : 0;
+  uint32_t expMax = (1u << f.expBits) - 1;
+  switch (f.kind) {
+  case MiniFloat::Fnuz: return f.signBit();
+  case MiniFloat::OcpE4m3: return sign | (f.signBit() - 1);
+  case MiniFloat::Ieee: return sign | (expMax << f.manBits) | (1u << (f.manBits - 1));
+  case MiniFloat::Finite: return sign | f.maxFinite();
+  }
+  return 0;
+}
+inline uint32_t miniFloatOverflow(const MiniFloat &f, bool negative, const MiniRounding &r) {
+  uint32_t sign = negative ? f.signBit() : 0;
+  if (r.saturate || f.kind == MiniFloat::Finite)
+    return sign | f.maxFinite();
+  if (f.kind == MiniFloat::Ieee)
+    return sign | (((1u << f.expBits) - 1) << f.manBits);
+  return miniFloatNaN(f, negative);
+}
+inline uint32_t miniFloatZero(const MiniFloat &f, bool negative) {
+  return f.kind == MiniFloat::Fnuz || !negative ? 0 : f.signBit();
+}
+
+/// The code of a rounded magnitude: `units` steps of 2^(E - manBits), E the
+/// binade's exponent (or the least normal one for a denormal).
+inline uint32_t miniFloatCode(uint64_t units, int E, bool negative, const MiniFloat &f,
+                              const MiniRounding &r) {
+  if (units == 0)
+    return miniFloatZero(f, negative);
+  if (units >> (f.manBits + 1)) { // rounded up into the next binade
+    units >>= 1;
+    ++E;
+  }
+  uint64_t code = units < (1u << f.manBits)
+                      ? units // denormal (E is the least normal exponent)
+                      : (uint64_t(E + f.bias) << f.manBits) | (units - (1u << f.manBits));
+  if (code > f.maxFinite())
+    return miniFloatOverflow(f, negative, r);
+  return (negative ? f.signBit() : 0) | uint32_t(code);
+}
+
 /// `x` rounded to the format `f`, as its code.
 inline uint32_t encodeMiniFloat(double x, const MiniFloat &f, const MiniRounding &r) {
   bool negative = std::signbit(x);
-  uint32_t sign = negative ? f.signBit() : 0;
-  uint32_t expMax = (1u << f.expBits) - 1;
-  auto nanCode = [&]() -> uint32_t {
-    switch (f.kind) {
-    case MiniFloat::Fnuz: return f.signBit();
-    case MiniFloat::OcpE4m3: return sign | (f.signBit() - 1);
-    case MiniFloat::Ieee: return sign | (expMax << f.manBits) | (1u << (f.manBits - 1));
-    case MiniFloat::Finite: return sign | f.maxFinite();
-    }
-    return 0;
-  };
-  auto overflow = [&]() -> uint32_t {
-    if (r.saturate || f.kind == MiniFloat::Finite)
-      return sign | f.maxFinite();
-    if (f.kind == MiniFloat::Ieee)
-      return sign | (expMax << f.manBits);
-    return nanCode();
-  };
-  auto zero = [&]() -> uint32_t { return f.kind == MiniFloat::Fnuz ? 0 : sign; };
   if (std::isnan(x))
-    return nanCode();
+    return miniFloatNaN(f, negative);
   if (std::isinf(x))
-    return overflow();
+    return miniFloatOverflow(f, negative, r);
   double a = std::fabs(x);
   if (a == 0)
-    return zero();
+    return miniFloatZero(f, negative);
   // The binade of a (or the denormal range) fixes the grid spacing q; a / q
   // is exact (a power-of-two scaling of a double holding a narrower value).
   int e;
@@ -162,19 +186,41 @@ inline uint32_t encodeMiniFloat(double x, const MiniFloat &f, const MiniRounding
     if (rest > 0.5 || (rest == 0.5 && std::fmod(whole, 2.0) != 0))
       whole += 1;
   }
-  uint64_t units = uint64_t(whole);
-  if (units == 0)
-    return zero();
-  if (units >> (f.manBits + 1)) { // rounded up into the next binade
-    units >>= 1;
-    ++E;
+  return miniFloatCode(uint64_t(whole), E, negative, f, r);
+}
+
+/// encodeMiniFloat of the f32 `bits` divided by 2^k (k = 0 unscaled), for a
+/// format of at most 22 mantissa bits, in integer arithmetic: the same
+/// rounding, several times faster than through double, for the conversion
+/// instructions' common case (a normal f32, or an f16/bf16 widened to one).
+inline uint32_t encodeMiniFloatF32(uint32_t bits, int k, const MiniFloat &f,
+                                   const MiniRounding &r) {
+  uint32_t exp8 = (bits >> 23) & 0xff;
+  int E = int(exp8) - 127 - k, emin = 1 - f.bias;
+  // NaN, infinity, zero, f32 denormals and values far below the format's
+  // least denormal take the general path.
+  if (exp8 == 0 || exp8 == 0xff || E < emin - 7) {
+    float x;
+    std::memcpy(&x, &bits, 4);
+    return encodeMiniFloat(std::ldexp(double(x), -k), f, r);
   }
-  uint64_t code = units < (1u << f.manBits)
-                      ? units // denormal (E is the least normal exponent)
-                      : (uint64_t(E + f.bias) << f.manBits) | (units - (1u << f.manBits));
-  if (code > f.maxFinite())
-    return overflow();
-  return sign | uint32_t(code);
+  bool negative = bits >> 31;
+  uint32_t sig = (bits & 0x7fffff) | 0x800000; // |x| = sig * 2^(E - 23)
+  unsigned shift = 23 - f.manBits + unsigned(std::max(emin - E, 0));
+  E = std::max(E, emin);
+  uint64_t units = sig >> shift;
+  uint32_t rest = sig & ((1u << shift) - 1);
+  if (r.stochastic) {
+    unsigned kBits = r.srcManBits - f.manBits;
+    uint64_t frac = rest >> (shift - kBits); // the position, truncated
+    if (frac + (uint64_t(r.random) >> (32 - kBits)) >= (uint64_t(1) << kBits))
+      ++units;
+  } else {
+    uint32_t half = 1u << (shift - 1);
+    if (rest > half || (rest == half && (units & 1)))
+      ++units;
+  }
+  return miniFloatCode(units, E, negative, f, r);
 }
 
 } // namespace kcc::emu

@@ -128,8 +128,8 @@ template <bool Bf8> void cvtPkF8F32(Wave &w, const Inst &in) {
   const uint32_t *old = w.row(in.dst[0].reg);
   bool highWord = in.src[0].mods & kModOpSel1; // op_sel[3]
   for (int l = 0; l < kLanes; ++l) {
-    uint32_t v = encodeMiniFloat(asF(a[l]), f, nearest) |
-                 encodeMiniFloat(asF(b[l]), f, nearest) << 8;
+    uint32_t v = encodeMiniFloatF32(a[l], 0, f, nearest) |
+                 encodeMiniFloatF32(b[l], 0, f, nearest) << 8;
     r[l] = highWord ? (old[l] & 0xffffu) | v << 16 : (old[l] & 0xffff0000u) | v;
   }
   writeMasked(w.row(in.dst[0].reg), r, w.exec());
@@ -152,7 +152,7 @@ template <bool Bf8> void cvtSrF8F32(Wave &w, const Inst &in) {
   sr.stochastic = true;
   for (int l = 0; l < kLanes; ++l) {
     sr.random = random[l];
-    uint32_t v = encodeMiniFloat(asF(a[l]), f, sr);
+    uint32_t v = encodeMiniFloatF32(a[l], 0, f, sr);
     r[l] = (old[l] & ~(0xffu << shift)) | v << shift;
   }
   writeMasked(w.row(in.dst[0].reg), r, w.exec());

@@ -45,10 +45,11 @@ constexpr MiniFloat kBf16Format{8, 7, 127, MiniFloat::Ieee};
 const MiniFloat &wideFormat(WideType t) {
   return t == WideType::F32 ? kF32Format : t == WideType::F16 ? kF16Format : kBf16Format;
 }
-double wideValue(uint32_t bits, WideType t) {
+/// A wide value as the f32 that holds it exactly.
+uint32_t wideBits(uint32_t bits, WideType t) {
   if (t == WideType::F32)
-    return asF(bits);
-  return t == WideType::F16 ? f16ToFloat(uint16_t(bits)) : bf16ToFloat(uint16_t(bits));
+    return bits;
+  return t == WideType::F16 ? asU(f16ToFloat(uint16_t(bits))) : (bits & 0xffff) << 16;
 }
 
 /// What an opcode converts: the narrow format and the wide type.
@@ -83,12 +84,12 @@ uint32_t up(uint32_t code, const MiniFloat &f, int k, WideType t) {
                          MiniRounding());
 }
 
-/// x / 2^k rounded to the narrow format; `refused` is set for a NaN going
-/// to a format without NaN.
-uint32_t down(double x, const MiniFloat &f, int k, const MiniRounding &r, bool &refused) {
-  if (std::isnan(x) && f.kind == MiniFloat::Finite)
+/// x (f32 bits) / 2^k rounded to the narrow format; `refused` is set for a
+/// NaN going to a format without NaN.
+uint32_t down(uint32_t x, const MiniFloat &f, int k, const MiniRounding &r, bool &refused) {
+  if ((x & 0x7fffffffu) > 0x7f800000u && f.kind == MiniFloat::Finite)
     refused = true;
-  return encodeMiniFloat(std::ldexp(x, -k), f, r);
+  return encodeMiniFloatF32(x, k, f, r);
 }
 
 bool refuse(Wave &w, bool refused) {
@@ -182,25 +183,23 @@ template <unsigned Bits> void upPair(Wave &w, const Inst &in) {
   writePair(w, in, op.wide, lo, hi);
 }
 
-/// The two wide inputs of a packed down-conversion: two f32 operands
-/// (neg/abs apply) or the halves of one register.
-bool pairInputs(Wave &w, const Inst &in, WideType t, double *x, double *y) {
+/// The two wide inputs of a packed down-conversion, as f32 bits: two f32
+/// operands (neg/abs apply) or the halves of one register.
+bool pairInputs(Wave &w, const Inst &in, WideType t, uint32_t *x, uint32_t *y) {
   alignas(64) uint32_t b0[kLanes], b1[kLanes];
   if (t == WideType::F32) {
     const uint32_t *a = fetchSrc(w, in, 0, Ty::F32, b0);
     const uint32_t *b = fetchSrc(w, in, 1, Ty::F32, b1);
-    for (int l = 0; l < kLanes; ++l) {
-      x[l] = asF(a[l]);
-      y[l] = asF(b[l]);
-    }
+    std::memcpy(x, a, kLanes * 4);
+    std::memcpy(y, b, kLanes * 4);
     return true;
   }
   if (refuse16BitMods(w, in, 0))
     return false;
   const uint32_t *a = raw(w, in, 0, b0);
   for (int l = 0; l < kLanes; ++l) {
-    x[l] = wideValue(a[l] & 0xffff, t);
-    y[l] = wideValue(a[l] >> 16, t);
+    x[l] = wideBits(a[l] & 0xffff, t);
+    y[l] = wideBits(a[l] >> 16, t);
   }
   return true;
 }
@@ -210,7 +209,7 @@ bool pairInputs(Wave &w, const Inst &in, WideType t, double *x, double *y) {
 /// follows the inputs (src2 after two f32, else src1).
 template <unsigned Bits> void downPair(Wave &w, const Inst &in) {
   const ScaleOp &op = *static_cast<const ScaleOp *>(in.aux);
-  double x[kLanes], y[kLanes];
+  uint32_t x[kLanes], y[kLanes];
   int k[kLanes];
   if (!pairInputs(w, in, op.wide, x, y) ||
       !scaleExponents(w, in, op.wide == WideType::F32 ? 2 : 1, k))
@@ -264,11 +263,11 @@ template <bool Pair> void srDown(Wave &w, const Inst &in) {
     sr.random = random[l];
     uint32_t v;
     if (!Pair) {
-      double x = f32 ? asF(a[l]) : wideValue(hiHalf ? a[l] >> 16 : a[l] & 0xffff, op.wide);
+      uint32_t x = f32 ? a[l] : wideBits(hiHalf ? a[l] >> 16 : a[l] & 0xffff, op.wide);
       v = down(x, *op.narrow, k[l], sr, bad);
     } else {
-      double x = f32 ? asF(a[l]) : wideValue(a[l] & 0xffff, op.wide);
-      double y = f32 ? asF(a1[l]) : wideValue(a[l] >> 16, op.wide);
+      uint32_t x = f32 ? a[l] : wideBits(a[l] & 0xffff, op.wide);
+      uint32_t y = f32 ? a1[l] : wideBits(a[l] >> 16, op.wide);
       v = down(x, *op.narrow, k[l], sr, bad) | down(y, *op.narrow, k[l], sr, bad) << 4;
     }
     r[l] = (old[l] & ~(0xffu << shift)) | v << shift;
@@ -365,11 +364,11 @@ template <bool Stochastic> void down32(Wave &w, const Inst &in) {
       r.random = random[l];
     uint32_t words[6] = {};
     for (unsigned i = 0; i < 32; ++i) {
-      double x;
+      uint32_t x;
       if (f32)
-        x = asF(twoSources && i >= 16 ? s1[size_t(i - 16) * kLanes + l] : s0[size_t(i) * kLanes + l]);
+        x = twoSources && i >= 16 ? s1[size_t(i - 16) * kLanes + l] : s0[size_t(i) * kLanes + l];
       else
-        x = wideValue(s0[size_t(i / 2) * kLanes + l] >> (16 * (i & 1)) & 0xffff, op.wide);
+        x = wideBits(s0[size_t(i / 2) * kLanes + l] >> (16 * (i & 1)) & 0xffff, op.wide);
       putFp6(words, i, down(x, *op.narrow, k[l], r, live ? refused : ignored));
     }
     for (unsigned p = 0; p < 6; ++p)
