@@ -188,6 +188,11 @@ inline int exponentOf(float x) { return int((asU(x) >> 23) & 0xff); }
 void fmaLanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r,
               uint32_t na, uint32_t nb, uint32_t nc);
 
+/// COMPUTE_PGM_RSRC1.FP16_OVFL (gfx9+) would make the conversions to FP8/BF8
+/// saturate, which is not modelled: faults the wave and returns true when
+/// the kernel's descriptor sets it. (Defined in ValuFp8.cpp.)
+bool refuseFp16Overflow(Wave &w);
+
 //===----------------------------------------------------------------------===//
 // Lane-mask destinations
 //===----------------------------------------------------------------------===//

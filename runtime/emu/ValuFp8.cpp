@@ -23,8 +23,11 @@
 // set it): FNUZ gives 0x80 (NaN), OCP e4m3 its NaN, OCP e5m2 infinity, as
 // the IEEE rounding of a value with unbounded exponent would overflow.
 // Infinite inputs convert the same way and NaN gives a NaN. Nothing here
-// has been compared with hardware; which bits of src1 stochastic rounding
-// adds follows AMD's host model of the OCP conversions (MiniFloat.h).
+// has been compared with hardware, and the sources disagree: AMD's emulator
+// (rocjitsu) makes saturation depend on FP16_OVFL as here, AMD's host model
+// of the OCP conversions (HIP's amd_hip_ocp_host.hpp) saturates BF8 to 0x7b.
+// Which bits of src1 stochastic rounding adds follows that host model
+// (MiniFloat.h).
 //
 // The SDWA forms of the four conversions from 8 bits have no dst_sel (LLVM's
 // "NoDstSel" SDWA): their control immediates are clamp, omod, src0_sel, which
@@ -48,9 +51,9 @@ const MiniFloat &fp8Format(const Wave &w, bool bf8) {
   return bf8 ? kBf8Fnuz : kFp8Fnuz;
 }
 
-/// COMPUTE_PGM_RSRC1.FP16_OVFL (gfx9+), which would make the conversions to
-/// 8 bits saturate; not modelled.
-bool refuseFp16Overflow(Wave &w) {
+} // namespace
+
+bool valu::refuseFp16Overflow(Wave &w) {
   const KernelInfo *k = w.dispatch->kernel;
   if (k && (k->descriptor.computePgmRsrc1 >> 26 & 1)) {
     w.fault("FP8 conversion with MODE.FP16_OVFL set (saturating) is not modelled");
@@ -58,6 +61,8 @@ bool refuseFp16Overflow(Wave &w) {
   }
   return false;
 }
+
+namespace {
 
 /// The instruction with the fields of a NoDstSel SDWA form read right.
 Inst sdwaNoDstSel(const Inst &in) {

@@ -12,7 +12,8 @@
 // E = 255 (an E8M0 NaN scale) is refused: what it does is not documented.
 //
 // Beyond the largest finite value FP8 gives NaN and BF8 infinity, as the
-// unscaled conversions do (ValuFp8.cpp); FP4/FP6 have neither and saturate.
+// unscaled conversions do with MODE.FP16_OVFL clear (ValuFp8.cpp; a kernel
+// setting it is refused here too); FP4/FP6 have neither and saturate.
 // A NaN input to FP4/FP6 is refused (AMD's host model of these conversions
 // and its emulator disagree on the result). Stochastic conversions of several
 // values use the same random word for each, as AMD's host model does.
@@ -208,6 +209,8 @@ bool pairInputs(Wave &w, const Inst &in, WideType t, uint32_t *x, uint32_t *y) {
 /// v_cvt_scalef32_pk_fp4_{f32,f16,bf16}: into byte op_sel[3:2]. The scale
 /// follows the inputs (src2 after two f32, else src1).
 template <unsigned Bits> void downPair(Wave &w, const Inst &in) {
+  if (refuseFp16Overflow(w))
+    return;
   const ScaleOp &op = *static_cast<const ScaleOp *>(in.aux);
   uint32_t x[kLanes], y[kLanes];
   int k[kLanes];
@@ -238,6 +241,8 @@ template <unsigned Bits> void downPair(Wave &w, const Inst &in) {
 /// op_sel[3:2]; v_cvt_scalef32_sr_pk_fp4_{f32,f16,bf16}: two values (an f32
 /// register pair, or both halves) into byte op_sel[3:2].
 template <bool Pair> void srDown(Wave &w, const Inst &in) {
+  if (refuseFp16Overflow(w))
+    return;
   const ScaleOp &op = *static_cast<const ScaleOp *>(in.aux);
   int k[kLanes];
   if (!scaleExponents(w, in, 2, k))
@@ -340,6 +345,8 @@ void up32(Wave &w, const Inst &in) {
 /// f32 or 16 registers of halves, random word src1, scale src2): 32 values to
 /// six registers.
 template <bool Stochastic> void down32(Wave &w, const Inst &in) {
+  if (refuseFp16Overflow(w))
+    return;
   const ScaleOp &op = *static_cast<const ScaleOp *>(in.aux);
   bool f32 = op.wide == WideType::F32;
   bool twoSources = f32 && !Stochastic; // 2xpk16

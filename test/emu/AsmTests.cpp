@@ -3,8 +3,9 @@
 // The kernels of test/emu/asm (llvm-mc output) for what clang does not
 // readily emit: AGPR moves, LDS DMA through M0, DS addresses that wrap at 32
 // bits, gfx950's transposing LDS read and lane swaps. And what the emulator
-// must refuse: an instruction it does not implement (the error names it) and
-// a kernel that waits forever (a deadlock is reported instead of a hang).
+// must refuse: an instruction it does not implement (the error names it),
+// the saturating MODE.FP16_OVFL, and a kernel that waits forever (a
+// deadlock is reported instead of a hang).
 //
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
@@ -215,6 +216,21 @@ TEST_P(Negative, UnimplementedInstructionIsNamed) {
       << "v_mqsad_u32_u8 ran without error: the emulator guessed a result";
   EXPECT_NE(err.find("v_mqsad_u32_u8"), std::string::npos)
       << "the error does not name the instruction: " << err;
+}
+
+// MODE.FP16_OVFL (saturating conversions) is not modelled: a kernel whose
+// descriptor sets it, or that sets it with s_setreg, must fail with an error
+// naming it when it converts, not run as if it were clear.
+TEST_P(Negative, Fp16OverflowModeIsRefused) {
+  auto m = load("fp16_ovfl");
+  ASSERT_TRUE(m);
+  for (const char *kernel : {"fp16_ovfl_descriptor", "fp16_ovfl_setreg"}) {
+    uint64_t dout = alloc(64 * 4);
+    std::string err = launch(*m, kernel, {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
+    ASSERT_FALSE(err.empty()) << kernel << " ran with MODE.FP16_OVFL set";
+    EXPECT_NE(err.find("FP16_OVFL"), std::string::npos)
+        << kernel << ": the error does not name FP16_OVFL: " << err;
+  }
 }
 
 std::string lower(std::string s) {
