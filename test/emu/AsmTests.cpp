@@ -4,8 +4,9 @@
 // readily emit: AGPR moves, LDS DMA through M0, DS addresses that wrap at 32
 // bits, gfx950's transposing LDS read and lane swaps. And what the emulator
 // must refuse: an instruction it does not implement (the error names it),
-// the saturating MODE.FP16_OVFL, and a kernel that waits forever (a
-// deadlock is reported instead of a hang).
+// the saturating MODE.FP16_OVFL, conversions whose result is not
+// documented, and a kernel that waits forever (a deadlock is reported
+// instead of a hang).
 //
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
@@ -230,6 +231,26 @@ TEST_P(Negative, Fp16OverflowModeIsRefused) {
     ASSERT_FALSE(err.empty()) << kernel << " ran with MODE.FP16_OVFL set";
     EXPECT_NE(err.find("FP16_OVFL"), std::string::npos)
         << kernel << ": the error does not name FP16_OVFL: " << err;
+  }
+}
+
+// What the scaled conversions refuse (a NaN scale, a NaN to FP4) and the
+// unmodelled DPP form of v_cvt_pk_f32_fp8: each launch fails with an error
+// saying what, instead of storing a guess.
+TEST_P(Negative, UndocumentedConversionsAreRefused) {
+  if (!isGfx950())
+    GTEST_SKIP() << "v_cvt_scalef32_* are gfx950 only";
+  auto m = load("cvt_refused_gfx950");
+  ASSERT_TRUE(m);
+  const std::pair<const char *, const char *> cases[] = {
+      {"cvt_nan_scale", "NaN scale"},
+      {"cvt_nan_to_fp4", "NaN to FP4"},
+      {"cvt_pk_f32_fp8_dpp", "unsupported instruction"}};
+  for (auto [kernel, what] : cases) {
+    uint64_t dout = alloc(64 * 4);
+    std::string err = launch(*m, kernel, {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
+    ASSERT_FALSE(err.empty()) << kernel << " ran: the emulator guessed a result";
+    EXPECT_NE(err.find(what), std::string::npos) << kernel << ": " << err;
   }
 }
 
