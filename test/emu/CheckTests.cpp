@@ -157,10 +157,11 @@ TEST_P(Check, ScalarBadAddress) {
   EXPECT_NE(err.find("scalar store of 4 bytes at unmapped address"), std::string::npos) << err;
   // KCCEmuCheckedTests runs this launch in check mode too, whose report
   // names the access but not the buffer.
-  if (!std::getenv("KCC_EMU_CHECK"))
+  if (!std::getenv("KCC_EMU_CHECK")) {
     EXPECT_NE(err.find("argument 0 'mem': scalar store of 4 bytes at offset 1048576"),
               std::string::npos)
         << err;
+  }
 }
 
 TEST_P(Check, ReleaseWithoutBarrier) {
