@@ -6,10 +6,11 @@
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=128 -D BK=64 -D KS=32 -D SWZ=8 -D WIDE=1 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
-// With the tiles kcc::ops::gemm picks for large problems (8192^3): 256x256
-// per workgroup, 128x128 per wave, BK=64, LDS rows of 128 bytes swizzled
-// over their 8 chunks (rows are never padded: a 16-byte DMA line is 1 KiB
-// of contiguous LDS).
+// The 256x256 tile (-D WM=128 -D WN=128): 128x128 per wave, BK=64, LDS rows
+// of 128 bytes swizzled over their 8 chunks (rows are never padded: a
+// 16-byte DMA line is 1 KiB of contiguous LDS). kcc::ops::gemm no longer
+// picks it (gemm-large-gfx950.test has the tile it picks); it stays pinned
+// for its DMA lines and its accumulators in AGPRs.
 //
 // The copy of a K block wholly inside A and Bt (inbounds): 16-byte DMA, 8
 // lines of A then 8 of Bt per wave and buffer, each line in one
@@ -102,7 +103,7 @@
 // STATS-NEXT: occupancy     1 of 8 waves per SIMD, limited by lds
 // STATS: mfma 192{{$}}
 
-// For problems with fewer 256x256 tiles than CUs: 128x128 per workgroup,
+// For problems with fewer 128x128 tiles than CUs: 128x128 per workgroup,
 // BK=128, rows of 256 bytes swizzled over 16 chunks: 8 lines of A, then 8
 // of Bt, in each copy, as above.
 // SMALL: buffer_load_dwordx4 [[A0:v[0-9]+]], [[RA0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
