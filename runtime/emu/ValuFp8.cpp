@@ -74,6 +74,15 @@ Inst sdwaNoDstSel(const Inst &in) {
   return fixed;
 }
 
+/// The instruction as the handlers read it: an SDWA form through
+/// sdwaNoDstSel (kept in `storage`), any other as it is.
+const Inst &readable(const Inst &original, Inst &storage) {
+  if (!(original.form & kFormSdwa))
+    return original;
+  storage = sdwaNoDstSel(original);
+  return storage;
+}
+
 /// omod then clamp on an f32 result (as writeResult does for one register).
 float outputModifiers(float x, const Inst &in) {
   static const float scale[4] = {1.0f, 2.0f, 4.0f, 0.5f};
@@ -84,13 +93,8 @@ float outputModifiers(float x, const Inst &in) {
 }
 
 template <bool Bf8> void cvtF32F8(Wave &w, const Inst &original) {
-  Inst fixed;
-  const Inst *p = &original;
-  if (original.form & kFormSdwa) {
-    fixed = sdwaNoDstSel(original);
-    p = &fixed;
-  }
-  const Inst &in = *p;
+  Inst storage;
+  const Inst &in = readable(original, storage);
   const MiniFloat &f = fp8Format(w, Bf8);
   uint64_t mask = dppWriteMask(w, in, w.exec());
   alignas(64) uint32_t b0[kLanes], r[kLanes];
@@ -101,13 +105,8 @@ template <bool Bf8> void cvtF32F8(Wave &w, const Inst &original) {
 }
 
 template <bool Bf8> void cvtPkF32F8(Wave &w, const Inst &original) {
-  Inst fixed;
-  const Inst *p = &original;
-  if (original.form & kFormSdwa) {
-    fixed = sdwaNoDstSel(original);
-    p = &fixed;
-  }
-  const Inst &in = *p;
+  Inst storage;
+  const Inst &in = readable(original, storage);
   const MiniFloat &f = fp8Format(w, Bf8);
   uint64_t exec = w.exec();
   alignas(64) uint32_t b0[kLanes];
