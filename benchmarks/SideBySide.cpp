@@ -112,10 +112,14 @@ private:
   std::vector<uint8_t> bytes_;
 };
 
-Expected<ModelFigures> runAiter(Device &device, const std::string &path,
-                                StringRef kernelName, Dim3 grid, Dim3 block,
-                                double flops, unsigned iterations,
-                                function_ref<void(SlotBlock &)> fill) {
+/// An aiter kernel loaded from `path` and its arguments, filled by `fill`.
+struct AiterLaunch {
+  Module module;
+  Kernel kernel;
+  std::vector<KernelArgValue> args;
+};
+Expected<AiterLaunch> loadAiter(Device &device, const std::string &path,
+                                StringRef kernelName, function_ref<void(SlotBlock &)> fill) {
   auto file = MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!file)
     return makeError("cannot read " + path + ": " + file.getError().message() +
@@ -133,11 +137,21 @@ Expected<ModelFigures> runAiter(Device &device, const std::string &path,
   Expected<std::vector<KernelArgValue>> args = slotArguments(kernel->info(), slots.bytes());
   if (!args)
     return args.takeError();
+  return AiterLaunch{std::move(*module), std::move(*kernel), std::move(*args)};
+}
+
+Expected<ModelFigures> runAiter(Device &device, const std::string &path,
+                                StringRef kernelName, Dim3 grid, Dim3 block,
+                                double flops, unsigned iterations,
+                                function_ref<void(SlotBlock &)> fill) {
+  Expected<AiterLaunch> aiter = loadAiter(device, path, kernelName, fill);
+  if (!aiter)
+    return aiter.takeError();
   LaunchConfig config;
   config.grid = grid;
   config.block = block;
   auto report = timeLaunch(device, flops, iterations,
-                           [&] { return kernel->launch(config, *args); });
+                           [&] { return aiter->kernel.launch(config, aiter->args); });
   if (!report)
     return report.takeError();
   ModelFigures f = figuresOf(*report);
@@ -274,6 +288,51 @@ Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &s,
   return f;
 }
 
+/// Device buffers of aiter's 256x256 GEMM at `s`, and its argument block.
+struct AiterGemmBuffers {
+  Buffer a, b, d;
+};
+Expected<AiterGemmBuffers> aiterGemmBuffers(Device &device, const GemmShape &s,
+                                            uint64_t slack) {
+  // The kernel loads whole 256-row tiles and relies on the allocation
+  // behind a tail being readable, as a framework's allocator (2 MiB
+  // granules) makes it on hardware: allocate whole tiles (and `slack`
+  // bytes more, for a launch that runs to the end and prefetches past K).
+  uint64_t mTiles = (s.m + 255) / 256 * 256;
+  Expected<Buffer> a = randomBf16(device, mTiles * s.k + slack / 2, 1);
+  if (!a)
+    return a.takeError();
+  Expected<Buffer> b = randomBf16(device, s.n * s.k + slack / 2, 2);
+  if (!b)
+    return b.takeError();
+  Expected<Buffer> d = Buffer::allocate(device, mTiles * s.n * (s.outBf16 ? 2 : 4));
+  if (!d)
+    return d.takeError();
+  return AiterGemmBuffers{std::move(*a), std::move(*b), std::move(*d)};
+}
+void fillAiterGemm(SlotBlock &x, const GemmShape &s, const AiterGemmBuffers &g) {
+  uint32_t outBytes = s.outBf16 ? 2 : 4;
+  x.set(0, g.d.address()); // D
+  x.set(1, g.d.address()); // C (beta = 0: not read)
+  x.set(2, g.a.address());
+  x.set(3, g.b.address());
+  x.set(4, 1.0f); // alpha
+  x.set(5, 0.0f); // beta
+  x.set(6, uint32_t(s.n * outBytes)); // stride_D0, bytes
+  x.set(8, uint32_t(s.n * outBytes)); // stride_C0
+  x.set(10, uint32_t(s.k * 2));       // stride_A0
+  x.set(12, uint32_t(s.k * 2));       // stride_B0
+  x.set(14, uint32_t(s.m));
+  x.set(15, uint32_t(s.n));
+  x.set(16, uint32_t(s.k));
+  x.set(17, uint32_t(1)); // split-K
+  x.set(18, uint32_t(s.outBf16));
+  x.set(19, g.d.address()); // bias (add_bias = 0: not read)
+  x.set(21, g.d.address()); // semaphore (split-K only)
+}
+const char *const kAiterGemmFile = "/hsa/gfx950/bf16gemm/bf16gemm_bf16_tn_256x256.co";
+const char *const kAiterGemmKernel = "_ZN5aiter24bf16gemm_bf16_tn_256x256E";
+
 Expected<ModelFigures> timeAiterGemm(const std::string &aiter, const GemmShape &s,
                                      unsigned iterations) {
   if (s.n % 256)
@@ -281,43 +340,38 @@ Expected<ModelFigures> timeAiterGemm(const std::string &aiter, const GemmShape &
   Expected<Device &> device = emulatedDevice(Chip::gfx950);
   if (!device)
     return device.takeError();
-  // The kernel loads whole 256-row tiles and relies on the allocation
-  // behind a tail being readable, as a framework's allocator (2 MiB
-  // granules) makes it on hardware: allocate whole tiles.
-  uint64_t mTiles = (s.m + 255) / 256 * 256;
-  Expected<Buffer> a = randomBf16(*device, mTiles * s.k, 1);
-  if (!a)
-    return a.takeError();
-  Expected<Buffer> b = randomBf16(*device, s.n * s.k, 2);
-  if (!b)
-    return b.takeError();
-  uint32_t outBytes = s.outBf16 ? 2 : 4;
-  Expected<Buffer> d = Buffer::allocate(*device, mTiles * s.n * outBytes);
-  if (!d)
-    return d.takeError();
-  return runAiter(
-      *device, aiter + "/hsa/gfx950/bf16gemm/bf16gemm_bf16_tn_256x256.co",
-      "_ZN5aiter24bf16gemm_bf16_tn_256x256E",
-      {uint32_t(s.n / 256), uint32_t((s.m + 255) / 256), 1}, {256, 1, 1},
-      2.0 * double(s.m) * double(s.n) * double(s.k), iterations, [&](SlotBlock &x) {
-        x.set(0, d->address()); // D
-        x.set(1, d->address()); // C (beta = 0: not read)
-        x.set(2, a->address());
-        x.set(3, b->address());
-        x.set(4, 1.0f); // alpha
-        x.set(5, 0.0f); // beta
-        x.set(6, uint32_t(s.n * outBytes)); // stride_D0, bytes
-        x.set(8, uint32_t(s.n * outBytes)); // stride_C0
-        x.set(10, uint32_t(s.k * 2));       // stride_A0
-        x.set(12, uint32_t(s.k * 2));       // stride_B0
-        x.set(14, uint32_t(s.m));
-        x.set(15, uint32_t(s.n));
-        x.set(16, uint32_t(s.k));
-        x.set(17, uint32_t(1)); // split-K
-        x.set(18, uint32_t(s.outBf16));
-        x.set(19, d->address()); // bias (add_bias = 0: not read)
-        x.set(21, d->address()); // semaphore (split-K only)
-      });
+  Expected<AiterGemmBuffers> g = aiterGemmBuffers(*device, s, 0);
+  if (!g)
+    return g.takeError();
+  return runAiter(*device, aiter + kAiterGemmFile, kAiterGemmKernel,
+                  {uint32_t(s.n / 256), uint32_t((s.m + 255) / 256), 1}, {256, 1, 1},
+                  2.0 * double(s.m) * double(s.n) * double(s.k), iterations,
+                  [&](SlotBlock &x) { fillAiterGemm(x, s, *g); });
+}
+
+Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &s) {
+  if (s.n % 256)
+    return makeError("aiter's 256x256 GEMM needs N a multiple of 256; N = " + Twine(s.n));
+  Expected<Device &> device = emulatedDevice(Chip::gfx950);
+  if (!device)
+    return device.takeError();
+  // The whole launch runs: its last iteration prefetches one K block past
+  // the end of A and B, which a framework's allocator leaves readable.
+  Expected<AiterGemmBuffers> g = aiterGemmBuffers(*device, s, 2 * 256 * s.k * 2);
+  if (!g)
+    return g.takeError();
+  Expected<AiterLaunch> launch = loadAiter(*device, aiter + kAiterGemmFile, kAiterGemmKernel,
+                                           [&](SlotBlock &x) { fillAiterGemm(x, s, *g); });
+  if (!launch)
+    return launch.takeError();
+  LaunchConfig config;
+  config.grid = {uint32_t(s.n / 256), uint32_t((s.m + 255) / 256), 1};
+  config.block = {256, 1, 1};
+  config.check.enabled = true;
+  Expected<LaunchResult> r = launch->kernel.launch(config, launch->args);
+  if (!r)
+    return toString(r.takeError());
+  return std::string("clean");
 }
 
 Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,

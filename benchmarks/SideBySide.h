@@ -66,6 +66,9 @@ llvm::Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &s
 /// aiter's bf16 256x256 GEMM (gfx950 only; N a multiple of 256).
 llvm::Expected<ModelFigures> timeAiterGemm(const std::string &aiter,
                                            const GemmShape &shape, unsigned iterations);
+/// aiter's bf16 256x256 GEMM run whole in check mode (the sanitizer): "clean"
+/// or what it reports.
+llvm::Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &shape);
 /// aiter's fmha_v3_fwd, D = 128 bf16 (gfx950: fwd_hd128_bf16[_causal].co;
 /// gfx942: MI300/fwd_hd128_bf16[_causal]_rtne.co).
 llvm::Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,

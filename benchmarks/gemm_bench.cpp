@@ -2,6 +2,7 @@
 //
 //   [KCC_AITER_DIR=/path/to/aiter] gemm_bench [--iterations K] [--shapes M,N,K;...]
 //              [--chip gfx942|gfx950] [--params 'WM=128 BK=64 ...']
+//   KCC_AITER_DIR=/path/to/aiter gemm_bench --check [--shapes M,N,K;...]
 //
 // For each shape (default: 8192^3, 4096^3 and LLM projections, M from 1 to
 // 16384) prints, on the calibrated timing model (README, "Calibration"),
@@ -14,7 +15,11 @@
 // with four workgroups sharing a CU, 8 iterations end before the CU's
 // memory traffic settles and read 3-6% fast against a full run).
 // --params overrides kcc's tile choice (the GEMM's parameters, as -D binds
-// them), for tuning; --chip times one chip only.
+// them), for tuning; --chip times one chip only. --check instead runs
+// aiter's kernel whole in check mode (the emulator's sanitizer) at each
+// shape (default 512^3) and prints "clean" or what it reports: a sanitizer
+// that reports races in production kernels whose results are right would
+// be switched off.
 //
 //===----------------------------------------------------------------------===//
 #include "benchmarks/SideBySide.h"
@@ -44,6 +49,7 @@ int main(int argc, char **argv) {
   unsigned iterations = 32;
   std::vector<std::string> params;
   std::vector<Chip> chips = {Chip::gfx950, Chip::gfx942};
+  bool check = false, shapesGiven = false;
   std::vector<bench::GemmShape> shapes = {
       {8192, 8192, 8192}, {4096, 4096, 4096},  // square
       {16384, 8192, 8192},                      // large prefill
@@ -55,8 +61,11 @@ int main(int argc, char **argv) {
     if (a == "--iterations" && i + 1 < argc &&
         !StringRef(argv[i + 1]).getAsInteger(10, iterations) && iterations > 1) {
       ++i;
+    } else if (a == "--check") {
+      check = true;
     } else if (a == "--shapes" && i + 1 < argc) {
       shapes.clear();
+      shapesGiven = true;
       SmallVector<StringRef> list;
       StringRef(argv[++i]).split(list, ';', -1, false);
       for (StringRef s : list) {
@@ -90,13 +99,29 @@ int main(int argc, char **argv) {
       chips = {*chip};
     } else {
       errs() << "usage: [KCC_AITER_DIR=DIR] gemm_bench [--iterations K (>1)] "
-                "[--shapes M,N,K;...] [--chip gfx942|gfx950] [--params 'NAME=VALUE ...']\n";
+                "[--shapes M,N,K;...] [--chip gfx942|gfx950] [--params 'NAME=VALUE ...'] "
+                "[--check]\n";
       return 2;
     }
   }
   std::optional<std::string> aiter = bench::aiterCheckout();
   if (!aiter)
     bench::printAiterHowTo(outs(), "gemm_bench");
+  if (check) {
+    if (!aiter)
+      return 0;
+    if (!shapesGiven)
+      shapes = {{512, 512, 512}};
+    int problems = 0;
+    for (const bench::GemmShape &s : shapes) {
+      auto r = bench::checkAiterGemm(*aiter, s);
+      outs() << formatv("check mode: aiter bf16gemm_bf16_tn_256x256 M={0} N={1} K={2}: ", s.m,
+                        s.n, s.k)
+             << (r ? *r : toString(r.takeError())) << "\n";
+      problems += !r || *r != "clean";
+    }
+    return problems ? 1 : 0;
+  }
   int failures = 0;
   for (Chip chip : chips) {
     StringRef name = getChipInfo(chip).name;

@@ -19,8 +19,15 @@
 //   is ordered before wave v's access when u == v or e <= clock_v[u, space].
 //   At workgroup scope (s_barrier, or a release/acquire pair inside one
 //   workgroup) a wave publishes its LDS accesses up to just before its
-//   oldest outstanding LDS op (LDS DMA included): an LDS access that has not
-//   completed by then is not ordered. Global accesses are published as
+//   oldest outstanding LDS op: an LDS access that has not completed by then
+//   is not ordered. LDS DMA is the exception: its write lands in LDS at
+//   some point before the vmcnt that retires it, so its shadow entry is in
+//   flight (ordered with nothing) from issue to completion, and then takes
+//   a fresh epoch, which only later barriers publish. An outstanding DMA
+//   therefore does not hold back the publication of the wave's other LDS
+//   accesses: a kernel that keeps the next tile's DMA in flight across its
+//   barriers (vmcnt(N) before s_barrier, as AMD's hand-written GEMMs do)
+//   still orders the reads it completed before them. Global accesses are published as
 //   issued: the waves of a workgroup share a CU whose vector memory path
 //   keeps their order, which is why LLVM's GFX942 workgroup-scope fences
 //   wait only for lgkmcnt (AMDGPUUsage, not threadgroup-split mode). A
@@ -157,6 +164,9 @@ enum AccFlags : uint8_t {
   kAccAtomic = 16,
 };
 
+/// The epoch of an LDS DMA write still in flight: ordered before nothing.
+constexpr uint32_t kInFlight = ~0u;
+
 /// One access in shadow memory (16 bytes).
 struct Acc {
   uint32_t uid = 0, epoch = 0, pc = 0;
@@ -181,6 +191,12 @@ struct PendingOp {
   Queue queue = Queue::Vm;
   bool vmDone = false, lgkmDone = false, touchedLds = false, wbl2 = false;
   bool ldsEffect = false; // writes or reads LDS (DS ops, LDS DMA, FLAT to LDS)
+  // An LDS DMA: the shadow granules its write holds in flight (kInFlight),
+  // given a fresh epoch when it completes.
+  bool ldsDma = false;
+  uint32_t dmaPc = 0;
+  std::vector<Cell> *dmaCells = nullptr;
+  std::vector<uint32_t> dmaGranules;
   uint8_t wbl2Cpol = 0;
   uint64_t pc = 0; // device address
   // Registers it writes: (first index, count) in the checker's numbering.
@@ -355,14 +371,16 @@ public:
       if (m.space == MemSpace::Lds)
         op.touchedLds = true;
     op.ldsEffect = op.queue == Queue::Lds || op.touchedLds;
+    bool dma = mc & kMemClassLdsDma;
+    const LaunchPlan &plan = *plans[w.wg->launch];
+    uint32_t pcOff = uint32_t(in.pc - plan.dispatch.program->imageBase());
+    op.ldsDma = dma && op.touchedLds;
+    op.dmaPc = pcOff;
     c.pending.push_back(std::move(op));
     limitOutstanding(c);
 
     if (mem.empty())
       return;
-    const LaunchPlan &plan = *plans[w.wg->launch];
-    uint32_t pcOff = uint32_t(in.pc - plan.dispatch.program->imageBase());
-    bool dma = mc & kMemClassLdsDma;
     // Release before the accesses: a flag store publishes what preceded it.
     bool releases = false, acquires = false;
     if (sync)
@@ -562,15 +580,26 @@ private:
   }
 
   /// The newest epoch up to which this wave's LDS (or global) ops have all
-  /// completed, not counting the op of epoch `exclude`.
+  /// completed, not counting the op of epoch `exclude`, nor LDS DMA (whose
+  /// write stays in flight until it completes, see the file comment).
   static uint32_t completedEpoch(const WaveCk &c, uint32_t exclude, bool lds) {
     for (const PendingOp &op : c.pending)
-      if (op.epoch != exclude && op.ldsEffect == lds)
+      if (op.epoch != exclude && op.ldsEffect == lds && !(lds && op.ldsDma))
         return op.epoch - 1;
     return exclude ? exclude - 1 : c.epoch;
   }
 
   void complete(WaveCk &c, PendingOp &op) {
+    if (op.ldsDma && op.dmaCells) {
+      // The write has landed: from now on it is an access like any other,
+      // ordered by the barriers that follow.
+      uint32_t landed = ++c.epoch;
+      for (uint32_t g : op.dmaGranules) {
+        Acc &wr = (*op.dmaCells)[g].w;
+        if (wr.epoch == kInFlight && wr.uid == vid(c.uid, true) && wr.pc == op.dmaPc)
+          wr.epoch = landed;
+      }
+    }
     for (unsigned k = 0; k < 2; ++k)
       for (unsigned r = op.regFirst[k]; r < op.regFirst[k] + op.regCount[k]; ++r)
         if (c.regPending[r] == op.epoch)
@@ -864,7 +893,16 @@ private:
       cur.flags = uint8_t(kAccValid | (sync ? kAccSync : 0) | (dma ? kAccDma : 0) |
                           (m.kind != kMemRead ? kAccWrite : 0) |
                           (m.kind == kMemAtomic ? kAccAtomic : 0));
+      bool inFlight = dma && isLds && m.kind != kMemRead && !c.pending.empty() &&
+                      c.pending.back().epoch == e;
+      if (inFlight)
+        cur.epoch = kInFlight;
       checkCell(w, c, in, *cell, cur, g, isLds);
+      if (inFlight) {
+        PendingOp &op = c.pending.back();
+        op.dmaCells = &lds[w.wg]->cells;
+        op.dmaGranules.push_back(uint32_t(g >> 2));
+      }
     }
   }
 
@@ -904,7 +942,7 @@ private:
     Acc &wr = cell.w;
     if (!curWrite) {
       if ((wr.flags & kAccValid) && (wr.mask & cur.mask) && wr.uid / 2 == c.uid &&
-          (wr.flags & kAccDma) && isPending(c, wr.epoch)) {
+          (wr.flags & kAccDma) && wr.epoch == kInFlight) {
         // The wave's own LDS DMA into these bytes has not been waited for.
         Finding f = base(FindingClass::UnwaitedResult, w, in.pc, cur.lane);
         f.site.access = "read";

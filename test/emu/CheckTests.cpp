@@ -282,6 +282,29 @@ TEST_P(Check, MissingWaitcntLdsDma) {
                                      startsWith("buffer_load_dword"), "DMA"));
 }
 
+// LDS DMA across waves: ordered by a barrier only once waited for, and a
+// DMA in flight across a barrier does not hold back the ordering of the
+// issuing wave's completed LDS reads (asm/check_lds_dma.s).
+TEST_P(Check, LdsDmaAcrossWaves) {
+  auto m = load("check_lds_dma");
+  ASSERT_TRUE(m);
+  uint64_t in = alloc(64 * 4), out = alloc(64 * 4);
+  auto fs = run(*m, "dma_race", {1, 1, 1}, {128, 1, 1}, ArgPack().add(in).add(out));
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].kind, emu::FindingClass::Race);
+  auto read = uniquePc("check_lds_dma", "dma_race", startsWith("ds_read_b32"), "ds_read");
+  auto dma = uniquePc("check_lds_dma", "dma_race", startsWith("buffer_load_dword"), "DMA");
+  // Whichever of the two the interleaving ran first.
+  EXPECT_TRUE((fs[0].site.pc == read && fs[0].other.pc == dma) ||
+              (fs[0].site.pc == dma && fs[0].other.pc == read))
+      << dump(fs);
+  EXPECT_TRUE(run(*m, "dma_waited_ok", {1, 1, 1}, {128, 1, 1}, ArgPack().add(in).add(out))
+                  .empty());
+  auto inflight =
+      run(*m, "dma_in_flight_ok", {1, 1, 1}, {128, 1, 1}, ArgPack().add(in).add(out));
+  EXPECT_TRUE(inflight.empty()) << dump(inflight);
+}
+
 TEST_P(Check, BadAddress) {
   auto m = load("checkbugs");
   ASSERT_TRUE(m);
