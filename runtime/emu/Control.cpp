@@ -97,7 +97,7 @@ void registerControlOps(OpTable &t) {
        {"S_WAITCNT", "S_NOP", "S_SETHALT", "S_ICACHE_INV", "S_DCACHE_WB",
         "S_DCACHE_INV", "S_DCACHE_WB_VOL", "S_DCACHE_INV_VOL", "S_INCPERFLEVEL", "S_DECPERFLEVEL", "S_TTRACEDATA",
         "S_CODE_END", "S_WAKEUP", "BUFFER_WBL2", "BUFFER_INV",
-        "BUFFER_WBINVL1", "BUFFER_WBINVL1_VOL", "S_SET_GPR_IDX_OFF",
+        "BUFFER_WBINVL1", "BUFFER_WBINVL1_VOL",
         // A VALU slot that does nothing: hand-written code pads hazards with it.
         "V_NOP"})
     t.add(name, nop);

@@ -297,6 +297,8 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   out.op = info->op;
   out.aux = info->aux;
   out.memClass = memClassOf(name, out.form);
+  if (StringRef(name).starts_with("V_") && !out.memClass)
+    out.form |= kFormValu;
 
   unsigned numDefs = desc.getNumDefs();
   unsigned n = mc.getNumOperands();

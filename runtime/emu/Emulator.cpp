@@ -40,6 +40,7 @@ const OpTable &OpTable::get() {
     OpTable t;
     registerSaluOps(t);
     registerControlOps(t);
+    registerGprIndexOps(t);
     registerScalarMemoryOps(t);
     registerValuIntegerOps(t);
     registerValuFloatOps(t);

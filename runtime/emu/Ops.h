@@ -57,6 +57,11 @@ private:
 
 void registerSaluOps(OpTable &t);
 void registerControlOps(OpTable &t);
+void registerGprIndexOps(OpTable &t);
+/// In VGPR index mode (Wave::gprIndexMode), `in` with the operands M0's mask
+/// names moved M0[7:0] registers on, in `out`; false (the wave faulted) when
+/// one would pass v255.
+bool indexVgprOperands(Wave &w, const Inst &in, Inst &out);
 void registerScalarMemoryOps(OpTable &t);
 // The vector ALU, one family per file (Valu<Family>.cpp, sharing Valu.h).
 void registerValuIntegerOps(OpTable &t);

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Scheduler.h"
+#include "runtime/emu/Ops.h"
 #include "target/CodeObject.h"
 #include "runtime/emu/CheckMode.h"
 #include "runtime/emu/Decoder.h"
@@ -315,6 +316,12 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
               break;
             }
             last = in;
+            Inst indexed;
+            if (w.gprIndexMode && (in->form & kFormValu)) {
+              if (!indexVgprOperands(w, *in, indexed))
+                break;
+              in = &indexed;
+            }
             obs->beforeIssue(w, *in);
             memLog.clear();
             w.pc += in->size;
@@ -336,6 +343,12 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
               break;
             }
             last = in;
+            Inst indexed;
+            if (w.gprIndexMode && (in->form & kFormValu)) {
+              if (!indexVgprOperands(w, *in, indexed))
+                break;
+              in = &indexed;
+            }
             w.pc += in->size;
             in->exec(w, *in);
             ++n;

@@ -101,6 +101,7 @@ enum FormFlags : uint32_t {
   kFormVe = 1u << 16,    // scratch with a VGPR address
   kFormSvs = 1u << 17,   // scratch with SGPR + VGPR address
   kFormDpp8 = 1u << 18,
+  kFormValu = 1u << 19, // a vector ALU instruction (VGPR index mode applies)
 };
 
 /// What an instruction does to the memory counters and ordering, for the
@@ -176,6 +177,7 @@ struct Wave {
   bool scc = false;
   WaveState state = WaveState::Running;
   bool yield = false;      // s_sleep / s_barrier: end the current slice
+  bool gprIndexMode = false; // MODE.gpr_idx_en (s_set_gpr_idx_on, GprIndex.cpp)
   uint32_t *v = nullptr;   // kNumVectorRows * kLanes
   Workgroup *wg = nullptr;
   Dispatch *dispatch = nullptr;

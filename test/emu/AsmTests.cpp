@@ -125,6 +125,33 @@ TEST_P(Asm, BufferLoadDwordx4Lds) {
 // 0xfffffff0 with offset:32 reads LDS address 16, in every DS form (single,
 // read2/write2 with scaled offsets, ST64, atomics). The expected values are
 // where the data was put with plain, non-wrapping addresses.
+TEST_P(Asm, VgprIndexMode) {
+  auto m = load("gpr_idx");
+  ASSERT_TRUE(m);
+  uint64_t dout = alloc(9 * 64 * 4);
+  EMU_LAUNCH(*m, "gpr_idx", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
+  auto out = download<uint32_t>(dout, 9 * 64);
+  std::vector<uint32_t> want(9 * 64);
+  for (uint32_t l = 0; l < 64; ++l) {
+    uint32_t *r = &want[l];
+    r[0 * 64] = 300 + l;     // src0 v10 + 3
+    r[1 * 64] = 400 + 2 * l; // v10 + (src1 v11 + 3)
+    r[2 * 64] = l;           // vdst v20 + 5
+    r[3 * 64] = 100 + l;     // s_set_gpr_idx_idx 1
+    r[4 * 64] = l;           // s_set_gpr_idx_mode gpr_idx(DST)
+    r[5 * 64] = 0xffff5f03u; // M0[7:0] = 3, M0[15:12] = 0b0101, the rest kept
+    r[6 * 64] = 200 + l;     // v[10:11] + 2 = v[12:13]
+    r[7 * 64] = 300 + l;
+    r[8 * 64] = l;           // after s_set_gpr_idx_off
+  }
+  Report("gpr_idx out (row * 64 + lane)").expectEqual(out, want);
+  std::string err = launch(*m, "gpr_idx_past_end", {1, 1, 1}, {64, 1, 1},
+                                ArgPack().add(dout));
+  EXPECT_NE(err.find("VGPR index mode: src0 v250 + M0 index 8 is past v255"),
+            std::string::npos)
+      << err;
+}
+
 TEST_P(Asm, DsAddressWraps) {
   auto m = load("ds_wrap");
   ASSERT_TRUE(m);

@@ -1006,6 +1006,35 @@ void controlRef(uint32_t x, uint32_t out[3]) {
   out[2] = acc;
 }
 
+// Uniform dynamic indexing of a per-lane register array: clang emits VGPR
+// index mode (s_set_gpr_idx_on ... s_set_gpr_idx_off) for it.
+TEST_P(Control, VgprIndexMode) {
+  auto m = load("gpr_index");
+  ASSERT_TRUE(m);
+  std::vector<float> in(64 * 32);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = float(int(rng() % 2001) - 1000) / 8.0f; // exact in f32
+  uint64_t din = upload(in), dout = alloc(64 * 4);
+  for (int k : {0, 5, 24, 31, 37}) {
+    for (int j : {0, 3, 7, 29}) {
+      EMU_LAUNCH(*m, "private_array", {1, 1, 1}, {64, 1, 1},
+                 ArgPack().add(din).add(dout).add(int32_t(k)).add(int32_t(j)));
+      auto out = download<float>(dout, 64);
+      Report r("private_array k=" + std::to_string(k) + " j=" + std::to_string(j) + ", lane");
+      for (int t = 0; t < 64; ++t) {
+        float a[32];
+        for (int i = 0; i < 32; ++i)
+          a[i] = in[t * 32 + i];
+        a[k & 31] += 1.0f;
+        a[(k + 7) & 31] *= 2.0f;
+        float want = a[j & 31] - a[(j * 5 + 3) & 31];
+        if (out[t] != want)
+          r.fail(t, out[t], want);
+      }
+    }
+  }
+}
+
 TEST_P(Control, Divergence) {
   auto m = load("control");
   ASSERT_TRUE(m);
