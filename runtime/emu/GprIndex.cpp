@@ -1,4 +1,4 @@
-//===- GprIndex.cpp - VGPR index mode (s_set_gpr_idx_*) -------------------===//
+//===- GprIndex.cpp - Register indexing: VGPR index mode, s_movrel* -------===//
 //
 // GFX9's VGPR index mode: s_set_gpr_idx_on sets M0[7:0] to an index and
 // M0[15:12] to a mask of the operands it applies to (bit 0 src0, 1 src1,
@@ -16,9 +16,15 @@
 // An indexed operand past v255 stops the run: which register the hardware
 // substitutes is not documented.
 //
+// The scalar side is s_movrels (sdst = s[ssrc + M0]) and s_movreld
+// (s[sdst + M0] = ssrc), of one SGPR or an aligned pair; an index that
+// reaches past s101 stops the run too.
+//
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Exec.h"
 #include "runtime/emu/Ops.h"
+
+#include <optional>
 
 namespace kcc::emu {
 
@@ -47,6 +53,42 @@ void setIdx(Wave &w, const Inst &in) {
 
 void setMode(Wave &w, const Inst &in) {
   m0(w) = (m0(w) & ~0xf000u) | (maskOf(in) << 12);
+}
+
+/// The SGPR `o` names moved M0 registers on, or nothing (the wave faulted)
+/// when that is not an SGPR or reaches past s101.
+std::optional<unsigned> relativeSgpr(Wave &w, const Opnd &o, const char *what) {
+  constexpr unsigned kLastSgpr = 101;
+  unsigned width = std::max<unsigned>(o.width, 1);
+  uint64_t reg = uint64_t(o.reg) + m0(w);
+  if (o.kind != OpndKind::Sgpr || o.reg > kLastSgpr || reg + width - 1 > kLastSgpr) {
+    w.fault(std::string(what) + ": s" + std::to_string(o.reg) + " + M0 " +
+            std::to_string(m0(w)) + " is past s" + std::to_string(kLastSgpr));
+    return std::nullopt;
+  }
+  return unsigned(reg);
+}
+
+void movrels(Wave &w, const Inst &in) {
+  std::optional<unsigned> from = relativeSgpr(w, in.src[0], "s_movrels");
+  if (!from)
+    return;
+  for (unsigned i = 0; i < std::max<unsigned>(in.dst[0].width, 1); ++i)
+    w.s[in.dst[0].reg + i] = w.s[*from + i];
+}
+
+void movreld(Wave &w, const Inst &in) {
+  // MC lists the destination as a source: it is an address, read, not a
+  // register the instruction defines.
+  const Opnd &target = in.ndst ? in.dst[0] : in.src[0];
+  const Opnd &source = in.ndst ? in.src[0] : in.src[1];
+  std::optional<unsigned> to = relativeSgpr(w, target, "s_movreld");
+  if (!to)
+    return;
+  unsigned width = std::max<unsigned>(target.width, 1);
+  uint64_t value = width == 2 ? readScalar64(w, source) : readScalar32(w, source);
+  for (unsigned i = 0; i < width; ++i)
+    w.s[*to + i] = uint32_t(value >> (32 * i));
 }
 
 } // namespace
@@ -80,6 +122,10 @@ void registerGprIndexOps(OpTable &t) {
   t.add("S_SET_GPR_IDX_OFF", setOff);
   t.add("S_SET_GPR_IDX_IDX", setIdx);
   t.add("S_SET_GPR_IDX_MODE", setMode);
+  for (const char *name : {"S_MOVRELS_B32", "S_MOVRELS_B64"})
+    t.add(name, movrels);
+  for (const char *name : {"S_MOVRELD_B32", "S_MOVRELD_B64"})
+    t.add(name, movreld);
 }
 
 } // namespace kcc::emu

@@ -57,7 +57,7 @@ private:
 
 void registerSaluOps(OpTable &t);
 void registerControlOps(OpTable &t);
-void registerGprIndexOps(OpTable &t);
+void registerGprIndexOps(OpTable &t); // VGPR index mode, s_movrels/s_movreld
 /// In VGPR index mode (Wave::gprIndexMode), `in` with the operands M0's mask
 /// names moved M0[7:0] registers on, in `out`; false (the wave faulted) when
 /// one would pass v255.

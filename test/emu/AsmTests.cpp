@@ -125,13 +125,13 @@ TEST_P(Asm, BufferLoadDwordx4Lds) {
 // 0xfffffff0 with offset:32 reads LDS address 16, in every DS form (single,
 // read2/write2 with scaled offsets, ST64, atomics). The expected values are
 // where the data was put with plain, non-wrapping addresses.
-TEST_P(Asm, VgprIndexMode) {
+TEST_P(Asm, RegisterIndexing) {
   auto m = load("gpr_idx");
   ASSERT_TRUE(m);
-  uint64_t dout = alloc(9 * 64 * 4);
+  uint64_t dout = alloc(14 * 64 * 4);
   EMU_LAUNCH(*m, "gpr_idx", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
-  auto out = download<uint32_t>(dout, 9 * 64);
-  std::vector<uint32_t> want(9 * 64);
+  auto out = download<uint32_t>(dout, 14 * 64);
+  std::vector<uint32_t> want(14 * 64);
   for (uint32_t l = 0; l < 64; ++l) {
     uint32_t *r = &want[l];
     r[0 * 64] = 300 + l;     // src0 v10 + 3
@@ -143,6 +143,11 @@ TEST_P(Asm, VgprIndexMode) {
     r[6 * 64] = 200 + l;     // v[10:11] + 2 = v[12:13]
     r[7 * 64] = 300 + l;
     r[8 * 64] = l;           // after s_set_gpr_idx_off
+    r[9 * 64] = 33;          // s_movrels_b32 s8, s20 with M0 = 2
+    r[10 * 64] = 33;         // s_movrels_b64 s[10:11], s[20:21]
+    r[11 * 64] = 44;
+    r[12 * 64] = 99;         // s_movreld_b32 s20, s9 wrote s22
+    r[13 * 64] = 66;         // s_movreld_b64 s[20:21], s[24:25] wrote s[22:23]
   }
   Report("gpr_idx out (row * 64 + lane)").expectEqual(out, want);
   std::string err = launch(*m, "gpr_idx_past_end", {1, 1, 1}, {64, 1, 1},

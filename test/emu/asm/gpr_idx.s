@@ -17,7 +17,13 @@
 //          reads v[12:13] = 200 + l, 300 + l
 //   row 8: after s_set_gpr_idx_off, v_mov_b32 v8, v10 reads v10 = l
 //
-// Arguments: out (u32[9 * 64]), one wave.
+// And the scalar relative moves, s[20..25] = 11, 22, 33, 44, 55, 66, M0 = 2:
+//   row 9: s_movrels_b32 s8, s20 = s22 = 33
+//   row 10, 11: s_movrels_b64 s[10:11], s[20:21] = s[22:23] = 33, 44
+//   row 12: s_movreld_b32 s20, s9 (99) writes s22 = 99
+//   row 13: s_movreld_b64 s[20:21], s[24:25] writes s[22:23] = 55, 66: s23
+//
+// Arguments: out (u32[14 * 64]), one wave.
 //
 //===----------------------------------------------------------------------===//
   .amdhsa_code_object_version 5
@@ -66,6 +72,23 @@ gpr_idx:
   v_lshlrev_b64 v[30:31], 0, v[10:11]
   s_set_gpr_idx_off
   v_mov_b32_e32 v8, v10
+  s_mov_b32 s20, 11
+  s_mov_b32 s21, 22
+  s_mov_b32 s22, 33
+  s_mov_b32 s23, 44
+  s_mov_b32 s24, 55
+  s_mov_b32 s25, 66
+  s_mov_b32 s9, 99
+  s_mov_b32 m0, 2
+  s_movrels_b32 s8, s20
+  s_movrels_b64 s[10:11], s[20:21]
+  v_mov_b32_e32 v21, s8
+  v_mov_b32_e32 v22, s10
+  v_mov_b32_e32 v23, s11
+  s_movreld_b32 s20, s9
+  v_mov_b32_e32 v24, s22
+  s_movreld_b64 s[20:21], s[24:25]
+  v_mov_b32_e32 v25, s23
   s_waitcnt lgkmcnt(0)
   global_store_dword v9, v2, s[6:7]
   global_store_dword v9, v3, s[6:7] offset:256
@@ -76,6 +99,11 @@ gpr_idx:
   global_store_dword v9, v30, s[6:7] offset:1536
   global_store_dword v9, v31, s[6:7] offset:1792
   global_store_dword v9, v8, s[6:7] offset:2048
+  global_store_dword v9, v21, s[6:7] offset:2304
+  global_store_dword v9, v22, s[6:7] offset:2560
+  global_store_dword v9, v23, s[6:7] offset:2816
+  global_store_dword v9, v24, s[6:7] offset:3072
+  global_store_dword v9, v25, s[6:7] offset:3328
   s_endpgm
 .Lfunc_end0:
   .size gpr_idx, .Lfunc_end0-gpr_idx
@@ -104,7 +132,7 @@ gpr_idx_past_end:
     .amdhsa_system_sgpr_workgroup_id_x 1
     .amdhsa_system_vgpr_workitem_id 0
     .amdhsa_next_free_vgpr 32
-    .amdhsa_next_free_sgpr 16
+    .amdhsa_next_free_sgpr 32
     .amdhsa_accum_offset 32
   .end_amdhsa_kernel
   .p2align 6
