@@ -217,7 +217,8 @@ int runGemm(const Options &o) {
   if (r->waveInstructions)
     outs() << "emulated: " << *r->waveInstructions << " wave instructions in "
            << r->workgroups << " workgroups (" << format("%.3f", r->hostSeconds)
-           << " s on the host; no GPU time on the emulator)\n";
+           << " s on the host; no GPU time on the emulator)"
+           << (o.check ? "; check mode: clean" : "") << "\n";
 
   if (!o.outputs.empty()) {
     if (std::error_code ec = sys::fs::create_directories(o.outputs))
