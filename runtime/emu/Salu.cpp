@@ -182,7 +182,8 @@ void sop2_64(Wave &w, const Inst &in) {
 
 enum Sop1 : uint16_t {
   Mov32, Cmov32, Not32, Brev32, Bcnt0_32, Bcnt1_32, Ff0_32, Ff1_32, Flbit32,
-  FlbitI32, SextI8, SextI16, Bitset0_32, Bitset1_32, AbsI32, Mov64, Cmov64,
+  FlbitI32, SextI8, SextI16, Bitset0_32, Bitset1_32, AbsI32, Wqm32, Quadmask32,
+  Mov64, Cmov64,
   Not64, Brev64, Bcnt1_64, Ff1_64, Flbit64, Wqm64, Quadmask64, Bitset0_64,
   Bitset1_64, Bcnt0_64, Ff0_64, FlbitI64, Bitreplicate,
   // saveexec family: D = EXEC; EXEC = f(S0, EXEC); SCC = EXEC != 0.
@@ -203,6 +204,20 @@ void sop1(Wave &w, const Inst &in) {
     d = a;
     break;
   case Not32: d = ~a; scc = d; break;
+  // Whole quad mode and quad mask of a 32-bit mask: a nibble with any bit
+  // set becomes 0xf (WQM) or one bit of the result (QUADMASK).
+  case Wqm32:
+    for (int q = 0; q < 8; ++q)
+      if ((a >> (4 * q)) & 0xf)
+        d |= 0xfu << (4 * q);
+    scc = d;
+    break;
+  case Quadmask32:
+    for (int q = 0; q < 8; ++q)
+      if ((a >> (4 * q)) & 0xf)
+        d |= 1u << q;
+    scc = d;
+    break;
   case Brev32: d = llvm::reverseBits(a); break;
   case Bcnt0_32: d = 32 - llvm::popcount(a); scc = d; break;
   case Bcnt1_32: d = llvm::popcount(a); scc = d; break;
@@ -516,6 +531,7 @@ void registerSaluOps(OpTable &t) {
       {"S_SEXT_I32_I8", SextI8, false}, {"S_SEXT_I32_I16", SextI16, false},
       {"S_BITSET0_B32", Bitset0_32, false}, {"S_BITSET1_B32", Bitset1_32, false},
       {"S_ABS_I32", AbsI32, false},
+      {"S_WQM_B32", Wqm32, false}, {"S_QUADMASK_B32", Quadmask32, false},
       {"S_MOV_B64", Mov64, true}, {"S_CMOV_B64", Cmov64, true},
       {"S_NOT_B64", Not64, true}, {"S_BREV_B64", Brev64, true},
       {"S_BCNT0_I32_B64", Bcnt0_64, true}, {"S_BCNT1_I32_B64", Bcnt1_64, true},

@@ -117,6 +117,20 @@ uint32_t toUnorm16(float x) {
   if (std::isnan(x)) return 0;
   return uint32_t(std::nearbyint(double(std::clamp(x, 0.0f, 1.0f)) * 65535.0));
 }
+// The f16 forms: the same normalisation of an f16 (exact in f32).
+VOP_OP(CvtNormI16F16, F16, F16, I16, 1, return toSnorm16(f16ToFloat(uint16_t(ua)));)
+VOP_OP(CvtNormU16F16, F16, F16, U16, 1, return toUnorm16(f16ToFloat(uint16_t(ua)));)
+VOP_OP(CvtPknormI16F16, F16, F16, B32, 2,
+       return toSnorm16(f16ToFloat(uint16_t(ua))) | (toSnorm16(f16ToFloat(uint16_t(ub))) << 16);)
+VOP_OP(CvtPknormU16F16, F16, F16, B32, 2,
+       return toUnorm16(f16ToFloat(uint16_t(ua))) | (toUnorm16(f16ToFloat(uint16_t(ub))) << 16);)
+/// V_SAT_PK_U8_I16: each signed 16-bit half saturated to [0, 255], the two
+/// bytes packed into the low half, the high half zero.
+uint32_t sat8(uint32_t half) {
+  int32_t v = int16_t(uint16_t(half));
+  return uint32_t(std::clamp(v, 0, 255));
+}
+VOP_OP(SatPkU8I16, B32, B32, B32, 1, return sat8(ua) | (sat8(ua >> 16) << 8);)
 VOP_OP(CvtPknormI16F32, F32, F32, B32, 2,
        return toSnorm16(asF(ua)) | (toSnorm16(asF(ub)) << 16);)
 VOP_OP(CvtPknormU16F32, F32, F32, B32, 2,
@@ -177,6 +191,9 @@ void registerValuConvertOps(OpTable &t) {
   REG("V_CVT_U16_F16", CvtU16F16) REG("V_CVT_I16_F16", CvtI16F16)
   REG("V_CVT_PK_U8_F32", CvtPkU8F32)
   REG("V_CVT_PKNORM_I16_F32", CvtPknormI16F32) REG("V_CVT_PKNORM_U16_F32", CvtPknormU16F32)
+  REG("V_CVT_NORM_I16_F16", CvtNormI16F16) REG("V_CVT_NORM_U16_F16", CvtNormU16F16)
+  REG("V_CVT_PKNORM_I16_F16", CvtPknormI16F16) REG("V_CVT_PKNORM_U16_F16", CvtPknormU16F16)
+  REG("V_SAT_PK_U8_I16", SatPkU8I16)
 #undef REG
 #define REG64(NAME, OP) t.add(NAME, vop64<OP>, V);
   REG64("V_CVT_F64_F32", CvtF64F32) REG64("V_CVT_F32_F64", CvtF32F64)

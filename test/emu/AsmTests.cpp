@@ -125,6 +125,64 @@ TEST_P(Asm, BufferLoadDwordx4Lds) {
 // 0xfffffff0 with offset:32 reads LDS address 16, in every DS form (single,
 // read2/write2 with scaled offsets, ST64, atomics). The expected values are
 // where the data was put with plain, non-wrapping addresses.
+// The f16 normalising conversions, the saturating u8 pack and the 32-bit
+// quad masks (asm/valu_norm.s), against the ISA's definitions:
+// f16_to_snorm = clamp(x, -1, 1) * 32767 and f16_to_unorm = clamp(x, 0, 1)
+// * 65535 rounded to nearest even (NaN: 0), sat8 = clamp(int16, 0, 255).
+TEST_P(Asm, NormAndQuadMasks) {
+  auto m = load("valu_norm");
+  ASSERT_TRUE(m);
+  // f16 edge cases first: 1, -1, 0.5 (a tie under unorm), -0.5, +-0, 2,
+  // -2, inf, -inf, NaN, the smallest denormal, 1/3; then random halves.
+  const uint16_t edges[] = {0x3c00, 0xbc00, 0x3800, 0xb800, 0x0000, 0x8000, 0x4000,
+                            0xc000, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x3555};
+  std::vector<uint32_t> a(64), b(64);
+  for (int l = 0; l < 64; ++l) {
+    a[l] = uint32_t(rng());
+    b[l] = uint32_t(rng());
+    if (l < int(std::size(edges))) {
+      a[l] = (a[l] & 0xffff0000u) | edges[l];
+      b[l] = (b[l] & 0xffff0000u) | edges[std::size(edges) - 1 - l];
+    }
+  }
+  uint64_t da = upload(a), db = upload(b), dout = alloc(8 * 64 * 4);
+  EMU_LAUNCH(*m, "valu_norm", {1, 1, 1}, {64, 1, 1}, ArgPack().add(da).add(db).add(dout));
+  auto out = download<uint32_t>(dout, 8 * 64);
+  // An f16 by its fields, in double.
+  auto f16 = [](uint32_t h) {
+    int sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    double mag = exp == 0    ? std::ldexp(double(man), -24)
+                 : exp == 31 ? (man ? std::nan("") : INFINITY)
+                             : std::ldexp(double(man | 0x400), exp - 25);
+    return sign ? -mag : mag;
+  };
+  auto norm = [&](uint32_t h, bool isSigned) -> uint32_t {
+    double x = f16(h & 0xffff);
+    if (std::isnan(x))
+      return 0;
+    double lo = isSigned ? -1.0 : 0.0, scale = isSigned ? 32767.0 : 65535.0;
+    double v = std::nearbyint(std::min(std::max(x, lo), 1.0) * scale);
+    return uint32_t(int32_t(v)) & 0xffff;
+  };
+  auto sat8 = [](uint32_t h) -> uint32_t {
+    int v = int(h & 0xffff) - ((h & 0x8000) ? 0x10000 : 0);
+    return v < 0 ? 0 : v > 255 ? 255 : uint32_t(v);
+  };
+  std::vector<uint32_t> want(8 * 64);
+  for (int l = 0; l < 64; ++l) {
+    uint32_t *r = &want[l];
+    r[0 * 64] = norm(a[l], true);
+    r[1 * 64] = norm(a[l], false);
+    r[2 * 64] = norm(a[l], true) | norm(b[l], true) << 16;
+    r[3 * 64] = norm(a[l], false) | norm(b[l], false) << 16;
+    r[4 * 64] = sat8(a[l]) | sat8(a[l] >> 16) << 8;
+    r[5 * 64] = 0x0ff00ff0; // nibbles 1, 2, 5, 6 of 0x01200f80 are set
+    r[6 * 64] = 0x66;
+    r[7 * 64] = 1;          // SCC 1 of the wqm, 0 of the empty quadmask
+  }
+  Report("valu_norm out (row * 64 + lane)").expectEqual(out, want);
+}
+
 TEST_P(Asm, RegisterIndexing) {
   auto m = load("gpr_idx");
   ASSERT_TRUE(m);
