@@ -10,6 +10,17 @@
 // workgroup's LDS allocation is reported as a fault, since it is a kernel
 // bug.
 //
+// Atomics beyond the integer read-modify-writes (CDNA3 ISA, DS opcodes):
+// ds_cmpst_f32/f64 replace memory by data1 when it equals data0 as a float;
+// ds_wrap_rtn_b32 steps a ring index (subtract data0 once memory reaches it,
+// else add data1); ds_pk_add_f16/bf16 add per 16-bit half;
+// ds_wrxchg2[st64]_rtn_b32/b64 are two exchanges addressed as in write2.
+// Not implemented: ds_condxchg32_rtn_b64 (the CDNA guides do not define it
+// beyond its name), ds_append/ds_consume and the M0-based addtid forms
+// (their M0 layout on gfx9 is not in the guides), gfx950's
+// ds_read_b64_tr_b4/b8 and ds_read_b96_tr_b6 (lane layouts not yet worked
+// out from the guide).
+//
 // ds_read_b64_tr_b16 (gfx950): within each 16-lane group, the 16 lanes'
 // 8-byte reads form a 4 x 16 tile of 16-bit elements (row r = lanes
 // 4r..4r+3); lane c receives column c.
@@ -160,7 +171,8 @@ void dsWrite2(Wave &w, const Inst &in) {
 
 enum AtomicOp : uint8_t { AAdd, ASub, ARsub, AInc, ADec, AMinI, AMaxI, AMinU,
                           AMaxU, AAnd, AOr, AXor, AMskor, AXchg, ACmpst,
-                          AAddF32, AMinF32, AMaxF32, ACmpswap };
+                          AAddF32, AMinF32, AMaxF32, ACmpswap, ACmpstF, AWrap,
+                          APkAddF16 = 100, APkAddBf16 = 101 };
 
 } // namespace
 
@@ -186,6 +198,28 @@ uint64_t atomicApply(unsigned op, uint64_t old, uint64_t src, uint64_t cmp,
   case AXchg: return src;
   case ACmpst: return old == cmp ? src : old; // ds_cmpst: data0 = compare
   case ACmpswap: return old == cmp ? src : old;
+  // ds_cmpst_f32/f64 compare as floats: -0 equals +0 and a NaN equals
+  // nothing, so a NaN in memory is never replaced.
+  case ACmpstF:
+    return (wide ? asD(old) == asD(cmp) : asF(uint32_t(old)) == asF(uint32_t(cmp)))
+               ? src : old;
+  // ds_wrap_rtn_b32 (data0 = DATA as cmp, data1 = DATA2 as src): a ring
+  // index that steps back by DATA once it reaches it, else forward by DATA2.
+  case AWrap:
+    return uint32_t(old) >= uint32_t(cmp) ? uint32_t(old - cmp) : uint32_t(old + src);
+  // Packed 16-bit float adds, per half, rounded to nearest even. Adding in
+  // f32 and rounding once more is exact enough: f32 has 24 bits >= 2 * 11 + 2
+  // (f16) and 2 * 8 + 2 (bf16), so the double rounding cannot differ.
+  case APkAddF16: case APkAddBf16: {
+    uint32_t res = 0;
+    for (int h = 0; h < 2; ++h) {
+      uint16_t a = uint16_t(old >> (16 * h)), b = uint16_t(src >> (16 * h));
+      uint16_t y = op == APkAddF16 ? floatToF16(f16ToFloat(a) + f16ToFloat(b))
+                                   : floatToBf16(bf16ToFloat(a) + bf16ToFloat(b));
+      res |= uint32_t(y) << (16 * h);
+    }
+    return res;
+  }
   case AAddF32:
     return wide ? asU64(asD(old) + asD(src)) : asU(asF(uint32_t(old)) + asF(uint32_t(src)));
   case AMinF32:
@@ -210,7 +244,7 @@ void dsAtomic(Wave &w, const Inst &in) {
   int64_t offset = in.nctrl ? in.ctrl[0] : 0;
   unsigned bytes = wide ? 8 : 4;
   const uint32_t *addr = w.row(in.src[0].reg);
-  bool twoData = op == AMskor || op == ACmpst;
+  bool twoData = op == AMskor || op == ACmpst || op == ACmpstF || op == AWrap;
   for (int l = 0; l < kLanes; ++l) {
     if (!((exec >> l) & 1))
       continue;
@@ -227,7 +261,8 @@ void dsAtomic(Wave &w, const Inst &in) {
     uint64_t d0 = read(1), d1 = twoData ? read(2) : 0;
     uint64_t old = 0;
     std::memcpy(&old, &w.wg->lds[a], bytes);
-    // ds_cmpst_b32 addr, cmp(data0), new(data1); ds_mskor: mask(data0), or(data1).
+    // ds_cmpst_b32 addr, cmp(data0), new(data1); ds_mskor: mask(data0), or(data1);
+    // ds_wrap_rtn_b32: limit(data0), step(data1).
     uint64_t nv = twoData ? atomicApply(op, old, d1, d0, wide)
                           : atomicApply(op, old, d0, 0, wide);
     std::memcpy(&w.wg->lds[a], &nv, bytes);
@@ -235,6 +270,34 @@ void dsAtomic(Wave &w, const Inst &in) {
       w.row(in.dst[0].reg)[l] = uint32_t(old);
       if (wide)
         w.row(in.dst[0].reg + 1)[l] = uint32_t(old >> 32);
+    }
+  }
+}
+
+/// ds_wrxchg2_rtn_b32/b64 and the ST64 forms: two exchanges at offset0 and
+/// offset1 (scaled as in ds_write2), data0 stored at the first and data1 at
+/// the second; vdst receives the two old values, the first element's in its
+/// low registers. op = element dwords | st64 << 4, as for read2/write2.
+void dsWrxchg2(Wave &w, const Inst &in) {
+  // LDS writes count as progress for the scheduler's hang detection.
+  ++*w.dispatch->progress;
+  uint64_t exec = w.exec();
+  unsigned dw = in.op & 0xf, scale = dw * 4 * ((in.op >> 4) ? 64 : 1);
+  int64_t off0 = in.nctrl > 0 ? in.ctrl[0] : 0, off1 = in.nctrl > 1 ? in.ctrl[1] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a[2] = {ldsAddress(addr[l], off0 * scale), ldsAddress(addr[l], off1 * scale)};
+    if (!ldsRange(w, a[0], 4 * dw, l, "exchange") || !ldsRange(w, a[1], 4 * dw, l, "exchange"))
+      return;
+    // In order: with equal addresses the second exchange returns data0.
+    for (unsigned e = 0; e < 2; ++e) {
+      logMem(w, MemSpace::Lds, kMemAtomic, l, a[e], 4 * dw);
+      for (unsigned i = 0; i < dw; ++i) {
+        std::memcpy(w.row(in.dst[0].reg + e * dw + i) + l, &w.wg->lds[a[e] + 4 * i], 4);
+        std::memcpy(&w.wg->lds[a[e] + 4 * i], w.row(in.src[1 + e].reg + i) + l, 4);
+      }
     }
   }
 }
@@ -367,6 +430,21 @@ void registerLdsOps(OpTable &t) {
       t.add(std::string("DS_") + a.op + "_RTN_" + type, dsAtomic, Layout::Plain,
             uint16_t(op | 1 << 9));
     }
+  for (int wide = 0; wide < 2; ++wide) {
+    std::string type = wide ? "F64" : "F32";
+    uint16_t op = uint16_t(ACmpstF | wide << 8);
+    t.add("DS_CMPST_" + type, dsAtomic, Layout::Plain, op);
+    t.add("DS_CMPST_RTN_" + type, dsAtomic, Layout::Plain, uint16_t(op | 1 << 9));
+  }
+  t.add("DS_WRAP_RTN_B32", dsAtomic, Layout::Plain, uint16_t(AWrap | 1 << 9));
+  t.add("DS_PK_ADD_F16", dsAtomic, Layout::Plain, uint16_t(APkAddF16));
+  t.add("DS_PK_ADD_RTN_F16", dsAtomic, Layout::Plain, uint16_t(APkAddF16 | 1 << 9));
+  t.add("DS_PK_ADD_BF16", dsAtomic, Layout::Plain, uint16_t(APkAddBf16));
+  t.add("DS_PK_ADD_RTN_BF16", dsAtomic, Layout::Plain, uint16_t(APkAddBf16 | 1 << 9));
+  t.add("DS_WRXCHG2_RTN_B32", dsWrxchg2, Layout::Plain, 1);
+  t.add("DS_WRXCHG2_RTN_B64", dsWrxchg2, Layout::Plain, 2);
+  t.add("DS_WRXCHG2ST64_RTN_B32", dsWrxchg2, Layout::Plain, 0x11);
+  t.add("DS_WRXCHG2ST64_RTN_B64", dsWrxchg2, Layout::Plain, 0x12);
   t.add("DS_WRXCHG_RTN_B32", dsAtomic, Layout::Plain, uint16_t(AXchg | 1 << 9));
   t.add("DS_WRXCHG_RTN_B64", dsAtomic, Layout::Plain, uint16_t(AXchg | 1 << 8 | 1 << 9));
   t.add("DS_BPERMUTE_B32", dsPermute, Layout::Plain, 0);
