@@ -204,6 +204,10 @@ static uint8_t memClassOf(StringRef name, uint32_t form) {
     return kMemClassInv;
   if (name.starts_with("BUFFER_") || name.starts_with("TBUFFER_"))
     return kMemClassVm | ((form & kFormLds) ? kMemClassLdsDma : 0);
+  // global_load_lds_* and scratch_load_lds_* are LDS DMA like buffer_load
+  // ... lds; "LDS" is part of their name, not an encoding suffix.
+  if (name.starts_with("GLOBAL_LOAD_LDS_") || name.starts_with("SCRATCH_LOAD_LDS_"))
+    return kMemClassVm | kMemClassLdsDma;
   if (name.starts_with("GLOBAL_") || name.starts_with("SCRATCH_"))
     return kMemClassVm;
   // FLAT may reach LDS or memory: it counts in both counters.

@@ -12,6 +12,14 @@
 // check index < num_records. Out-of-range loads return 0, stores and atomics
 // are dropped. Swizzled and add-tid buffers are not modelled and fault.
 //
+// LDS DMA (buffer_load_* lds, global_load_lds_*, scratch_load_lds_*): the
+// data goes to LDS at M0 + inst_offset + lane * stride instead of a VGPR;
+// the offset field applies to both addresses, and the stride is 4 bytes for
+// a dword and 16 for dwordx3 and dwordx4 (LLVM's AMDGPU DMA notes,
+// llvm.amdgcn.load.to.lds). Which bytes of LDS a byte or short load writes
+// is not documented, so those forms of global and scratch are not
+// implemented.
+//
 // Flat addresses in the shared aperture go to LDS and in the private
 // aperture to scratch; everything else is device memory, where an access
 // outside every allocation is a fault (a page fault on hardware).
@@ -56,10 +64,31 @@ struct Decoded {
   Space space;
   unsigned atomicOp;
   bool wide;
+  bool ldsDma; // global_load_lds_* / scratch_load_lds_*: to LDS via M0
 };
 Decoded decodeOp(uint16_t op, uint32_t extra) {
   return {Kind(op & 0xff), Space((op >> 8) & 0xf), extra & 0xff,
-          ((extra >> 8) & 1) != 0};
+          ((extra >> 8) & 1) != 0, ((extra >> 9) & 1) != 0};
+}
+
+/// The LDS byte address an LDS DMA writes a lane's data to, or ~0 after
+/// faulting: M0 holds the wave's LDS base, the instruction's offset is added
+/// as to the memory address, and lanes are 4 bytes apart for loads up to a
+/// dword and 16 bytes apart for dwordx3 and dwordx4.
+uint64_t ldsDmaAddress(Wave &w, int64_t instOffset, int lane, unsigned bytes,
+                       const char *what) {
+  uint32_t m0 = w.s[kSgprM0];
+  uint64_t stride = bytes <= 4 ? 4 : 16;
+  uint64_t a = (m0 & 0x3ffff) + uint64_t(instOffset) + uint64_t(lane) * stride;
+  unsigned n = bytes < 4 ? 4 : bytes;
+  if (a + n > w.wg->lds.size()) {
+    w.fault(std::string(what) + " ... lds writes LDS at " + hex(a) + " (lane " +
+                std::to_string(lane) + ") beyond the workgroup's " +
+                std::to_string(w.wg->lds.size()) + " bytes (M0 = " + hex(m0) + ")",
+            FaultKind::BadAddress);
+    return ~0ull;
+  }
+  return a;
 }
 
 struct Roles {
@@ -178,7 +207,8 @@ void flatAccess(Wave &w, const Inst &in) {
   Decoded d = decodeOp(in.op, uint32_t(reinterpret_cast<uintptr_t>(in.aux)));
   uint64_t exec = w.exec();
   Roles r = findRoles(in, true);
-  // Loads: the address is the only VGPR source; stores: (vaddr, vdata);
+  // Loads: the address is the only VGPR source; global/flat stores:
+  // (vaddr, vdata), scratch stores (vdata, vaddr);
   // scratch SADDR/ST forms may have no address VGPR, then the only VGPR is
   // the data.
   const Opnd *vaddr = r.vaddr, *vdata = r.vdata;
@@ -186,6 +216,10 @@ void flatAccess(Wave &w, const Inst &in) {
   if ((store || atomic) && !vdata) {
     vdata = vaddr;
     vaddr = nullptr;
+  } else if (store && d.space == Scratch) {
+    // MC lists a scratch store's data before its address VGPR (LLVM's
+    // FLAT_Scratch_Store_Pseudo), unlike global and flat stores.
+    std::swap(vaddr, vdata);
   }
   int64_t offset = in.nctrl >= 2 ? in.ctrl[in.nctrl - 2] : 0;
   if (in.nctrl == 1)
@@ -227,6 +261,16 @@ void flatAccess(Wave &w, const Inst &in) {
                   store ? kMemWrite : atomic ? kMemAtomic : kMemRead);
       if (!p)
         return;
+    }
+    if (d.ldsDma) {
+      uint64_t a = ldsDmaAddress(w, offset, l, bytes,
+                                 d.space == Scratch ? "scratch_load_lds" : "global_load_lds");
+      if (a == ~0ull)
+        return;
+      std::memcpy(&w.wg->lds[a], p, bytes);
+      logMem(w, MemSpace::Lds, kMemWrite, l, a, bytes);
+      wrote = true;
+      continue;
     }
     if (atomic) {
       uint64_t src = w.row(vdata->reg)[l], cmp = 0;
@@ -310,7 +354,6 @@ void bufferAccess(Wave &w, const Inst &in) {
   int64_t instOffset = in.nctrl >= 3 ? in.ctrl[in.nctrl - 3] : 0;
   unsigned bytes = atomic ? (d.wide ? 8 : 4) : kindBytes(d.kind);
   bool wrote = false;
-  uint32_t m0 = w.s[kSgprM0];
   for (int l = 0; l < kLanes; ++l) {
     if (!((exec >> l) & 1))
       continue;
@@ -335,14 +378,9 @@ void bufferAccess(Wave &w, const Inst &in) {
     };
     if (lds) {
       unsigned dw = bytes / 4 ? bytes / 4 : 1;
-      uint64_t ldsAddr = (m0 & 0x3ffff) + uint64_t(instOffset) + uint64_t(l) * 4 * dw;
-      if (ldsAddr + 4 * dw > w.wg->lds.size()) {
-        w.fault("buffer_load ... lds writes LDS at " + hex(ldsAddr) +
-                " beyond the workgroup's " + std::to_string(w.wg->lds.size()) +
-                " bytes (M0 = " + hex(m0) + ")",
-                FaultKind::BadAddress);
+      uint64_t ldsAddr = ldsDmaAddress(w, instOffset, l, bytes, "buffer_load");
+      if (ldsAddr == ~0ull)
         return;
-      }
       for (unsigned i = 0; i < dw; ++i) {
         uint32_t x = 0;
         if (inRange(4 * i, 4)) {
@@ -469,6 +507,19 @@ void registerVectorMemoryOps(OpTable &t) {
       t.add(std::string(s.prefix) + a.suffix,
             s.space == Buffer ? bufferAccess : flatAccess, Layout::Plain,
             uint16_t(a.kind | s.space << 8));
+  // LDS DMA from global and scratch memory (gfx950 adds dwordx3/x4).
+  for (auto &s : spaces) {
+    if (s.space != Global && s.space != Scratch)
+      continue;
+    struct {
+      const char *suffix;
+      Kind kind;
+    } dma[] = {{"LOAD_LDS_DWORD", KB32}, {"LOAD_LDS_DWORDX3", KB96},
+               {"LOAD_LDS_DWORDX4", KB128}};
+    for (auto &a : dma)
+      t.add(std::string(s.prefix) + a.suffix, flatAccess, Layout::Plain,
+            uint16_t(a.kind | s.space << 8), reinterpret_cast<const void *>(uintptr_t(1u << 9)));
+  }
   struct {
     const char *name;
     unsigned op;

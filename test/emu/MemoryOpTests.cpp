@@ -1,14 +1,16 @@
 //===- MemoryOpTests.cpp - Vector-memory and LDS families, row by row -----===//
 //
 // The llvm-mc kernels of test/emu/asm for the DS atomics beyond the integer
-// read-modify-writes. The references are written from the ISA guides'
-// pseudocode, per lane and per row, with other arithmetic than the
-// emulator's (bit classes for the float compares, double-precision sums
-// rounded once for the packed adds).
+// read-modify-writes and the LDS-DMA loads of global and scratch memory,
+// and clang's output for both (kernels/memops.hip). The references are
+// written from the ISA guides' pseudocode, per lane and per row, with other
+// arithmetic than the emulator's (bit classes for the float compares,
+// double-precision sums rounded once for the packed adds).
 //
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace kcc;
@@ -141,6 +143,129 @@ TEST_P(MemOps, DsCompareStoreWrapPackedAddExchange2) {
   std::memcpy(got64.data(), out.data() + 19 * 64, 11 * 64 * 8);
   Report("ds_atomics2 u32 rows (row * 64 + lane)").expectEqual(got32, want);
   Report("ds_atomics2 u64 rows (row * 64 + lane)").expectEqual(got64, want64);
+}
+
+// See asm/lds_dma.s: LDS = M0 + offset + 4 * lane for every addressing
+// form of global_load_lds_dword and scratch_load_lds_dword.
+TEST_P(MemOps, GlobalAndScratchLoadLdsDword) {
+  auto m = load("lds_dma");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> src(192);
+  for (auto &v : src)
+    v = (uint32_t)rng();
+  uint64_t dsrc = upload(src), dout = alloc(8 * 256);
+  EMU_LAUNCH(*m, "lds_dma", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dsrc).add(dout));
+  auto out = download<uint32_t>(dout, 8 * 64);
+  std::vector<uint32_t> want(8 * 64);
+  for (int l = 0; l < 64; ++l) {
+    want[0 * 64 + l] = src[63 - l];
+    want[1 * 64 + l] = src[64 + l];
+    want[2 * 64 + l] = 0;             // M0 moved the third load up a row
+    want[3 * 64 + l] = src[128 + l];
+    want[4 * 64 + l] = ~src[l];       // private dword 1
+    want[5 * 64 + l] = ~src[l];
+    want[6 * 64 + l] = src[l];        // private dword 0
+    want[7 * 64 + l] = src[l];
+  }
+  Report("LDS rows after the DMA loads").expectEqual(out, want);
+}
+
+// See asm/lds_dma_x34_gfx950.s: 12- and 16-byte LDS DMA lanes are 16 bytes
+// apart, and a raw buffer's out-of-range dwords arrive as zeros.
+TEST_P(MemOps, LoadLdsDwordx3x4) {
+  if (!isGfx950())
+    GTEST_SKIP() << "12- and 16-byte LDS DMA are gfx950 only";
+  auto m = load("lds_dma_x34_gfx950");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> src(260);
+  for (auto &v : src)
+    v = (uint32_t)rng();
+  uint64_t dsrc = upload(src), dout = alloc(1024 * 4);
+  EMU_LAUNCH(*m, "lds_dma_x34", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dsrc).add(dout));
+  auto out = download<uint32_t>(dout, 1024);
+  std::vector<uint32_t> want(1024);
+  for (uint32_t i = 0; i < 1024; ++i)
+    want[i] = 0xdead0000u + i; // the prefill
+  for (int l = 0; l < 64; ++l)
+    for (int j = 0; j < 4; ++j) {
+      want[4 * l + j] = src[4 * l + j];
+      if (j < 3) {
+        want[256 + 4 * l + j] = src[4 * l + 4 + j];
+        unsigned byteOff = 16 * l + 4 * j;
+        want[512 + 4 * l + j] = byteOff + 4 <= 520 ? src[4 * l + j] : 0;
+      }
+    }
+  Report("LDS dwords after the x3/x4 DMA loads").expectEqual(out, want);
+}
+
+// kernels/memops.hip: clang's ds_pk_add_rtn_f16/bf16 for packed atomic adds
+// on __shared__ memory. Four lanes add to each of 16 slots in an order the
+// hardware does not fix; with small integers every sum is exact, so the
+// final slot is init + the four adds, and the returned old values chain
+// from init through the adds in some order.
+TEST_P(MemOps, ClangPackedAtomicAddsOnLds) {
+  auto m = load("memops");
+  ASSERT_TRUE(m);
+  for (int bf = 0; bf < 2; ++bf) {
+    auto enc = [&](double v) -> uint32_t { return bf ? toBf16(v) : toF16(v); };
+    auto dec = [&](uint16_t h) -> double { return bf ? double(fromBf16(h)) : fromF16(h); };
+    std::vector<uint32_t> init(16), add(64);
+    std::vector<double> initV(32), addV(128);
+    for (int i = 0; i < 32; ++i)
+      initV[i] = double(int(rng() % 64) - 32);
+    for (int i = 0; i < 128; ++i)
+      addV[i] = double(int(rng() % 32) - 16) / 2;
+    for (int i = 0; i < 16; ++i)
+      init[i] = enc(initV[2 * i]) | enc(initV[2 * i + 1]) << 16;
+    for (int i = 0; i < 64; ++i)
+      add[i] = enc(addV[2 * i]) | enc(addV[2 * i + 1]) << 16;
+    uint64_t dinit = upload(init), dadd = upload(add), dold = alloc(64 * 4),
+             dslots = alloc(16 * 4);
+    const char *name = bf ? "pk_add_bf16_lds" : "pk_add_f16_lds";
+    EMU_LAUNCH(*m, name, {1, 1, 1}, {64, 1, 1},
+               ArgPack().add(dinit).add(dadd).add(dold).add(dslots));
+    auto old = download<uint32_t>(dold, 64);
+    auto slots = download<uint32_t>(dslots, 16);
+    for (int slot = 0; slot < 16; ++slot)
+      for (int h = 0; h < 2; ++h) {
+        double cur = initV[2 * slot + h];
+        std::vector<int> lanes = {slot, slot + 16, slot + 32, slot + 48};
+        // Follow the chain: the lane whose old value is the current sum.
+        for (int step = 0; step < 4; ++step) {
+          auto it = std::find_if(lanes.begin(), lanes.end(), [&](int l) {
+            return dec(uint16_t(old[l] >> 16 * h)) == cur;
+          });
+          ASSERT_NE(it, lanes.end()) << name << " slot " << slot << " half " << h
+                                     << ": no lane returned the partial sum " << cur;
+          cur += addV[2 * *it + h];
+          lanes.erase(it);
+        }
+        EXPECT_EQ(dec(uint16_t(slots[slot] >> 16 * h)), cur)
+            << name << " slot " << slot << " half " << h;
+      }
+  }
+}
+
+// kernels/memops.hip: clang's global_load_lds_dword (M0 = the LDS array,
+// offset:256 applied to the source and to LDS).
+TEST_P(MemOps, ClangGlobalLoadLds) {
+  auto m = load("memops");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> src(192), perm(64);
+  for (auto &v : src)
+    v = (uint32_t)rng();
+  for (int l = 0; l < 64; ++l)
+    perm[l] = uint32_t((l * 37 + 5) % 128);
+  uint64_t dsrc = upload(src), dperm = upload(perm), dout = alloc(128 * 4);
+  EMU_LAUNCH(*m, "global_load_lds", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(dsrc).add(dperm).add(dout));
+  auto out = download<uint32_t>(dout, 128);
+  std::vector<uint32_t> want(128);
+  for (int l = 0; l < 64; ++l) {
+    want[l] = src[perm[l]];
+    want[64 + l] = src[perm[l] + 64]; // offset:256 bytes on the source too
+  }
+  Report("out").expectEqual(out, want);
 }
 
 } // namespace
