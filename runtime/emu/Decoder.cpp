@@ -388,7 +388,8 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   // The cache policy is the last control immediate of FLAT/GLOBAL/SCRATCH,
   // SMEM and the cache maintenance ops, and is followed by swz for MUBUF.
   if (out.memClass & (kMemClassVm | kMemClassSmem | kMemClassInv) && out.nctrl) {
-    bool mubuf = StringRef(name).starts_with("BUFFER_") && out.nctrl >= 3;
+    bool mubuf = (StringRef(name).starts_with("BUFFER_") ||
+                  StringRef(name).starts_with("TBUFFER_")) && out.nctrl >= 3;
     out.cpol = uint8_t(out.ctrl[out.nctrl - (mubuf ? 2 : 1)]);
   }
 

@@ -11,6 +11,8 @@
 // offset (the SGPR offset is not part of the check); structured buffers
 // check index < num_records. Out-of-range loads return 0, stores and atomics
 // are dropped. Swizzled and add-tid buffers are not modelled and fault.
+// The typed forms (buffer_*_format_*, tbuffer_*) check each component the
+// same way and convert through BufferFormat.cpp.
 //
 // LDS DMA (buffer_load_* lds, global_load_lds_*, scratch_load_lds_*): the
 // data goes to LDS at M0 + inst_offset + lane * stride instead of a VGPR;
@@ -25,6 +27,7 @@
 // outside every allocation is a fault (a page fault on hardware).
 //
 //===----------------------------------------------------------------------===//
+#include "runtime/emu/BufferFormat.h"
 #include "runtime/emu/Exec.h"
 #include "runtime/emu/Ops.h"
 
@@ -317,59 +320,89 @@ void flatAccess(Wave &w, const Inst &in) {
     ++*w.dispatch->progress;
 }
 
+/// A buffer instruction's resource and operands (see the header comment for
+/// the addressing and range rules).
+struct BufCtx {
+  const Opnd *vdata = nullptr, *vaddr = nullptr;
+  uint64_t base = 0, soffset = 0;
+  uint32_t stride = 0, numRecords = 0, word3 = 0;
+  int64_t instOffset = 0;
+};
+
+bool bufferContext(Wave &w, const Inst &in, bool hasData, BufCtx &c) {
+  Roles r = findRoles(in, true);
+  if (!r.srsrc) {
+    w.fault("buffer instruction without a resource descriptor");
+    return false;
+  }
+  // For buffer ops vdata precedes vaddr in the operand list.
+  bool hasAddr = in.form & (kFormOffen | kFormIdxen | kFormBothen);
+  if (hasData) {
+    c.vdata = r.vaddr;
+    c.vaddr = hasAddr ? r.vdata : nullptr;
+  } else {
+    c.vaddr = hasAddr ? r.vaddr : nullptr;
+  }
+  unsigned rs = r.srsrc->reg;
+  uint32_t w0 = w.s[rs], w1 = w.s[rs + 1], w2 = w.s[rs + 2], w3 = w.s[rs + 3];
+  c.base = uint64_t(w0) | (uint64_t(w1 & 0xffff) << 32);
+  c.stride = (w1 >> 16) & 0x3fff;
+  c.numRecords = w2;
+  c.word3 = w3;
+  if ((w1 >> 31) & 1) {
+    w.fault("swizzled buffer resources (SWIZZLE_EN) are not modelled");
+    return false;
+  }
+  if ((w3 >> 23) & 1) {
+    w.fault("buffer resources with ADD_TID_ENABLE are not modelled");
+    return false;
+  }
+  c.soffset = r.soffset ? readScalar32(w, *r.soffset) : 0;
+  // The instruction offset is the first control immediate of MUBUF and
+  // MTBUF (then MTBUF's format, the cache policy, swz).
+  c.instOffset = in.nctrl ? in.ctrl[0] : 0;
+  return true;
+}
+
+/// A lane's record index, range-checked offset (vgpr offset + inst offset)
+/// and address.
+void bufferLane(Wave &w, const Inst &in, const BufCtx &c, int l, uint64_t &index,
+                uint64_t &off, uint64_t &addr) {
+  uint64_t voff = 0;
+  index = 0;
+  if (c.vaddr) {
+    if (in.form & kFormBothen) {
+      index = w.row(c.vaddr->reg)[l];
+      voff = w.row(c.vaddr->reg + 1)[l];
+    } else if (in.form & kFormIdxen) {
+      index = w.row(c.vaddr->reg)[l];
+    } else {
+      voff = w.row(c.vaddr->reg)[l];
+    }
+  }
+  off = voff + uint64_t(c.instOffset);
+  addr = c.base + c.soffset + off + uint64_t(c.stride) * index;
+}
+
 /// MUBUF loads, stores, atomics and LDS-direct loads.
 void bufferAccess(Wave &w, const Inst &in) {
   Decoded d = decodeOp(in.op, uint32_t(reinterpret_cast<uintptr_t>(in.aux)));
   uint64_t exec = w.exec();
-  Roles r = findRoles(in, true);
-  if (!r.srsrc) {
-    w.fault("buffer instruction without a resource descriptor");
-    return;
-  }
   bool store = isStore(d.kind), atomic = d.kind == KAtomic;
   bool lds = in.form & kFormLds;
-  // For buffer ops vdata precedes vaddr in the operand list.
-  const Opnd *vdata = nullptr, *vaddr = nullptr;
-  bool hasAddr = in.form & (kFormOffen | kFormIdxen | kFormBothen);
-  if (store || atomic) {
-    vdata = r.vaddr;
-    vaddr = hasAddr ? r.vdata : nullptr;
-  } else {
-    vaddr = hasAddr ? r.vaddr : nullptr;
-  }
-  unsigned rs = r.srsrc->reg;
-  uint32_t w0 = w.s[rs], w1 = w.s[rs + 1], w2 = w.s[rs + 2], w3 = w.s[rs + 3];
-  uint64_t base = uint64_t(w0) | (uint64_t(w1 & 0xffff) << 32);
-  uint32_t stride = (w1 >> 16) & 0x3fff;
-  uint32_t numRecords = w2;
-  if ((w1 >> 31) & 1) {
-    w.fault("swizzled buffer resources (SWIZZLE_EN) are not modelled");
+  BufCtx c;
+  if (!bufferContext(w, in, store || atomic, c))
     return;
-  }
-  if ((w3 >> 23) & 1) {
-    w.fault("buffer resources with ADD_TID_ENABLE are not modelled");
-    return;
-  }
-  uint64_t soffset = r.soffset ? readScalar32(w, *r.soffset) : 0;
-  int64_t instOffset = in.nctrl >= 3 ? in.ctrl[in.nctrl - 3] : 0;
+  const Opnd *vdata = c.vdata;
+  uint32_t stride = c.stride, numRecords = c.numRecords;
+  int64_t instOffset = c.instOffset;
   unsigned bytes = atomic ? (d.wide ? 8 : 4) : kindBytes(d.kind);
   bool wrote = false;
   for (int l = 0; l < kLanes; ++l) {
     if (!((exec >> l) & 1))
       continue;
-    uint64_t index = 0, voff = 0;
-    if (vaddr) {
-      if (in.form & kFormBothen) {
-        index = w.row(vaddr->reg)[l];
-        voff = w.row(vaddr->reg + 1)[l];
-      } else if (in.form & kFormIdxen) {
-        index = w.row(vaddr->reg)[l];
-      } else {
-        voff = w.row(vaddr->reg)[l];
-      }
-    }
-    uint64_t off = voff + uint64_t(instOffset);
-    uint64_t addr = base + soffset + off + uint64_t(stride) * index;
+    uint64_t index, off, addr;
+    bufferLane(w, in, c, l, index, off, addr);
     // Per-dword range check for raw buffers; index check for structured.
     auto inRange = [&](unsigned byteOff, unsigned n) {
       if (stride == 0)
@@ -473,6 +506,111 @@ void bufferAccess(Wave &w, const Inst &in) {
     ++*w.dispatch->progress;
 }
 
+/// buffer_load/store_format_* and tbuffer_load/store_format_*: aux =
+/// components - 1 | d16 << 2 | hi << 3 | store << 4 | tbuffer << 5. The
+/// format comes from the V# (buffer) or the instruction (tbuffer); see
+/// BufferFormat.cpp. Range checks are those of the other buffer accesses,
+/// per component: a raw buffer checks offset + component end against
+/// num_records, a structured one the index. An out-of-range component loads
+/// as 0; a store of it is dropped.
+void bufferFormatAccess(Wave &w, const Inst &in) {
+  uint32_t aux = uint32_t(reinterpret_cast<uintptr_t>(in.aux));
+  unsigned n = (aux & 3) + 1;
+  bool d16 = aux & 4, hi = aux & 8, store = aux & 16, tbuffer = aux & 32;
+  BufCtx c;
+  if (!bufferContext(w, in, store, c))
+    return;
+  unsigned dfmt, nfmt;
+  if (tbuffer) {
+    unsigned f = in.nctrl >= 2 ? unsigned(in.ctrl[1]) : 0;
+    dfmt = f & 15;
+    nfmt = (f >> 4) & 7;
+  } else {
+    dfmt = (c.word3 >> 15) & 15;
+    nfmt = (c.word3 >> 12) & 7;
+  }
+  BufFormat fmt;
+  std::string why;
+  if (!BufFormat::describe(dfmt, nfmt, fmt, why)) {
+    w.fault(why);
+    return;
+  }
+  bool lds = in.form & kFormLds;
+  const Opnd *data = store ? c.vdata : lds ? nullptr : &in.dst[0];
+  unsigned cbytes = fmt.bits / 8;
+  uint64_t exec = w.exec();
+  bool wrote = false;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t index, off, addr;
+    bufferLane(w, in, c, l, index, off, addr);
+    for (unsigned k = 0; k < n; ++k) {
+      // Register half or word of component k.
+      unsigned reg = d16 ? k / 2 : k;
+      unsigned shift = d16 ? (hi ? 16 : 16 * (k & 1)) : 0;
+      uint32_t *row = data ? w.row(data->reg + reg) : nullptr;
+      bool present = k < fmt.comps;
+      bool inRange = c.stride == 0 ? off + (k + 1) * cbytes <= c.numRecords
+                                   : index < c.numRecords;
+      if (store) {
+        if (!present || !inRange)
+          continue;
+        uint8_t *p = resolve(w, addr + k * cbytes, cbytes, l, false, "buffer store", kMemWrite);
+        if (!p)
+          return;
+        uint32_t v = d16 ? (row[l] >> shift) & 0xffff : row[l];
+        if (!fmt.storeComponent(p, v, d16, why)) {
+          w.fault(why);
+          return;
+        }
+        wrote = true;
+        continue;
+      }
+      uint32_t v;
+      if (!present) {
+        if (!inRange) {
+          w.fault("an out-of-range format load of a component " + fmt.name() +
+                  " lacks: the value returned is not specified");
+          return;
+        }
+        v = fmt.defaultComponent(k);
+      } else if (!inRange) {
+        v = 0;
+      } else {
+        uint8_t *p = resolve(w, addr + k * cbytes, cbytes, l, false, "buffer load", kMemRead);
+        if (!p)
+          return;
+        v = fmt.loadComponent(p);
+      }
+      if (lds) {
+        // buffer_load_format_x ... lds: the converted dword goes to LDS.
+        uint64_t a = ldsDmaAddress(w, c.instOffset, l, 4, "buffer_load_format_x");
+        if (a == ~0ull)
+          return;
+        std::memcpy(&w.wg->lds[a], &v, 4);
+        logMem(w, MemSpace::Lds, kMemWrite, l, a, 4);
+        wrote = true;
+        continue;
+      }
+      if (!d16) {
+        row[l] = v;
+        continue;
+      }
+      uint16_t h = 0;
+      if (present && inRange && !fmt.toD16(v, h, why)) {
+        w.fault(why);
+        return;
+      }
+      if (!present)
+        h = k == 3 && fmt.nfmt != BufNumUint && fmt.nfmt != BufNumSint ? 0x3c00 : uint16_t(v);
+      row[l] = (row[l] & ~(0xffffu << shift)) | (uint32_t(h) << shift);
+    }
+  }
+  if (wrote)
+    ++*w.dispatch->progress;
+}
+
 // Atomic operation ids shared with LDS (see Lds.cpp's AtomicOp order).
 enum : unsigned { AAdd = 0, ASub = 1, AInc = 3, ADec = 4, AMinI = 5, AMaxI = 6,
                   AMinU = 7, AMaxU = 8, AAnd = 9, AOr = 10, AXor = 11,
@@ -507,6 +645,22 @@ void registerVectorMemoryOps(OpTable &t) {
       t.add(std::string(s.prefix) + a.suffix,
             s.space == Buffer ? bufferAccess : flatAccess, Layout::Plain,
             uint16_t(a.kind | s.space << 8));
+  // Typed buffer accesses: BUFFER_/TBUFFER_ LOAD/STORE_FORMAT_[D16_[HI_]]X..XYZW.
+  for (int tb = 0; tb < 2; ++tb)
+    for (int st = 0; st < 2; ++st)
+      for (int d16 = 0; d16 < 3; ++d16) // plain, D16, D16_HI (x only)
+        for (unsigned n = 1; n <= 4; ++n) {
+          if (d16 == 2 && n != 1)
+            continue;
+          static const char *comps[] = {"X", "XY", "XYZ", "XYZW"};
+          std::string name = std::string(tb ? "TBUFFER_" : "BUFFER_") +
+                             (st ? "STORE_FORMAT_" : "LOAD_FORMAT_") +
+                             (d16 == 1 ? "D16_" : d16 == 2 ? "D16_HI_" : "") + comps[n - 1];
+          uintptr_t aux = (n - 1) | (d16 ? 4u : 0u) | (d16 == 2 ? 8u : 0u) |
+                          (st ? 16u : 0u) | (tb ? 32u : 0u);
+          t.add(name, bufferFormatAccess, Layout::Plain, uint16_t(KB32 | Buffer << 8),
+                reinterpret_cast<const void *>(aux));
+        }
   // LDS DMA from global and scratch memory (gfx950 adds dwordx3/x4).
   for (auto &s : spaces) {
     if (s.space != Global && s.space != Scratch)

@@ -1,11 +1,12 @@
 //===- MemoryOpTests.cpp - Vector-memory and LDS families, row by row -----===//
 //
 // The llvm-mc kernels of test/emu/asm for the DS atomics beyond the integer
-// read-modify-writes and the LDS-DMA loads of global and scratch memory,
-// and clang's output for both (kernels/memops.hip). The references are
-// written from the ISA guides' pseudocode, per lane and per row, with other
-// arithmetic than the emulator's (bit classes for the float compares,
-// double-precision sums rounded once for the packed adds).
+// read-modify-writes, the LDS-DMA loads of global and scratch memory and
+// the typed buffer accesses, and clang's output for the first two
+// (kernels/memops.hip). The references are written from the ISA guides'
+// pseudocode, per lane and per row, with other arithmetic than the
+// emulator's (bit classes for the float compares, double-precision sums
+// rounded once for the packed adds, formats decoded field by field).
 //
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
@@ -266,6 +267,85 @@ TEST_P(MemOps, ClangGlobalLoadLds) {
     want[64 + l] = src[perm[l] + 64]; // offset:256 bytes on the source too
   }
   Report("out").expectEqual(out, want);
+}
+
+// See asm/buffer_format.s for the rows. The references decode each format
+// from its definition in the ISA's buffer format table: component bytes
+// little-endian, UNORM u / (2^n - 1), SNORM s / (2^(n-1) - 1) clamped to -1,
+// SCALED the integer as a float, missing y, z = 0 and w = 1.0.
+TEST_P(MemOps, BufferAndTbufferFormats) {
+  auto m = load("buffer_format");
+  ASSERT_TRUE(m);
+  std::vector<uint8_t> src(1024);
+  for (auto &b : src)
+    b = uint8_t(rng());
+  // Every 16-bit half a finite f16 (so every dword a finite f32): NaN
+  // payloads are not what this checks.
+  for (int i = 0; i < 1024; i += 2)
+    if ((src[i + 1] & 0x7c) == 0x7c)
+      src[i + 1] &= ~0x40;
+  auto u8 = [&](unsigned i) { return uint32_t(src[i]); };
+  auto s8 = [&](unsigned i) { return int32_t(int8_t(src[i])); };
+  auto u16 = [&](unsigned i) { return uint32_t(src[i] | src[i + 1] << 8); };
+  auto s16 = [&](unsigned i) { return int32_t(int16_t(u16(i))); };
+  auto u32 = [&](unsigned i) { return u16(i) | u16(i + 2) << 16; };
+  auto f = [](double v) { return bitsOf(float(v)); };
+  uint64_t dsrc = upload(src), ddst = alloc(1024), dout = alloc(27 * 256);
+  EMU_LAUNCH(*m, "buffer_format", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(dsrc).add(ddst).add(dout));
+  auto out = download<uint32_t>(dout, 27 * 64);
+  std::vector<uint32_t> want(27 * 64);
+  for (unsigned l = 0; l < 64; ++l) {
+    auto row = [&](int r) -> uint32_t & { return want[r * 64 + l]; };
+    for (unsigned k = 0; k < 4; ++k) // 16_16_16_16 UNORM, NR 324
+      row(k) = 8 * l + 2 * k + 2 <= 324 ? f(u16(8 * l + 2 * k) / 65535.0) : 0;
+    for (unsigned k = 0; k < 2; ++k) // 8_8 SNORM
+      row(4 + k) = f(std::max(s8(2 * l + k) / 127.0, -1.0));
+    row(6) = 0;
+    row(7) = f(1.0);
+    row(8) = u32(4 * l); // 32 FLOAT
+    row(9) = 0;
+    for (unsigned k = 0; k < 3; ++k) // 8_8_8_8 UINT, NR 130
+      row(10 + k) = 4 * l + k + 1 <= 130 ? u8(4 * l + k) : 0;
+    row(13) = uint32_t(s16(2 * l));             // 16 SINT
+    row(14) = f(u16(4 * l));                    // 16_16 USCALED
+    row(15) = f(u16(4 * l + 2));
+    row(16) = f(s8(l));                         // 8 SSCALED
+    row(17) = u32(8 * l);                       // d16 16_16_16_16 FLOAT
+    row(18) = u32(8 * l + 4);
+    row(19) = uint32_t(toF16(u8(2 * l) / 255.0)) | uint32_t(toF16(u8(2 * l + 1) / 255.0)) << 16;
+    row(20) = u16(2 * l) << 16 | 0xabcd;        // d16_hi keeps the low half
+    row(21) = 0x12340000u | u8(l);              // d16 keeps the high half
+    row(22) = f(std::max(s16(2 * l) / 32767.0, -1.0)); // LDS, 16 SNORM
+    uint32_t x = u32(4 * l), y = u32(256 + 4 * l);
+    row(23) = uint32_t(toF16(double(floatOf(x)))) | uint32_t(toF16(double(floatOf(y)))) << 16;
+    row(24) = x >> 16;
+    row(25) = x;
+    row(26) = l < 32 ? x : 0;
+  }
+  for (int r = 0; r < 27; ++r) {
+    std::vector<uint32_t> got(out.begin() + r * 64, out.begin() + r * 64 + 64),
+        exp(want.begin() + r * 64, want.begin() + r * 64 + 64);
+    Report("buffer_format row " + std::to_string(r)).expectEqual(got, exp);
+  }
+}
+
+// Formats whose conversion the guide leaves open are refused by name.
+TEST_P(MemOps, UnspecifiedBufferFormatsAreRefused) {
+  auto m = load("buffer_format_refused");
+  ASSERT_TRUE(m);
+  struct {
+    uint32_t which;
+    const char *needle;
+  } cases[] = {{0, "10_11_11"}, {1, "UNORM"}};
+  for (auto &c : cases) {
+    uint64_t dbuf = alloc(256);
+    std::string err = launch(*m, "buffer_format_refused", {1, 1, 1}, {64, 1, 1},
+                             ArgPack().add(dbuf).add(uint64_t(c.which)));
+    ASSERT_FALSE(err.empty()) << "case " << c.which << " ran";
+    EXPECT_NE(err.find(c.needle), std::string::npos)
+        << "case " << c.which << ": the error does not name " << c.needle << ": " << err;
+  }
 }
 
 } // namespace
