@@ -3,7 +3,7 @@
 // The llvm-mc kernels of test/emu/asm for the DS atomics beyond the integer
 // read-modify-writes, the LDS-DMA loads of global and scratch memory and
 // the typed buffer accesses, and clang's output for the first two
-// (kernels/memops.hip). The references are written from the ISA guides'
+// (kernels/memops.hip) and llc's for the third (ll/buffer_format_llc.ll). The references are written from the ISA guides'
 // pseudocode, per lane and per row, with other arithmetic than the
 // emulator's (bit classes for the float compares, double-precision sums
 // rounded once for the packed adds, formats decoded field by field).
@@ -346,6 +346,38 @@ TEST_P(MemOps, UnspecifiedBufferFormatsAreRefused) {
     EXPECT_NE(err.find(c.needle), std::string::npos)
         << "case " << c.which << ": the error does not name " << c.needle << ": " << err;
   }
+}
+
+// ll/buffer_format_llc.ll: the typed buffer intrinsics as llc selects them
+// (buffer_load_format_xyzw, tbuffer_load_format_xyzw, buffer_load_format_
+// d16_xy, tbuffer_store_format_xy), against the same field-by-field decoding.
+TEST_P(MemOps, LlcTypedBufferIntrinsics) {
+  auto m = load("buffer_format_llc");
+  ASSERT_TRUE(m);
+  std::vector<uint8_t> src(1024);
+  for (auto &b : src)
+    b = uint8_t(rng());
+  auto u8 = [&](unsigned i) { return uint32_t(src[i]); };
+  auto u16 = [&](unsigned i) { return uint32_t(src[i] | src[i + 1] << 8); };
+  uint64_t dsrc = upload(src), dout = alloc(2304), ddst = alloc(256);
+  EMU_LAUNCH(*m, "formats", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(dsrc).add(dout).add(ddst));
+  auto out = download<uint32_t>(dout, 576);
+  auto dst = download<uint32_t>(ddst, 64);
+  std::vector<uint32_t> want(576), wantDst(64);
+  for (unsigned l = 0; l < 64; ++l) {
+    float unorm[4];
+    for (unsigned k = 0; k < 4; ++k) {
+      unorm[k] = 8 * l + 2 * k + 2 <= 324 ? float(u16(8 * l + 2 * k) / 65535.0) : 0.0f;
+      want[4 * l + k] = bitsOf(unorm[k]);
+      want[256 + 4 * l + k] = u8(4 * l + k); // 8_8_8_8 UINT
+    }
+    want[512 + l] = uint32_t(toF16(u8(2 * l) / 255.0)) |
+                    uint32_t(toF16(u8(2 * l + 1) / 255.0)) << 16;
+    wantDst[l] = l < 50 ? (uint32_t(toF16(unorm[0])) | uint32_t(toF16(unorm[1])) << 16) : 0;
+  }
+  Report("out (UNORM xyzw, UINT xyzw, d16 UNORM xy)").expectEqual(out, want);
+  Report("dst (tbuffer_store_format_xy as 16_16 FLOAT)").expectEqual(dst, wantDst);
 }
 
 } // namespace
