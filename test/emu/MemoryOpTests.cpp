@@ -290,11 +290,11 @@ TEST_P(MemOps, BufferAndTbufferFormats) {
   auto s16 = [&](unsigned i) { return int32_t(int16_t(u16(i))); };
   auto u32 = [&](unsigned i) { return u16(i) | u16(i + 2) << 16; };
   auto f = [](double v) { return bitsOf(float(v)); };
-  uint64_t dsrc = upload(src), ddst = alloc(1024), dout = alloc(27 * 256);
+  uint64_t dsrc = upload(src), ddst = alloc(1024), dout = alloc(30 * 256);
   EMU_LAUNCH(*m, "buffer_format", {1, 1, 1}, {64, 1, 1},
              ArgPack().add(dsrc).add(ddst).add(dout));
-  auto out = download<uint32_t>(dout, 27 * 64);
-  std::vector<uint32_t> want(27 * 64);
+  auto out = download<uint32_t>(dout, 30 * 64);
+  std::vector<uint32_t> want(30 * 64);
   for (unsigned l = 0; l < 64; ++l) {
     auto row = [&](int r) -> uint32_t & { return want[r * 64 + l]; };
     for (unsigned k = 0; k < 4; ++k) // 16_16_16_16 UNORM, NR 324
@@ -322,11 +322,34 @@ TEST_P(MemOps, BufferAndTbufferFormats) {
     row(24) = x >> 16;
     row(25) = x;
     row(26) = l < 32 ? x : 0;
+    // Structured, stride 8: record l, num_records 40.
+    row(27) = l < 40 ? uint32_t(s16(8 * l)) : 0;
+    row(28) = l < 40 ? uint32_t(s16(8 * l + 2)) : 0;
+    row(29) = l < 40 ? f(u16(8 * l + 6) / 65535.0) : 0;
   }
-  for (int r = 0; r < 27; ++r) {
+  for (int r = 0; r < 30; ++r) {
     std::vector<uint32_t> got(out.begin() + r * 64, out.begin() + r * 64 + 64),
         exp(want.begin() + r * 64, want.begin() + r * 64 + 64);
     Report("buffer_format row " + std::to_string(r)).expectEqual(got, exp);
+  }
+}
+
+// LDS DMA past the workgroup's LDS, or from unmapped memory, stops the
+// launch with the address (asm/lds_dma_bad.s).
+TEST_P(MemOps, LoadLdsOutOfBoundsIsReported) {
+  auto m = load("lds_dma_bad");
+  ASSERT_TRUE(m);
+  struct {
+    uint32_t which;
+    const char *needle;
+  } cases[] = {{0, "beyond the workgroup's 256 bytes"}, {1, "unmapped"}};
+  for (auto &c : cases) {
+    uint64_t dsrc = alloc(256);
+    std::string err = launch(*m, "lds_dma_bad", {1, 1, 1}, {64, 1, 1},
+                             ArgPack().add(dsrc).add(uint64_t(c.which)));
+    ASSERT_FALSE(err.empty()) << "case " << c.which << " ran";
+    EXPECT_NE(err.find(c.needle), std::string::npos)
+        << "case " << c.which << ": the error does not say " << c.needle << ": " << err;
   }
 }
 

@@ -28,8 +28,12 @@
 //   row 25     tbuffer_store_format_d16_xy [16_16, UINT] of src32[l] at 512+4l
 //   row 26     buffer_store_format_x, 32 UINT of src32[l] at 768 + 4l, NR 896:
 //              lanes 32.. dropped (dst stays 0)
+//   structured (stride 8, num_records 40 records: lanes 40.. read 0):
+//   rows 27-28 tbuffer_load_format_xy idxen [16_16, SINT], index l -> 8l, 8l+2
+//   row 29     buffer_load_format_x bothen (index l, offset 6), 16 UNORM
+//              -> 8l + 6
 //
-// Arguments: src (u8[1024]), dst (u8[1024]), out (u32[27 * 64]); one wave.
+// Arguments: src (u8[1024]), dst (u8[1024]), out (u32[30 * 64]); one wave.
 //
 //===----------------------------------------------------------------------===//
   .amdhsa_code_object_version 5
@@ -100,6 +104,14 @@ buffer_format:
   s_mov_b32 s19, 0x24000                  // 32 UINT
   s_movk_i32 s18, 0x380
   buffer_store_format_x v40, v1, s[16:19], 0 offen offset:768
+  // Structured: stride 8 in word1[29:16], num_records 40.
+  s_or_b32 s9, s9, 0x80000
+  s_movk_i32 s10, 0x28
+  v_mov_b32_e32 v51, 6
+  tbuffer_load_format_xy v[46:47], v0, s[8:11], 0 format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_SINT] idxen
+  s_mov_b32 s11, 0x10000                  // 16 (2) UNORM (0)
+  v_mov_b32_e32 v50, v0
+  buffer_load_format_x v48, v[50:51], s[8:11], 0 idxen offen
   s_waitcnt vmcnt(0)
   ds_read_b32 v32, v1
   s_movk_i32 s18, 0x400
@@ -135,6 +147,9 @@ buffer_format:
   st32 v43
   st32 v44
   st32 v45
+  st32 v46
+  st32 v47
+  st32 v48
   s_endpgm
 .Lfunc_end0:
   .size buffer_format, .Lfunc_end0-buffer_format
@@ -150,9 +165,9 @@ buffer_format:
     .amdhsa_user_sgpr_kernarg_segment_ptr 1
     .amdhsa_system_sgpr_workgroup_id_x 1
     .amdhsa_system_vgpr_workitem_id 0
-    .amdhsa_next_free_vgpr 48
+    .amdhsa_next_free_vgpr 56
     .amdhsa_next_free_sgpr 24
-    .amdhsa_accum_offset 48
+    .amdhsa_accum_offset 56
   .end_amdhsa_kernel
 
   .amdgpu_metadata
@@ -172,7 +187,7 @@ amdhsa.kernels:
     .sgpr_count:     30
     .sgpr_spill_count: 0
     .symbol:         buffer_format.kd
-    .vgpr_count:     48
+    .vgpr_count:     56
     .vgpr_spill_count: 0
     .wavefront_size: 64
 amdhsa.version:
