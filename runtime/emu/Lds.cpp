@@ -15,9 +15,13 @@
 // ds_wrap_rtn_b32 steps a ring index (subtract data0 once memory reaches it,
 // else add data1); ds_pk_add_f16/bf16 add per 16-bit half;
 // ds_wrxchg2[st64]_rtn_b32/b64 are two exchanges addressed as in write2.
+// ds_read_addtid_b32/ds_write_addtid_b32 address LDS without a VGPR, at
+// offset + M0[15:0] + 4 * lane (the CDNA3 pseudocode). gfx950's LDS is
+// larger than 64 KiB and its guide does not say whether M0[17:16] count, so
+// an M0 with those bits set is refused rather than guessed.
 // Not implemented: ds_condxchg32_rtn_b64 (the CDNA guides do not define it
-// beyond its name), ds_append/ds_consume and the M0-based addtid forms
-// (their M0 layout on gfx9 is not in the guides), gfx950's
+// beyond its name), ds_append/ds_consume (their M0 layout on gfx9 is not in
+// the guides), gfx950's
 // ds_read_b64_tr_b4/b8 and ds_read_b96_tr_b6 (lane layouts not yet worked
 // out from the guide).
 //
@@ -374,6 +378,33 @@ void dsReadTr16(Wave &w, const Inst &in) {
   }
 }
 
+/// ds_read_addtid_b32 (op 0) and ds_write_addtid_b32 (op 1).
+void dsAddTid(Wave &w, const Inst &in) {
+  uint32_t m0 = w.s[kSgprM0];
+  if ((m0 >> 16) & 3) {
+    w.fault("ds_*_addtid_b32 with M0 = " + hex(m0) +
+            ": whether M0[17:16] add to the LDS address is not documented");
+    return;
+  }
+  bool write = in.op == 1;
+  if (write)
+    ++*w.dispatch->progress;
+  uint64_t exec = w.exec();
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a = ldsAddress((m0 & 0xffff) + 4 * uint32_t(l), offset);
+    if (!ldsRange(w, a, 4, l, write ? "write" : "read"))
+      return;
+    logMem(w, MemSpace::Lds, write ? kMemWrite : kMemRead, l, a, 4);
+    if (write)
+      std::memcpy(&w.wg->lds[a], w.row(in.src[0].reg) + l, 4);
+    else
+      std::memcpy(w.row(in.dst[0].reg) + l, &w.wg->lds[a], 4);
+  }
+}
+
 void dsNop(Wave &, const Inst &) {}
 
 } // namespace
@@ -451,6 +482,8 @@ void registerLdsOps(OpTable &t) {
   t.add("DS_PERMUTE_B32", dsPermute, Layout::Plain, 1);
   t.add("DS_SWIZZLE_B32", dsSwizzle);
   t.add("DS_READ_B64_TR_B16", dsReadTr16);
+  t.add("DS_READ_ADDTID_B32", dsAddTid, Layout::Plain, 0);
+  t.add("DS_WRITE_ADDTID_B32", dsAddTid, Layout::Plain, 1);
   t.add("DS_NOP", dsNop);
 }
 

@@ -146,6 +146,27 @@ TEST_P(MemOps, DsCompareStoreWrapPackedAddExchange2) {
   Report("ds_atomics2 u64 rows (row * 64 + lane)").expectEqual(got64, want64);
 }
 
+// See asm/ds_addtid.s: LDS at offset + M0[15:0] + 4 * lane, under EXEC.
+TEST_P(MemOps, DsAddTid) {
+  auto m = load("ds_addtid");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> src(64);
+  for (auto &v : src)
+    v = (uint32_t)rng();
+  uint64_t dsrc = upload(src), dout = alloc(4 * 256);
+  EMU_LAUNCH(*m, "ds_addtid", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dsrc).add(dout));
+  auto out = download<uint32_t>(dout, 4 * 64);
+  std::vector<uint32_t> want(4 * 64);
+  for (int l = 0; l < 64; ++l) {
+    bool odd = l & 1;
+    want[l] = src[l];
+    want[64 + l] = src[l];
+    want[128 + l] = odd ? ~src[l] : 0xdeadbeefu;
+    want[192 + l] = odd ? 0xdeadbeefu : src[l];
+  }
+  Report("ds_addtid rows").expectEqual(out, want);
+}
+
 // See asm/lds_dma.s: LDS = M0 + offset + 4 * lane for every addressing
 // form of global_load_lds_dword and scratch_load_lds_dword.
 TEST_P(MemOps, GlobalAndScratchLoadLdsDword) {
