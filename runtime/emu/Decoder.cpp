@@ -328,7 +328,12 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
     } else if (mo.isImm()) {
       if (!isOperand) {
         // A source modifier (it precedes its source); else a control.
-        if (i >= numDefs && i < desc.getNumOperands() &&
+        // A modifier that no source follows is kept as a control, in
+        // operand order: the scaled MFMAs' op_sel of their two scale VGPRs
+        // comes after both registers.
+        bool sourceFollows = i + 1 < n && (mc.getOperand(i + 1).isReg() ||
+                                           hasRegClass(i + 1));
+        if (i >= numDefs && i < desc.getNumOperands() && sourceFollows &&
             desc.operands()[i].OperandType == impl->modsOperandType) {
           pendingMods = uint8_t(mo.getImm());
           havePendingMods = true;
@@ -375,7 +380,7 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
       havePendingMods = false;
       if (out.nsrc == 0)
         firstSrcIndex = int(i);
-      if (out.nsrc < 4)
+      if (out.nsrc < 5)
         out.src[out.nsrc++] = o;
       else
         ok = false;

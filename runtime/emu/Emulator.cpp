@@ -53,6 +53,7 @@ const OpTable &OpTable::get() {
     registerValuPackedOps(t);
     registerCrossLaneOps(t);
     registerMfmaOps(t);
+    registerMfmaF8f6f4Ops(t);
     registerLdsOps(t);
     registerVectorMemoryOps(t);
     return t;

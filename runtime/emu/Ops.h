@@ -75,6 +75,7 @@ void registerValu16Ops(OpTable &t);
 void registerValuPackedOps(OpTable &t);
 void registerCrossLaneOps(OpTable &t);
 void registerMfmaOps(OpTable &t);
+void registerMfmaF8f6f4Ops(OpTable &t);
 void registerLdsOps(OpTable &t);
 void registerVectorMemoryOps(OpTable &t);
 

@@ -138,7 +138,7 @@ struct Inst {
   uint16_t op = 0;         // family-specific operation id
   uint8_t ndst = 0, nsrc = 0;
   Opnd dst[2];
-  Opnd src[4];
+  Opnd src[5]; // five: the scaled MFMAs' A, B, C and two scale VGPRs
   // Control immediates, in MC operand order after the register operands.
   uint8_t nctrl = 0;
   int64_t ctrl[8] = {};

@@ -192,3 +192,76 @@ void kcc::emutest::mfmaReference(const MfmaDesc &d, bool gfx950,
                                 : mag * ((d.k + 2) * u + inputErr) + 1e-30;
     }
 }
+
+// f8f6f4 formats: exponent and mantissa widths, bias (OCP MX), and which
+// all-ones exponent codes are special: e4m3fn's S.1111.111 is NaN, e5m2's
+// S.11111.00 infinite and S.11111.xx NaN; FP6 and FP4 have no specials.
+namespace {
+struct F8f6f4Format {
+  int e, m, bias;
+};
+const F8f6f4Format kF8f6f4Formats[] = {
+    {4, 3, 7}, {5, 2, 15}, {2, 3, 1}, {3, 2, 3}, {2, 1, 1}};
+} // namespace
+
+int kcc::emutest::f8f6f4Bits(int format) {
+  const F8f6f4Format &f = kF8f6f4Formats[format];
+  return 1 + f.e + f.m;
+}
+
+double kcc::emutest::f8f6f4Value(int format, unsigned code) {
+  const F8f6f4Format &f = kF8f6f4Formats[format];
+  unsigned e = (code >> f.m) & ((1u << f.e) - 1), man = code & ((1u << f.m) - 1);
+  bool negative = (code >> (f.e + f.m)) & 1;
+  if (format == 0 && e == 15 && man == 7)
+    return NAN;
+  if (format == 1 && e == 31)
+    return man ? NAN : (negative ? -INFINITY : INFINITY);
+  return decodeMinifloat(code & ((1u << (1 + f.e + f.m)) - 1), f.e, f.m,
+                         f.bias);
+}
+
+void kcc::emutest::mfmaF8f6f4Reference(
+    int m, int fa, int fb, int regs, const std::vector<uint32_t> &a,
+    const std::vector<uint32_t> &b, const std::vector<float> &c,
+    const uint8_t *scaleA, const uint8_t *scaleB, std::vector<double> &ref,
+    std::vector<double> &bound) {
+  int k = 2048 / m, acc = m * m / 64;
+  MfmaDesc d{"", m, m, k, 1, 32, MfmaIn::FP8, MfmaIn::FP8, MfmaOut::F32};
+  // Bit by bit, so that the packing is read independently of the emulator.
+  auto value = [&](const std::vector<uint32_t> &v, int format, int lane,
+                   int j) {
+    int w = f8f6f4Bits(format);
+    unsigned code = 0;
+    for (int t = 0; t < w; ++t) {
+      int bit = w * j + t;
+      code |= ((v[lane * regs + bit / 32] >> (bit % 32)) & 1u) << t;
+    }
+    return f8f6f4Value(format, code);
+  };
+  auto scale = [](const uint8_t *s, int lane) {
+    if (!s)
+      return 1.0;
+    return s[lane] == 255 ? NAN : std::ldexp(1.0, int(s[lane]) - 127);
+  };
+  ref.assign(64 * acc, 0.0);
+  bound.assign(64 * acc, 0.0);
+  double u = std::ldexp(1.0, -23);
+  for (int lane = 0; lane < 64; ++lane)
+    for (int r = 0; r < acc; ++r) {
+      int blk, i, j;
+      mfmaAccEntry(d, lane, r, blk, i, j);
+      double cv = c[lane * acc + r];
+      double sum = cv, mag = std::fabs(cv);
+      for (int kk = 0; kk < k; ++kk) {
+        int la = i + m * (kk / 32), lb = j + m * (kk / 32);
+        double p = value(a, fa, la, kk % 32) * value(b, fb, lb, kk % 32) *
+                   scale(scaleA, la) * scale(scaleB, lb);
+        sum += p;
+        mag += std::fabs(p);
+      }
+      ref[lane * acc + r] = sum;
+      bound[lane * acc + r] = mag * (k + 2) * u + 1e-30;
+    }
+}
+

@@ -63,6 +63,28 @@ void mfmaReference(const MfmaDesc &d, bool gfx950,
                    const std::vector<uint8_t> &c, std::vector<double> &ref,
                    std::vector<double> &bound);
 
+/// gfx950's f8f6f4 MFMAs (v_mfma[_scale]_f32_{16x16x128,32x32x64}_f8f6f4).
+/// Formats by cbsz/blgp value: 0 FP8 (OCP e4m3fn), 1 BF8 (OCP e5m2), 2 FP6
+/// (e2m3), 3 BF6 (e3m2), 4 FP4 (e2m1).
+int f8f6f4Bits(int format);
+/// The value of a code by the format's formula (NaN and +-inf included).
+double f8f6f4Value(int format, unsigned code);
+
+/// The reference D of the M x M x (2048 / M) f8f6f4 MFMA (M = 16 or 32):
+/// a and b hold `regs` dwords per lane (lane-major), whose low
+/// 32 * f8f6f4Bits(format) bits are the lane's 32 K values packed densely
+/// (value j in bits [w * j, w * j + w)); lane l holds row (column) l % M,
+/// K = 32 * (l / M) + j. c is C as D's registers (64 * acc, lane-major).
+/// scaleA/scaleB: each lane's E8M0 scale of its 32 values (2^(e - 127), 255
+/// is NaN), or null for the unscaled form. Results and error bounds as
+/// mfmaReference's.
+void mfmaF8f6f4Reference(int m, int fa, int fb, int regs,
+                         const std::vector<uint32_t> &a,
+                         const std::vector<uint32_t> &b,
+                         const std::vector<float> &c, const uint8_t *scaleA,
+                         const uint8_t *scaleB, std::vector<double> &ref,
+                         std::vector<double> &bound);
+
 } // namespace kcc::emutest
 
 #endif // KCC_TEST_EMU_MFMAREFERENCE_H

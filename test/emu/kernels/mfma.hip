@@ -91,4 +91,27 @@ MFMA(f32_32x32x16_f16, v8h, v16f, __builtin_amdgcn_mfma_f32_32x32x16_f16, 0, 0, 
 MFMA(f32_16x16x32_f16, v8h, v4f, __builtin_amdgcn_mfma_f32_16x16x32_f16, 0, 0, 0)
 MFMA(i32_32x32x32_i8, v4i, v16i, __builtin_amdgcn_mfma_i32_32x32x32_i8, 0, 0, 0)
 MFMA(i32_16x16x64_i8, v4i, v4i, __builtin_amdgcn_mfma_i32_16x16x64_i8, 0, 0, 0)
+
+// gfx950's block-scaled f8f6f4 MFMAs. A and B are eight dwords per lane in
+// the builtin; the instruction reads the low 8, 6 or 4 of them as the format
+// (CBSZ for A, BLGP for B: 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4) needs. s[2l] and
+// s[2l + 1] are lane l's scale words of A and B; OPSEL_A/B pick their byte.
+typedef int v8i_ __attribute__((ext_vector_type(8)));
+#define MFMA_SCALE(SHAPE, CT, CBSZ, BLGP, OPSEL_A, OPSEL_B)                    \
+  KERNEL void mfma_scale_##SHAPE##_##CBSZ##_##BLGP##_##OPSEL_A##OPSEL_B(       \
+      const v8i_ *a, const v8i_ *b, const CT *c, CT *d, const int *s) {        \
+    unsigned l = tidX();                                                       \
+    d[l] = __builtin_amdgcn_mfma_scale_f32_##SHAPE##_f8f6f4(                   \
+        a[l], b[l], c[l], CBSZ, BLGP, OPSEL_A, s[2 * l], OPSEL_B, s[2 * l + 1]); \
+  }
+MFMA_SCALE(16x16x128, v4f, 0, 0, 0, 0)
+MFMA_SCALE(16x16x128, v4f, 1, 0, 1, 2)
+MFMA_SCALE(16x16x128, v4f, 2, 3, 3, 1)
+MFMA_SCALE(16x16x128, v4f, 4, 4, 2, 3)
+MFMA_SCALE(16x16x128, v4f, 0, 4, 0, 1)
+MFMA_SCALE(32x32x64, v16f, 0, 1, 0, 0)
+MFMA_SCALE(32x32x64, v16f, 3, 2, 2, 1)
+MFMA_SCALE(32x32x64, v16f, 4, 0, 1, 3)
+MFMA_SCALE(32x32x64, v16f, 1, 4, 3, 0)
 #endif
+
