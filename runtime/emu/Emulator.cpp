@@ -54,6 +54,7 @@ const OpTable &OpTable::get() {
     registerCrossLaneOps(t);
     registerMfmaOps(t);
     registerMfmaF8f6f4Ops(t);
+    registerSmfmacOps(t);
     registerLdsOps(t);
     registerVectorMemoryOps(t);
     return t;

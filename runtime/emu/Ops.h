@@ -76,6 +76,7 @@ void registerValuPackedOps(OpTable &t);
 void registerCrossLaneOps(OpTable &t);
 void registerMfmaOps(OpTable &t);
 void registerMfmaF8f6f4Ops(OpTable &t);
+void registerSmfmacOps(OpTable &t);
 void registerLdsOps(OpTable &t);
 void registerVectorMemoryOps(OpTable &t);
 

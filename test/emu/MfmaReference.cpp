@@ -265,3 +265,59 @@ void kcc::emutest::mfmaF8f6f4Reference(
     }
 }
 
+void kcc::emutest::smfmacReference(int m, int k, MfmaIn ta, MfmaIn tb,
+                                   bool gfx950, const std::vector<uint32_t> &a,
+                                   const std::vector<uint32_t> &b,
+                                   const std::vector<uint32_t> &idx, int cbsz,
+                                   int abid, const std::vector<uint32_t> &c,
+                                   std::vector<double> &ref,
+                                   std::vector<double> &bound) {
+  int kd = k * m / 64, acc = m * m / 64, set = cbsz ? 0 : abid;
+  MfmaDesc d{"", m, m, k, 1, kd, ta, tb,
+             ta == MfmaIn::I8 ? MfmaOut::I32 : MfmaOut::F32};
+  int eb = d.inBytes();
+  auto bytes = [](const std::vector<uint32_t> &v, int lane, int elem, int eb) {
+    return reinterpret_cast<const uint8_t *>(&v[lane * 8]) + elem * eb;
+  };
+  // The dense A with the kept positions marked.
+  std::vector<double> A(m * k, 0.0);
+  std::vector<bool> kept(m * k, false);
+  for (int lane = 0; lane < 64; ++lane) {
+    int i = lane % m, g = lane / m;
+    uint32_t fields = idx[lane] >> (kd * set);
+    for (int v = 0; v < kd / 2; ++v) {
+      int kk = kd * g + 4 * (v / 2) + int((fields >> (2 * v)) & 3);
+      A[i * k + kk] = mfmaDecode(ta, bytes(a, lane, v, eb), gfx950);
+      kept[i * k + kk] = true;
+    }
+  }
+  double u = std::ldexp(1.0, -23);
+  ref.assign(64 * acc, 0.0);
+  bound.assign(64 * acc, 0.0);
+  for (int lane = 0; lane < 64; ++lane)
+    for (int r = 0; r < acc; ++r) {
+      int blk, i, j;
+      mfmaAccEntry(d, lane, r, blk, i, j);
+      uint32_t cw = c[lane * 16 + r];
+      double cv;
+      if (d.out == MfmaOut::I32) {
+        cv = int32_t(cw);
+      } else {
+        float f;
+        std::memcpy(&f, &cw, 4);
+        cv = f;
+      }
+      double sum = cv, mag = std::fabs(cv);
+      for (int kk = 0; kk < k; ++kk) {
+        if (!kept[i * k + kk])
+          continue;
+        double p = A[i * k + kk] *
+                   mfmaDecode(tb, bytes(b, j + m * (kk / kd), kk % kd, eb), gfx950);
+        sum += p;
+        mag += std::fabs(p);
+      }
+      ref[lane * acc + r] = sum;
+      bound[lane * acc + r] =
+          d.out == MfmaOut::I32 ? 0.0 : mag * (k / 2 + 2) * u + 1e-30;
+    }
+}

@@ -85,6 +85,21 @@ void mfmaF8f6f4Reference(int m, int fa, int fb, int regs,
                          const uint8_t *scaleB, std::vector<double> &ref,
                          std::vector<double> &bound);
 
+/// The reference D of a sparse v_smfmac_* (M x M x K, A 2:4 sparse) on
+/// gfx942 (FNUZ FP8) or gfx950 (OCP): a and b hold 8 dwords per lane
+/// (lane-major): lane l's B holds column l % M, K values kd * (l / M) + t
+/// (kd = K * M / 64) as elements t; its A holds row l % M and kd / 2 kept
+/// values, value 2p + h at K kd * (l / M) + 4p + the 2-bit field 2p + h of
+/// the lane's index set (bits [kd * set, kd * set + kd) of idx[l]; set 0 if
+/// cbsz != 0, else abid). c: 16 dwords per lane, the low M * M / 64 used.
+/// Results and bounds as mfmaReference's (ref[lane * acc + r]).
+void smfmacReference(int m, int k, MfmaIn ta, MfmaIn tb, bool gfx950,
+                     const std::vector<uint32_t> &a,
+                     const std::vector<uint32_t> &b,
+                     const std::vector<uint32_t> &idx, int cbsz, int abid,
+                     const std::vector<uint32_t> &c, std::vector<double> &ref,
+                     std::vector<double> &bound);
+
 } // namespace kcc::emutest
 
 #endif // KCC_TEST_EMU_MFMAREFERENCE_H

@@ -115,3 +115,27 @@ MFMA_SCALE(32x32x64, v16f, 4, 0, 1, 3)
 MFMA_SCALE(32x32x64, v16f, 1, 4, 3, 0)
 #endif
 
+// Sparse MFMA (A 2:4 sparse; idx[l] is the lane's index VGPR, cbsz/abid pick
+// its index set). Operands at fixed lane strides, as SmfmacTests lays them
+// out: A and B 8 dwords per lane, C and D 16.
+typedef int v2i_ __attribute__((ext_vector_type(2)));
+typedef short v8s_ __attribute__((ext_vector_type(8)));
+#define SMFMAC(NAME, AT, BT, CT, CBSZ, ABID)                                   \
+  KERNEL void smfmac_##NAME(const int *a, const int *b, const int *idx,        \
+                            const float *c, float *d) {                        \
+    unsigned l = tidX();                                                       \
+    *(CT *)(d + 16 * l) = __builtin_amdgcn_smfmac_##NAME(                      \
+        *(const AT *)(a + 8 * l), *(const BT *)(b + 8 * l),                    \
+        *(const CT *)(c + 16 * l), idx[l], CBSZ, ABID);                        \
+  }
+SMFMAC(f32_16x16x32_f16, v4h, v8h, v4f, 0, 3)
+SMFMAC(f32_32x32x16_bf16, v4s, v8s_, v16f, 0, 2)
+SMFMAC(i32_32x32x32_i8, v2i_, v4i, v16i, 0, 1)
+SMFMAC(f32_16x16x64_bf8_fp8, v2i_, v4i, v4f, 1, 0)
+#if defined(__gfx950__)
+typedef _Float16 v16h_ __attribute__((ext_vector_type(16)));
+typedef __bf16 v16bf_ __attribute__((ext_vector_type(16)));
+SMFMAC(f32_16x16x128_fp8_bf8, v4i, v8i_, v4f, 0, 0)
+SMFMAC(f32_32x32x32_bf16, v8bf, v16bf_, v16f, 0, 1)
+SMFMAC(f32_16x16x64_f16, v8h, v16h_, v4f, 0, 1)
+#endif
