@@ -14,8 +14,10 @@
 //  - C/D as the other single-block MFMAs of the shape.
 //  - The scaled forms are a 16-byte instruction: v_mfma_ld_scale_b32 supplies
 //    a VGPR per operand whose byte op_sel + 2 * op_sel_hi, in each lane, is
-//    the E8M0 scale (2^(e - 127); 0xff is NaN) of that lane's 32 K values,
-//    which is exactly one OCP MX block.
+//    the E8M0 scale 2^(e - 127) of that lane's 32 K values, which is exactly
+//    one OCP MX block. e = 255 (OCP's NaN scale) is refused, as the scaled
+//    conversions refuse it (ValuScaleCvt.cpp): what it does is not
+//    documented. MFMA ignores EXEC, so every lane's scale counts.
 // The products of narrow values are exact in f32 and are summed in k order
 // with one rounding each (a fused multiply-add), as Mfma.cpp does. A scaled
 // product can leave f32's range, so it is formed exactly in double and the
@@ -107,9 +109,8 @@ void mfmaF8f6f4(Wave &w, const Inst &in) {
   alignas(64) static thread_local float A[kLanes * 32], B[kLanes * 32];
   gather(w, in.src[0], cbsz, A);
   gather(w, in.src[1], blgp, B);
-  // Per-lane block scales as powers of two (NaN for 0xff).
+  // Per-lane block scales as powers of two.
   int scaleA[kLanes] = {}, scaleB[kLanes] = {};
-  bool nanA[kLanes] = {}, nanB[kLanes] = {};
   if (s.scaled) {
     alignas(64) uint32_t ba[kLanes], bb[kLanes];
     const uint32_t *ra = lanes(w, in.src[3], ba), *rb = lanes(w, in.src[4], bb);
@@ -119,10 +120,13 @@ void mfmaF8f6f4(Wave &w, const Inst &in) {
     int selA = byteSel(in.ctrl[2]), selB = byteSel(in.ctrl[3]);
     for (int l = 0; l < kLanes; ++l) {
       unsigned ea = (ra[l] >> (8 * selA)) & 0xff, eb = (rb[l] >> (8 * selB)) & 0xff;
+      if (ea == 0xff || eb == 0xff) {
+        w.fault("scaled MFMA with a NaN scale (E8M0 255) in lane " +
+                std::to_string(l) + " is not modelled");
+        return;
+      }
       scaleA[l] = int(ea) - 127;
       scaleB[l] = int(eb) - 127;
-      nanA[l] = ea == 0xff;
-      nanB[l] = eb == 0xff;
     }
   }
   alignas(64) uint32_t buf[kLanes];
@@ -146,10 +150,6 @@ void mfmaF8f6f4(Wave &w, const Inst &in) {
           // Exact products: one rounding per step, as an FMA.
           for (int t = 0; t < 32; ++t)
             acc += a[t] * b[t];
-          continue;
-        }
-        if (nanA[la] || nanB[lb]) {
-          acc = NAN;
           continue;
         }
         int e = scaleA[la] + scaleB[lb];

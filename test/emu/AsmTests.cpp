@@ -344,6 +344,26 @@ TEST_P(Negative, UndocumentedConversionsAreRefused) {
   }
 }
 
+// The matrix ops' refusals (mfma_refused_gfx950.s): each launch stops with
+// an error naming what is not modelled.
+TEST_P(Negative, UndocumentedMatrixOpsAreRefused) {
+  if (!isGfx950())
+    GTEST_SKIP() << "the f8f6f4 MFMAs are gfx950 only";
+  auto m = load("mfma_refused_gfx950");
+  ASSERT_TRUE(m);
+  const std::pair<const char *, const char *> cases[] = {
+      {"mfma_scale_nan", "NaN scale"},
+      {"mfma_f8f6f4_reserved", "reserved format"},
+      {"smfmac_equal_indices", "equal indices"},
+      {"smfmac_abid_past_sets", "selects no index set"}};
+  for (auto [kernel, what] : cases) {
+    uint64_t dout = alloc(64 * 16);
+    std::string err = launch(*m, kernel, {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
+    ASSERT_FALSE(err.empty()) << kernel << " ran: the emulator guessed a result";
+    EXPECT_NE(err.find(what), std::string::npos) << kernel << ": " << err;
+  }
+}
+
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return std::tolower(c); });

@@ -7,7 +7,8 @@
 // The inputs are random codes that are finite in both 8-bit formats, with
 // planted specials: a NaN (0x7f in either FP8), +inf and -inf (BF8 0x7c,
 // 0xfc; 256 and -256 as FP8), FP8's largest value, E8M0 scales 2^(+-30)
-// around 1 with a NaN scale (0xff) and 2^-127 (0x00) in one lane each.
+// around 1 and the smallest, 2^-127 (0x00), in one lane. (A NaN scale is
+// refused: AsmTests' Negative.UndocumentedMatrixOpsAreRefused.)
 //
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
@@ -75,7 +76,6 @@ Inputs randomInputs(std::mt19937_64 &rng, int acc) {
     for (int w = 0; w < 2; ++w)
       for (int t = 0; t < 4; ++t)
         in.scales[l * 2 + w] |= uint32_t(127 - 30 + rng() % 61) << (8 * t);
-  in.scales[7 * 2 + 0] |= 0xffu << 16;   // A scale byte 2 of lane 7: NaN
   in.scales[9 * 2 + 1] &= ~(0xffu << 8); // B scale byte 1 of lane 9: 2^-127
   in.c.resize(64 * acc);
   for (float &x : in.c)

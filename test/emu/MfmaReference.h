@@ -76,7 +76,7 @@ double f8f6f4Value(int format, unsigned code);
 /// (value j in bits [w * j, w * j + w)); lane l holds row (column) l % M,
 /// K = 32 * (l / M) + j. c is C as D's registers (64 * acc, lane-major).
 /// scaleA/scaleB: each lane's E8M0 scale of its 32 values (2^(e - 127), 255
-/// is NaN), or null for the unscaled form. Results and error bounds as
+/// is NaN in OCP MX), or null for the unscaled form. Results and error bounds as
 /// mfmaReference's.
 void mfmaF8f6f4Reference(int m, int fa, int fb, int regs,
                          const std::vector<uint32_t> &a,
