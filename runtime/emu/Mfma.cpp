@@ -118,6 +118,43 @@ void mfmaF64(Wave &w, const Inst &in) {
     }
   }
 }
+/// v_mfma_f64_4x4x4_4b_f64: four 4x4x4 blocks, one f64 per lane of A, B and
+/// D. A holds row l % 4 of block (l / 4) % 4 at k = l / 16 (B likewise by
+/// column): the blocks lie inside the k groups, unlike the f32 4x4 shapes.
+/// D holds row l / 16, column l % 4 of block (l / 4) % 4 (AMD's matrix
+/// instruction calculator, CDNA3). Products are summed in k order with fused
+/// multiply-adds.
+void mfmaF64x4(Wave &w, const Inst &in) {
+  if (in.nctrl > 2 && (in.ctrl[0] || in.ctrl[1] || in.ctrl[2])) {
+    w.fault("f64 MFMA with cbsz/abid/blgp is not modelled");
+    return;
+  }
+  double A[4][4][4], B[4][4][4]; // [block][row or column][k]
+  alignas(64) uint32_t lo[kLanes], hi[kLanes];
+  for (int s = 0; s < 2; ++s) {
+    const uint32_t *pl = lanes(w, in.src[s], lo, 0), *ph = lanes(w, in.src[s], hi, 1);
+    for (int l = 0; l < kLanes; ++l) {
+      double x = asD(uint64_t(pl[l]) | (uint64_t(ph[l]) << 32));
+      (s == 0 ? A : B)[(l / 4) % 4][l % 4][l / 16] = x;
+    }
+  }
+  const uint32_t *cl = lanes(w, in.src[2], lo, 0), *ch = lanes(w, in.src[2], hi, 1);
+  double D[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    int b = (l / 4) % 4, i = l / 16, j = l % 4;
+    double acc = asD(uint64_t(cl[l]) | (uint64_t(ch[l]) << 32));
+    for (int k = 0; k < 4; ++k)
+      acc = std::fma(A[b][i][k], B[b][j][k], acc);
+    D[l] = acc;
+  }
+  uint32_t *dl = w.row(in.dst[0].reg), *dh = w.row(in.dst[0].reg + 1);
+  for (int l = 0; l < kLanes; ++l) {
+    uint64_t x = asU64(D[l]);
+    dl[l] = uint32_t(x);
+    dh[l] = uint32_t(x >> 32);
+  }
+}
+
 int32_t elemI(uint32_t word, int idx) { return int8_t(word >> (8 * idx)); }
 
 int blgpLane(int l, unsigned blgp) {
@@ -326,6 +363,7 @@ void registerMfmaOps(OpTable &t) {
   for (const Named &n : kShapes)
     t.add(n.name, mfma, Layout::Plain, 0, &n.shape);
   t.add("V_MFMA_F64_16X16X4F64", mfmaF64);
+  t.add("V_MFMA_F64_4X4X4F64", mfmaF64x4);
 }
 
 } // namespace kcc::emu

@@ -4,12 +4,14 @@
 // add" sections, wave64):
 // - A (M x K per block) and B (K x N per block): lane = row (of A) or column
 //   (of B) + M * (k-group + (K / kPerLane) * block); the lane holds kPerLane
-//   consecutive K values. (f64 4x4x4 orders blocks inside k-groups and is not
-//   modelled.)
+//   consecutive K values. f64 4x4x4 (four blocks) orders the blocks inside
+//   the k groups: lane = row + 4 * block + 16 * k (AMD's matrix instruction
+//   calculator).
 // - C/D: lane % N is the column; the rest of the lane index and the register
 //   index r pick a group of 4 rows: group = lane / N + (64 / N) * (r / 4),
 //   block = group / (M / 4), row = 4 * (group % (M / 4)) + r % 4.
-//   f64 16x16x4 differs: row = lane / 16 + 4 * r.
+//   f64 16x16x4 differs: row = lane / 16 + 4 * r; f64 4x4x4: one register
+//   pair, row = lane / 16, block = (lane / 4) % 4.
 // - cbsz/abid: blocks form groups of 2^cbsz; every block of a group uses the
 //   A of block abid of its group.
 // - blgp: lane l reads B from lane (0) l, (1) l % 32, (2) 32 + l % 32,
@@ -46,11 +48,15 @@ int MfmaDesc::outBytes() const { return out == MfmaOut::F64 ? 8 : 4; }
 int MfmaDesc::accPerLane() const { return m * n * blocks / 64; }
 
 LaneSlot kcc::emutest::mfmaSlotA(const MfmaDesc &d, int b, int i, int kk) {
+  if (d.inA == MfmaIn::F64 && d.m == 4)
+    return {i + 4 * b + 16 * kk, 0};
   int groups = d.k / d.kPerLane;
   return {i + d.m * (kk / d.kPerLane + groups * b), kk % d.kPerLane};
 }
 
 LaneSlot kcc::emutest::mfmaSlotB(const MfmaDesc &d, int b, int kk, int j) {
+  if (d.inB == MfmaIn::F64 && d.n == 4)
+    return {j + 4 * b + 16 * kk, 0};
   int groups = d.k / d.kPerLane;
   return {j + d.n * (kk / d.kPerLane + groups * b), kk % d.kPerLane};
 }
@@ -58,6 +64,11 @@ LaneSlot kcc::emutest::mfmaSlotB(const MfmaDesc &d, int b, int kk, int j) {
 void kcc::emutest::mfmaAccEntry(const MfmaDesc &d, int lane, int r, int &b,
                                 int &i, int &j) {
   j = lane % d.n;
+  if (d.out == MfmaOut::F64 && d.m == 4) {
+    b = (lane / 4) % 4;
+    i = lane / 16;
+    return;
+  }
   if (d.out == MfmaOut::F64) {
     b = 0;
     i = lane / 16 + 4 * r;

@@ -24,6 +24,9 @@ enum class On { Both, Gfx942, Gfx950 };
 struct MfmaCase {
   MfmaDesc d;
   On on;
+  /// The code object holding kernel mfma_<d.kernel>: mfma.hip, or an
+  /// llvm-mc kernel of asm/.
+  const char *module = "mfma";
 };
 
 using I = MfmaIn;
@@ -53,6 +56,9 @@ const MfmaCase kCases[] = {
     {{"i32_32x32x16_i8", 32, 32, 16, 1, 8, I::I8, I::I8, O::I32}, On::Both},
     {{"i32_16x16x32_i8", 16, 16, 32, 1, 8, I::I8, I::I8, O::I32}, On::Both},
     {{"f64_16x16x4f64", 16, 16, 4, 1, 1, I::F64, I::F64, O::F64}, On::Both},
+    {{"f64_4x4x4f64", 4, 4, 4, 4, 1, I::F64, I::F64, O::F64}, On::Both},
+    {{"f64_4x4x4f64_vcd", 4, 4, 4, 4, 1, I::F64, I::F64, O::F64}, On::Both, "mfma_f64_4x4"},
+    {{"f64_4x4x4f64_acd", 4, 4, 4, 4, 1, I::F64, I::F64, O::F64}, On::Both, "mfma_f64_4x4"},
     {{"f32_32x32x16_fp8_fp8", 32, 32, 16, 1, 8, I::FP8, I::FP8, O::F32}, On::Both},
     {{"f32_32x32x16_bf8_bf8", 32, 32, 16, 1, 8, I::BF8, I::BF8, O::F32}, On::Both},
     {{"f32_32x32x16_fp8_bf8", 32, 32, 16, 1, 8, I::FP8, I::BF8, O::F32}, On::Both},
@@ -133,7 +139,7 @@ TEST_P(MfmaTest, MatchesLayoutModel) {
     GTEST_SKIP() << "gfx942 only (removed in gfx950)";
   if (c.on == On::Gfx950 && !isGfx950())
     GTEST_SKIP() << "gfx950 only";
-  auto m = load("mfma");
+  auto m = load(c.module);
   ASSERT_TRUE(m);
   {
     SCOPED_TRACE(std::string("mfma_") + c.d.kernel);

@@ -46,6 +46,7 @@ MFMA(i32_32x32x16_i8, long, v16i, __builtin_amdgcn_mfma_i32_32x32x16_i8, 0, 0, 0
 MFMA(i32_16x16x32_i8, long, v4i, __builtin_amdgcn_mfma_i32_16x16x32_i8, 0, 0, 0)
 // f64.
 MFMA(f64_16x16x4f64, double, v4d, __builtin_amdgcn_mfma_f64_16x16x4f64, 0, 0, 0)
+MFMA(f64_4x4x4f64, double, double, __builtin_amdgcn_mfma_f64_4x4x4f64, 0, 0, 0)
 // fp8/bf8 (gfx942: FNUZ encodings; gfx950: OCP e4m3fn/e5m2).
 MFMA(f32_32x32x16_fp8_fp8, long, v16f, __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8, 0, 0, 0)
 MFMA(f32_32x32x16_bf8_bf8, long, v16f, __builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8, 0, 0, 0)
