@@ -101,7 +101,7 @@ InstInfo classify(Chip chip, const Inst &in, StringRef text) {
   info.dpp = (in.form & (kFormDpp | kFormDpp8)) != 0 || m.ends_with("_dpp");
 
   auto vectorOperands = [&] {
-    for (unsigned i = 0; i < in.nsrc && i < 4; ++i)
+    for (unsigned i = 0; i < in.nsrc; ++i)
       addRange(info.reads, in.src[i]);
     for (unsigned i = 0; i < in.ndst && i < 2; ++i)
       addRange(info.writes, in.dst[i]);
@@ -112,8 +112,9 @@ InstInfo classify(Chip chip, const Inst &in, StringRef text) {
     info.cat = IssueCat::Valu;
     info.mfmaPasses = passes;
     info.busyCycles = passes * p.mfmaCyclesPerPass;
-    // A, B (and the sparse index) are ordinary reads; C chains at pipe rate.
-    for (unsigned i = 0; i < in.nsrc && i < 4; ++i) {
+    // A, B (and the sparse index, the scaled forms' two scale VGPRs) are
+    // ordinary reads; C chains at pipe rate.
+    for (unsigned i = 0; i < in.nsrc; ++i) {
       if (i == 2 && base.starts_with("v_mfma_")) {
         if (in.src[2].kind == OpndKind::Vgpr)
           info.srcC = {in.src[2].reg, in.src[2].width};
