@@ -152,9 +152,12 @@ void mfmaF8f6f4(Wave &w, const Inst &in) {
             acc += a[t] * b[t];
           continue;
         }
-        int e = scaleA[la] + scaleB[lb];
+        // Both factors and the power of two are exact in double, and so is
+        // their product (at most 8 significant bits, exponent within
+        // +-(2 * 127 + 34)).
+        double scale = std::ldexp(1.0, scaleA[la] + scaleB[lb]);
         for (int t = 0; t < 32; ++t) {
-          double p = std::ldexp(double(a[t]) * double(b[t]), e);
+          double p = double(a[t]) * double(b[t]) * scale;
           acc = float(double(acc) + p);
         }
       }
