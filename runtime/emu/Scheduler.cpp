@@ -15,6 +15,7 @@
 #include "runtime/emu/Decoder.h"
 #include "runtime/emu/Memory.h"
 #include "runtime/emu/Observer.h"
+#include "runtime/emu/Progress.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/StringExtras.h"
@@ -217,6 +218,16 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
                             : p->options.timeoutSeconds;
   }
   uint64_t nextClockCheck = uint64_t(1) << 20;
+  // Progress on a terminal (Progress.h): workgroups retired of all launched.
+  uint64_t allGroups = 0, retired = 0;
+  for (LaunchPlan *p : plans) {
+    uint64_t groups = uint64_t(p->dispatch.grid[0]) * p->dispatch.grid[1] * p->dispatch.grid[2];
+    allGroups += p->options.workgroupLimit ? std::min(groups, p->options.workgroupLimit) : groups;
+  }
+  ProgressMeter meter(plans.empty() ? std::string("launch")
+                                    : "kernel " + plans.front()->dispatch.kernelName,
+                      allGroups);
+  uint64_t nextMeterCheck = uint64_t(1) << 16;
   // The waves that have not ended, one a line (at most 16), for the reports
   // of a launch that is stopped.
   auto listWaves = [&]() {
@@ -419,6 +430,7 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
         for (auto &wp : wg.waves)
           pool.push_back(std::move(wp));
         resident.erase(resident.begin() + r);
+        ++retired;
       } else {
         ++r;
       }
@@ -427,6 +439,10 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
     if (progress != lastProgress) {
       lastProgress = progress;
       sinceProgress = 0;
+    }
+    if (meter.enabled() && executed >= nextMeterCheck) {
+      nextMeterCheck = executed + (uint64_t(1) << 16);
+      meter.update(retired, executed);
     }
     bool overBudget = executed > budget;
     bool overTime = false;
