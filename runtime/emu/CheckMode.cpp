@@ -27,9 +27,9 @@
 //   therefore does not hold back the publication of the wave's other LDS
 //   accesses: a kernel that keeps the next tile's DMA in flight across its
 //   barriers (vmcnt(N) before s_barrier, as AMD's hand-written GEMMs do)
-//   still orders the reads it completed before them. Global accesses are published as
-//   issued: the waves of a workgroup share a CU whose vector memory path
-//   keeps their order, which is why LLVM's GFX942 workgroup-scope fences
+//   still orders the reads it completed before them. Global accesses are
+//   published as issued: the waves of a workgroup share a CU whose vector
+//   memory path keeps their order, which is why LLVM's GFX942 workgroup-scope fences
 //   wait only for lgkmcnt (AMDGPUUsage, not threadgroup-split mode). A
 //   release is a store or atomic with sc0/sc1 set (an atomic RMW always); at
 //   agent (system) scope it publishes global accesses that completed and
@@ -571,13 +571,6 @@ private:
   }
 
   // --- Completion (s_waitcnt) ----------------------------------------------
-
-  bool isPending(const WaveCk &c, uint32_t epoch) const {
-    for (const PendingOp &op : c.pending)
-      if (op.epoch == epoch)
-        return true;
-    return false;
-  }
 
   /// The newest epoch up to which this wave's LDS (or global) ops have all
   /// completed, not counting the op of epoch `exclude`, nor LDS DMA (whose

@@ -175,7 +175,6 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
         double n = double(idx.size() - 1);
         for (double &x : lt.mixPerIteration)
           x /= n;
-
         lt.instructionsPerIteration = uint64_t(double(ops) / n + 0.5);
         uint64_t span = w0.backEdges[idx.back()].op - w0.backEdges[idx.front()].op;
         if (span > hotOps) {
