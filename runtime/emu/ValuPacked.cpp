@@ -216,7 +216,9 @@ void fmaMix(Wave &w, const Inst &in) {
 // Dot products
 //===----------------------------------------------------------------------===//
 
-/// v_dot2_f32_f16 / v_dot2_f32_bf16 / v_dot2c_f32_f16.
+/// v_dot2_f32_f16 / v_dot2_f32_bf16 (VOP3P) and the accumulating VOP2
+/// v_dot2c_f32_f16 / v_dot2c_f32_bf16 (e32, e64, DPP). Op id: bit 0 bf16
+/// elements, bit 1 the VOP2 form.
 void dot2F32(Wave &w, const Inst &in) {
   // DPP (v_dot2c_f32_f16_dpp) moves src0 and masks the write; neg_lo/neg_hi
   // negate the low/high products' factors and neg_lo of src2 the addend.
@@ -225,9 +227,19 @@ void dot2F32(Wave &w, const Inst &in) {
   alignas(64) uint32_t b[3][kLanes], r[kLanes];
   const uint32_t *s0 = fetchSrc(w, in, 0, Ty::B32, b[0]), *s1 = lanes(w, in.src[1], b[1]);
   const uint32_t *s2 = in.nsrc >= 3 ? lanes(w, in.src[2], b[2]) : w.row(in.dst[0].reg);
-  bool bf = in.op == 1;
+  bool bf = in.op & 1, vop2 = in.op & 2;
   if (in.form & kFormSdwa) {
     w.fault("SDWA on v_dot2 is not modelled");
+    return;
+  }
+  // The VOP3 (e64) encoding of v_dot2c has neg/abs bits but no op_sel: the
+  // guides do not say how a 32-bit float modifier applies to a packed pair,
+  // so refuse it rather than guess. Without op_sel each product takes its
+  // own halves (the e64 form had read op_sel_hi as 0: both products from
+  // the low halves).
+  if (vop2 && (in.clamp || in.omod ||
+               ((in.src[0].mods | in.src[1].mods | in.src[2].mods) & (kModNeg | kModAbs)))) {
+    w.fault("neg, abs, clamp or omod on v_dot2c is not modelled");
     return;
   }
   for (int l = 0; l < kLanes; ++l) {
@@ -235,7 +247,7 @@ void dot2F32(Wave &w, const Inst &in) {
     for (int h = 0; h < 2; ++h) {
       uint16_t x = uint16_t(((in.opSel >> 0 & 1) && !h) || ((in.opSelHi & 1) && h) ? s0[l] >> 16 : s0[l]);
       uint16_t y = uint16_t(((in.opSel >> 1 & 1) && !h) || ((in.opSelHi >> 1 & 1) && h) ? s1[l] >> 16 : s1[l]);
-      if (in.form & (kFormE32 | kFormDpp)) { // VOP2 v_dot2c: no op_sel
+      if (vop2) { // VOP2 v_dot2c: no op_sel
         x = uint16_t(s0[l] >> (16 * h));
         y = uint16_t(s1[l] >> (16 * h));
       }
@@ -322,7 +334,8 @@ void registerValuPackedOps(OpTable &t) {
   t.add("V_FMA_MIXHI_F16", fmaMix, P, 2);
   t.add("V_DOT2_F32_F16", dot2F32, P, 0);
   t.add("V_DOT2_F32_BF16", dot2F32, P, 1);
-  t.add("V_DOT2C_F32_F16", dot2F32, V, 0);
+  t.add("V_DOT2C_F32_F16", dot2F32, V, 2);
+  t.add("V_DOT2C_F32_BF16", dot2F32, V, 3);
   t.add("V_DOT4_I32_I8", dotIntOp, P, 8 | 1 << 8);
   t.add("V_DOT4_U32_U8", dotIntOp, P, 8);
   t.add("V_DOT2_I32_I16", dotIntOp, P, 16 | 1 << 8);

@@ -1469,7 +1469,7 @@ uint32_t bitop3Ref(uint32_t a, uint32_t b, uint32_t c, unsigned table, unsigned 
   return r;
 }
 
-std::vector<Row> valuGfx950Rows() {
+std::vector<Row> valuGfx950Rows(const std::vector<uint32_t> &A) {
   std::vector<Row> rows;
   auto f16 = [](uint32_t v) { return uint32_t(toF16(double(floatOf(v)))); };
   auto bf16 = [](uint32_t v) { return uint32_t(toBf16(double(floatOf(v)))); };
@@ -1526,6 +1526,20 @@ std::vector<Row> valuGfx950Rows() {
                     return uint32_t(toF16(ext({h(a, 1), h(b, 0), h(c, 1)}, false))) |
                            uint32_t(toF16(ext({h(a, 1), h(b, 1), h(c, 1)}, false))) << 16;
                   }, Row::PkF16NaN});
+  // v_dot2c_f32_bf16: D = a.bf[0] * b.bf[0] + a.bf[1] * b.bf[1] + D (the
+  // destination holds c), rounded once; DPP row_shr:1 takes a from the lane
+  // below, and lane 0 of each row keeps c.
+  auto dotBf = [](uint32_t a, uint32_t b, uint32_t c) {
+    long double s = (long double)fromBf16(uint16_t(a)) * fromBf16(uint16_t(b)) +
+                    (long double)fromBf16(uint16_t(a >> 16)) * fromBf16(uint16_t(b >> 16)) +
+                    floatOf(c);
+    return bitsOf(float(s));
+  };
+  rows.push_back({"v_dot2c_f32_bf16_e32 (acc c)", [dotBf](uint32_t a, uint32_t b, uint32_t c, int) { return dotBf(a, b, c); }, Row::F32NaN});
+  rows.push_back({"v_dot2c_f32_bf16_e64 (acc c)", [dotBf](uint32_t a, uint32_t b, uint32_t c, int) { return dotBf(a, b, c); }, Row::F32NaN});
+  rows.push_back({"v_dot2c_f32_bf16_dpp row_shr:1 (acc c)", [dotBf, A](uint32_t, uint32_t b, uint32_t c, int l) {
+                    return l % 16 == 0 ? c : dotBf(A[l - 1], b, c);
+                  }, Row::F32NaN});
   return rows;
 }
 
@@ -1560,8 +1574,8 @@ TEST_P(Alu, ValuGfx950) {
     b[l] = (halves ? zh : zf)[(l / 4) % 4];
     c[l] = (halves ? zh : zf)[(l + 1) % 2];
   }
-  auto rows = valuGfx950Rows();
-  ASSERT_EQ(rows.size(), 17u);
+  auto rows = valuGfx950Rows(a);
+  ASSERT_EQ(rows.size(), 20u);
   run("valu_gfx950", rows, a, b, c);
 }
 
@@ -2052,6 +2066,11 @@ TEST_P(Alu, SignedAddAndIntegerDot) {
          if (l % 16 == 0)
            return c;
          uint32_t a = A[l - 1];
+         long double s = (long double)hf(a, 0) * hf(b, 0) + (long double)hf(a, 1) * hf(b, 1) + floatOf(c);
+         return bitsOf(float(s));
+       }, Row::F32NaN},
+      // The VOP3 encoding has no op_sel: the same halves as e32.
+      {"v_dot2c_f32_f16_e64 (acc c)", [](uint32_t a, uint32_t b, uint32_t c, int) {
          long double s = (long double)hf(a, 0) * hf(b, 0) + (long double)hf(a, 1) * hf(b, 1) + floatOf(c);
          return bitsOf(float(s));
        }, Row::F32NaN},

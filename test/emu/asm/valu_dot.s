@@ -98,6 +98,10 @@ valu_dot:
   v_mov_b32_e32 v4, v3
   v_dot2c_f32_f16_dpp v4, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf
   ST v4
+  // out[20]: v_dot2c_f32_f16_e64 (acc c)
+  v_mov_b32_e32 v4, v3
+  v_dot2c_f32_f16_e64 v4, v1, v2
+  ST v4
   s_endpgm
 .Lfunc_end0:
   .size valu_dot, .Lfunc_end0-valu_dot

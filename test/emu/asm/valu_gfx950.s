@@ -2,11 +2,11 @@
 //
 // v_cvt_pk_f16_f32 (with modifiers), v_cvt_pk_bf16_f32, v_cvt_f32_bf16,
 // v_bitop3_b32 with several truth tables, v_bitop3_b16 (with op_sel) and
-// v_dot2_f32_bf16, v_maximum3/minimum3_f32 and v_pk_maximum3/minimum3_f16
+// v_dot2_f32_bf16, v_dot2c_f32_bf16 (e32, e64, DPP), v_maximum3/minimum3_f32 and v_pk_maximum3/minimum3_f16
 // (IEEE 754-2019 maximum/minimum, LLVM's llvm.maximum), one wave; before each op the destination holds c. Each
 // result goes to its own 64-lane row of out; AluTests.cpp lists the rows.
 //
-// Arguments: a, b, c (u32[64]), out (u32[17 * 64]). v1 = a, v2 = b, v3 = c.
+// Arguments: a, b, c (u32[64]), out (u32[20 * 64]). v1 = a, v2 = b, v3 = c.
 //
 //===----------------------------------------------------------------------===//
   .amdhsa_code_object_version 5
@@ -96,6 +96,18 @@ valu_gfx950:
   // halves of a and c and the low half of b, the high result from the high
   // halves
   v_pk_minimum3_f16 v4, v1, v2, v3 op_sel:[1,0,1]
+  ST v4
+  // out[17]: v_dot2c_f32_bf16_e32 (acc c)
+  v_mov_b32_e32 v4, v3
+  v_dot2c_f32_bf16_e32 v4, v1, v2
+  ST v4
+  // out[18]: v_dot2c_f32_bf16_e64 (acc c)
+  v_mov_b32_e32 v4, v3
+  v_dot2c_f32_bf16_e64 v4, v1, v2
+  ST v4
+  // out[19]: v_dot2c_f32_bf16_dpp row_shr:1 (acc c)
+  v_mov_b32_e32 v4, v3
+  v_dot2c_f32_bf16_dpp v4, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf
   ST v4
   s_endpgm
 .Lfunc_end0:
