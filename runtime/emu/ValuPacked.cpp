@@ -122,6 +122,39 @@ void pk16(Wave &w, const Inst &in) {
   writeMasked(w.row(in.dst[0].reg), r, exec);
 }
 
+/// v_pk_fmac_f16 (VOP2: e32, e64, DPP): D.f16[h] = fma(S0.f16[h], S1.f16[h],
+/// D.f16[h]) for both halves, one rounding each (the CDNA3/CDNA4 guides:
+/// "accumulate ... using fused multiply add"). DPP moves src0 as a whole
+/// dword. An inline constant is the value LLVM's disassembler gives the
+/// operand (LLVM notes that before gfx11 it is the f16 in the low half and 0
+/// in the high half; no test covers constants yet). The e64 encoding's
+/// neg/abs/clamp/omod are refused: the guides
+/// do not say how a 32-bit VOP3 modifier applies to a packed pair; SDWA is
+/// refused at decode (refuseForms).
+void pkFmacF16(Wave &w, const Inst &in) {
+  if (in.clamp || in.omod ||
+      ((in.src[0].mods | in.src[1].mods | in.src[2].mods) & (kModNeg | kModAbs))) {
+    w.fault("neg, abs, clamp or omod on v_pk_fmac_f16 is not modelled");
+    return;
+  }
+  uint64_t mask = dppWriteMask(w, in, w.exec());
+  alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
+  const uint32_t *a = fetchSrc(w, in, 0, Ty::B32, b0);
+  const uint32_t *b = lanes(w, in.src[1], b1);
+  const uint32_t *d = w.row(in.dst[0].reg);
+  for (int l = 0; l < kLanes; ++l) {
+    uint32_t out = 0;
+    for (int h = 0; h < 2; ++h) {
+      float x = f16ToFloat(uint16_t(a[l] >> (16 * h)));
+      float y = f16ToFloat(uint16_t(b[l] >> (16 * h)));
+      float z = f16ToFloat(uint16_t(d[l] >> (16 * h)));
+      out |= uint32_t(fmaToHalf(x, y, z)) << (16 * h);
+    }
+    r[l] = out;
+  }
+  writeMasked(w.row(in.dst[0].reg), r, mask);
+}
+
 /// v_pk_{fma,mul,add}_f32 and v_pk_mov_b32: each source is a 64-bit pair;
 /// op_sel picks which dword feeds the low result, op_sel_hi the high one.
 enum PkF32Op : uint16_t { PkFmaF32, PkMulF32, PkAddF32, PkMovB32 };
@@ -325,6 +358,8 @@ void registerValuPackedOps(OpTable &t) {
              {"V_PK_SUB_I16", PkSubI16}, {"V_PK_MAD_U16", PkMadU16}};
   for (auto &e : pks)
     t.add(e.name, pk16, P, e.op);
+  t.add("V_PK_FMAC_F16", pkFmacF16, V, 0);
+  t.refuseForms("V_PK_FMAC_F16", kFormSdwa);
   t.add("V_PK_FMA_F32", pkF32, P, PkFmaF32);
   t.add("V_PK_MUL_F32", pkF32, P, PkMulF32);
   t.add("V_PK_ADD_F32", pkF32, P, PkAddF32);

@@ -1181,7 +1181,7 @@ uint32_t clamp01F16(uint16_t h) {
   return std::isnan(x) || x <= 0 ? 0u : x >= 1 ? 0x3c00u : h;
 }
 
-std::vector<Row> valuPkRows() {
+std::vector<Row> valuPkRows(const std::vector<uint32_t> &A) {
   using P = std::function<uint32_t(uint32_t a, uint32_t b, uint32_t c, int h)>;
   std::vector<Row> rows;
   // A packed result: the function gives half h (0 low, 1 high).
@@ -1287,6 +1287,18 @@ std::vector<Row> valuPkRows() {
      [=](uint32_t a, uint32_t b, uint32_t c, int h) {
        return h ? x1(a, b, c) + y1(a, b, c) : x1(a, b, c) + -y0(a, b, c);
      });
+  // v_pk_fmac_f16: each half of the destination (holding c) becomes
+  // a.h * b.h + c.h, rounded once; DPP row_shr:1 takes a from the lane
+  // below, and lane 0 of each row keeps c.
+  pk("v_pk_fmac_f16_e32 (acc c)", [](uint32_t a, uint32_t b, uint32_t c, int h) { return uint32_t(fmaToF16(hf(a, h), hf(b, h), hf(c, h))); });
+  pk("v_pk_fmac_f16_e64 (acc c)", [](uint32_t a, uint32_t b, uint32_t c, int h) { return uint32_t(fmaToF16(hf(a, h), hf(b, h), hf(c, h))); });
+  rows.push_back({"v_pk_fmac_f16_dpp row_shr:1 (acc c)", [A](uint32_t, uint32_t b, uint32_t c, int l) {
+                    if (l % 16 == 0)
+                      return c;
+                    uint32_t a = A[l - 1];
+                    return uint32_t(fmaToF16(hf(a, 0), hf(b, 0), hf(c, 0))) |
+                           uint32_t(fmaToF16(hf(a, 1), hf(b, 1), hf(c, 1))) << 16;
+                  }, Row::PkF16NaN});
   return rows;
 }
 
@@ -1310,8 +1322,8 @@ TEST_P(Alu, ValuPacked) {
     b[l] = kPkEdge[l][1];
     c[l] = kPkEdge[l][2];
   }
-  auto rows = valuPkRows();
-  ASSERT_EQ(rows.size(), 44u);
+  auto rows = valuPkRows(a);
+  ASSERT_EQ(rows.size(), 47u);
   run("valu_pk", rows, a, b, c);
 }
 

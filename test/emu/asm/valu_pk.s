@@ -1,11 +1,12 @@
 //===- valu_pk.s - packed (VOP3P) and mixed-precision ops (gfx942, gfx950) ===//
 //
 // Packed 16-bit integer and f16 ops (with clamp, op_sel/op_sel_hi, neg_lo/
-// neg_hi), v_fma_f16 with op_sel, v_fma_mix*, v_dot2_f32_f16 and the packed
-// f32 ops, one wave, each result in its own 64-lane row of out (a 64-bit
-// result in two); AluTests.cpp lists the same rows with their references.
+// neg_hi), v_fma_f16 with op_sel, v_fma_mix*, v_dot2_f32_f16, the packed
+// f32 ops and v_pk_fmac_f16 (e32, e64, DPP), one wave, each result in its
+// own 64-lane row of out (a 64-bit result in two); AluTests.cpp lists the
+// same rows with their references.
 //
-// Arguments: a, b, c (u32[64]), out (u32[44 * 64]). v1 = a, v2 = b, v3 = c,
+// Arguments: a, b, c (u32[64]), out (u32[47 * 64]). v1 = a, v2 = b, v3 = c,
 // each two 16-bit values; v6, v7, v8 = the low f16 of a, b, c and v9 = the
 // high f16 of a, as f32 (v[6:7] and v[8:9] are the f32 pairs).
 //
@@ -169,6 +170,18 @@ valu_pk:
   ST v4
   // out[43]: v_pk_add_f32 op_sel:[1,0] neg_lo:[0,1] hi
   ST v5
+  // out[44]: v_pk_fmac_f16_e32 (acc c)
+  v_mov_b32_e32 v4, v3
+  v_pk_fmac_f16_e32 v4, v1, v2
+  ST v4
+  // out[45]: v_pk_fmac_f16_e64 (acc c)
+  v_mov_b32_e32 v4, v3
+  v_pk_fmac_f16_e64 v4, v1, v2
+  ST v4
+  // out[46]: v_pk_fmac_f16_dpp row_shr:1 (acc c)
+  v_mov_b32_e32 v4, v3
+  v_pk_fmac_f16_dpp v4, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf
+  ST v4
   s_endpgm
 .Lfunc_end0:
   .size valu_pk, .Lfunc_end0-valu_pk
