@@ -52,7 +52,7 @@ enum PkOp : uint16_t { PkAddF16, PkMulF16, PkFmaF16, PkMaxF16, PkMinF16,
                        PkMaximum3F16, PkMinimum3F16, // float ops end here
                        PkAddU16, PkSubU16, PkMulLoU16, PkLshlrevB16,
                        PkLshrrevB16, PkAshrrevI16, PkMaxU16, PkMinU16,
-                       PkMaxI16, PkMinI16, PkAddI16, PkSubI16, PkMadU16 };
+                       PkMaxI16, PkMinI16, PkAddI16, PkSubI16, PkMadU16, PkMadI16 };
 
 void pk16(Wave &w, const Inst &in) {
   uint64_t exec = w.exec();
@@ -84,8 +84,10 @@ void pk16(Wave &w, const Inst &in) {
       case PkMinimum3F16: y = maximum3F16(x[0], x[1], x[2], false); break;
       case PkAddU16: case PkAddI16: y = x[0] + x[1]; break;
       case PkSubU16: case PkSubI16: y = x[0] - x[1]; break;
-      case PkMulLoU16: y = x[0] * x[1]; break;
-      case PkMadU16: y = x[0] * x[1] + x[2]; break;
+      case PkMulLoU16: y = uint32_t(x[0]) * x[1]; break;
+      // In uint32_t: uint16_t operands promote to int, whose product can
+      // overflow; the low 16 bits are the same for signed and unsigned.
+      case PkMadU16: case PkMadI16: y = uint32_t(x[0]) * x[1] + x[2]; break;
       case PkLshlrevB16: y = x[1] << (x[0] & 15); break;
       case PkLshrrevB16: y = x[1] >> (x[0] & 15); break;
       case PkAshrrevI16: y = uint16_t(int16_t(x[1]) >> (x[0] & 15)); break;
@@ -108,6 +110,7 @@ void pk16(Wave &w, const Inst &in) {
         case PkAddU16: y = uint32_t(std::clamp<int64_t>(u0 + u1, 0, 0xffff)); break;
         case PkSubU16: y = uint32_t(std::clamp<int64_t>(u0 - u1, 0, 0xffff)); break;
         case PkMadU16: y = uint32_t(std::clamp<int64_t>(u0 * u1 + u2, 0, 0xffff)); break;
+        case PkMadI16: y = uint32_t(std::clamp<int64_t>(s0 * s1 + int16_t(x[2]), -32768, 32767)); break;
         case PkAddI16: y = uint32_t(std::clamp<int64_t>(s0 + s1, -32768, 32767)); break;
         case PkSubI16: y = uint32_t(std::clamp<int64_t>(s0 - s1, -32768, 32767)); break;
         default:
@@ -355,7 +358,8 @@ void registerValuPackedOps(OpTable &t) {
              {"V_PK_ASHRREV_I16", PkAshrrevI16}, {"V_PK_MAX_U16", PkMaxU16},
              {"V_PK_MIN_U16", PkMinU16}, {"V_PK_MAX_I16", PkMaxI16},
              {"V_PK_MIN_I16", PkMinI16}, {"V_PK_ADD_I16", PkAddI16},
-             {"V_PK_SUB_I16", PkSubI16}, {"V_PK_MAD_U16", PkMadU16}};
+             {"V_PK_SUB_I16", PkSubI16}, {"V_PK_MAD_U16", PkMadU16},
+             {"V_PK_MAD_I16", PkMadI16}};
   for (auto &e : pks)
     t.add(e.name, pk16, P, e.op);
   t.add("V_PK_FMAC_F16", pkFmacF16, V, 0);

@@ -1299,6 +1299,10 @@ std::vector<Row> valuPkRows(const std::vector<uint32_t> &A) {
                     return uint32_t(fmaToF16(hf(a, 0), hf(b, 0), hf(c, 0))) |
                            uint32_t(fmaToF16(hf(a, 1), hf(b, 1), hf(c, 1))) << 16;
                   }, Row::PkF16NaN});
+  // v_pk_mad_i16: the signed product plus c per half; without clamp the
+  // low 16 bits, with clamp saturated to [-32768, 32767].
+  pki("v_pk_mad_i16", [s16](uint32_t a, uint32_t b, uint32_t c, int h) { return uint32_t(int64_t(s16(a, h)) * s16(b, h) + s16(c, h)); });
+  pki("v_pk_mad_i16 clamp", [s16](uint32_t a, uint32_t b, uint32_t c, int h) { return satI16(int64_t(s16(a, h)) * s16(b, h) + s16(c, h)); });
   return rows;
 }
 
@@ -1323,7 +1327,7 @@ TEST_P(Alu, ValuPacked) {
     c[l] = kPkEdge[l][2];
   }
   auto rows = valuPkRows(a);
-  ASSERT_EQ(rows.size(), 47u);
+  ASSERT_EQ(rows.size(), 49u);
   run("valu_pk", rows, a, b, c);
 }
 

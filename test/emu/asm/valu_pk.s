@@ -2,11 +2,11 @@
 //
 // Packed 16-bit integer and f16 ops (with clamp, op_sel/op_sel_hi, neg_lo/
 // neg_hi), v_fma_f16 with op_sel, v_fma_mix*, v_dot2_f32_f16, the packed
-// f32 ops and v_pk_fmac_f16 (e32, e64, DPP), one wave, each result in its
-// own 64-lane row of out (a 64-bit result in two); AluTests.cpp lists the
-// same rows with their references.
+// f32 ops, v_pk_fmac_f16 (e32, e64, DPP) and v_pk_mad_i16, one wave, each
+// result in its own 64-lane row of out (a 64-bit result in two); AluTests.cpp
+// lists the same rows with their references.
 //
-// Arguments: a, b, c (u32[64]), out (u32[47 * 64]). v1 = a, v2 = b, v3 = c,
+// Arguments: a, b, c (u32[64]), out (u32[49 * 64]). v1 = a, v2 = b, v3 = c,
 // each two 16-bit values; v6, v7, v8 = the low f16 of a, b, c and v9 = the
 // high f16 of a, as f32 (v[6:7] and v[8:9] are the f32 pairs).
 //
@@ -181,6 +181,12 @@ valu_pk:
   // out[46]: v_pk_fmac_f16_dpp row_shr:1 (acc c)
   v_mov_b32_e32 v4, v3
   v_pk_fmac_f16_dpp v4, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf
+  ST v4
+  // out[47]: v_pk_mad_i16
+  v_pk_mad_i16 v4, v1, v2, v3
+  ST v4
+  // out[48]: v_pk_mad_i16 clamp
+  v_pk_mad_i16 v4, v1, v2, v3 clamp
   ST v4
   s_endpgm
 .Lfunc_end0:
