@@ -34,6 +34,15 @@ constexpr const char *kUsage =
     "[--timeout SECONDS] [--watchdog N] --arg "
     "in=FILE|out=FILE:BYTES|inout=FILE|null|i32=V|u32=V|i64=V|f32=V ...";
 
+/// What the emulator reads from the environment, for every launch of the
+/// process (kcc run's own and the JIT's).
+constexpr const char *kEnvironment =
+    "\nENVIRONMENT:\n"
+    "  KCC_EMU_CHECK=1|uninit    check mode for every emulated launch\n"
+    "  KCC_EMU_PROGRESS=0        no progress line on a terminal (shown when a\n"
+    "                            launch runs longer than 3 s)\n"
+    "  KCC_EMU_PROGRESS_AFTER=S  show it after S seconds instead\n";
+
 int fail(const Twine &message) {
   errs() << "kcc run: error: " << message << "\n";
   return 1;
@@ -157,7 +166,7 @@ int runCommand(ArrayRef<const char *> argv) {
       return std::nullopt;
     };
     if (a == "-h" || a == "--help") {
-      outs() << kUsage << "\n  " << TimingCommand::kUsage << "\n";
+      outs() << kUsage << "\n  " << TimingCommand::kUsage << "\n" << kEnvironment;
       return 0;
     }
     if (a.starts_with("--kernel")) {
