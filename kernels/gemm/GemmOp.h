@@ -46,10 +46,11 @@ struct GemmSize {
 };
 
 /// The kernel parameters gemm() uses for these dtypes and this size on
-/// `chip` (DTYPE, OUT, WM, WN, BK, KS, PAD, SWZ, WIDE, HAS_BIAS), overrides
-/// applied. gfx950: 256x256 workgroup tiles (128x128 per wave, accumulators
-/// in AGPRs) when they give every CU a tile, else 128x128; 16-byte DMA
-/// when K is a multiple of 8. gfx942: 128x128 with 4-byte DMA.
+/// `chip` (DTYPE, OUT, WM, WN, BK, KS, PAD, SWZ, WIDE, FETCH_ALWAYS,
+/// HAS_BIAS), overrides applied. 128x128 workgroup tiles; gfx950: BK=32
+/// (four workgroups per CU) when there are at least as many tiles as CUs,
+/// else BK=128, 16-byte DMA (and no branch around the loop's second fetch)
+/// when K is a multiple of 8. gfx942: BK=32 with 4-byte DMA.
 std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
                                     bool hasBias, GemmSize size,
                                     const std::vector<std::string> &overrides = {});
