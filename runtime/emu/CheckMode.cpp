@@ -29,14 +29,14 @@
 //   barriers (vmcnt(N) before s_barrier, as AMD's hand-written GEMMs do)
 //   still orders the reads it completed before them. Global accesses are
 //   published as issued: the waves of a workgroup share a CU whose vector
-//   memory path keeps their order, which is why LLVM's GFX942 workgroup-scope fences
-//   wait only for lgkmcnt (AMDGPUUsage, not threadgroup-split mode). A
-//   release is a store or atomic with sc0/sc1 set (an atomic RMW always); at
-//   agent (system) scope it publishes global accesses that completed and
-//   preceded a completed buffer_wbl2 sc1 (sc0 sc1). An acquire is such a
-//   load or atomic: at workgroup scope it takes effect at once, at agent
-//   (system) scope at the following buffer_inv sc1 (sc0 sc1) once the load
-//   was waited for.
+//   memory path keeps their order, which is why LLVM's GFX942
+//   workgroup-scope fences wait only for lgkmcnt (AMDGPUUsage, not
+//   threadgroup-split mode). A release is a store or atomic with sc0/sc1
+//   set (an atomic RMW always); at agent (system) scope it publishes global
+//   accesses that completed and preceded a completed buffer_wbl2 sc1 (sc0
+//   sc1). An acquire is such a load or atomic: at workgroup scope it takes
+//   effect at once, at agent (system) scope at the following buffer_inv sc1
+//   (sc0 sc1) once the load was waited for.
 // * Races. Shadow memory keeps, per 4-byte granule of LDS (per workgroup)
 //   and of device memory (shared by all devices), the last write and up to
 //   two unordered reads, with byte masks, so sub-dword accesses of disjoint
