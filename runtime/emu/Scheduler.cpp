@@ -317,22 +317,32 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
         w.yield = false;
         uint32_t n = 0;
         const Inst *last = nullptr;
+        // The instruction at the wave's pc, or in VGPR index mode a copy with
+        // its operands moved (GprIndex.cpp), kept in `indexed`; null when the
+        // wave faulted. `indexed` lives outside the loops: an Inst is large
+        // to build on every instruction when index mode is almost never on.
+        Inst indexed;
+        auto next = [&]() -> const Inst * {
+          const Inst *in = prog.fetch(w.pc, error);
+          if (!in) {
+            w.fault(error);
+            return nullptr;
+          }
+          last = in;
+          if (w.gprIndexMode && (in->form & kFormValu)) {
+            if (!indexVgprOperands(w, *in, indexed))
+              return nullptr;
+            return &indexed;
+          }
+          return in;
+        };
         if (Observer *obs = p.dispatch.observer) {
           // The observed loop: tools see each instruction before and after
           // it runs, with the memory it touched.
           while (n < slice) {
-            const Inst *in = prog.fetch(w.pc, error);
-            if (!in) {
-              w.fault(error);
+            const Inst *in = next();
+            if (!in)
               break;
-            }
-            last = in;
-            Inst indexed;
-            if (w.gprIndexMode && (in->form & kFormValu)) {
-              if (!indexVgprOperands(w, *in, indexed))
-                break;
-              in = &indexed;
-            }
             obs->beforeIssue(w, *in);
             memLog.clear();
             w.pc += in->size;
@@ -348,18 +358,9 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
           }
         } else {
           while (n < slice) {
-            const Inst *in = prog.fetch(w.pc, error);
-            if (!in) {
-              w.fault(error);
+            const Inst *in = next();
+            if (!in)
               break;
-            }
-            last = in;
-            Inst indexed;
-            if (w.gprIndexMode && (in->form & kFormValu)) {
-              if (!indexVgprOperands(w, *in, indexed))
-                break;
-              in = &indexed;
-            }
             w.pc += in->size;
             in->exec(w, *in);
             ++n;
