@@ -78,6 +78,9 @@ void registerMfmaOps(OpTable &t);
 void registerMfmaF8f6f4Ops(OpTable &t);
 void registerSmfmacOps(OpTable &t);
 void registerLdsOps(OpTable &t);
+/// The new value of a 32- or 64-bit atomic (Lds.cpp's AtomicOp numbering),
+/// for LDS, vector-memory and scalar atomics alike.
+uint64_t atomicApply(unsigned op, uint64_t old, uint64_t src, uint64_t cmp, bool wide);
 void registerVectorMemoryOps(OpTable &t);
 
 /// The target of a SOPP branch (s_branch, s_cbranch_*): the next

@@ -33,9 +33,6 @@ namespace kcc::emu {
 
 std::string hex(uint64_t x) { return "0x" + llvm::utohexstr(x); }
 
-uint64_t atomicApply(unsigned op, uint64_t old, uint64_t src, uint64_t cmp,
-                     bool wide);
-
 namespace {
 
 /// The byte offset of an SMEM instruction: immediate and/or SGPR. `sbase`

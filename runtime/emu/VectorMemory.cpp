@@ -33,9 +33,6 @@
 
 namespace kcc::emu {
 
-uint64_t atomicApply(unsigned op, uint64_t old, uint64_t src, uint64_t cmp,
-                     bool wide);
-
 namespace {
 
 enum Space : uint8_t { Global, Flat, Scratch, Buffer };
