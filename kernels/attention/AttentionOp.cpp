@@ -33,100 +33,6 @@ namespace kcc::ops {
 constexpr llvm::StringLiteral kComponent = "attention";
 namespace {
 
-/// "[2, 128, 8, 64]": a tensor's shape in the [B, S, H, D] order.
-std::string shapeText(const AttentionTensorRef &t) {
-  return "[" + std::to_string(t.batch) + ", " + std::to_string(t.seq) + ", " +
-         std::to_string(t.heads) + ", " + std::to_string(t.headDim) + "]";
-}
-
-std::string stridesText(const AttentionTensorRef &t) {
-  return "batch " + std::to_string(t.batchStrideOrPacked()) + ", token " +
-         std::to_string(t.tokenStrideOrPacked()) + ", head " +
-         std::to_string(t.headStrideOrPacked());
-}
-
-bool isIn(DType t) { return t == DType::bf16 || t == DType::f16; }
-
-/// The element after the last one the view reaches, counted from the
-/// buffer's start (strides are known to be non-negative here).
-uint64_t endElement(const AttentionTensorRef &t) {
-  return uint64_t(t.offset) + uint64_t(t.batch - 1) * uint64_t(t.batchStrideOrPacked()) +
-         uint64_t(t.seq - 1) * uint64_t(t.tokenStrideOrPacked()) +
-         uint64_t(t.heads - 1) * uint64_t(t.headStrideOrPacked()) + uint64_t(t.headDim);
-}
-
-/// Byte range [first, last) a view touches within its buffer.
-std::pair<uint64_t, uint64_t> byteRange(const AttentionTensorRef &t) {
-  unsigned size = dtypeSize(t.dtype);
-  return {uint64_t(t.offset) * size, endElement(t) * size};
-}
-
-bool sameView(const AttentionTensorRef &a, const AttentionTensorRef &b) {
-  return a.buffer == b.buffer && a.offset == b.offset &&
-         a.batchStrideOrPacked() == b.batchStrideOrPacked() &&
-         a.tokenStrideOrPacked() == b.tokenStrideOrPacked() &&
-         a.headStrideOrPacked() == b.headStrideOrPacked();
-}
-
-/// Strides, offset, 32-bit reach and buffer size of one tensor, its shape
-/// already checked.
-Error checkLayout(StringRef name, const AttentionTensorRef &t) {
-  struct Stride {
-    const char *what;
-    int64_t value;
-  } strides[] = {{"batch", t.batchStride}, {"token", t.tokenStride},
-                 {"head", t.headStride}};
-  for (const Stride &s : strides)
-    if (s.value < 0)
-      return makeError(kComponent, name + "'s " + s.what + " stride " + Twine(s.value) +
-                   " is negative; strides must be at least 0");
-  if (t.offset < 0)
-    return makeError(kComponent, name + "'s offset " + Twine(t.offset) + " is negative");
-  // Odd strides or offsets are fine: such an operand is copied into a
-  // packed buffer first (attention_forward, kernels/attention/attn_copy.mlir).
-  // The kernel computes element offsets (batch * stride + head * stride,
-  // token * stride) in 32-bit signed integers.
-  uint64_t end = endElement(t);
-  for (const Stride &s : strides)
-    if (s.value > INT32_MAX)
-      return makeError(kComponent, name + "'s " + s.what + " stride " + Twine(s.value) +
-                   " exceeds the kernel's 32-bit offsets (at most 2147483647)");
-  if (end > uint64_t(INT32_MAX))
-    return makeError(kComponent, name + " (" + shapeText(t) + ", " + stridesText(t) + ", offset " +
-                 Twine(t.offset) + ") reaches element " + Twine(end - 1) +
-                 "; the kernel's 32-bit offsets reach at most 2147483647");
-  uint64_t bytes = end * dtypeSize(t.dtype);
-  if (bytes > t.buffer->size())
-    return makeError(kComponent, name + " (" + shapeText(t) + ", " + stridesText(t) + ", offset " +
-                 Twine(t.offset) + ", " + dtypeName(t.dtype) + ") needs " +
-                 Twine(bytes) + " bytes; its buffer has " + Twine(t.buffer->size()));
-  return Error::success();
-}
-
-/// True when two elements of the view share an address: the dimensions
-/// that have more than one index, ordered by stride, must each step past
-/// everything the inner ones span.
-bool overlaps(const AttentionTensorRef &t) {
-  struct Dim {
-    int64_t stride, count;
-  };
-  SmallVector<Dim, 4> dims = {{1, t.headDim}};
-  if (t.heads > 1)
-    dims.push_back({t.headStrideOrPacked(), t.heads});
-  if (t.seq > 1)
-    dims.push_back({t.tokenStrideOrPacked(), t.seq});
-  if (t.batch > 1)
-    dims.push_back({t.batchStrideOrPacked(), t.batch});
-  llvm::sort(dims, [](const Dim &a, const Dim &b) { return a.stride < b.stride; });
-  uint64_t span = 0; // elements the inner dimensions cover, minus one
-  for (const Dim &d : dims) {
-    if (uint64_t(d.stride) <= span)
-      return true;
-    span += uint64_t(d.stride) * uint64_t(d.count - 1);
-  }
-  return false;
-}
-
 std::optional<int64_t> paramValue(const std::vector<std::string> &params,
                                   StringRef name) {
   std::optional<int64_t> v;
@@ -137,67 +43,6 @@ std::optional<int64_t> paramValue(const std::vector<std::string> &params,
       v = n; // the last binding wins, as -D does
   }
   return v;
-}
-
-/// The kernel's pointer argument for a view: the buffer itself when the
-/// view starts there (so that the launch checks its device), else the
-/// address of the first element.
-/// Whether fmha_fwd can use the view in place: it reads and writes rows of D
-/// elements with 4-byte (and wider) accesses - K and V by 4-byte LDS DMA -
-/// so every row must start 4-byte aligned: even strides and offset.
-bool rowsAligned(const AttentionTensorRef &t) {
-  return t.offset % 2 == 0 && t.batchStrideOrPacked() % 2 == 0 &&
-         t.tokenStrideOrPacked() % 2 == 0 && t.headStrideOrPacked() % 2 == 0;
-}
-
-KernelArgValue pointerArg(const AttentionTensorRef &t);
-
-/// Copies the tensor `from` into the view `to` (same shape and dtype) with
-/// kernels/attention/attn_copy.mlir.
-Error copyTensor(const AttentionTensorRef &from, const AttentionTensorRef &to, Jit &jit,
-                 uint64_t stream) {
-  Device &device = from.buffer->device();
-  Expected<Module> module = compileEmbeddedKernel(
-      device, jit, "attn_copy",
-      {"DTYPE=" + dtypeName(from.dtype).str(), "D=" + std::to_string(from.headDim)});
-  if (!module)
-    return makeError(kComponent, "cannot compile the copy kernel: " + toString(module.takeError()));
-  Expected<Kernel> kernel = module->kernel("attn_copy");
-  if (!kernel)
-    return kernel.takeError();
-  LaunchConfig config;
-  config.grid = Dim3(uint32_t((from.seq + 3) / 4), uint32_t(from.heads), uint32_t(from.batch));
-  config.block = Dim3(64);
-  config.stream = stream;
-  auto i32 = [](int64_t x) { return int32_t(x); };
-  std::vector<KernelArgValue> args = {
-      pointerArg(from), pointerArg(to), i32(from.seq),
-      i32(from.batchStrideOrPacked()), i32(from.tokenStrideOrPacked()),
-      i32(from.headStrideOrPacked()), i32(to.batchStrideOrPacked()),
-      i32(to.tokenStrideOrPacked()), i32(to.headStrideOrPacked())};
-  Expected<LaunchResult> run = kernel->launch(config, args);
-  if (!run)
-    return run.takeError();
-  return Error::success();
-}
-
-/// A packed buffer of t's shape, for an operand whose rows are not aligned.
-Expected<AttentionTensorRef> packedLike(const AttentionTensorRef &t,
-                                        std::optional<Buffer> &storage) {
-  uint64_t bytes = uint64_t(t.batch) * t.seq * t.heads * t.headDim * dtypeSize(t.dtype);
-  Expected<Buffer> buffer = Buffer::allocate(t.buffer->device(), bytes);
-  if (!buffer)
-    return makeError(kComponent, "cannot allocate a packed copy (" + Twine(bytes) +
-                 " bytes): " + toString(buffer.takeError()));
-  storage.emplace(std::move(*buffer));
-  return AttentionTensorRef(*storage, t.dtype, t.batch, t.seq, t.heads, t.headDim);
-}
-
-KernelArgValue pointerArg(const AttentionTensorRef &t) {
-  if (!t.offset)
-    return KernelArgValue(*t.buffer);
-  return KernelArgValue(
-      DevicePointer{t.buffer->address() + uint64_t(t.offset) * dtypeSize(t.dtype)});
 }
 
 } // namespace
@@ -314,7 +159,7 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
     if (Error e = sameDevice("LSE", *lse->buffer))
       return e;
 
-  if (!isIn(q.dtype))
+  if (q.dtype != DType::bf16 && q.dtype != DType::f16)
     return makeError(kComponent, "Q is " + dtypeName(q.dtype) + "; Q, K, V and O must be bf16 or f16");
   for (auto [name, t] : ArrayRef(all).drop_front())
     if (t->dtype != q.dtype)
@@ -327,21 +172,21 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
   // cause.
   for (auto [name, t] : all)
     if (t->batch < 1 || t->seq < 1 || t->heads < 1 || t->headDim < 1)
-      return makeError(kComponent, Twine(name) + " is " + shapeText(*t) +
+      return makeError(kComponent, Twine(name) + " is " + tensorShapeText(*t) +
                    " ([B, S, H, D]); every dimension must be at least 1");
   if (q.headDim != 64 && q.headDim != 128)
     return makeError(kComponent, "head size D = " + Twine(q.headDim) +
                  " is not supported; the kernel has D = 64 and D = 128");
   if (k.batch != q.batch || k.headDim != q.headDim)
-    return makeError(kComponent, "K is " + shapeText(k) + " but Q is " + shapeText(q) +
+    return makeError(kComponent, "K is " + tensorShapeText(k) + " but Q is " + tensorShapeText(q) +
                  "; K needs Q's batch and head size");
   if (v.batch != k.batch || v.seq != k.seq || v.heads != k.heads ||
       v.headDim != k.headDim)
-    return makeError(kComponent, "V is " + shapeText(v) + " but K is " + shapeText(k) +
+    return makeError(kComponent, "V is " + tensorShapeText(v) + " but K is " + tensorShapeText(k) +
                  "; V must have K's shape");
   if (o.batch != q.batch || o.seq != q.seq || o.heads != q.heads ||
       o.headDim != q.headDim)
-    return makeError(kComponent, "O is " + shapeText(o) + "; expected Q's shape " + shapeText(q));
+    return makeError(kComponent, "O is " + tensorShapeText(o) + "; expected Q's shape " + tensorShapeText(q));
   if (q.heads % k.heads)
     return makeError(kComponent, "H = " + Twine(q.heads) + " query heads is not a multiple of H_kv = " +
                  Twine(k.heads) + " key/value heads");
@@ -350,10 +195,10 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
                  ": the launch grid has B and H as dimensions of at most 65535");
 
   for (auto [name, t] : all)
-    if (Error e = checkLayout(name, *t))
+    if (Error e = checkTensorLayout(kComponent, name, *t))
       return e;
-  if (overlaps(o))
-    return makeError(kComponent, "O's strides (" + stridesText(o) +
+  if (tensorOverlaps(o))
+    return makeError(kComponent, "O's strides (" + tensorStridesText(o) +
                  ") make elements overlap; every output element needs its own "
                  "address");
   // Other workgroups still read K, V and the rest of Q while one writes its
@@ -363,9 +208,9 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
     return a.first < b.second && b.first < a.second;
   };
   for (auto [name, t] : ArrayRef(all).take_front(3)) {
-    if (t->buffer != o.buffer || (t == &q && sameView(q, o)))
+    if (t->buffer != o.buffer || (t == &q && sameTensorView(q, o)))
       continue;
-    if (intersect(byteRange(*t), byteRange(o)))
+    if (intersect(tensorByteRange(*t), tensorByteRange(o)))
       return makeError(kComponent, "O overlaps " + Twine(name) +
                    " in their buffer; the kernel reads " + name +
                    " while it writes O (only O = Q, the same view, may share memory)");
@@ -382,7 +227,7 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
       return makeError(kComponent, "LSE (" + Twine(n) + " f32) needs " + Twine(n * 4) +
                    " bytes; its buffer has " + Twine(lse->buffer->size()));
     for (auto [name, t] : all)
-      if (t->buffer == lse->buffer && intersect(byteRange(*t), {0, n * 4}))
+      if (t->buffer == lse->buffer && intersect(tensorByteRange(*t), {0, n * 4}))
         return makeError(kComponent, "LSE overlaps " + Twine(name) +
                      " in their buffer; it needs memory of its own");
   }
@@ -424,17 +269,17 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   AttentionTensorRef Q = q, K = k, V = v, O = o;
   for (auto [src, dst, store] :
        {std::tuple{&q, &Q, &qStore}, {&k, &K, &kStore}, {&v, &V, &vStore}}) {
-    if (rowsAligned(*src))
+    if (tensorRowsAligned(*src))
       continue;
-    Expected<AttentionTensorRef> packed = packedLike(*src, *store);
+    Expected<AttentionTensorRef> packed = packedTensorLike(kComponent, *src, *store);
     if (!packed)
       return packed.takeError();
     *dst = *packed;
-    if (Error e = copyTensor(*src, *dst, jit, options.stream))
+    if (Error e = copyTensor(kComponent, *src, *dst, jit, options.stream))
       return std::move(e);
   }
-  if (!rowsAligned(o)) {
-    Expected<AttentionTensorRef> packed = packedLike(o, oStore);
+  if (!tensorRowsAligned(o)) {
+    Expected<AttentionTensorRef> packed = packedTensorLike(kComponent, o, oStore);
     if (!packed)
       return packed.takeError();
     O = *packed;
@@ -460,10 +305,10 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   // Without LSE the kernel never touches the pointer, but the slot still
   // takes a device address: Q's is a valid one.
   KernelArgValue lseArg =
-      options.lse ? KernelArgValue(*options.lse->buffer) : pointerArg(Q);
+      options.lse ? KernelArgValue(*options.lse->buffer) : tensorPointerArg(Q);
   auto i32 = [](int64_t x) { return int32_t(x); };
   std::vector<KernelArgValue> args = {
-      pointerArg(Q), pointerArg(K), pointerArg(V), pointerArg(O), lseArg,
+      tensorPointerArg(Q), tensorPointerArg(K), tensorPointerArg(V), tensorPointerArg(O), lseArg,
       i32(Q.seq), i32(K.seq), i32(Q.heads), i32(K.heads),
       i32(Q.batchStrideOrPacked()), i32(Q.tokenStrideOrPacked()), i32(Q.headStrideOrPacked()),
       i32(K.batchStrideOrPacked()), i32(K.tokenStrideOrPacked()), i32(K.headStrideOrPacked()),
@@ -475,7 +320,7 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
     return launched.takeError();
   result.launch = *launched;
   if (oStore)
-    if (Error e = copyTensor(O, o, jit, options.stream))
+    if (Error e = copyTensor(kComponent, O, o, jit, options.stream))
       return std::move(e);
   return result;
 }

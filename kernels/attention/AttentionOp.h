@@ -23,6 +23,7 @@
 #ifndef KCC_KERNELS_ATTENTION_ATTENTIONOP_H
 #define KCC_KERNELS_ATTENTION_ATTENTIONOP_H
 
+#include "kernels/attention/AttentionTensor.h"
 #include "target/Target.h"
 #include "runtime/Launch.h"
 #include "runtime/MatrixRef.h"
@@ -38,45 +39,6 @@
 namespace kcc {
 class Jit;
 namespace ops {
-
-/// A [batch, seq, heads, headDim] view of a device buffer. Strides and the
-/// offset count elements; a stride of 0 means "packed" (headDim for heads,
-/// heads * head stride for tokens, seq * token stride for batches), so that
-/// {buffer, dtype, B, S, H, D} is a contiguous tensor.
-struct AttentionTensorRef {
-  const Buffer *buffer = nullptr;
-  DType dtype = DType::bf16;
-  int64_t batch = 0, seq = 0, heads = 0, headDim = 0;
-  int64_t batchStride = 0, tokenStride = 0, headStride = 0;
-  int64_t offset = 0;
-
-  AttentionTensorRef() = default;
-  AttentionTensorRef(const Buffer &buffer, DType dtype, int64_t batch,
-                     int64_t seq, int64_t heads, int64_t headDim)
-      : buffer(&buffer), dtype(dtype), batch(batch), seq(seq), heads(heads),
-        headDim(headDim) {}
-  /// The same view with explicit strides (elements).
-  AttentionTensorRef withStrides(int64_t batchStride, int64_t tokenStride,
-                                 int64_t headStride) const {
-    AttentionTensorRef r = *this;
-    r.batchStride = batchStride;
-    r.tokenStride = tokenStride;
-    r.headStride = headStride;
-    return r;
-  }
-  AttentionTensorRef withOffset(int64_t elements) const {
-    AttentionTensorRef r = *this;
-    r.offset = elements;
-    return r;
-  }
-  int64_t headStrideOrPacked() const { return headStride ? headStride : headDim; }
-  int64_t tokenStrideOrPacked() const {
-    return tokenStride ? tokenStride : heads * headStrideOrPacked();
-  }
-  int64_t batchStrideOrPacked() const {
-    return batchStride ? batchStride : seq * tokenStrideOrPacked();
-  }
-};
 
 /// The kernel variant attention_forward() runs.
 enum class AttentionPath {

@@ -1,0 +1,319 @@
+// kcc FlashAttention backward, the query gradient:
+//   dQ = scale * dS K,  dS = P * (dP - Delta),  dP = dO V^T,
+//   P = exp(scale * Q K^T - LSE)  [+ causal mask]
+//
+// Q, dO, dQ [B, S_q, H, D]; K, V [B, S_kv, H_kv, D] (H a multiple of H_kv);
+// strides in elements (batch, token, head), the head dimension contiguous.
+// LSE [B, H, S_q] is the forward's log-sum-exp (natural log), Delta
+// [B, H, S_q] = rowsum(dO * O) from fmha_bwd_pre.mlir, both f32 packed.
+// Causal masking aligns the diagonal bottom-right, as in the forward.
+//
+// This is the forward's structure with the backward's products: a wave owns
+// 32 queries and works transposed (KV tokens down, its queries across), so
+// that each lane holds one query column and every per-query quantity (LSE,
+// Delta) is one register:
+//   S^T  = K Q^T          (K from LDS, Q^T in registers for the whole loop)
+//   P^T  = 2^(c S^T - LSE log2 e)
+//   dP^T = V dO^T         (V from LDS, dO^T in registers)
+//   dS^T = P^T * (dP^T - Delta)
+//   dQ^T += K^T dS^T      (dS^T, an accumulator, is the B operand by
+//                          `tile.relayout` alone; K^T takes K in the
+//                          accumulator's row order)
+// dQ is a separate pass from dK and dV (fmha_bwd_dkdv.mlir, which walks the
+// queries per key block) rather than accumulated there by atomics: it costs
+// S and dP once more, but writes dQ once, in the input dtype, with no f32
+// scratch tensor or atomic traffic and no dependence on the order of adds.
+//
+// K^T reaches the MFMA as an `a` operand with K (keys) within lanes:
+//   - K_TR: read from K's rows by the transposing LDS read (gfx950);
+//   - otherwise each wave also stores its rows of K transposed, K^T [D, BN],
+//     from which plain reads serve (gfx942 has no transposing read).
+// K and V move through registers into LDS, each wave KVROWS rows of each,
+// between two barriers per key tile.
+//
+// Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile), BLOCK
+// (work-items: 32 queries per 64-lane wave), CAUSAL, K_TR, PAD (K and V rows
+// padding), KTPAD (K^T rows padding), KVROWS (= BN / waves).
+// Launch: grid (ceil(S_q / (32 * waves)), H, B), block BLOCK.
+
+tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
+tile.param_decl @D : i64 = 128
+tile.param_decl @BN : i64 = 64
+tile.param_decl @BLOCK : i64 = 256
+tile.param_decl @CAUSAL : i1 = false
+tile.param_decl @K_TR : i1 = true
+tile.param_decl @PAD : i64 = 8
+tile.param_decl @KTPAD : i64 = 4
+tile.param_decl @KVROWS : i64 = 16
+
+!kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD>
+!ktl = !tile.lds<[D, BN], !tile.dtype<"DTYPE">, pad = KTPAD>
+!buf = !tile.buffer<!tile.dtype<"DTYPE">>
+!ptr = !tile.ptr<!tile.dtype<"DTYPE">>
+!fbuf = !tile.buffer<f32>
+!fptr = !tile.ptr<f32>
+!qt = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+!kf = !tile.tile<[BN, D], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+!ktf = !tile.tile<[D, BN], !tile.dtype<"DTYPE">, #tile.mfma<a, k_from_acc>>
+!s = !tile.tile<[BN, 32], f32, #tile.mfma<acc>>
+!si = !tile.tile<[BN, 32], i32, #tile.mfma<acc>>
+!sm = !tile.tile<[BN, 32], i1, #tile.mfma<acc>>
+!pa = !tile.tile<[BN, 32], !tile.dtype<"DTYPE">, #tile.mfma<acc>>
+!pb = !tile.tile<[BN, 32], !tile.dtype<"DTYPE">, #tile.mfma<b, k_from_acc>>
+!o = !tile.tile<[D, 32], f32, #tile.mfma<acc>>
+!ob = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<acc>>
+!row = !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc>>>
+!rowm = !tile.tile<[1, 32], i1, #tile.slice<0, #tile.mfma<acc>>>
+!rowi = !tile.tile<[1, 32], i32, #tile.slice<0, #tile.mfma<acc>>>
+!kvreg = !tile.tile<[KVROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
+!kvtreg = !tile.tile<[KVROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[4, 1], [2, 32]>>
+
+// Moves key/value tile `j` into LDS through registers: this wave's KVROWS
+// rows of K and V (rows past S_kv read as zero), and without K_TR its rows
+// of K once more, stored transposed into K^T.
+func.func private @fill(%kbuf: !buf, %vbuf: !buf, %kl: !kl, %vl: !kl, %ktl: !ktl,
+                        %j: index, %Skv: index, %ks: index, %vs: index) {
+  %c0 = arith.constant 0 : index
+  %bn = tile.param @BN : index
+  %d = tile.param @D : index
+  %rows = tile.param @KVROWS : index
+  %ktr = tile.param @K_TR : i1
+  %wave = tile.wave_id
+  %r0 = arith.muli %j, %bn : index
+  %rw = arith.muli %wave, %rows : index
+  %r = arith.addi %r0, %rw : index
+  %k = tile.load %kbuf[%r, %c0] stride %ks bounds %Skv, %d : !buf -> !kvreg
+  %v = tile.load %vbuf[%r, %c0] stride %vs bounds %Skv, %d : !buf -> !kvreg
+  tile.lds_store %k, %kl[%c0][%rw, %c0] : !kvreg, !kl
+  tile.lds_store %v, %vl[%c0][%rw, %c0] : !kvreg, !kl
+  %true = arith.constant true
+  %noktr = arith.xori %ktr, %true : i1
+  scf.if %noktr {
+    %kt = tile.load %kbuf[%r, %c0] stride %ks bounds %Skv, %d : !buf -> !kvtreg
+    tile.lds_store %kt, %ktl[%c0][%c0, %rw] transpose : !kvtreg, !ktl
+  }
+  return
+}
+
+// Masks the scores S^T of key tile `j` where it crosses the diagonal or the
+// end of the keys (a wave-uniform decision; other tiles pass through).
+// Key row r is visible to query column c when
+// r <= min(q0 + c + (S_kv - S_q) - k0, S_kv - 1 - k0).
+func.func private @mask(%s: !s, %j: index, %q0: index, %Sq: index, %Skv: index) -> !s {
+  %c1 = arith.constant 1 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %bn = tile.param @BN : index
+  %causal = tile.param @CAUSAL : i1
+  %k0 = arith.muli %j, %bn : index
+  %klast = arith.addi %k0, %bn : index
+  %klast1 = arith.subi %klast, %c1 : index
+  %offs = arith.subi %Skv, %Sq : index
+  %qsee = arith.addi %q0, %offs : index
+  %crosses = arith.cmpi sgt, %klast1, %qsee : index
+  %diag = arith.andi %causal, %crosses : i1
+  %tail = arith.cmpi sgt, %klast, %Skv : index
+  %skv1 = arith.subi %Skv, %c1 : index
+  %mask = arith.ori %diag, %tail : i1
+  %r = scf.if %mask -> !s {
+    %tailc = arith.subi %skv1, %k0 : index
+    %tailci = arith.index_cast %tailc : index to i32
+    %tail_t = tile.splat %tailci : i32 -> !rowi
+    %lim = scf.if %causal -> !rowi {
+      %diagc = arith.subi %qsee, %k0 : index
+      %diagci = arith.index_cast %diagc : index to i32
+      %cols = tile.iota 1 : !rowi
+      %diag_t = tile.splat %diagci : i32 -> !rowi
+      %dlim = tile.addi %cols, %diag_t : !rowi
+      %lt = tile.cmpi slt, %dlim, %tail_t : !rowi -> !rowm
+      %l = tile.select %lt, %dlim, %tail_t : !rowm, !rowi
+      scf.yield %l : !rowi
+    } else {
+      scf.yield %tail_t : !rowi
+    }
+    %rows = tile.iota 0 : !si
+    %limb = tile.broadcast %lim : !rowi -> !si
+    %seen = tile.cmpi sle, %rows, %limb : !si -> !sm
+    %inf = tile.splat %ninf : f32 -> !s
+    %masked = tile.select %seen, %s, %inf : !sm, !s
+    scf.yield %masked : !s
+  } else {
+    scf.yield %s : !s
+  }
+  return %r : !s
+}
+
+// One key tile: dQ^T += K^T dS^T. `c` is scale * log2(e); `bias` is
+// -LSE log2(e) per query (0 for a query that sees no key, whose scores are
+// all masked); `delta` is Delta per query.
+func.func private @tile(%kl: !kl, %vl: !kl, %ktl: !ktl, %j: index, %q0: index,
+                        %Sq: index, %Skv: index, %qt: !qt, %dot: !qt,
+                        %c: f32, %bias: !row, %delta: !row, %dq: !o) -> !o {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %ktr = tile.param @K_TR : i1
+  %z = tile.splat %zero : f32 -> !s
+  tile.setprio 1
+  %kf = tile.lds_load %kl[%c0][%c0, %c0] : !kl -> !kf
+  %s = tile.mma %kf, %qt, %z : !kf, !qt -> !s
+  %vf = tile.lds_load %vl[%c0][%c0, %c0] : !kl -> !kf
+  %dpt = tile.mma %vf, %dot, %z : !kf, !qt -> !s
+  tile.setprio 0
+  %sm = func.call @mask(%s, %j, %q0, %Sq, %Skv) : (!s, index, index, index, index) -> !s
+  %cs = tile.splat %c : f32 -> !s
+  %bb = tile.broadcast %bias : !row -> !s
+  %x = tile.fma %sm, %cs, %bb : !s
+  %p = tile.exp2 %x : !s
+  %db = tile.broadcast %delta : !row -> !s
+  %dd = tile.subf %dpt, %db : !s
+  %ds = tile.mulf %p, %dd : !s
+  %dsd = tile.convert %ds : !s -> !pa
+  %dsb = tile.relayout %dsd : !pa -> !pb
+  %kt = scf.if %ktr -> !ktf {
+    %t = tile.lds_load %kl[%c0][%c0, %c0] transpose : !kl -> !ktf
+    scf.yield %t : !ktf
+  } else {
+    %t = tile.lds_load %ktl[%c0][%c0, %c0] : !ktl -> !ktf
+    scf.yield %t : !ktf
+  }
+  tile.setprio 1
+  %r = tile.mma %kt, %dsb, %dq : !ktf, !pb -> !o
+  tile.setprio 0
+  return %r : !o
+}
+
+func.func @fmha_bwd_dq(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dq: !ptr,
+                       %lse: !fptr, %delta: !fptr,
+                       %Sq: index, %Skv: index, %H: index, %Hkv: index,
+                       %q_b: index, %q_s: index, %q_h: index,
+                       %k_b: index, %k_s: index, %k_h: index,
+                       %v_b: index, %v_s: index, %v_h: index,
+                       %do_b: index, %do_s: index, %do_h: index,
+                       %dq_b: index, %dq_s: index, %dq_h: index,
+                       %c: f32, %scale: f32)
+    attributes {tile.kernel, tile.block_size = @BLOCK} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %nlog2e = arith.constant -1.44269504 : f32
+  %d = tile.param @D : index
+  %bn = tile.param @BN : index
+  %block = tile.param @BLOCK : index
+  %causal = tile.param @CAUSAL : i1
+
+  %bq = tile.program_id 0
+  %h = tile.program_id 1
+  %b = tile.program_id 2
+  %waves = arith.divui %block, %c64 : index
+  %wave = tile.wave_id
+  %per_wg = arith.muli %waves, %c32 : index
+  %qwg = arith.muli %bq, %per_wg : index
+  %qw = arith.muli %wave, %c32 : index
+  %q0 = arith.addi %qwg, %qw : index
+  %group = arith.divui %H, %Hkv : index
+  %hk = arith.divui %h, %group : index
+
+  // Buffers over this batch and head, each ending at its last row.
+  %sq1 = arith.subi %Sq, %c1 : index
+  %skv1 = arith.subi %Skv, %c1 : index
+  %qoff_b = arith.muli %b, %q_b : index
+  %qoff_h = arith.muli %h, %q_h : index
+  %qoff = arith.addi %qoff_b, %qoff_h : index
+  %koff_b = arith.muli %b, %k_b : index
+  %koff_h = arith.muli %hk, %k_h : index
+  %koff = arith.addi %koff_b, %koff_h : index
+  %voff_b = arith.muli %b, %v_b : index
+  %voff_h = arith.muli %hk, %v_h : index
+  %voff = arith.addi %voff_b, %voff_h : index
+  %dooff_b = arith.muli %b, %do_b : index
+  %dooff_h = arith.muli %h, %do_h : index
+  %dooff = arith.addi %dooff_b, %dooff_h : index
+  %dqoff_b = arith.muli %b, %dq_b : index
+  %dqoff_h = arith.muli %h, %dq_h : index
+  %dqoff = arith.addi %dqoff_b, %dqoff_h : index
+  %qn0 = arith.muli %sq1, %q_s : index
+  %qn = arith.addi %qn0, %d : index
+  %kn0 = arith.muli %skv1, %k_s : index
+  %kn = arith.addi %kn0, %d : index
+  %vn0 = arith.muli %skv1, %v_s : index
+  %vn = arith.addi %vn0, %d : index
+  %don0 = arith.muli %sq1, %do_s : index
+  %don = arith.addi %don0, %d : index
+  %dqn0 = arith.muli %sq1, %dq_s : index
+  %dqn = arith.addi %dqn0, %d : index
+  %qp = tile.ptr_add %q, %qoff : !ptr
+  %kp = tile.ptr_add %k, %koff : !ptr
+  %vp = tile.ptr_add %v, %voff : !ptr
+  %dop = tile.ptr_add %do, %dooff : !ptr
+  %dqp = tile.ptr_add %dq, %dqoff : !ptr
+  %qbuf = tile.make_buffer %qp, %qn : !ptr -> !buf
+  %kbuf = tile.make_buffer %kp, %kn : !ptr -> !buf
+  %vbuf = tile.make_buffer %vp, %vn : !ptr -> !buf
+  %dobuf = tile.make_buffer %dop, %don : !ptr -> !buf
+  %dqbuf = tile.make_buffer %dqp, %dqn : !ptr -> !buf
+  %bh0 = arith.muli %b, %H : index
+  %bh = arith.addi %bh0, %h : index
+  %loff = arith.muli %bh, %Sq : index
+  %lp = tile.ptr_add %lse, %loff : !fptr
+  %dp = tile.ptr_add %delta, %loff : !fptr
+  %lbuf = tile.make_buffer %lp, %Sq : !fptr -> !fbuf
+  %dbuf = tile.make_buffer %dp, %Sq : !fptr -> !fbuf
+
+  %kl = tile.lds_alloc "k" : !kl
+  %vl = tile.lds_alloc "v" : !kl
+  %ktl = tile.lds_alloc "kt" : !ktl
+
+  // This wave's queries, loaded once: Q^T and dO^T as B operands, and the
+  // per-query LSE and Delta (queries past S_q read as zero and are never
+  // stored).
+  %qt = tile.load %qbuf[%q0, %c0] stride %q_s bounds %Sq, %d transpose : !buf -> !qt
+  %dot = tile.load %dobuf[%q0, %c0] stride %do_s bounds %Sq, %d transpose : !buf -> !qt
+  %lse_r = tile.load %lbuf[%c0, %q0] stride %c0 bounds %c1, %Sq : !fbuf -> !row
+  %delta_r = tile.load %dbuf[%c0, %q0] stride %c0 bounds %c1, %Sq : !fbuf -> !row
+  // P = 2^(c s - LSE log2 e). A query that sees no key has LSE = -inf; its
+  // scores are all masked to -inf, and a bias of 0 keeps P at 0 (not NaN).
+  %ninft = tile.splat %ninf : f32 -> !row
+  %zt = tile.splat %zero : f32 -> !row
+  %nlt = tile.splat %nlog2e : f32 -> !row
+  %unseen = tile.cmpf oeq, %lse_r, %ninft : !row -> !rowm
+  %lsafe = tile.select %unseen, %zt, %lse_r : !rowm, !row
+  %bias = tile.mulf %lsafe, %nlt : !row
+
+  // Key tiles to visit: all, or (causal) up to the one holding the last key
+  // the workgroup's last query sees.
+  %bn1 = arith.subi %bn, %c1 : index
+  %skvb = arith.addi %Skv, %bn1 : index
+  %ntiles = arith.divui %skvb, %bn : index
+  %qwg_end = arith.addi %qwg, %per_wg : index
+  %qlast0 = arith.minsi %qwg_end, %Sq : index
+  %qlast = arith.subi %qlast0, %c1 : index
+  %offs = arith.subi %Skv, %Sq : index
+  %kmax = arith.addi %qlast, %offs : index
+  %kmax_ok = arith.cmpi sge, %kmax, %c0 : index
+  %kmax_t0 = arith.divsi %kmax, %bn : index
+  %kmax_t = arith.addi %kmax_t0, %c1 : index
+  %kmax_n = arith.select %kmax_ok, %kmax_t, %c0 : index
+  %causal_n = arith.minsi %ntiles, %kmax_n : index
+  %n = arith.select %causal, %causal_n, %ntiles : index
+
+  %dq0 = tile.splat %zero : f32 -> !o
+  %acc = scf.for %j = %c0 to %n step %c1 iter_args(%a = %dq0) -> (!o) {
+    func.call @fill(%kbuf, %vbuf, %kl, %vl, %ktl, %j, %Skv, %k_s, %v_s)
+        : (!buf, !buf, !kl, !kl, !ktl, index, index, index, index) -> ()
+    tile.barrier
+    %a2 = func.call @tile(%kl, %vl, %ktl, %j, %q0, %Sq, %Skv, %qt, %dot, %c, %bias, %delta_r, %a)
+        : (!kl, !kl, !ktl, index, index, index, index, !qt, !qt, f32, !row, !row, !o) -> !o
+    // Every wave is done with the tile before the next one overwrites it.
+    tile.barrier
+    scf.yield %a2 : !o
+  }
+
+  // dQ = scale dQ^T, stored transposed into dQ [S_q, D].
+  %sc = tile.splat %scale : f32 -> !o
+  %out = tile.mulf %acc, %sc : !o
+  %outd = tile.convert %out : !o -> !ob
+  tile.store %outd, %dqbuf[%q0, %c0] stride %dq_s bounds %Sq, %d transpose : !ob, !buf
+  return
+}
