@@ -210,6 +210,21 @@ Error checkAttentionBackward(const AttentionTensorRef &q, const AttentionTensorR
     if (t->buffer == lse.buffer && intersect(tensorByteRange(*t), {0, n * 4}))
       return makeError(kComponent, Twine(name) + " overlaps LSE in their buffer; each "
                                                  "gradient needs memory of its own");
+  if (options.delta) {
+    const VectorRef &d = *options.delta;
+    if (!d.buffer)
+      return makeError(kComponent, "Delta has no buffer");
+    if (Error e = sameDevice("Delta", *d.buffer))
+      return e;
+    if (d.dtype != DType::f32 || uint64_t(d.size) != n || n * 4 > d.buffer->size())
+      return makeError(kComponent, "Delta must be " + Twine(n) +
+                                       " f32 (B * H * S_q) in a buffer of at least " +
+                                       Twine(n * 4) + " bytes");
+    for (auto [name, t] : all)
+      if (t->buffer == d.buffer && intersect(tensorByteRange(*t), {0, n * 4}))
+        return makeError(kComponent, "Delta overlaps " + Twine(name) +
+                                         " in their buffer; it needs memory of its own");
+  }
   if (options.scale && !(std::isfinite(*options.scale) && *options.scale > 0)) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", *options.scale);
@@ -274,10 +289,15 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
   }
 
   uint64_t rows = uint64_t(q.batch) * uint64_t(q.heads) * uint64_t(q.seq);
-  Expected<Buffer> delta = Buffer::allocate(device, rows * 4);
-  if (!delta)
-    return makeError(kComponent, "cannot allocate Delta (" + Twine(rows * 4) +
-                                     " bytes): " + toString(delta.takeError()));
+  std::optional<Buffer> deltaStore;
+  if (!options.delta) {
+    Expected<Buffer> b = Buffer::allocate(device, rows * 4);
+    if (!b)
+      return makeError(kComponent, "cannot allocate Delta (" + Twine(rows * 4) +
+                                       " bytes): " + toString(b.takeError()));
+    deltaStore.emplace(std::move(*b));
+  }
+  const Buffer *delta = options.delta ? options.delta->buffer : &*deltaStore;
 
   auto i32 = [](int64_t x) { return int32_t(x); };
   auto strides = [&](const AttentionTensorRef &t) {
@@ -317,7 +337,8 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
                                         KernelArgValue(*delta), i32(q.seq), i32(q.heads)};
     for (const AttentionTensorRef *t : {&O, &DO})
       llvm::append_range(args, strides(*t));
-    if (Error e = launch(*pre, result.delta, std::move(args)))
+    if (options.runDelta)
+      if (Error e = launch(*pre, result.delta, std::move(args)))
       return std::move(e);
   }
 
@@ -343,7 +364,8 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
       llvm::append_range(args, strides(*t));
     args.push_back(c);
     args.push_back(fscale);
-    if (Error e = launch(*dkdv, result.dkdv, std::move(args)))
+    if (options.runDkDv)
+      if (Error e = launch(*dkdv, result.dkdv, std::move(args)))
       return std::move(e);
   }
 
@@ -364,12 +386,15 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
       llvm::append_range(args, strides(*t));
     args.push_back(c);
     args.push_back(fscale);
-    if (Error e = launch(*dqk, result.dq, std::move(args)))
+    if (options.runDq)
+      if (Error e = launch(*dqk, result.dq, std::move(args)))
       return std::move(e);
   }
 
+  bool ran[8] = {false, false, false, false, false, options.runDq, options.runDkDv,
+                 options.runDkDv};
   for (int i = 5; i < 8; ++i)
-    if (stores[i])
+    if (stores[i] && ran[i])
       if (Error e = copyTensor(kComponent, *used[i], *given[i], jit, options.stream))
         return std::move(e);
   return result;
@@ -431,11 +456,29 @@ void attentionBackwardReference(const AttentionShape &s, ArrayRef<double> q,
     }
 }
 
-double attentionBackwardFlops(const AttentionShape &s, bool causal) {
+/// 2 B H D times the visible (query, key) pairs: one product's FLOPs.
+static double productFlops(const AttentionShape &s, bool causal) {
   double pairs = 0;
   for (int64_t i = 0; i < s.seqQ; ++i)
     pairs += double(visibleKeys(i, s.seqQ, s.seqKv, causal));
-  return 2.0 * 5.0 * double(s.batch) * double(s.heads) * double(s.headDim) * pairs;
+  return 2.0 * double(s.batch) * double(s.heads) * double(s.headDim) * pairs;
+}
+
+double attentionBackwardFlops(const AttentionShape &s, bool causal) {
+  return 5.0 * productFlops(s, causal);
+}
+
+double attentionBackwardKernelFlops(AttentionBackwardKernel kernel, const AttentionShape &s,
+                                    bool causal) {
+  switch (kernel) {
+  case AttentionBackwardKernel::Delta:
+    return 2.0 * double(s.batch) * double(s.heads) * double(s.seqQ) * double(s.headDim);
+  case AttentionBackwardKernel::DkDv:
+    return 4.0 * productFlops(s, causal);
+  case AttentionBackwardKernel::Dq:
+    return 3.0 * productFlops(s, causal);
+  }
+  return 0;
 }
 
 } // namespace kcc::ops

@@ -54,6 +54,14 @@ struct AttentionBackwardOptions {
   std::vector<std::string> dkdvParams, dqParams;
   /// HIP devices: the stream every launch of the op goes on.
   uint64_t stream = 0;
+  /// Delta [B, H, S_q] f32 (packed): the caller's scratch, which a run
+  /// without the Delta kernel reads as an earlier run left it; none: the op
+  /// allocates one per call.
+  std::optional<VectorRef> delta;
+  /// The kernels to run, in launch order; all three by default. A timing
+  /// harness runs Delta once into its own `delta` and then times dK/dV and
+  /// dQ one launch at a time.
+  bool runDelta = true, runDkDv = true, runDq = true;
 };
 
 /// One kernel's launch within attention_backward().
@@ -104,6 +112,10 @@ void attentionBackwardReference(const AttentionShape &shape, llvm::ArrayRef<doub
 /// (the dQ pass's recomputation of S and dP not included, as for
 /// hand-written kernels).
 double attentionBackwardFlops(const AttentionShape &shape, bool causal);
+/// The FLOPs one kernel does by the same count: dK/dV four products (S, dP,
+/// dV, dK), dQ three (S and dP again, dQ), Delta 2 B H S_q D.
+double attentionBackwardKernelFlops(AttentionBackwardKernel kernel, const AttentionShape &shape,
+                                    bool causal);
 
 } // namespace ops
 } // namespace kcc

@@ -262,21 +262,28 @@ func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv
   %zt = tile.splat %zero : f32 -> !col
   %nlt = tile.splat %nlog2e : f32 -> !col
   %g0 = tile.splat %zero : f32 -> !g
-  %acc:2 = scf.for %hg = %c0 to %group step %c1 iter_args(%dka = %g0, %dva = %g0) -> (!g, !g) {
+  // One loop over (query head of the group, query tile) pairs, heads
+  // outermost, so that the steady state is one loop whose trip count the
+  // loop header states (and a later software pipeline has one loop to
+  // work on): the pair advances by a compare and two selects.
+  %nt = arith.subi %ntiles, %first_t : index
+  %pairs = arith.muli %group, %nt : index
+  %hq0 = arith.muli %hk, %group : index
+  %bh0 = arith.muli %b, %H : index
+  %qoff_b = arith.muli %b, %q_b : index
+  %dooff_b = arith.muli %b, %do_b : index
+  %acc:4 = scf.for %t = %c0 to %pairs step %c1
+      iter_args(%dka = %g0, %dva = %g0, %hg = %c0, %it = %first_t) -> (!g, !g, index, index) {
     // Query head h of the group: its Q, dO, LSE and Delta.
-    %hq0 = arith.muli %hk, %group : index
     %h = arith.addi %hq0, %hg : index
-    %qoff_b = arith.muli %b, %q_b : index
     %qoff_h = arith.muli %h, %q_h : index
     %qoff = arith.addi %qoff_b, %qoff_h : index
-    %dooff_b = arith.muli %b, %do_b : index
     %dooff_h = arith.muli %h, %do_h : index
     %dooff = arith.addi %dooff_b, %dooff_h : index
     %qp = tile.ptr_add %q, %qoff : !ptr
     %dop = tile.ptr_add %do, %dooff : !ptr
     %qbuf = tile.make_buffer %qp, %qn : !ptr -> !buf
     %dobuf = tile.make_buffer %dop, %don : !ptr -> !buf
-    %bh0 = arith.muli %b, %H : index
     %bh = arith.addi %bh0, %h : index
     %loff = arith.muli %bh, %Sq : index
     %lp = tile.ptr_add %lse, %loff : !fptr
@@ -284,26 +291,28 @@ func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv
     %lbuf = tile.make_buffer %lp, %Sq : !fptr -> !fbuf
     %dbuf = tile.make_buffer %dp, %Sq : !fptr -> !fbuf
 
-    %r:2 = scf.for %it = %first_t to %ntiles step %c1 iter_args(%dkb = %dka, %dvb = %dva) -> (!g, !g) {
-      %i0 = arith.muli %it, %bm : index
-      func.call @fill(%qbuf, %ql, %qtl, %i0, %Sq, %q_s) : (!buf, !ql, !qtl, index, index, index) -> ()
-      func.call @fill(%dobuf, %dol, %dotl, %i0, %Sq, %do_s) : (!buf, !ql, !qtl, index, index, index) -> ()
-      // LSE and Delta of the tile's queries, one value per accumulator row.
-      // P = 2^(c s - LSE log2 e); a query that sees no key has LSE = -inf,
-      // its scores are all masked, and a bias of 0 keeps P at 0.
-      %lse_c = tile.load %lbuf[%i0, %c0] stride %c1 bounds %Sq, %c1 : !fbuf -> !col
-      %delta_c = tile.load %dbuf[%i0, %c0] stride %c1 bounds %Sq, %c1 : !fbuf -> !col
-      %unseen = tile.cmpf oeq, %lse_c, %ninft : !col -> !colm
-      %lsafe = tile.select %unseen, %zt, %lse_c : !colm, !col
-      %bias = tile.mulf %lsafe, %nlt : !col
-      tile.barrier
-      %x:2 = func.call @tile(%ql, %dol, %qtl, %dotl, %i0, %kw, %offs, %kt, %vt, %c, %bias, %delta_c, %dkb, %dvb)
-          : (!ql, !ql, !qtl, !qtl, index, index, index, !kt, !kt, f32, !col, !col, !g, !g) -> (!g, !g)
-      // Every wave is done with the tile before the next one overwrites it.
-      tile.barrier
-      scf.yield %x#0, %x#1 : !g, !g
-    }
-    scf.yield %r#0, %r#1 : !g, !g
+    %i0 = arith.muli %it, %bm : index
+    func.call @fill(%qbuf, %ql, %qtl, %i0, %Sq, %q_s) : (!buf, !ql, !qtl, index, index, index) -> ()
+    func.call @fill(%dobuf, %dol, %dotl, %i0, %Sq, %do_s) : (!buf, !ql, !qtl, index, index, index) -> ()
+    // LSE and Delta of the tile's queries, one value per accumulator row.
+    // P = 2^(c s - LSE log2 e); a query that sees no key has LSE = -inf,
+    // its scores are all masked, and a bias of 0 keeps P at 0.
+    %lse_c = tile.load %lbuf[%i0, %c0] stride %c1 bounds %Sq, %c1 : !fbuf -> !col
+    %delta_c = tile.load %dbuf[%i0, %c0] stride %c1 bounds %Sq, %c1 : !fbuf -> !col
+    %unseen = tile.cmpf oeq, %lse_c, %ninft : !col -> !colm
+    %lsafe = tile.select %unseen, %zt, %lse_c : !colm, !col
+    %bias = tile.mulf %lsafe, %nlt : !col
+    tile.barrier
+    %x:2 = func.call @tile(%ql, %dol, %qtl, %dotl, %i0, %kw, %offs, %kt, %vt, %c, %bias, %delta_c, %dka, %dva)
+        : (!ql, !ql, !qtl, !qtl, index, index, index, !kt, !kt, f32, !col, !col, !g, !g) -> (!g, !g)
+    // Every wave is done with the tile before the next one overwrites it.
+    tile.barrier
+    %it1 = arith.addi %it, %c1 : index
+    %wrap = arith.cmpi eq, %it1, %ntiles : index
+    %itn = arith.select %wrap, %first_t, %it1 : index
+    %hg1 = arith.addi %hg, %c1 : index
+    %hgn = arith.select %wrap, %hg1, %hg : index
+    scf.yield %x#0, %x#1, %hgn, %itn : !g, !g, index, index
   }
 
   // dK = scale dK^T and dV = dV^T, stored transposed into [S_kv, D].

@@ -2,8 +2,9 @@
 //
 // Each named kernel gets a runner that knows its operands (names, shapes,
 // dtypes from the -D parameters) and calls its op wrapper, in one file each:
-// the GEMM (RunGemm.cpp) and attention (RunAttention.cpp, the kernel
-// fmha_fwd.mlir, also runnable as `kcc run fmha_fwd`). This file parses the
+// the GEMM (RunGemm.cpp), attention (RunAttention.cpp, the kernel
+// fmha_fwd.mlir, also runnable as `kcc run fmha_fwd`) and its backward
+// (RunAttentionBackward.cpp: Delta, dK/dV and dQ). This file parses the
 // options (RunKernelOptions.cpp) and dispatches on the name.
 //
 //===----------------------------------------------------------------------===//
@@ -20,7 +21,8 @@ using namespace llvm;
 namespace kcc {
 
 bool isNamedKernel(StringRef word) {
-  return (word == "attention" || findEmbeddedKernel(word).has_value()) &&
+  return (word == "attention" || word == "attention_backward" ||
+          findEmbeddedKernel(word).has_value()) &&
          !sys::fs::exists(word);
 }
 
@@ -32,6 +34,12 @@ int runNamedKernel(ArrayRef<StringRef> args) {
     return *exit;
   if (o.kernel == "attention" || o.kernel == "fmha_fwd")
     return runAttention(o);
+  if (o.kernel == "attention_backward")
+    return runAttentionBackward(o);
+  if (!o.scopedDefines.empty())
+    return fail("-D " + o.scopedDefines.front().first + "." +
+                o.scopedDefines.front().second.str() + ": " + o.kernel +
+                " is one kernel; give its parameters as -D NAME=VALUE");
   if (o.kernel == "gemm")
     return runGemm(o);
   return fail("kernel '" + o.kernel + "' has no runner in kcc run; compile it "

@@ -25,6 +25,11 @@ constexpr const char *kUsage =
     "       kcc run attention [--device ...] [-D NAME=VALUE]... "
     "[--shape B=..,Sq=..,Skv=..,H=..,Hkv=..,D=..] [--causal] [--scale X] "
     "[--seed N] [--inputs q=Q.npy,k=K.npy,v=V.npy] [--outputs DIR] [--atol X] [--verify] [--check] "
+    "[--timing [--steady-state[=K]] ...]\n"
+    "       kcc run attention_backward [--device ...] [-D DTYPE=bf16|f16] "
+    "[-D dkdv.NAME=VALUE]... [-D dq.NAME=VALUE]... "
+    "[--shape B=..,Sq=..,Skv=..,H=..,Hkv=..,D=..] [--causal] [--scale X] [--seed N] "
+    "[--inputs q=,k=,v=,do=[,o=,lse=]] [--outputs DIR] [--atol X] [--verify] [--check] "
     "[--timing [--steady-state[=K]] ...]";
 
 /// "k1=v1,k2=v2" into a map; false on a malformed pair.
@@ -122,11 +127,17 @@ std::optional<int> parseOptions(ArrayRef<StringRef> args, Options &o) {
     } else if (a.starts_with("-D")) {
       if (a == "-D" && i + 1 >= args.size())
         return fail("-D needs NAME=VALUE");
-      Expected<ParamBinding> d =
-          ParamBinding::parse(a == "-D" ? args[++i] : a.drop_front(2));
+      StringRef text = a == "-D" ? args[++i] : a.drop_front(2);
+      // KERNEL.NAME=VALUE binds NAME in one kernel of the op.
+      auto [scope, rest] = text.split('.');
+      bool scoped = !rest.empty() && !scope.contains('=');
+      Expected<ParamBinding> d = ParamBinding::parse(scoped ? rest : text);
       if (!d)
         return fail(toString(d.takeError()));
-      o.defines.push_back(std::move(*d));
+      if (scoped)
+        o.scopedDefines.emplace_back(scope.str(), std::move(*d));
+      else
+        o.defines.push_back(std::move(*d));
     } else if (a == "--device" || a.starts_with("--device=")) {
       auto v = value("--device");
       if (!v) return fail("--device needs hip:N, emu:gfx942 or emu:gfx950");
@@ -221,6 +232,15 @@ Error OpTiming::print(const LaunchResult &launch) {
   if (!report)
     return report.takeError();
   return o_.timing.print(*report, chip_);
+}
+
+Expected<double> OpTiming::printSeconds(const LaunchResult &launch) {
+  Expected<emu::timing::TimingReport> report = timing_->report(launch);
+  if (!report)
+    return report.takeError();
+  if (Error e = o_.timing.print(*report, chip_))
+    return std::move(e);
+  return report->kernelSeconds;
 }
 
 } // namespace kcc::runkernel

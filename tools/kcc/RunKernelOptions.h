@@ -37,6 +37,9 @@ namespace kcc::runkernel {
 struct Options {
   std::string kernel, device;
   std::vector<ParamBinding> defines; // -D, parsed as they are read
+  /// -D KERNEL.NAME=VALUE: a parameter of one kernel of a multi-kernel op
+  /// (attention_backward's dkdv and dq), in the order given.
+  std::vector<std::pair<std::string, ParamBinding>> scopedDefines;
   llvm::StringMap<int64_t> shape;
   uint64_t seed = 1;
   llvm::StringMap<std::string> inputs;
@@ -57,6 +60,9 @@ public:
   start(Device &device, const Options &o, double flops);
   /// Detaches and prints the estimate of `launch`; call after the op returned.
   llvm::Error print(const LaunchResult &launch);
+  /// The same, returning the estimated kernel time in seconds (for an op
+  /// whose launches are timed one by one and summed).
+  llvm::Expected<double> printSeconds(const LaunchResult &launch);
 
 private:
   OpTiming(std::unique_ptr<LaunchTiming> timing, const Options &o, Chip chip)
@@ -101,6 +107,8 @@ int fail(const llvm::Twine &message);
 /// success, 1 on errors or a failed comparison.
 int runGemm(const Options &o);
 int runAttention(const Options &o);
+/// `kcc run attention_backward` (RunAttentionBackward.cpp).
+int runAttentionBackward(const Options &o);
 
 } // namespace kcc::runkernel
 

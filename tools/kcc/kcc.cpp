@@ -92,7 +92,7 @@ const char *const kHelpTail =
     "                    run a kernel of any code object (kcc's, clang's, AMD's)\n"
     "                    on the emulator or a GPU, with check mode and the timing\n"
     "                    model\n"
-    "  kcc run gemm|attention [--shape ...] [-D NAME=VALUE]... [--verify]\n"
+    "  kcc run gemm|attention|attention_backward [--shape ...] [-D NAME=VALUE]... [--verify]\n"
     "                    run one of kcc's kernels through its op on random or .npy\n"
     "                    inputs, checked against a float64 host reference\n"
     "  kcc cache --stats|--clear [--dir DIR]\n"
