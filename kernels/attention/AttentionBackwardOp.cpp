@@ -216,12 +216,15 @@ Error checkAttentionBackward(const AttentionTensorRef &q, const AttentionTensorR
       return makeError(kComponent, "Delta has no buffer");
     if (Error e = sameDevice("Delta", *d.buffer))
       return e;
-    if (d.dtype != DType::f32 || uint64_t(d.size) != n || n * 4 > d.buffer->size())
-      return makeError(kComponent, "Delta must be " + Twine(n) +
-                                       " f32 (B * H * S_q) in a buffer of at least " +
-                                       Twine(n * 4) + " bytes");
+    if (d.dtype != DType::f32 || uint64_t(d.size) != 2 * n || n * 8 > d.buffer->size())
+      return makeError(kComponent, "Delta must be " + Twine(2 * n) +
+                                       " f32 (B * H * 2 * S_q: bias and Delta per query) in a "
+                                       "buffer of at least " +
+                                       Twine(n * 8) + " bytes");
+    if (d.buffer == lse.buffer)
+      return makeError(kComponent, "Delta shares LSE's buffer; it needs memory of its own");
     for (auto [name, t] : all)
-      if (t->buffer == d.buffer && intersect(tensorByteRange(*t), {0, n * 4}))
+      if (t->buffer == d.buffer && intersect(tensorByteRange(*t), {0, n * 8}))
         return makeError(kComponent, "Delta overlaps " + Twine(name) +
                                          " in their buffer; it needs memory of its own");
   }
@@ -291,9 +294,9 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
   uint64_t rows = uint64_t(q.batch) * uint64_t(q.heads) * uint64_t(q.seq);
   std::optional<Buffer> deltaStore;
   if (!options.delta) {
-    Expected<Buffer> b = Buffer::allocate(device, rows * 4);
+    Expected<Buffer> b = Buffer::allocate(device, rows * 8);
     if (!b)
-      return makeError(kComponent, "cannot allocate Delta (" + Twine(rows * 4) +
+      return makeError(kComponent, "cannot allocate the per-query terms (" + Twine(rows * 8) +
                                        " bytes): " + toString(b.takeError()));
     deltaStore.emplace(std::move(*b));
   }
@@ -334,7 +337,8 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
   result.delta.block = Dim3(uint32_t(*preBlock));
   {
     std::vector<KernelArgValue> args = {tensorPointerArg(O), tensorPointerArg(DO),
-                                        KernelArgValue(*delta), i32(q.seq), i32(q.heads)};
+                                        KernelArgValue(*lse.buffer), KernelArgValue(*delta),
+                                        i32(q.seq), i32(q.heads)};
     for (const AttentionTensorRef *t : {&O, &DO})
       llvm::append_range(args, strides(*t));
     if (options.runDelta)
@@ -358,8 +362,7 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
     std::vector<KernelArgValue> args = {
         tensorPointerArg(Q),  tensorPointerArg(K),  tensorPointerArg(V),
         tensorPointerArg(DO), tensorPointerArg(DK), tensorPointerArg(DV),
-        KernelArgValue(*lse.buffer), KernelArgValue(*delta),
-        i32(q.seq), i32(k.seq), i32(q.heads), i32(k.heads)};
+        KernelArgValue(*delta), i32(q.seq), i32(k.seq), i32(q.heads), i32(k.heads)};
     for (const AttentionTensorRef *t : {&Q, &K, &V, &DO, &DK, &DV})
       llvm::append_range(args, strides(*t));
     args.push_back(c);
@@ -380,8 +383,8 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
   {
     std::vector<KernelArgValue> args = {
         tensorPointerArg(Q),  tensorPointerArg(K),  tensorPointerArg(V),
-        tensorPointerArg(DO), tensorPointerArg(DQ), KernelArgValue(*lse.buffer),
-        KernelArgValue(*delta), i32(q.seq), i32(k.seq), i32(q.heads), i32(k.heads)};
+        tensorPointerArg(DO), tensorPointerArg(DQ), KernelArgValue(*delta), i32(q.seq),
+        i32(k.seq), i32(q.heads), i32(k.heads)};
     for (const AttentionTensorRef *t : {&Q, &K, &V, &DO, &DQ})
       llvm::append_range(args, strides(*t));
     args.push_back(c);

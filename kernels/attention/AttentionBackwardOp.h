@@ -11,7 +11,7 @@
 // Causal masking aligns the diagonal bottom-right, as in the forward.
 //
 // Three kernels run in order (kernels/attention/fmha_bwd_*.mlir): Delta
-// into a scratch buffer, then dK and dV (one workgroup per block of keys,
+// and the exponent bias -LSE log2(e) per query into a scratch buffer, then dK and dV (one workgroup per block of keys,
 // walking the queries), then dQ (one per block of queries, walking the
 // keys). dQ is its own pass rather than summed by atomics from the dK/dV
 // kernel: see fmha_bwd_dq.mlir for why.
@@ -54,9 +54,10 @@ struct AttentionBackwardOptions {
   std::vector<std::string> dkdvParams, dqParams;
   /// HIP devices: the stream every launch of the op goes on.
   uint64_t stream = 0;
-  /// Delta [B, H, S_q] f32 (packed): the caller's scratch, which a run
-  /// without the Delta kernel reads as an earlier run left it; none: the op
-  /// allocates one per call.
+  /// The per-query terms [B, H, 2, S_q] f32 (packed; the exponent bias
+  /// -LSE log2(e) and Delta, see fmha_bwd_pre.mlir): the caller's scratch,
+  /// which a run without the Delta kernel reads as an earlier run left it;
+  /// none: the op allocates one per call.
   std::optional<VectorRef> delta;
   /// The kernels to run, in launch order; all three by default. A timing
   /// harness runs Delta once into its own `delta` and then times dK/dV and

@@ -4,8 +4,8 @@
 //
 // Q, dO [B, S_q, H, D]; K, V, dK, dV [B, S_kv, H_kv, D] (H a multiple of
 // H_kv: MHA, GQA, MQA); strides in elements (batch, token, head), the head
-// dimension contiguous. LSE and Delta [B, H, S_q] f32 packed, as for
-// fmha_bwd_dq.mlir. Causal masking aligns the diagonal bottom-right: query i
+// dimension contiguous. STATS [B, H, 2, S_q] f32 (fmha_bwd_pre.mlir) holds
+// per query the exponent bias -LSE log2(e) and Delta = rowsum(dO * O). Causal masking aligns the diagonal bottom-right: query i
 // sees keys j <= i + (S_kv - S_q).
 //
 // A workgroup owns 32 keys per wave of one key/value head and walks, for
@@ -14,7 +14,7 @@
 // A wave keeps K^T and V^T of its 32 keys as B operands for the whole loop,
 // and the accumulators dV^T and dK^T [D, 32] (its keys across the lanes):
 //   S    = Q K^T          [BM, 32]  (Q from LDS)
-//   P    = 2^(c S - LSE log2 e)      (LSE per query: one value per row)
+//   P    = 2^(c S + bias)            (bias per query: one value per row)
 //   dV^T += dO^T P        (P, an accumulator with queries down, is the B
 //                          operand by `tile.relayout` alone; dO^T takes its
 //                          K, the queries, in the accumulator's row order)
@@ -27,7 +27,10 @@
 //   - otherwise each wave also stores its rows of Q and dO transposed,
 //     [D, BM], from which plain reads serve (gfx942).
 // Per query tile each wave moves QROWS rows of Q and dO through registers
-// into LDS, between two barriers. Keys past S_kv and queries past S_q read
+// into LDS, between two barriers, and wave 0 the tile's bias and Delta
+// (read back by every wave as columns, one value per accumulator row); the
+// next tile's loads are issued before this tile's products, so that their
+// latency hides under them. Keys past S_kv and queries past S_q read
 // as zero and need no mask: their rows and columns of S never meet a stored
 // output (a key's column only feeds that key's dK and dV; a query's row has
 // dO = 0 and Delta = 0, so adds nothing).
@@ -64,30 +67,81 @@ tile.param_decl @QROWS : i64 = 8
 !g = !tile.tile<[D, 32], f32, #tile.mfma<acc>>
 !gb = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<acc>>
 !col = !tile.tile<[BM, 1], f32, #tile.slice<1, #tile.mfma<acc>>>
+!st = !tile.tile<[2, BM], f32, #tile.blocked<[1, 1], [2, 32]>>
+!stl = !tile.lds<[2, BM], f32, pad = 0>
 !colm = !tile.tile<[BM, 1], i1, #tile.slice<1, #tile.mfma<acc>>>
 !qreg = !tile.tile<[QROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
-!qtreg = !tile.tile<[QROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[4, 1], [2, 32]>>
 
-// Moves this wave's QROWS rows of query tile `i0..` of one matrix (Q or dO)
-// into LDS through registers, and without Q_TR once more transposed.
-func.func private @fill(%buf: !buf, %l: !ql, %tl: !qtl, %i0: index, %Sq: index,
-                        %stride: index) {
+// This wave's QROWS rows of query tile `i0..` of one matrix (Q or dO), in
+// registers (rows past S_q read as zero).
+func.func private @load_rows(%buf: !buf, %i0: index, %Sq: index, %stride: index) -> !qreg {
   %c0 = arith.constant 0 : index
   %d = tile.param @D : index
   %rows = tile.param @QROWS : index
-  %qtr = tile.param @Q_TR : i1
   %wave = tile.wave_id
   %rw = arith.muli %wave, %rows : index
   %r = arith.addi %i0, %rw : index
   %x = tile.load %buf[%r, %c0] stride %stride bounds %Sq, %d : !buf -> !qreg
+  return %x : !qreg
+}
+
+// Stores rows from @load_rows into the query tile's LDS buffer, and
+// without Q_TR once more transposed (one 2-byte write per element: cheaper
+// than a second, element-wise load in the layout a wide transposed write
+// would want).
+func.func private @store_rows(%x: !qreg, %l: !ql, %tl: !qtl) {
+  %c0 = arith.constant 0 : index
+  %rows = tile.param @QROWS : index
+  %qtr = tile.param @Q_TR : i1
+  %wave = tile.wave_id
+  %rw = arith.muli %wave, %rows : index
   tile.lds_store %x, %l[%c0][%rw, %c0] : !qreg, !ql
   %true = arith.constant true
   %noqtr = arith.xori %qtr, %true : i1
   scf.if %noqtr {
-    %xt = tile.load %buf[%r, %c0] stride %stride bounds %Sq, %d : !buf -> !qtreg
-    tile.lds_store %xt, %tl[%c0][%c0, %rw] transpose : !qtreg, !qtl
+    tile.lds_store %x, %tl[%c0][%c0, %rw] transpose : !qreg, !qtl
   }
   return
+}
+
+// Everything one (query head, query tile) pair needs from memory, into
+// registers: this wave's rows of Q and dO, and the tile's bias and Delta
+// (one value per lane; rows past S_q read as zero).
+func.func private @load_pair(%q: !ptr, %do: !ptr, %stats: !fptr,
+                             %b: index, %h: index, %i0: index, %Sq: index, %H: index,
+                             %q_b: index, %q_s: index, %q_h: index,
+                             %do_b: index, %do_s: index, %do_h: index)
+    -> (!qreg, !qreg, !st) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d = tile.param @D : index
+  %sq1 = arith.subi %Sq, %c1 : index
+  %qoff_b = arith.muli %b, %q_b : index
+  %qoff_h = arith.muli %h, %q_h : index
+  %qoff = arith.addi %qoff_b, %qoff_h : index
+  %dooff_b = arith.muli %b, %do_b : index
+  %dooff_h = arith.muli %h, %do_h : index
+  %dooff = arith.addi %dooff_b, %dooff_h : index
+  %qn0 = arith.muli %sq1, %q_s : index
+  %qn = arith.addi %qn0, %d : index
+  %don0 = arith.muli %sq1, %do_s : index
+  %don = arith.addi %don0, %d : index
+  %qp = tile.ptr_add %q, %qoff : !ptr
+  %dop = tile.ptr_add %do, %dooff : !ptr
+  %qbuf = tile.make_buffer %qp, %qn : !ptr -> !buf
+  %dobuf = tile.make_buffer %dop, %don : !ptr -> !buf
+  %bh0 = arith.muli %b, %H : index
+  %bh = arith.addi %bh0, %h : index
+  %soff0 = arith.muli %bh, %Sq : index
+  %soff = arith.muli %soff0, %c2 : index
+  %sp = tile.ptr_add %stats, %soff : !fptr
+  %sn = arith.muli %Sq, %c2 : index
+  %sbuf = tile.make_buffer %sp, %sn : !fptr -> !fbuf
+  %x = func.call @load_rows(%qbuf, %i0, %Sq, %q_s) : (!buf, index, index, index) -> !qreg
+  %y = func.call @load_rows(%dobuf, %i0, %Sq, %do_s) : (!buf, index, index, index) -> !qreg
+  %st = tile.load %sbuf[%c0, %i0] stride %Sq bounds %c2, %Sq : !fbuf -> !st
+  return %x, %y, %st : !qreg, !qreg, !st
 }
 
 // The transposed operand [D, BM] of a query tile in LDS.
@@ -168,7 +222,7 @@ func.func private @tile(%ql: !ql, %dol: !ql, %qtl: !qtl, %dotl: !qtl,
 }
 
 func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv: !ptr,
-                         %lse: !fptr, %delta: !fptr,
+                         %stats: !fptr,
                          %Sq: index, %Skv: index, %H: index, %Hkv: index,
                          %q_b: index, %q_s: index, %q_h: index,
                          %k_b: index, %k_s: index, %k_h: index,
@@ -224,10 +278,6 @@ func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv
   %dkn = arith.addi %dkn0, %d : index
   %dvn0 = arith.muli %skv1, %dv_s : index
   %dvn = arith.addi %dvn0, %d : index
-  %qn0 = arith.muli %sq1, %q_s : index
-  %qn = arith.addi %qn0, %d : index
-  %don0 = arith.muli %sq1, %do_s : index
-  %don = arith.addi %don0, %d : index
   %kp = tile.ptr_add %k, %koff : !ptr
   %vp = tile.ptr_add %v, %voff : !ptr
   %dkp = tile.ptr_add %dk, %dkoff : !ptr
@@ -241,6 +291,7 @@ func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv
   %dol = tile.lds_alloc "do" : !ql
   %qtl = tile.lds_alloc "qt" : !qtl
   %dotl = tile.lds_alloc "dot" : !qtl
+  %statl = tile.lds_alloc "stats" : !stl
 
   // This wave's keys and values, loaded once as B operands.
   %kt = tile.load %kbuf[%kw, %c0] stride %k_s bounds %Skv, %d transpose : !buf -> !kt
@@ -258,9 +309,6 @@ func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv
   %sqb = arith.addi %Sq, %bm1 : index
   %ntiles = arith.divui %sqb, %bm : index
 
-  %ninft = tile.splat %ninf : f32 -> !col
-  %zt = tile.splat %zero : f32 -> !col
-  %nlt = tile.splat %nlog2e : f32 -> !col
   %g0 = tile.splat %zero : f32 -> !g
   // One loop over (query head of the group, query tile) pairs, heads
   // outermost, so that the steady state is one loop whose trip count the
@@ -268,51 +316,54 @@ func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv
   // work on): the pair advances by a compare and two selects.
   %nt = arith.subi %ntiles, %first_t : index
   %pairs = arith.muli %group, %nt : index
+  %first_i0 = arith.muli %first_t, %bm : index
+  // The pipeline: the next pair's rows of Q and dO, bias and Delta are in
+  // flight from global memory while the matrix cores work on this pair's
+  // (register double buffering: the LDS tile is single, between two
+  // barriers).
   %hq0 = arith.muli %hk, %group : index
-  %bh0 = arith.muli %b, %H : index
-  %qoff_b = arith.muli %b, %q_b : index
-  %dooff_b = arith.muli %b, %do_b : index
-  %acc:4 = scf.for %t = %c0 to %pairs step %c1
-      iter_args(%dka = %g0, %dva = %g0, %hg = %c0, %it = %first_t) -> (!g, !g, index, index) {
-    // Query head h of the group: its Q, dO, LSE and Delta.
-    %h = arith.addi %hq0, %hg : index
-    %qoff_h = arith.muli %h, %q_h : index
-    %qoff = arith.addi %qoff_b, %qoff_h : index
-    %dooff_h = arith.muli %h, %do_h : index
-    %dooff = arith.addi %dooff_b, %dooff_h : index
-    %qp = tile.ptr_add %q, %qoff : !ptr
-    %dop = tile.ptr_add %do, %dooff : !ptr
-    %qbuf = tile.make_buffer %qp, %qn : !ptr -> !buf
-    %dobuf = tile.make_buffer %dop, %don : !ptr -> !buf
-    %bh = arith.addi %bh0, %h : index
-    %loff = arith.muli %bh, %Sq : index
-    %lp = tile.ptr_add %lse, %loff : !fptr
-    %dp = tile.ptr_add %delta, %loff : !fptr
-    %lbuf = tile.make_buffer %lp, %Sq : !fptr -> !fbuf
-    %dbuf = tile.make_buffer %dp, %Sq : !fptr -> !fbuf
-
+  %first_wave = arith.cmpi eq, %wave, %c0 : index
+  %f0:3 = func.call @load_pair(%q, %do, %stats, %b, %hq0, %first_i0, %Sq, %H, %q_b, %q_s, %q_h, %do_b, %do_s, %do_h)
+      : (!ptr, !ptr, !fptr, index, index, index, index, index, index, index, index, index, index, index)
+      -> (!qreg, !qreg, !st)
+  %acc:7 = scf.for %t = %c0 to %pairs step %c1
+      iter_args(%dka = %g0, %dva = %g0, %hg = %c0, %it = %first_t,
+                %xq = %f0#0, %xdo = %f0#1, %xst = %f0#2)
+      -> (!g, !g, index, index, !qreg, !qreg, !st) {
     %i0 = arith.muli %it, %bm : index
-    func.call @fill(%qbuf, %ql, %qtl, %i0, %Sq, %q_s) : (!buf, !ql, !qtl, index, index, index) -> ()
-    func.call @fill(%dobuf, %dol, %dotl, %i0, %Sq, %do_s) : (!buf, !ql, !qtl, index, index, index) -> ()
-    // LSE and Delta of the tile's queries, one value per accumulator row.
-    // P = 2^(c s - LSE log2 e); a query that sees no key has LSE = -inf,
-    // its scores are all masked, and a bias of 0 keeps P at 0.
-    %lse_c = tile.load %lbuf[%i0, %c0] stride %c1 bounds %Sq, %c1 : !fbuf -> !col
-    %delta_c = tile.load %dbuf[%i0, %c0] stride %c1 bounds %Sq, %c1 : !fbuf -> !col
-    %unseen = tile.cmpf oeq, %lse_c, %ninft : !col -> !colm
-    %lsafe = tile.select %unseen, %zt, %lse_c : !colm, !col
-    %bias = tile.mulf %lsafe, %nlt : !col
+    func.call @store_rows(%xq, %ql, %qtl) : (!qreg, !ql, !qtl) -> ()
+    func.call @store_rows(%xdo, %dol, %dotl) : (!qreg, !ql, !qtl) -> ()
+    scf.if %first_wave {
+      tile.lds_store %xst, %statl[%c0][%c0, %c0] : !st, !stl
+    }
     tile.barrier
-    %x:2 = func.call @tile(%ql, %dol, %qtl, %dotl, %i0, %kw, %offs, %kt, %vt, %c, %bias, %delta_c, %dka, %dva)
-        : (!ql, !ql, !qtl, !qtl, index, index, index, !kt, !kt, f32, !col, !col, !g, !g) -> (!g, !g)
-    // Every wave is done with the tile before the next one overwrites it.
-    tile.barrier
+    // The next pair: the next query tile, or the first of the next head.
     %it1 = arith.addi %it, %c1 : index
     %wrap = arith.cmpi eq, %it1, %ntiles : index
     %itn = arith.select %wrap, %first_t, %it1 : index
     %hg1 = arith.addi %hg, %c1 : index
     %hgn = arith.select %wrap, %hg1, %hg : index
-    scf.yield %x#0, %x#1, %hgn, %itn : !g, !g, index, index
+    %t1 = arith.addi %t, %c1 : index
+    %more = arith.cmpi ult, %t1, %pairs : index
+    %n:3 = scf.if %more -> (!qreg, !qreg, !st) {
+      %hn = arith.addi %hq0, %hgn : index
+      %in0 = arith.muli %itn, %bm : index
+      %r:3 = func.call @load_pair(%q, %do, %stats, %b, %hn, %in0, %Sq, %H, %q_b, %q_s, %q_h, %do_b, %do_s, %do_h)
+          : (!ptr, !ptr, !fptr, index, index, index, index, index, index, index, index, index, index, index)
+          -> (!qreg, !qreg, !st)
+      scf.yield %r#0, %r#1, %r#2 : !qreg, !qreg, !st
+    } else {
+      scf.yield %xq, %xdo, %xst : !qreg, !qreg, !st
+    }
+    // The tile's bias and Delta as columns: one value per accumulator row.
+    %bias = tile.lds_load %statl[%c0][%c0, %c0] transpose : !stl -> !col
+    %delta_c = tile.lds_load %statl[%c0][%c1, %c0] transpose : !stl -> !col
+    %x:2 = func.call @tile(%ql, %dol, %qtl, %dotl, %i0, %kw, %offs, %kt, %vt, %c, %bias, %delta_c, %dka, %dva)
+        : (!ql, !ql, !qtl, !qtl, index, index, index, !kt, !kt, f32, !col, !col, !g, !g) -> (!g, !g)
+    // Every wave is done with the tile before the next one overwrites it.
+    tile.barrier
+    scf.yield %x#0, %x#1, %hgn, %itn, %n#0, %n#1, %n#2
+        : !g, !g, index, index, !qreg, !qreg, !st
   }
 
   // dK = scale dK^T and dV = dV^T, stored transposed into [S_kv, D].

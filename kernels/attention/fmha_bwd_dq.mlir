@@ -4,8 +4,9 @@
 //
 // Q, dO, dQ [B, S_q, H, D]; K, V [B, S_kv, H_kv, D] (H a multiple of H_kv);
 // strides in elements (batch, token, head), the head dimension contiguous.
-// LSE [B, H, S_q] is the forward's log-sum-exp (natural log), Delta
-// [B, H, S_q] = rowsum(dO * O) from fmha_bwd_pre.mlir, both f32 packed.
+// STATS [B, H, 2, S_q] f32 (fmha_bwd_pre.mlir) holds per query the exponent
+// bias -LSE log2(e) (from the forward's log-sum-exp) and Delta =
+// rowsum(dO * O).
 // Causal masking aligns the diagonal bottom-right, as in the forward.
 //
 // This is the forward's structure with the backward's products: a wave owns
@@ -13,7 +14,7 @@
 // that each lane holds one query column and every per-query quantity (LSE,
 // Delta) is one register:
 //   S^T  = K Q^T          (K from LDS, Q^T in registers for the whole loop)
-//   P^T  = 2^(c S^T - LSE log2 e)
+//   P^T  = 2^(c S^T + bias)
 //   dP^T = V dO^T         (V from LDS, dO^T in registers)
 //   dS^T = P^T * (dP^T - Delta)
 //   dQ^T += K^T dS^T      (dS^T, an accumulator, is the B operand by
@@ -182,7 +183,7 @@ func.func private @tile(%kl: !kl, %vl: !kl, %ktl: !ktl, %j: index, %q0: index,
 }
 
 func.func @fmha_bwd_dq(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dq: !ptr,
-                       %lse: !fptr, %delta: !fptr,
+                       %stats: !fptr,
                        %Sq: index, %Skv: index, %H: index, %Hkv: index,
                        %q_b: index, %q_s: index, %q_h: index,
                        %k_b: index, %k_s: index, %k_h: index,
@@ -196,8 +197,6 @@ func.func @fmha_bwd_dq(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dq: !ptr,
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %zero = arith.constant 0.0 : f32
-  %ninf = arith.constant 0xFF800000 : f32
-  %nlog2e = arith.constant -1.44269504 : f32
   %d = tile.param @D : index
   %bn = tile.param @BN : index
   %block = tile.param @BLOCK : index
@@ -253,33 +252,26 @@ func.func @fmha_bwd_dq(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dq: !ptr,
   %vbuf = tile.make_buffer %vp, %vn : !ptr -> !buf
   %dobuf = tile.make_buffer %dop, %don : !ptr -> !buf
   %dqbuf = tile.make_buffer %dqp, %dqn : !ptr -> !buf
+  %c2 = arith.constant 2 : index
   %bh0 = arith.muli %b, %H : index
   %bh = arith.addi %bh0, %h : index
-  %loff = arith.muli %bh, %Sq : index
-  %lp = tile.ptr_add %lse, %loff : !fptr
-  %dp = tile.ptr_add %delta, %loff : !fptr
-  %lbuf = tile.make_buffer %lp, %Sq : !fptr -> !fbuf
-  %dbuf = tile.make_buffer %dp, %Sq : !fptr -> !fbuf
+  %soff0 = arith.muli %bh, %Sq : index
+  %soff = arith.muli %soff0, %c2 : index
+  %sp = tile.ptr_add %stats, %soff : !fptr
+  %sn = arith.muli %Sq, %c2 : index
+  %sbuf = tile.make_buffer %sp, %sn : !fptr -> !fbuf
 
   %kl = tile.lds_alloc "k" : !kl
   %vl = tile.lds_alloc "v" : !kl
   %ktl = tile.lds_alloc "kt" : !ktl
 
   // This wave's queries, loaded once: Q^T and dO^T as B operands, and the
-  // per-query LSE and Delta (queries past S_q read as zero and are never
-  // stored).
+  // per-query exponent bias and Delta (queries past S_q read as zero and
+  // are never stored).
   %qt = tile.load %qbuf[%q0, %c0] stride %q_s bounds %Sq, %d transpose : !buf -> !qt
   %dot = tile.load %dobuf[%q0, %c0] stride %do_s bounds %Sq, %d transpose : !buf -> !qt
-  %lse_r = tile.load %lbuf[%c0, %q0] stride %c0 bounds %c1, %Sq : !fbuf -> !row
-  %delta_r = tile.load %dbuf[%c0, %q0] stride %c0 bounds %c1, %Sq : !fbuf -> !row
-  // P = 2^(c s - LSE log2 e). A query that sees no key has LSE = -inf; its
-  // scores are all masked to -inf, and a bias of 0 keeps P at 0 (not NaN).
-  %ninft = tile.splat %ninf : f32 -> !row
-  %zt = tile.splat %zero : f32 -> !row
-  %nlt = tile.splat %nlog2e : f32 -> !row
-  %unseen = tile.cmpf oeq, %lse_r, %ninft : !row -> !rowm
-  %lsafe = tile.select %unseen, %zt, %lse_r : !rowm, !row
-  %bias = tile.mulf %lsafe, %nlt : !row
+  %bias = tile.load %sbuf[%c0, %q0] stride %Sq bounds %c1, %Sq : !fbuf -> !row
+  %delta_r = tile.load %sbuf[%c1, %q0] stride %Sq bounds %c2, %Sq : !fbuf -> !row
 
   // Key tiles to visit: all, or (causal) up to the one holding the last key
   // the workgroup's last query sees.

@@ -1,17 +1,24 @@
-// kcc FlashAttention backward, preprocessing: Delta = rowsum(dO * O).
+// kcc FlashAttention backward, preprocessing: the per-query terms both
+// backward kernels (fmha_bwd_dkdv.mlir, fmha_bwd_dq.mlir) need, side by side
+// in one array STATS [B, H, 2, S_q] f32 (packed):
+//   row 0, the exponent bias  -LSE log2(e): P = 2^(c s + bias), c the
+//          softmax scale times log2(e); 0 for a query that sees no key
+//          (LSE = -inf: its scores are all masked, and 0 keeps P at 0
+//          instead of NaN);
+//   row 1, Delta = rowsum(dO * O): the term the softmax's Jacobian
+//          subtracts, dS = P * (dP - Delta).
+// Computing them once here saves the other kernels a pass over O each, and
+// having both in one array lets a workgroup move a query tile's values into
+// LDS with one load per lane.
 //
 // O, dO [B, S_q, H, D] (strides in elements: batch, token, head; the head
-// dimension contiguous); Delta [B, H, S_q] f32, packed. Delta_i is the
-// dot product of query i's output and its gradient: the term that the
-// softmax's Jacobian subtracts, dS = P * (dP - Delta), in both backward
-// kernels (fmha_bwd_dq.mlir, fmha_bwd_dkdv.mlir). Computing it once here
-// saves them a pass over O each.
+// dimension contiguous); LSE [B, H, S_q] f32 packed, the forward's
+// log-sum-exp (natural log).
 //
 // A wave takes 32 queries and reads O^T and dO^T [D, 32] in the MFMA
-// accumulator layout (one query column per lane, as the other kernels hold
-// their per-query rows), so that the reduction over D is within the lane's
-// registers plus one exchange between the wave's halves, and the result is
-// a row the other kernels' layout would produce.
+// accumulator layout (one query column per lane), so that the reduction
+// over D is within the lane's registers plus one exchange between the
+// wave's halves.
 //
 // Parameters: DTYPE (bf16, f16), D (64, 128), BLOCK (work-items; 32 queries
 // per 64-lane wave).
@@ -26,8 +33,9 @@ tile.param_decl @BLOCK : i64 = 256
 !ot = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<acc>>
 !o32 = !tile.tile<[D, 32], f32, #tile.mfma<acc>>
 !row = !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc>>>
+!rowm = !tile.tile<[1, 32], i1, #tile.slice<0, #tile.mfma<acc>>>
 
-func.func @fmha_bwd_pre(%o: !ptr, %do: !ptr, %delta: !tile.ptr<f32>,
+func.func @fmha_bwd_pre(%o: !ptr, %do: !ptr, %lse: !tile.ptr<f32>, %stats: !tile.ptr<f32>,
                         %Sq: index, %H: index,
                         %o_b: index, %o_s: index, %o_h: index,
                         %do_b: index, %do_s: index, %do_h: index)
@@ -76,8 +84,25 @@ func.func @fmha_bwd_pre(%o: !ptr, %do: !ptr, %delta: !tile.ptr<f32>,
   %bh0 = arith.muli %b, %H : index
   %bh = arith.addi %bh0, %h : index
   %loff = arith.muli %bh, %Sq : index
-  %lp = tile.ptr_add %delta, %loff : !tile.ptr<f32>
+  %lp = tile.ptr_add %lse, %loff : !tile.ptr<f32>
   %lbuf = tile.make_buffer %lp, %Sq : !tile.ptr<f32> -> !tile.buffer<f32>
-  tile.store %sum, %lbuf[%c0, %q0] stride %c0 bounds %c1, %Sq : !row, !tile.buffer<f32>
+  %lse_r = tile.load %lbuf[%c0, %q0] stride %c0 bounds %c1, %Sq : !tile.buffer<f32> -> !row
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %nlog2e = arith.constant -1.44269504 : f32
+  %ninft = tile.splat %ninf : f32 -> !row
+  %zt = tile.splat %zero : f32 -> !row
+  %nlt = tile.splat %nlog2e : f32 -> !row
+  %unseen = tile.cmpf oeq, %lse_r, %ninft : !row -> !rowm
+  %lsafe = tile.select %unseen, %zt, %lse_r : !rowm, !row
+  %bias = tile.mulf %lsafe, %nlt : !row
+
+  %c2 = arith.constant 2 : index
+  %soff = arith.muli %loff, %c2 : index
+  %sp = tile.ptr_add %stats, %soff : !tile.ptr<f32>
+  %sn = arith.muli %Sq, %c2 : index
+  %sbuf = tile.make_buffer %sp, %sn : !tile.ptr<f32> -> !tile.buffer<f32>
+  tile.store %bias, %sbuf[%c0, %q0] stride %Sq bounds %c2, %Sq : !row, !tile.buffer<f32>
+  tile.store %sum, %sbuf[%c1, %q0] stride %Sq bounds %c2, %Sq : !row, !tile.buffer<f32>
   return
 }

@@ -169,7 +169,7 @@ int runAttentionBackward(const Options &o) {
   Expected<Buffer> bo = Buffer::allocate(*device, nq * 2), blse = Buffer::allocate(*device, nl * 4),
                    bdq = Buffer::allocate(*device, nq * 2), bdk = Buffer::allocate(*device, nk * 2),
                    bdv = Buffer::allocate(*device, nk * 2),
-                   bdelta = Buffer::allocate(*device, nl * 4);
+                   bdelta = Buffer::allocate(*device, nl * 8);
   for (Expected<Buffer> *b : {&bo, &blse, &bdq, &bdk, &bdv, &bdelta})
     if (!*b)
       return fail(toString(b->takeError()));
@@ -226,7 +226,7 @@ int runAttentionBackward(const Options &o) {
   bo2.scale = o.scale;
   bo2.dkdvParams = dkdvParams;
   bo2.dqParams = dqParams;
-  bo2.delta = VectorRef(*bdelta, DType::f32, int64_t(nl));
+  bo2.delta = VectorRef(*bdelta, DType::f32, int64_t(2 * nl));
   double flops = ops::attentionBackwardFlops(s, causal);
 
   if (o.timing.enabled()) {
