@@ -30,7 +30,8 @@
 //   - otherwise each wave also stores its rows of K transposed, K^T [D, BN],
 //     from which plain reads serve (gfx942 has no transposing read).
 // K and V move through registers into LDS, each wave KVROWS rows of each,
-// between two barriers per key tile.
+// between two barriers per key tile; the next tile's loads are issued
+// before this tile's products, so that their latency hides under them.
 //
 // Parameters: DTYPE (bf16, f16), D (64, 128), BN (keys per tile), BLOCK
 // (work-items: 32 queries per 64-lane wave), CAUSAL, K_TR, PAD (K and V rows
@@ -67,31 +68,38 @@ tile.param_decl @KVROWS : i64 = 16
 !rowm = !tile.tile<[1, 32], i1, #tile.slice<0, #tile.mfma<acc>>>
 !rowi = !tile.tile<[1, 32], i32, #tile.slice<0, #tile.mfma<acc>>>
 !kvreg = !tile.tile<[KVROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
-!kvtreg = !tile.tile<[KVROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[4, 1], [2, 32]>>
 
-// Moves key/value tile `j` into LDS through registers: this wave's KVROWS
-// rows of K and V (rows past S_kv read as zero), and without K_TR its rows
-// of K once more, stored transposed into K^T.
-func.func private @fill(%kbuf: !buf, %vbuf: !buf, %kl: !kl, %vl: !kl, %ktl: !ktl,
-                        %j: index, %Skv: index, %ks: index, %vs: index) {
+// This wave's KVROWS rows of key/value tile `j` of K and of V, in registers
+// (rows past S_kv read as zero).
+func.func private @load_kv(%kbuf: !buf, %vbuf: !buf, %j: index, %Skv: index, %ks: index,
+                           %vs: index) -> (!kvreg, !kvreg) {
   %c0 = arith.constant 0 : index
   %bn = tile.param @BN : index
   %d = tile.param @D : index
   %rows = tile.param @KVROWS : index
-  %ktr = tile.param @K_TR : i1
   %wave = tile.wave_id
   %r0 = arith.muli %j, %bn : index
   %rw = arith.muli %wave, %rows : index
   %r = arith.addi %r0, %rw : index
   %k = tile.load %kbuf[%r, %c0] stride %ks bounds %Skv, %d : !buf -> !kvreg
   %v = tile.load %vbuf[%r, %c0] stride %vs bounds %Skv, %d : !buf -> !kvreg
+  return %k, %v : !kvreg, !kvreg
+}
+
+// Stores rows from @load_kv into the LDS tile, and without K_TR K's rows
+// once more transposed into K^T.
+func.func private @store_kv(%k: !kvreg, %v: !kvreg, %kl: !kl, %vl: !kl, %ktl: !ktl) {
+  %c0 = arith.constant 0 : index
+  %rows = tile.param @KVROWS : index
+  %ktr = tile.param @K_TR : i1
+  %wave = tile.wave_id
+  %rw = arith.muli %wave, %rows : index
   tile.lds_store %k, %kl[%c0][%rw, %c0] : !kvreg, !kl
   tile.lds_store %v, %vl[%c0][%rw, %c0] : !kvreg, !kl
   %true = arith.constant true
   %noktr = arith.xori %ktr, %true : i1
   scf.if %noktr {
-    %kt = tile.load %kbuf[%r, %c0] stride %ks bounds %Skv, %d : !buf -> !kvtreg
-    tile.lds_store %kt, %ktl[%c0][%c0, %rw] transpose : !kvtreg, !ktl
+    tile.lds_store %k, %ktl[%c0][%c0, %rw] transpose : !kvreg, !ktl
   }
   return
 }
@@ -290,21 +298,35 @@ func.func @fmha_bwd_dq(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dq: !ptr,
   %causal_n = arith.minsi %ntiles, %kmax_n : index
   %n = arith.select %causal, %causal_n, %ntiles : index
 
+  // The next tile's rows of K and V are in flight from global memory while
+  // the matrix cores work on this tile's (register double buffering: the
+  // LDS tile is single, between two barriers).
   %dq0 = tile.splat %zero : f32 -> !o
-  %acc = scf.for %j = %c0 to %n step %c1 iter_args(%a = %dq0) -> (!o) {
-    func.call @fill(%kbuf, %vbuf, %kl, %vl, %ktl, %j, %Skv, %k_s, %v_s)
-        : (!buf, !buf, !kl, !kl, !ktl, index, index, index, index) -> ()
+  %k0, %v0 = func.call @load_kv(%kbuf, %vbuf, %c0, %Skv, %k_s, %v_s)
+      : (!buf, !buf, index, index, index, index) -> (!kvreg, !kvreg)
+  %acc:3 = scf.for %j = %c0 to %n step %c1 iter_args(%a = %dq0, %kr = %k0, %vr = %v0)
+      -> (!o, !kvreg, !kvreg) {
+    func.call @store_kv(%kr, %vr, %kl, %vl, %ktl) : (!kvreg, !kvreg, !kl, !kl, !ktl) -> ()
     tile.barrier
+    %j1 = arith.addi %j, %c1 : index
+    %more = arith.cmpi ult, %j1, %n : index
+    %nk, %nv = scf.if %more -> (!kvreg, !kvreg) {
+      %x, %y = func.call @load_kv(%kbuf, %vbuf, %j1, %Skv, %k_s, %v_s)
+          : (!buf, !buf, index, index, index, index) -> (!kvreg, !kvreg)
+      scf.yield %x, %y : !kvreg, !kvreg
+    } else {
+      scf.yield %kr, %vr : !kvreg, !kvreg
+    }
     %a2 = func.call @tile(%kl, %vl, %ktl, %j, %q0, %Sq, %Skv, %qt, %dot, %c, %bias, %delta_r, %a)
         : (!kl, !kl, !ktl, index, index, index, index, !qt, !qt, f32, !row, !row, !o) -> !o
     // Every wave is done with the tile before the next one overwrites it.
     tile.barrier
-    scf.yield %a2 : !o
+    scf.yield %a2, %nk, %nv : !o, !kvreg, !kvreg
   }
 
   // dQ = scale dQ^T, stored transposed into dQ [S_q, D].
   %sc = tile.splat %scale : f32 -> !o
-  %out = tile.mulf %acc, %sc : !o
+  %out = tile.mulf %acc#0, %sc : !o
   %outd = tile.convert %out : !o -> !ob
   tile.store %outd, %dqbuf[%q0, %c0] stride %dq_s bounds %Sq, %d transpose : !ob, !buf
   return
