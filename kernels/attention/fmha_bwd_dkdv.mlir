@@ -187,7 +187,99 @@ func.func private @mask(%s: !s, %i0: index, %kw: index, %offs: index) -> !s {
   return %r : !s
 }
 
-// One query tile (in LDS) against this wave's keys.
+// The interleaving of each cluster of @tile, as sched_group_barrier pairs
+// (the scheduler fills the groups from the instructions above the call).
+// Every product has n = D / K MFMAs (the tile is 32 queries by 32 keys; K
+// is the chip's MFMA depth: 16 on gfx950, which also has Q_TR, 8 on
+// gfx942). The LDS reads run a few MFMAs ahead of their use, so that their
+// latency hides under the MFMAs between (without the pairs the scheduler
+// put each read right before its MFMA and waited on it).
+//  - @schedule_s: S = Q K^T, one read of Q per MFMA.
+//  - @schedule_dp: dP = dO V^T, one read of dO per MFMA, with the
+//    exponentials of P (16 per lane) spread over its MFMAs.
+//  - @schedule_dv / @schedule_dk: dV^T += dO^T P and dK^T += Q^T dS, the
+//    transposed operand's reads (two 4-element transposing reads per MFMA
+//    on gfx950, one plain read on gfx942); dS's VALU work fills the issue
+//    slots of dV's cluster on its own.
+func.func private @schedule_s() {
+  %d = tile.param @D : index
+  %qtr = tile.param @Q_TR : i1
+  %c128 = arith.constant 128 : index
+  %d128 = arith.cmpi eq, %d, %c128 : index
+  scf.if %d128 {
+    scf.if %qtr {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
+    } else {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 16
+    }
+  } else {
+    scf.if %qtr {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 4
+    } else {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
+    }
+  }
+  return
+}
+
+func.func private @schedule_dp() {
+  %d = tile.param @D : index
+  %qtr = tile.param @Q_TR : i1
+  %c128 = arith.constant 128 : index
+  %d128 = arith.cmpi eq, %d, %c128 : index
+  scf.if %d128 {
+    scf.if %qtr {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
+    } else {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 1>, #tile.group<ds_read, 1>] x 16
+    }
+  } else {
+    scf.if %qtr {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>] x 4
+    } else {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
+    }
+  }
+  return
+}
+
+func.func private @schedule_t() {
+  %d = tile.param @D : index
+  %qtr = tile.param @Q_TR : i1
+  %c128 = arith.constant 128 : index
+  %d128 = arith.cmpi eq, %d, %c128 : index
+  scf.if %d128 {
+    scf.if %qtr {
+      tile.sched_group_barrier #tile.group<ds_read, 4>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 8
+    } else {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 16
+    }
+  } else {
+    scf.if %qtr {
+      tile.sched_group_barrier #tile.group<ds_read, 4>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 4
+    } else {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
+    }
+  }
+  return
+}
+
+// One query tile (in LDS) against this wave's keys, in four clusters of
+// MFMAs: S; dP with P's exponentials; dV^T with dS's VALU work; dK^T. Each
+// is one scheduling region between s_setprio 1 and 0 (the causal mask's
+// branch sits between the first two).
 func.func private @tile(%ql: !ql, %dol: !ql, %qtl: !qtl, %dotl: !qtl,
                         %i0: index, %kw: index, %offs: index, %kt: !kt, %vt: !kt,
                         %c: f32, %bias: !col, %delta: !col, %dk: !g, %dv: !g) -> (!g, !g) {
@@ -197,26 +289,34 @@ func.func private @tile(%ql: !ql, %dol: !ql, %qtl: !qtl, %dotl: !qtl,
   tile.setprio 1
   %qf = tile.lds_load %ql[%c0][%c0, %c0] : !ql -> !qf
   %s = tile.mma %qf, %kt, %z : !qf, !kt -> !s
-  %dof = tile.lds_load %dol[%c0][%c0, %c0] : !ql -> !qf
-  %dp = tile.mma %dof, %vt, %z : !qf, !kt -> !s
+  func.call @schedule_s() : () -> ()
   tile.setprio 0
   %sm = func.call @mask(%s, %i0, %kw, %offs) : (!s, index, index, index) -> !s
+  tile.setprio 1
+  %dof = tile.lds_load %dol[%c0][%c0, %c0] : !ql -> !qf
+  %dp = tile.mma %dof, %vt, %z : !qf, !kt -> !s
   %cs = tile.splat %c : f32 -> !s
   %bb = tile.broadcast %bias : !col -> !s
   %x = tile.fma %sm, %cs, %bb : !s
   %p = tile.exp2 %x : !s
-  %pd = tile.convert %p : !s -> !pa
+  %pd = tile.convert %p fast_rounding : !s -> !pa
   %pb = tile.relayout %pd : !pa -> !pb
+  func.call @schedule_dp() : () -> ()
+  tile.setprio 0
+  tile.setprio 1
+  %dot = func.call @transposed(%dol, %dotl) : (!ql, !qtl) -> !qtf
+  %dv2 = tile.mma %dot, %pb, %dv : !qtf, !pb -> !g
   %db = tile.broadcast %delta : !col -> !s
   %dd = tile.subf %dp, %db : !s
   %ds = tile.mulf %p, %dd : !s
   %dsd = tile.convert %ds : !s -> !pa
   %dsb = tile.relayout %dsd : !pa -> !pb
-  %dot = func.call @transposed(%dol, %dotl) : (!ql, !qtl) -> !qtf
-  %qtt = func.call @transposed(%ql, %qtl) : (!ql, !qtl) -> !qtf
+  func.call @schedule_t() : () -> ()
+  tile.setprio 0
   tile.setprio 1
-  %dv2 = tile.mma %dot, %pb, %dv : !qtf, !pb -> !g
+  %qtt = func.call @transposed(%ql, %qtl) : (!ql, !qtl) -> !qtf
   %dk2 = tile.mma %qtt, %dsb, %dk : !qtf, !pb -> !g
+  func.call @schedule_t() : () -> ()
   tile.setprio 0
   return %dk2, %dv2 : !g, !g
 }
