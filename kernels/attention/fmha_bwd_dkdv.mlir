@@ -189,40 +189,22 @@ func.func private @mask(%s: !s, %i0: index, %kw: index, %offs: index) -> !s {
 
 // The interleaving of each cluster of @tile, as sched_group_barrier pairs
 // (the scheduler fills the groups from the instructions above the call).
-// Every product has n = D / K MFMAs (the tile is 32 queries by 32 keys; K
-// is the chip's MFMA depth: 16 on gfx950, which also has Q_TR, 8 on
-// gfx942). The LDS reads run a few MFMAs ahead of their use, so that their
+// A product has (BM / 32) (D / K) MFMAs (K the chip's MFMA depth: 16 on
+// gfx950, which also has Q_TR, 8 on gfx942); the patterns repeat 32 times,
+// the most any configuration has, and the groups past the last MFMA stay
+// empty. The LDS reads run a few MFMAs ahead of their use, so that their
 // latency hides under the MFMAs between (without the pairs the scheduler
 // put each read right before its MFMA and waited on it).
 //  - @schedule_s: S = Q K^T, one read of Q per MFMA.
 //  - @schedule_dp: dP = dO V^T, one read of dO per MFMA, with the
-//    exponentials of P (16 per lane) spread over its MFMAs.
-//  - @schedule_dv / @schedule_dk: dV^T += dO^T P and dK^T += Q^T dS, the
-//    transposed operand's reads (two 4-element transposing reads per MFMA
-//    on gfx950, one plain read on gfx942); dS's VALU work fills the issue
-//    slots of dV's cluster on its own.
+//    exponentials of P (BM / 2 per lane) spread evenly: 16 K / D per MFMA.
+//  - @schedule_t: dV^T += dO^T P and dK^T += Q^T dS, the transposed
+//    operand's reads (two 4-element transposing reads per MFMA on gfx950,
+//    one plain read on gfx942); dS's VALU work fills the issue slots of
+//    dV's cluster on its own.
 func.func private @schedule_s() {
-  %d = tile.param @D : index
-  %qtr = tile.param @Q_TR : i1
-  %c128 = arith.constant 128 : index
-  %d128 = arith.cmpi eq, %d, %c128 : index
-  scf.if %d128 {
-    scf.if %qtr {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
-    } else {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 16
-    }
-  } else {
-    scf.if %qtr {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 4
-    } else {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
-    }
-  }
+  tile.sched_group_barrier #tile.group<ds_read, 4>
+  tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 32
   return
 }
 
@@ -234,44 +216,31 @@ func.func private @schedule_dp() {
   scf.if %d128 {
     scf.if %qtr {
       tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 32
     } else {
       tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 1>, #tile.group<ds_read, 1>] x 16
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 1>, #tile.group<ds_read, 1>] x 32
     }
   } else {
     scf.if %qtr {
       tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>] x 4
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>] x 32
     } else {
       tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 32
     }
   }
   return
 }
 
 func.func private @schedule_t() {
-  %d = tile.param @D : index
   %qtr = tile.param @Q_TR : i1
-  %c128 = arith.constant 128 : index
-  %d128 = arith.cmpi eq, %d, %c128 : index
-  scf.if %d128 {
-    scf.if %qtr {
-      tile.sched_group_barrier #tile.group<ds_read, 4>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 8
-    } else {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 16
-    }
+  scf.if %qtr {
+    tile.sched_group_barrier #tile.group<ds_read, 4>
+    tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 32
   } else {
-    scf.if %qtr {
-      tile.sched_group_barrier #tile.group<ds_read, 4>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 4
-    } else {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
-    }
+    tile.sched_group_barrier #tile.group<ds_read, 2>
+    tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 32
   }
   return
 }

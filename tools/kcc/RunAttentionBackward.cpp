@@ -244,8 +244,11 @@ int runAttentionBackward(const Options &o) {
       only.runDkDv = part == 0;
       only.runDq = part == 1;
       outs() << (part == 0 ? "dK/dV kernel (fmha_bwd_dkdv):\n" : "dQ kernel (fmha_bwd_dq):\n");
+      // Each kernel's timeline goes to OUT.dkdv.svg / OUT.dq.svg.
+      Options partOptions = o;
+      partOptions.timing = o.timing.forPart(part == 0 ? "dkdv" : "dq");
       Expected<std::unique_ptr<OpTiming>> timing = OpTiming::start(
-          *device, o,
+          *device, partOptions,
           ops::attentionBackwardKernelFlops(
               part == 0 ? ops::AttentionBackwardKernel::DkDv : ops::AttentionBackwardKernel::Dq,
               s, causal));

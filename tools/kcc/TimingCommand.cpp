@@ -134,4 +134,14 @@ Error TimingCommand::print(const emu::timing::TimingReport &report, Chip chip) c
   return Error::success();
 }
 
+TimingCommand TimingCommand::forPart(StringRef part) const {
+  TimingCommand t = *this;
+  if (!timelinePath.empty()) {
+    StringRef path(timelinePath);
+    StringRef stem = path.ends_with(".svg") ? path.drop_back(4) : path;
+    t.timelinePath = (stem + "." + part + ".svg").str();
+  }
+  return t;
+}
+
 } // namespace kcc

@@ -42,6 +42,9 @@ public:
   bool enabled() const { return on; }
   bool steadyState() const { return options.steadyStateIterations != 0; }
   const emu::timing::TimingOptions &timingOptions() const { return options; }
+  /// The same options with the timeline (if asked for) written to
+  /// OUT.PART.svg instead of OUT.svg: for an op that times several kernels.
+  TimingCommand forPart(llvm::StringRef part) const;
 
   /// Prints `report` as `--timing` does (constants, bank conflicts and the
   /// timeline when asked for).
