@@ -151,9 +151,67 @@ func.func private @mask(%s: !s, %j: index, %q0: index, %Sq: index, %Skv: index) 
   return %r : !s
 }
 
-// One key tile: dQ^T += K^T dS^T. `c` is scale * log2(e); `bias` is
-// -LSE log2(e) per query (0 for a query that sees no key, whose scores are
-// all masked); `delta` is Delta per query.
+// The interleaving of each cluster of @tile, as sched_group_barrier pairs
+// (the scheduler fills the groups from the instructions above the call).
+// A product has (BN / 32) (D / K) MFMAs (K the chip's MFMA depth: 16 on
+// gfx950, which also has K_TR, 8 on gfx942); the patterns repeat 32 times,
+// the most any configuration has, and groups past the last MFMA stay
+// empty. The LDS reads run a few MFMAs ahead of their use.
+//  - @schedule_s: S^T = K Q^T, one read of K per MFMA.
+//  - @schedule_dp: dP^T = V dO^T, one read of V per MFMA, with the
+//    exponentials of P^T (BN / 2 per lane) spread evenly: 16 K / D per MFMA.
+//  - @schedule_dq: dQ^T += K^T dS^T, K^T's reads (two 4-element
+//    transposing reads per MFMA on gfx950, one plain read on gfx942); dS's
+//    VALU work fills the issue slots on its own.
+func.func private @schedule_s() {
+  tile.sched_group_barrier #tile.group<ds_read, 4>
+  tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 32
+  return
+}
+
+func.func private @schedule_dp() {
+  %d = tile.param @D : index
+  %ktr = tile.param @K_TR : i1
+  %c128 = arith.constant 128 : index
+  %d128 = arith.cmpi eq, %d, %c128 : index
+  scf.if %d128 {
+    scf.if %ktr {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 32
+    } else {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 1>, #tile.group<ds_read, 1>] x 32
+    }
+  } else {
+    scf.if %ktr {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>] x 32
+    } else {
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 32
+    }
+  }
+  return
+}
+
+func.func private @schedule_dq() {
+  %ktr = tile.param @K_TR : i1
+  scf.if %ktr {
+    tile.sched_group_barrier #tile.group<ds_read, 4>
+    tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 32
+  } else {
+    tile.sched_group_barrier #tile.group<ds_read, 2>
+    tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 32
+  }
+  return
+}
+
+// One key tile: dQ^T += K^T dS^T, in three clusters of MFMAs: S^T; dP^T
+// with P's exponentials; dQ^T with dS's VALU work. Each is one scheduling
+// region between s_setprio 1 and 0 (the mask's branch sits between the
+// first two). `c` is scale * log2(e); `bias` is -LSE log2(e) per query (0
+// for a query that sees no key, whose scores are all masked); `delta` is
+// Delta per query.
 func.func private @tile(%kl: !kl, %vl: !kl, %ktl: !ktl, %j: index, %q0: index,
                         %Sq: index, %Skv: index, %qt: !qt, %dot: !qt,
                         %c: f32, %bias: !row, %delta: !row, %dq: !o) -> !o {
@@ -164,19 +222,19 @@ func.func private @tile(%kl: !kl, %vl: !kl, %ktl: !ktl, %j: index, %q0: index,
   tile.setprio 1
   %kf = tile.lds_load %kl[%c0][%c0, %c0] : !kl -> !kf
   %s = tile.mma %kf, %qt, %z : !kf, !qt -> !s
-  %vf = tile.lds_load %vl[%c0][%c0, %c0] : !kl -> !kf
-  %dpt = tile.mma %vf, %dot, %z : !kf, !qt -> !s
+  func.call @schedule_s() : () -> ()
   tile.setprio 0
   %sm = func.call @mask(%s, %j, %q0, %Sq, %Skv) : (!s, index, index, index, index) -> !s
+  tile.setprio 1
+  %vf = tile.lds_load %vl[%c0][%c0, %c0] : !kl -> !kf
+  %dpt = tile.mma %vf, %dot, %z : !kf, !qt -> !s
   %cs = tile.splat %c : f32 -> !s
   %bb = tile.broadcast %bias : !row -> !s
   %x = tile.fma %sm, %cs, %bb : !s
   %p = tile.exp2 %x : !s
-  %db = tile.broadcast %delta : !row -> !s
-  %dd = tile.subf %dpt, %db : !s
-  %ds = tile.mulf %p, %dd : !s
-  %dsd = tile.convert %ds : !s -> !pa
-  %dsb = tile.relayout %dsd : !pa -> !pb
+  func.call @schedule_dp() : () -> ()
+  tile.setprio 0
+  tile.setprio 1
   %kt = scf.if %ktr -> !ktf {
     %t = tile.lds_load %kl[%c0][%c0, %c0] transpose : !kl -> !ktf
     scf.yield %t : !ktf
@@ -184,8 +242,13 @@ func.func private @tile(%kl: !kl, %vl: !kl, %ktl: !ktl, %j: index, %q0: index,
     %t = tile.lds_load %ktl[%c0][%c0, %c0] : !ktl -> !ktf
     scf.yield %t : !ktf
   }
-  tile.setprio 1
+  %db = tile.broadcast %delta : !row -> !s
+  %dd = tile.subf %dpt, %db : !s
+  %ds = tile.mulf %p, %dd : !s
+  %dsd = tile.convert %ds : !s -> !pa
+  %dsb = tile.relayout %dsd : !pa -> !pb
   %r = tile.mma %kt, %dsb, %dq : !ktf, !pb -> !o
+  func.call @schedule_dq() : () -> ()
   tile.setprio 0
   return %r : !o
 }
