@@ -218,12 +218,36 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
       for (const BackEdge &e : w0.backEdges)
         if (e.pc == pc)
           be.push_back(&e);
+      // A loop closed by more than one branch is counted by its exit test:
+      // each branch's own compare tests something else (the condition of
+      // the block placed at the loop's bottom).
+      bool mixed = !be.empty() && llvm::any_of(w0.backEdges, [&](const BackEdge &e) {
+                     return e.header == be[0]->header && e.pc != pc;
+                   });
+      std::vector<BackEdge> byExit;
+      if (mixed && be.size() >= K && K >= 2 && be[K - 1]->haveExitTest && be[K - 2]->haveExitTest)
+        for (size_t i : {K - 2, K - 1}) {
+          BackEdge e = *be[i];
+          e.haveCompare = true;
+          e.compareInfo = e.exitTestCompareInfo;
+          e.a = e.exitA;
+          e.b = e.exitB;
+          e.haveExitBranch = true;
+          e.exitBranchInfo = e.exitTestBranchInfo;
+          byExit.push_back(e);
+        }
+      if (mixed && byExit.empty())
+        be.clear(); // no exit test: not inferred (--trip-count)
+      if (!byExit.empty()) {
+        be[K - 2] = &byExit[0];
+        be[K - 1] = &byExit[1];
+      }
       if (be.size() >= K && K >= 2 && be[K - 1]->haveCompare && be[K - 2]->haveCompare) {
         const BackEdge &x = *be[K - 1], &y = *be[K - 2];
         const std::string &cmp = trace.insts[x.compareInfo].mnemonic;
         std::string br = trace.insts[w0.ops[x.op].info].mnemonic;
         bool rotated = false;
-        if (!StringRef(br).starts_with("s_cbranch_scc") && x.haveExitBranch) {
+        if ((mixed || !StringRef(br).starts_with("s_cbranch_scc")) && x.haveExitBranch) {
           // Rotated loop: it continues while the exit branch is not taken.
           br = trace.insts[x.exitBranchInfo].mnemonic;
           br = StringRef(br).starts_with("s_cbranch_scc1") ? "s_cbranch_scc0"

@@ -162,6 +162,7 @@ void TraceRecorder::afterIssue(Wave &w, const Inst &in, ArrayRef<MemRecord> mem)
       BackEdge be;
       be.op = uint32_t(wt.ops.size() - 1);
       be.pc = trace.instPc[op.info];
+      be.header = w.pc;
       be.haveCompare = s.haveCompare;
       be.compareInfo = s.compareInfo;
       be.a = s.a;
@@ -176,20 +177,25 @@ void TraceRecorder::afterIssue(Wave &w, const Inst &in, ArrayRef<MemRecord> mem)
       size_t &seen = s.exitsSeen[in.pc];
       if (seen > s.exits.size())
         seen = 0;
-      if (!StringRef(ii.mnemonic).starts_with("s_cbranch_scc")) {
-        uint64_t header = w.pc;
-        for (size_t i = s.exits.size(); i > seen; --i) {
-          const WaveState::ExitCandidate &c = s.exits[i - 1];
-          if (c.target < header || c.target > in.pc) {
-            be.haveCompare = true;
-            be.compareInfo = c.compareInfo;
-            be.a = c.a;
-            be.b = c.b;
-            be.haveExitBranch = true;
-            be.exitBranchInfo = c.branchInfo;
-            break;
-          }
+      uint64_t header = w.pc;
+      for (size_t i = s.exits.size(); i > seen; --i) {
+        const WaveState::ExitCandidate &c = s.exits[i - 1];
+        if (c.target < header || c.target > in.pc) {
+          be.haveExitTest = true;
+          be.exitTestCompareInfo = c.compareInfo;
+          be.exitTestBranchInfo = c.branchInfo;
+          be.exitA = c.a;
+          be.exitB = c.b;
+          break;
         }
+      }
+      if (!StringRef(ii.mnemonic).starts_with("s_cbranch_scc") && be.haveExitTest) {
+        be.haveCompare = true;
+        be.compareInfo = be.exitTestCompareInfo;
+        be.a = be.exitA;
+        be.b = be.exitB;
+        be.haveExitBranch = true;
+        be.exitBranchInfo = be.exitTestBranchInfo;
       }
       seen = s.exits.size();
       // Bounded: a long run forgets the oldest candidates (a back-edge

@@ -41,6 +41,16 @@ struct TraceOp {
 struct BackEdge {
   uint32_t op = 0;        // index in WaveTrace::ops
   uint64_t pc = 0;        // the branch's offset in the code object image
+  uint64_t header = 0;    // its target: the loop's first instruction
+  /// The loop's exit test, whatever branch closed it: the last branch not
+  /// taken (after the previous back-edge) whose target lies outside the
+  /// loop, and the compare before it. A loop that more than one branch
+  /// closes (a conditional block placed at the bottom that jumps back to
+  /// the header on one path, s_branch on the other) is counted by it, as
+  /// those branches' own compares test other things.
+  bool haveExitTest = false;
+  uint32_t exitTestCompareInfo = 0, exitTestBranchInfo = 0;
+  uint64_t exitA = 0, exitB = 0;
   bool haveCompare = false;
   uint32_t compareInfo = 0;
   uint64_t a = 0, b = 0;  // compare operands (64-bit compares use both dwords)
