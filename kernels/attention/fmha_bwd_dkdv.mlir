@@ -395,6 +395,11 @@ func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv
   %f0:3 = func.call @load_pair(%q, %do, %stats, %b, %hq0, %first_i0, %Sq, %H, %q_b, %q_s, %q_h, %do_b, %do_s, %do_h)
       : (!ptr, !ptr, !fptr, index, index, index, index, index, index, index, index, index, index, index)
       -> (!qreg, !qreg, !st)
+  // K^T, V^T and the first pair have landed before the loop: otherwise
+  // the wait-count pass, merging the loop's entry with its back-edge (where
+  // only the prefetch is in flight), waits for every load at the first MFMA
+  // of each iteration.
+  tile.wait vmcnt(0)
   %acc:7 = scf.for %t = %c0 to %pairs step %c1
       iter_args(%dka = %g0, %dva = %g0, %hg = %c0, %it = %first_t,
                 %xq = %f0#0, %xdo = %f0#1, %xst = %f0#2)

@@ -273,7 +273,14 @@ func.func @fmha_bwd_dq(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dq: !ptr,
   %block = tile.param @BLOCK : index
   %causal = tile.param @CAUSAL : i1
 
-  %bq = tile.program_id 0
+  // Causal: the last query blocks see the most keys, and go first (the
+  // longest-first order balances the CUs' last round; it also lets the
+  // timing model's steady state replay a full-length block).
+  %bq0 = tile.program_id 0
+  %nbq = tile.num_programs 0
+  %nbq1 = arith.subi %nbq, %c1 : index
+  %bqr = arith.subi %nbq1, %bq0 : index
+  %bq = arith.select %causal, %bqr, %bq0 : index
   %h = tile.program_id 1
   %b = tile.program_id 2
   %waves = arith.divui %block, %c64 : index
@@ -367,6 +374,11 @@ func.func @fmha_bwd_dq(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dq: !ptr,
   %dq0 = tile.splat %zero : f32 -> !o
   %k0, %v0 = func.call @load_kv(%kbuf, %vbuf, %c0, %Skv, %k_s, %v_s)
       : (!buf, !buf, index, index, index, index) -> (!kvreg, !kvreg)
+  // Q^T, dO^T, the per-query terms and tile 0 have landed before the loop:
+  // otherwise the wait-count pass, merging the loop's entry with its
+  // back-edge (where only the prefetch is in flight), waits for every load
+  // at the first MFMA of each iteration.
+  tile.wait vmcnt(0)
   %acc:3 = scf.for %j = %c0 to %n step %c1 iter_args(%a = %dq0, %kr = %k0, %vr = %v0)
       -> (!o, !kvreg, !kvreg) {
     func.call @store_kv(%kr, %vr, %kl, %vl, %ktl) : (!kvreg, !kvreg, !kl, !kl, !ktl) -> ()
