@@ -262,8 +262,16 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
         // body: one iteration fewer.
         if (remaining && rotated)
           remaining = *remaining ? *remaining - 1 : 0;
+        // Iterations so far: every back-edge to this loop's header up to the
+        // K-th of the branch the replay stopped on (other branches closing
+        // the same loop count too).
+        uint64_t done = K;
+        if (mixed)
+          done = uint64_t(llvm::count_if(w0.backEdges, [&](const BackEdge &e) {
+            return e.header == x.header && e.op <= x.op;
+          }));
         if (remaining)
-          r.note = "trip count " + std::to_string(K + *remaining) + " inferred from '" +
+          r.note = "trip count " + std::to_string(done + *remaining) + " inferred from '" +
                    trace.instText[x.compareInfo] + "'";
       }
     }
