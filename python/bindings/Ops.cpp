@@ -10,6 +10,7 @@
 #include "python/bindings/Bindings.h"
 #include "python/bindings/Tensors.h"
 
+#include "kernels/attention/AttentionBackwardOp.h"
 #include "kernels/attention/AttentionOp.h"
 #include "kernels/gemm/GemmOp.h"
 #include "runtime/Device.h"
@@ -151,6 +152,73 @@ LaunchInfo attention(py::handle qArg, py::handle kArg, py::handle vArg,
   return info;
 }
 
+/// dQ, dK, dV of attention from Q, K, V, O, dO and the forward's LSE
+/// (ops::attention_backward): the gradients written into dq, dk, dv.
+LaunchInfo attentionBackward(py::handle qArg, py::handle kArg, py::handle vArg,
+                             py::handle oArg, py::handle doArg, py::handle lseArg,
+                             py::handle dqArg, py::handle dkArg, py::handle dvArg,
+                             bool causal, std::optional<double> scale, py::handle where,
+                             uint64_t stream) {
+  auto start = std::chrono::steady_clock::now();
+  TensorView q = importTensor(qArg, "q"), k = importTensor(kArg, "k"),
+             v = importTensor(vArg, "v"), o = importTensor(oArg, "out"),
+             dO = importTensor(doArg, "grad_out"), lse = importTensor(lseArg, "lse"),
+             dq = importTensor(dqArg, "grad_q"), dk = importTensor(dkArg, "grad_k"),
+             dv = importTensor(dvArg, "grad_v");
+  for (TensorView *t : {&q, &k, &v, &o, &dO, &dq, &dk, &dv}) {
+    requireRank(*t, 4, "[B, S, H, D]");
+    requireType(*t, {DType::bf16, DType::f16},
+                "attention takes bfloat16 or float16 (NumPy: uint16 bits of "
+                "bfloat16, or float16)");
+    requireUnitInnerStride(*t, "head (D)");
+  }
+  requireRank(lse, 3, "[B, H, S_q]");
+  requireType(lse, {DType::f32}, "the log-sum-exp is float32");
+  requireContiguous(lse);
+  for (TensorView *t : {&dq, &dk, &dv})
+    if (t->readOnly)
+      throw py::value_error(t->name + " is read-only");
+  Device &device = deviceFor({&q, &k, &v, &o, &dO, &lse, &dq, &dk, &dv}, where);
+
+  auto stage = [&](const TensorView &t, bool copyIn) {
+    return take(StagedTensor::stage(device, t, copyIn), ErrorKind::General);
+  };
+  StagedTensor sq = stage(q, true), sk = stage(k, true), sv = stage(v, true),
+               so = stage(o, true), sdo = stage(dO, true), slse = stage(lse, true),
+               sdq = stage(dq, false), sdk = stage(dk, false), sdv = stage(dv, false);
+  ops::AttentionBackwardOptions options;
+  options.causal = causal;
+  options.scale = scale;
+  options.stream = stream;
+  ops::AttentionTensorRef rq = attentionRef(q, sq), rk = attentionRef(k, sk),
+                          rv = attentionRef(v, sv), ro = attentionRef(o, so),
+                          rdo = attentionRef(dO, sdo), rdq = attentionRef(dq, sdq),
+                          rdk = attentionRef(dk, sdk), rdv = attentionRef(dv, sdv);
+  VectorRef rlse(slse.buffer(), DType::f32, lse.elements());
+  check(ops::checkAttentionBackward(rq, rk, rv, ro, rdo, rlse, rdq, rdk, rdv, options),
+        ErrorKind::Value);
+  ops::AttentionBackwardResult result;
+  double opSeconds = 0;
+  {
+    py::gil_scoped_release release;
+    auto opStart = std::chrono::steady_clock::now();
+    result = take(ops::attention_backward(rq, rk, rv, ro, rdo, rlse, rdq, rdk, rdv, options),
+                  ErrorKind::Launch);
+    opSeconds = secondsSince(opStart);
+    for (StagedTensor *t : {&sdq, &sdk, &sdv})
+      check(t->copyBack(), ErrorKind::Launch);
+  }
+  // The launch reported is the dK/dV kernel's (the longest of the three).
+  LaunchInfo info = launchInfo(result.dkdv.launch, device);
+  info.opSeconds = opSeconds;
+  info.path = "backward";
+  info.params = result.dkdv.params;
+  info.grid = result.dkdv.grid;
+  info.block = result.dkdv.block;
+  info.callSeconds = secondsSince(start);
+  return info;
+}
+
 MatrixRef matrixRef(const TensorView &v, const StagedTensor &s) {
   return MatrixRef(s.buffer(), *v.dtype, v.shape[0], v.shape[1],
                    opStride(v, 0));
@@ -227,6 +295,10 @@ void bindOps(py::module_ &m) {
   m.def("_attention", &attention, py::arg("q"), py::arg("k"), py::arg("v"),
         py::arg("out"), py::arg("lse"), py::arg("causal"), py::arg("scale"),
         py::arg("device"), py::arg("params"), py::arg("stream") = 0);
+  m.def("_attention_backward", &attentionBackward, py::arg("q"), py::arg("k"), py::arg("v"),
+        py::arg("out"), py::arg("grad_out"), py::arg("lse"), py::arg("grad_q"),
+        py::arg("grad_k"), py::arg("grad_v"), py::arg("causal"), py::arg("scale"),
+        py::arg("device"), py::arg("stream") = 0);
   m.def("_gemm", &gemm, py::arg("a"), py::arg("b_t"), py::arg("out"),
         py::arg("bias"), py::arg("device"), py::arg("params"),
         py::arg("stream") = 0);

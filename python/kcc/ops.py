@@ -25,7 +25,15 @@ def attention(q, k, v, *, causal=False, scale=None, return_lse=False, out=None,
     to 1/sqrt(D). Returns out [B, S_q, H, D], and with return_lse also the
     log-sum-exp [B, H, S_q] (float32, natural log). `params` overrides the
     kernel's parameters ({"BN": 32}), for tuning.
+
+    On torch tensors that require grad (and out not given) the result is
+    differentiable: torch.autograd runs attention_backward for q, k and v.
     """
+    if out is None and _needs_grad(q, k, v):
+        # torch autograd: the backward runs kcc::ops::attention_backward.
+        o, lse = _attention_function().apply(q, k, v, bool(causal), scale, device,
+                                             _params(params))
+        return (o, lse) if return_lse else o
     b, sq, h, _ = shape_of(q, "q", 4)
     if out is None:
         out = empty(q, shape_of(q, "q", 4), type_name(None, q))
@@ -34,6 +42,76 @@ def attention(q, k, v, *, causal=False, scale=None, return_lse=False, out=None,
                            bool(causal), None if scale is None else float(scale),
                            device, _params(params), stream_of(q)))
     return (out, lse) if return_lse else out
+
+
+def attention_backward(q, k, v, out, grad_out, lse, *, causal=False, scale=None, device=None):
+    """dQ, dK, dV of attention(q, k, v) from its output `out`, the output's
+    gradient `grad_out` (both [B, S_q, H, D]) and the forward's log-sum-exp
+    `lse` [B, H, S_q] (float32, attention(..., return_lse=True)); dK and dV
+    of a key/value head sum over the query heads of its group. The same
+    dtypes, shapes and strides as attention; returns (grad_q, grad_k,
+    grad_v), of q's, k's and v's shapes.
+    """
+    grad_q = empty(q, shape_of(q, "q", 4), type_name(None, q))
+    grad_k = empty(k, shape_of(k, "k", 4), type_name(None, k))
+    grad_v = empty(v, shape_of(v, "v", 4), type_name(None, v))
+    record(_kcc._attention_backward(for_kcc(q), for_kcc(k), for_kcc(v), for_kcc(out),
+                                    for_kcc(grad_out), for_kcc(lse), for_kcc(grad_q),
+                                    for_kcc(grad_k), for_kcc(grad_v), bool(causal),
+                                    None if scale is None else float(scale), device,
+                                    stream_of(q)))
+    return grad_q, grad_k, grad_v
+
+
+def _needs_grad(*tensors):
+    """True for torch tensors of which one requires grad, with grad mode on."""
+    torch = _torch_if_loaded()
+    return (torch is not None and torch.is_grad_enabled()
+            and any(isinstance(t, torch.Tensor) and t.requires_grad for t in tensors))
+
+
+def _torch_if_loaded():
+    import sys
+    return sys.modules.get("torch")
+
+
+_ATTENTION_FUNCTION = None
+
+
+def _attention_function():
+    """attention as a torch.autograd.Function (made once, on first use, so
+    that kcc does not import torch itself)."""
+    global _ATTENTION_FUNCTION
+    if _ATTENTION_FUNCTION is not None:
+        return _ATTENTION_FUNCTION
+    import torch
+
+    class Attention(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, q, k, v, causal, scale, device, params):
+            q, k, v = q.detach(), k.detach(), v.detach()
+            b, sq, h, _ = q.shape
+            out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+            lse = torch.empty((b, h, sq), dtype=torch.float32, device=q.device)
+            record(_kcc._attention(for_kcc(q), for_kcc(k), for_kcc(v), for_kcc(out),
+                                   for_kcc(lse), causal,
+                                   None if scale is None else float(scale), device, params,
+                                   stream_of(q)))
+            ctx.save_for_backward(q, k, v, out, lse)
+            ctx.causal, ctx.scale, ctx.device = causal, scale, device
+            ctx.mark_non_differentiable(lse)
+            return out, lse
+
+        @staticmethod
+        def backward(ctx, grad_out, _grad_lse):
+            q, k, v, out, lse = ctx.saved_tensors
+            dq, dk, dv = attention_backward(q, k, v, out, grad_out.contiguous(), lse,
+                                            causal=ctx.causal, scale=ctx.scale,
+                                            device=ctx.device)
+            return dq, dk, dv, None, None, None, None
+
+    _ATTENTION_FUNCTION = Attention
+    return Attention
 
 
 def gemm(a, b_t, *, bias=None, out_dtype=None, out=None, device=None, params=None):
