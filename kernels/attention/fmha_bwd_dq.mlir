@@ -176,18 +176,18 @@ func.func private @schedule_dp() {
   %d128 = arith.cmpi eq, %d, %c128 : index
   scf.if %d128 {
     scf.if %ktr {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_group_barrier #tile.group<ds_read, 4>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 32
     } else {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_group_barrier #tile.group<ds_read, 4>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 1>, #tile.group<ds_read, 1>] x 32
     }
   } else {
     scf.if %ktr {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_group_barrier #tile.group<ds_read, 4>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>] x 32
     } else {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_group_barrier #tile.group<ds_read, 4>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 32
     }
   }
