@@ -92,7 +92,8 @@ std::vector<std::string> attentionBackwardParams(AttentionBackwardKernel kernel,
     // 925 TFLOPS); gfx942's 64 KiB of LDS holds the four 32-query tiles.
     params.insert(params.end(), {p("CAUSAL", causal), p("BM", is950 ? 64 : 32),
                                  p("BLOCK", 256), p("Q_TR", is950), p("PAD", is950 ? 8 : 4),
-                                 p("TPAD", 4), p("QROWS", is950 ? 16 : 8)});
+                                 p("TPAD", 4), p("QROWS", is950 ? 16 : 8),
+                                 p("LOAD_IF", is950)});
     break;
   case AttentionBackwardKernel::Dq:
     // 4 waves of 32 queries; 64-key tiles of K and V in LDS, K read

@@ -37,7 +37,8 @@
 //
 // Parameters: DTYPE (bf16, f16), D (64, 128), BM (queries per tile), BLOCK
 // (work-items: 32 keys per 64-lane wave), CAUSAL, Q_TR, PAD (Q and dO rows
-// padding), TPAD (Q^T and dO^T rows padding), QROWS (= BM / waves).
+// padding), TPAD (Q^T and dO^T rows padding), QROWS (= BM / waves), LOAD_IF
+// (see @step).
 // Launch: grid (ceil(S_kv / (32 * waves)), H_kv, B), block BLOCK.
 
 tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
@@ -49,6 +50,7 @@ tile.param_decl @Q_TR : i1 = true
 tile.param_decl @PAD : i64 = 8
 tile.param_decl @TPAD : i64 = 4
 tile.param_decl @QROWS : i64 = 8
+tile.param_decl @LOAD_IF : i1 = true
 
 !ql = !tile.lds<[BM, D], !tile.dtype<"DTYPE">, pad = PAD>
 !qtl = !tile.lds<[D, BM], !tile.dtype<"DTYPE">, pad = TPAD>
@@ -71,6 +73,7 @@ tile.param_decl @QROWS : i64 = 8
 !stl = !tile.lds<[2, BM], f32, pad = 0>
 !colm = !tile.tile<[BM, 1], i1, #tile.slice<1, #tile.mfma<acc>>>
 !qreg = !tile.tile<[QROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
+!qreg32 = !tile.tile<[QROWS, D], f32, #tile.blocked<[1, 8], [8, 8]>>
 
 // This wave's QROWS rows of query tile `i0..` of one matrix (Q or dO), in
 // registers (rows past S_q read as zero).
@@ -290,6 +293,61 @@ func.func private @tile(%ql: !ql, %dol: !ql, %qtl: !qtl, %dotl: !qtl,
   return %dk2, %dv2 : !g, !g
 }
 
+// One (query head, query tile) pair whose rows are in LDS: the next pair's
+// rows are loaded into registers first, so that their latency hides under
+// this pair's products, and stored after them, once every wave is done
+// reading this pair's (the barrier before the stores). The last pair stores
+// nothing; with LOAD_IF it loads nothing either (a branch around the loads),
+// without it it loads its own rows again (`hn` and `in0` are then its own),
+// with no branch. The timing model prefers the branch on gfx950 (dK/dV at
+// S=4096: 1152 against 1015 TFLOPS) and its absence on gfx942 (471
+// against 441): the scheduler places the loads' address arithmetic
+// differently around the clusters.
+func.func private @step(%q: !ptr, %do: !ptr, %stats: !fptr, %b: index, %hn: index,
+                        %in0: index, %more: i1, %Sq: index, %H: index,
+                        %q_b: index, %q_s: index, %q_h: index,
+                        %do_b: index, %do_s: index, %do_h: index,
+                        %ql: !ql, %dol: !ql, %qtl: !qtl, %dotl: !qtl, %statl: !stl,
+                        %i0: index, %kw: index, %offs: index, %kt: !kt, %vt: !kt, %c: f32,
+                        %dk: !g, %dv: !g) -> (!g, !g) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %wave = tile.wave_id
+  %first_wave = arith.cmpi eq, %wave, %c0 : index
+  %loadif = tile.param @LOAD_IF : i1
+  %true = arith.constant true
+  %always = arith.xori %loadif, %true : i1
+  %load = arith.ori %more, %always : i1
+  %n:3 = scf.if %load -> (!qreg, !qreg, !st) {
+    %r:3 = func.call @load_pair(%q, %do, %stats, %b, %hn, %in0, %Sq, %H, %q_b, %q_s, %q_h, %do_b, %do_s, %do_h)
+        : (!ptr, !ptr, !fptr, index, index, index, index, index, index, index, index, index, index, index)
+        -> (!qreg, !qreg, !st)
+    scf.yield %r#0, %r#1, %r#2 : !qreg, !qreg, !st
+  } else {
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !qreg32
+    %zq = tile.convert %z : !qreg32 -> !qreg
+    %zs = tile.splat %zero : f32 -> !st
+    scf.yield %zq, %zq, %zs : !qreg, !qreg, !st
+  }
+  // The tile's bias and Delta as columns: one value per accumulator row.
+  %bias = tile.lds_load %statl[%c0][%c0, %c0] transpose : !stl -> !col
+  %delta_c = tile.lds_load %statl[%c0][%c1, %c0] transpose : !stl -> !col
+  %x:2 = func.call @tile(%ql, %dol, %qtl, %dotl, %i0, %kw, %offs, %kt, %vt, %c, %bias, %delta_c, %dk, %dv)
+      : (!ql, !ql, !qtl, !qtl, index, index, index, !kt, !kt, f32, !col, !col, !g, !g) -> (!g, !g)
+  // Every wave is done with the tile before the next one overwrites it.
+  tile.barrier
+  scf.if %more {
+    func.call @store_rows(%n#0, %ql, %qtl) : (!qreg, !ql, !qtl) -> ()
+    func.call @store_rows(%n#1, %dol, %dotl) : (!qreg, !ql, !qtl) -> ()
+    scf.if %first_wave {
+      tile.lds_store %n#2, %statl[%c0][%c0, %c0] : !st, !stl
+    }
+  }
+  tile.barrier
+  return %x#0, %x#1 : !g, !g
+}
+
 func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv: !ptr,
                          %stats: !fptr,
                          %Sq: index, %Skv: index, %H: index, %Hkv: index,
@@ -395,22 +453,20 @@ func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv
   %f0:3 = func.call @load_pair(%q, %do, %stats, %b, %hq0, %first_i0, %Sq, %H, %q_b, %q_s, %q_h, %do_b, %do_s, %do_h)
       : (!ptr, !ptr, !fptr, index, index, index, index, index, index, index, index, index, index, index)
       -> (!qreg, !qreg, !st)
+  func.call @store_rows(%f0#0, %ql, %qtl) : (!qreg, !ql, !qtl) -> ()
+  func.call @store_rows(%f0#1, %dol, %dotl) : (!qreg, !ql, !qtl) -> ()
+  scf.if %first_wave {
+    tile.lds_store %f0#2, %statl[%c0][%c0, %c0] : !st, !stl
+  }
   // K^T, V^T and the first pair have landed before the loop: otherwise
   // the wait-count pass, merging the loop's entry with its back-edge (where
   // only the prefetch is in flight), waits for every load at the first MFMA
   // of each iteration.
   tile.wait vmcnt(0)
-  %acc:7 = scf.for %t = %c0 to %pairs step %c1
-      iter_args(%dka = %g0, %dva = %g0, %hg = %c0, %it = %first_t,
-                %xq = %f0#0, %xdo = %f0#1, %xst = %f0#2)
-      -> (!g, !g, index, index, !qreg, !qreg, !st) {
+  tile.barrier
+  %acc:4 = scf.for %t = %c0 to %pairs step %c1
+      iter_args(%dka = %g0, %dva = %g0, %hg = %c0, %it = %first_t) -> (!g, !g, index, index) {
     %i0 = arith.muli %it, %bm : index
-    func.call @store_rows(%xq, %ql, %qtl) : (!qreg, !ql, !qtl) -> ()
-    func.call @store_rows(%xdo, %dol, %dotl) : (!qreg, !ql, !qtl) -> ()
-    scf.if %first_wave {
-      tile.lds_store %xst, %statl[%c0][%c0, %c0] : !st, !stl
-    }
-    tile.barrier
     // The next pair: the next query tile, or the first of the next head.
     %it1 = arith.addi %it, %c1 : index
     %wrap = arith.cmpi eq, %it1, %ntiles : index
@@ -419,25 +475,18 @@ func.func @fmha_bwd_dkdv(%q: !ptr, %k: !ptr, %v: !ptr, %do: !ptr, %dk: !ptr, %dv
     %hgn = arith.select %wrap, %hg1, %hg : index
     %t1 = arith.addi %t, %c1 : index
     %more = arith.cmpi ult, %t1, %pairs : index
-    %n:3 = scf.if %more -> (!qreg, !qreg, !st) {
-      %hn = arith.addi %hq0, %hgn : index
-      %in0 = arith.muli %itn, %bm : index
-      %r:3 = func.call @load_pair(%q, %do, %stats, %b, %hn, %in0, %Sq, %H, %q_b, %q_s, %q_h, %do_b, %do_s, %do_h)
-          : (!ptr, !ptr, !fptr, index, index, index, index, index, index, index, index, index, index, index)
-          -> (!qreg, !qreg, !st)
-      scf.yield %r#0, %r#1, %r#2 : !qreg, !qreg, !st
-    } else {
-      scf.yield %xq, %xdo, %xst : !qreg, !qreg, !st
-    }
-    // The tile's bias and Delta as columns: one value per accumulator row.
-    %bias = tile.lds_load %statl[%c0][%c0, %c0] transpose : !stl -> !col
-    %delta_c = tile.lds_load %statl[%c0][%c1, %c0] transpose : !stl -> !col
-    %x:2 = func.call @tile(%ql, %dol, %qtl, %dotl, %i0, %kw, %offs, %kt, %vt, %c, %bias, %delta_c, %dka, %dva)
-        : (!ql, !ql, !qtl, !qtl, index, index, index, !kt, !kt, f32, !col, !col, !g, !g) -> (!g, !g)
-    // Every wave is done with the tile before the next one overwrites it.
-    tile.barrier
-    scf.yield %x#0, %x#1, %hgn, %itn, %n#0, %n#1, %n#2
-        : !g, !g, index, index, !qreg, !qreg, !st
+    %hn0 = arith.addi %hq0, %hgn : index
+    %in00 = arith.muli %itn, %bm : index
+    %hcur = arith.addi %hq0, %hg : index
+    %hn = arith.select %more, %hn0, %hcur : index
+    %in0 = arith.select %more, %in00, %i0 : index
+    %x:2 = func.call @step(%q, %do, %stats, %b, %hn, %in0, %more, %Sq, %H, %q_b, %q_s, %q_h, %do_b, %do_s, %do_h,
+                           %ql, %dol, %qtl, %dotl, %statl,
+                           %i0, %kw, %offs, %kt, %vt, %c, %dka, %dva)
+        : (!ptr, !ptr, !fptr, index, index, index, i1, index, index, index, index, index, index, index, index,
+           !ql, !ql, !qtl, !qtl, !stl,
+           index, index, index, !kt, !kt, f32, !g, !g) -> (!g, !g)
+    scf.yield %x#0, %x#1, %hgn, %itn : !g, !g, index, index
   }
 
   // dK = scale dK^T and dV = dV^T, stored transposed into [S_kv, D].
