@@ -31,51 +31,6 @@ namespace timing = kcc::emu::timing;
 namespace kcc::bench {
 namespace {
 
-/// One runtime for the whole benchmark: devices and the JIT's memory cache
-/// live as long as it.
-Expected<Device &> emulatedDevice(Chip chip) {
-  static std::unique_ptr<Runtime> runtime;
-  if (!runtime) {
-    auto rt = Runtime::create();
-    if (!rt)
-      return rt.takeError();
-    runtime = std::move(*rt);
-  }
-  return runtime->device(("emu:" + getChipInfo(chip).name).str());
-}
-
-/// Fixed bf16 values in [-0.5, 0.5) from a 32-bit LCG: deterministic, and
-/// small enough that no kernel takes a rare path (an attention rescale).
-Expected<Buffer> randomBf16(Device &device, uint64_t elements, uint32_t seed) {
-  std::vector<uint16_t> bits(static_cast<size_t>(elements));
-  uint32_t state = seed;
-  for (uint16_t &b : bits) {
-    state = state * 1664525u + 1013904223u;
-    float x = float(int32_t(state >> 8) - (1 << 23)) / float(1 << 24);
-    uint32_t u;
-    std::memcpy(&u, &x, 4);
-    b = uint16_t(u >> 16);
-  }
-  return Buffer::fromHost(device, ArrayRef<uint16_t>(bits));
-}
-
-/// Runs `launch` on `device` with the timing model watching one CU's
-/// workgroups for `iterations` of their hot loop.
-Expected<timing::TimingReport>
-timeLaunch(Device &device, double flops, unsigned iterations,
-           function_ref<Expected<LaunchResult>()> launch) {
-  timing::TimingOptions options;
-  options.steadyStateIterations = iterations;
-  options.flops = flops;
-  Expected<std::unique_ptr<LaunchTiming>> timing = LaunchTiming::attach(device, options);
-  if (!timing)
-    return timing.takeError();
-  Expected<LaunchResult> r = launch();
-  if (!r)
-    return r.takeError();
-  return (*timing)->report(*r);
-}
-
 /// aiter's argument block (one field per 16-byte slot) as the values of the
 /// kernel's metadata arguments, which name every 4- or 8-byte piece of it.
 Expected<std::vector<KernelArgValue>> slotArguments(const KernelInfo &info,
@@ -98,28 +53,45 @@ Expected<std::vector<KernelArgValue>> slotArguments(const KernelInfo &info,
   return values;
 }
 
-class SlotBlock {
-public:
-  explicit SlotBlock(size_t bytes) : bytes_(bytes, 0) {}
-  /// Fields past the kernel's block (a build that stops earlier) are dropped.
-  template <typename T> void set(unsigned slot, T value) {
-    if (size_t(slot) * 16 + sizeof(T) <= bytes_.size())
-      std::memcpy(&bytes_[size_t(slot) * 16], &value, sizeof(T));
+} // namespace
+
+Expected<Device &> emulatedDevice(Chip chip) {
+  static std::unique_ptr<Runtime> runtime;
+  if (!runtime) {
+    auto rt = Runtime::create();
+    if (!rt)
+      return rt.takeError();
+    runtime = std::move(*rt);
   }
-  ArrayRef<uint8_t> bytes() const { return bytes_; }
+  return runtime->device(("emu:" + getChipInfo(chip).name).str());
+}
 
-private:
-  std::vector<uint8_t> bytes_;
-};
+Expected<Buffer> randomBf16(Device &device, uint64_t elements, uint32_t seed) {
+  std::vector<uint16_t> bits(static_cast<size_t>(elements));
+  uint32_t state = seed;
+  for (uint16_t &b : bits) {
+    state = state * 1664525u + 1013904223u;
+    float x = float(int32_t(state >> 8) - (1 << 23)) / float(1 << 24);
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    b = uint16_t(u >> 16);
+  }
+  return Buffer::fromHost(device, ArrayRef<uint16_t>(bits));
+}
 
-/// An aiter kernel loaded from `path` and its arguments, filled by `fill`.
-struct AiterLaunch {
-  Module module;
-  Kernel kernel;
-  std::vector<KernelArgValue> args;
-};
-Expected<AiterLaunch> loadAiter(Device &device, const std::string &path,
-                                StringRef kernelName, function_ref<void(SlotBlock &)> fill) {
+Expected<timing::TimingReport> timeLaunch(Device &device, const timing::TimingOptions &options,
+                                          function_ref<Expected<LaunchResult>()> launch) {
+  Expected<std::unique_ptr<LaunchTiming>> timing = LaunchTiming::attach(device, options);
+  if (!timing)
+    return timing.takeError();
+  Expected<LaunchResult> r = launch();
+  if (!r)
+    return r.takeError();
+  return (*timing)->report(*r);
+}
+
+Expected<AiterLaunch> loadAiter(Device &device, const std::string &path, StringRef kernelName,
+                                function_ref<void(SlotBlock &)> fill) {
   auto file = MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!file)
     return makeError("cannot read " + path + ": " + file.getError().message() +
@@ -137,7 +109,21 @@ Expected<AiterLaunch> loadAiter(Device &device, const std::string &path,
   Expected<std::vector<KernelArgValue>> args = slotArguments(kernel->info(), slots.bytes());
   if (!args)
     return args.takeError();
-  return AiterLaunch{std::move(*module), std::move(*kernel), std::move(*args)};
+  return AiterLaunch{std::move(*module), std::move(*kernel), std::move(*args),
+                     std::vector<uint8_t>(bytes.begin(), bytes.end())};
+}
+
+namespace {
+
+/// Runs `launch` on `device` with the timing model watching one CU's
+/// workgroups for `iterations` of their hot loop.
+Expected<timing::TimingReport>
+timeLaunch(Device &device, double flops, unsigned iterations,
+           function_ref<Expected<LaunchResult>()> launch) {
+  timing::TimingOptions options;
+  options.steadyStateIterations = iterations;
+  options.flops = flops;
+  return bench::timeLaunch(device, options, launch);
 }
 
 Expected<ModelFigures> runAiter(Device &device, const std::string &path,

@@ -15,11 +15,18 @@
 #define KCC_BENCHMARKS_SIDEBYSIDE_H
 
 #include "target/Target.h"
+#include "runtime/Buffer.h"
+#include "runtime/Kernel.h"
+#include "runtime/KernelArg.h"
+#include "runtime/Module.h"
 #include "runtime/emu/timing/Timing.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +37,50 @@ namespace kcc::bench {
 std::optional<std::string> aiterCheckout();
 /// How to get one (for a benchmark run without it).
 void printAiterHowTo(llvm::raw_ostream &os, llvm::StringRef benchmark);
+
+/// The emulated device of `chip`, from one runtime that lives as long as the
+/// benchmark (devices and the JIT's memory cache with it).
+llvm::Expected<Device &> emulatedDevice(Chip chip);
+/// `elements` fixed bf16 values in [-0.5, 0.5) from a 32-bit LCG seeded by
+/// `seed`: deterministic, and small enough that no kernel takes a rare path.
+llvm::Expected<Buffer> randomBf16(Device &device, uint64_t elements, uint32_t seed);
+
+/// Runs `launch` on `device` with the timing model watching one CU's
+/// workgroups (`options`: steady-state iterations, FLOPs, DRAM bytes, spans).
+llvm::Expected<emu::timing::TimingReport>
+timeLaunch(Device &device, const emu::timing::TimingOptions &options,
+           llvm::function_ref<llvm::Expected<LaunchResult>()> launch);
+
+/// aiter's argument block as its launchers lay it out: one field per 16-byte
+/// slot (a pointer or a 4-byte value at the slot's start, the rest zero).
+class SlotBlock {
+public:
+  explicit SlotBlock(size_t bytes) : bytes_(bytes, 0) {}
+  /// Fields past the kernel's block (a build that stops earlier) are dropped.
+  template <typename T> void set(unsigned slot, T value) {
+    if (size_t(slot) * 16 + sizeof(T) <= bytes_.size())
+      std::memcpy(&bytes_[size_t(slot) * 16], &value, sizeof(T));
+  }
+  llvm::ArrayRef<uint8_t> bytes() const { return bytes_; }
+
+private:
+  std::vector<uint8_t> bytes_;
+};
+
+/// An aiter kernel loaded from the code object at `path` with its arguments,
+/// filled by `fill` into a block of the kernel's metadata size and handed
+/// to the runtime as the metadata's arguments (which name every 4- or
+/// 8-byte piece of the block).
+struct AiterLaunch {
+  Module module;
+  Kernel kernel;
+  std::vector<KernelArgValue> args;
+  /// The code object's bytes, for what --stats reports of it.
+  std::vector<uint8_t> codeObject;
+};
+llvm::Expected<AiterLaunch> loadAiter(Device &device, const std::string &path,
+                                      llvm::StringRef kernelName,
+                                      llvm::function_ref<void(SlotBlock &)> fill);
 
 /// The figures a side-by-side row prints, from one timing report.
 struct ModelFigures {
