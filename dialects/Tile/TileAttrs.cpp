@@ -1,6 +1,7 @@
 //===- TileAttrs.cpp - Layout attributes ----------------------------------===//
 #include "dialects/Tile/Layout.h"
 #include "dialects/Tile/TileDialect.h"
+#include "target/Float8.h"
 #include "target/Target.h"
 
 #include "mlir/IR/Builders.h"
@@ -110,18 +111,23 @@ MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kFromAcc && operand == MfmaOperand::acc)
     return emitError() << "'k_from_acc' orders the K dimension of an 'a' or "
                           "'b' operand; an accumulator has none";
-  // The shapes come from the chips' tables (target/Target.h); the chip is
-  // not known here, so any chip's shape is a shape (tile.mma checks it
-  // against the module's chip).
-  if (m != n || !kcc::anyChipHasMfmaShape({int(m), int(n), 0}))
-    return emitError() << "no MFMA with 16-bit inputs has an " << m << "x" << n
+  // The shapes come from the chips' tables (target/Target.h for 16-bit
+  // inputs, target/Float8.h for FP8); neither the chip nor the element type
+  // is known here, so a shape of any chip and input width is a shape
+  // (tile.mma checks it against both).
+  auto anyShape = [](kcc::MfmaShape s) {
+    return kcc::anyChipHasMfmaShape(s) || kcc::anyChipHasMfmaShape8(s);
+  };
+  if (m != n || !anyShape({int(m), int(n), 0}))
+    return emitError() << "no MFMA has an " << m << "x" << n
                        << " shape; supported: 32x32 and 16x16";
   if (k == 0)
     return success();
-  if (!kcc::anyChipHasMfmaShape({int(m), int(n), int(k)}))
-    return emitError() << "no MFMA with 16-bit inputs has shape " << m << "x"
-                       << n << "x" << k
-                       << "; supported: " << kcc::mfmaShapesByChip();
+  if (!anyShape({int(m), int(n), int(k)}))
+    return emitError() << "no MFMA has shape " << m << "x" << n << "x" << k
+                       << "; supported: " << kcc::mfmaShapesByChip()
+                       << " for 16-bit inputs, " << kcc::mfmaShapes8ByChip()
+                       << " for FP8";
   return success();
 }
 

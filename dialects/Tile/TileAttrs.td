@@ -78,12 +78,17 @@ def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma"> {
   let description = [{
     The register layout of operand `a` (M x K), `b` (K x N) or the
     accumulator `acc` (M x N) of a wave64 MFMA instruction of shape MxNxK with
-    16-bit inputs. A tile larger than one instruction repeats the instance
-    shape, rows of repetitions outermost.
+    16-bit or FP8 inputs (a lane holds M*K/64 consecutive K values of one row
+    of `a`, whatever their width). A tile larger than one instruction
+    repeats the instance shape, rows of repetitions outermost.
 
     The shape may be left to the target: `#tile.mfma<a>` is the 32x32 MFMA
-    with the widest K of the chip (32x32x8 on gfx942, 32x32x16 on gfx950) and
-    `#tile.mfma<a, 16x16>` the 16x16 one; `tile-specialize` fills it in.
+    with the widest K of the chip for the tile's element type (16-bit:
+    32x32x8 on gfx942, 32x32x16 on gfx950; FP8: 32x32x16 on gfx942,
+    32x32x64 on gfx950) and `#tile.mfma<a, 16x16>` the 16x16 one;
+    `tile-specialize` fills it in. An accumulator's layout does not depend
+    on K (an `acc` left to the target gets the 16-bit K), and `tile.mma`
+    takes an accumulator of any K.
 
     With `k_from_acc`, an `a` or `b` operand's K dimension runs in the order
     of an accumulator's rows instead: register j of lane l holds

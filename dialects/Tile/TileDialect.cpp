@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
@@ -44,6 +45,22 @@ int64_t kcc::tile::elementBytes(Type type) {
   return 0;
 }
 
+std::optional<kcc::Fp8Format> kcc::tile::fp8FormatOf(Type type) {
+  if (isa<Float8E4M3FNType>(type))
+    return kcc::Fp8Format::E4M3FN;
+  if (isa<Float8E5M2Type>(type))
+    return kcc::Fp8Format::E5M2;
+  if (isa<Float8E4M3FNUZType>(type))
+    return kcc::Fp8Format::E4M3FNUZ;
+  if (isa<Float8E5M2FNUZType>(type))
+    return kcc::Fp8Format::E5M2FNUZ;
+  return std::nullopt;
+}
+
+StringRef kcc::tile::fp8TypeList() {
+  return "f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ";
+}
+
 TargetAttr kcc::tile::getModuleTarget(Operation *op) {
   auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
                                   : op->getParentOfType<ModuleOp>();
@@ -58,6 +75,58 @@ std::optional<llvm::StringRef> kcc::tile::getModuleChip(Operation *op) {
   return std::nullopt;
 }
 
+/// The element type that a value of type `type` holds in the tile dialect's
+/// containers (tiles, LDS buffers, buffers, pointers), or `type` itself.
+static Type heldElement(Type type) {
+  if (auto t = dyn_cast<TileType>(type))
+    return t.getElementType();
+  if (auto t = dyn_cast<LdsType>(type))
+    return t.getElementType();
+  if (auto t = dyn_cast<BufferType>(type))
+    return t.getElementType();
+  if (auto t = dyn_cast<PtrType>(type))
+    return t.getElementType();
+  return type;
+}
+
+/// Every FP8 type in the module must be a format of its chip: gfx942's FP8
+/// instructions read and write FNUZ, gfx950's OCP, and a kernel typed in
+/// the other family would get wrong numbers, not an error. Checked once for
+/// the whole module when it names its chip, at each op (or function
+/// signature) that uses such a type.
+static LogicalResult verifyFp8Formats(ModuleOp module, kcc::Chip chip) {
+  auto check = [&](Type type, Operation *at) -> LogicalResult {
+    std::optional<kcc::Fp8Format> f = fp8FormatOf(heldElement(type));
+    if (!f || kcc::chipHasFp8Format(chip, *f))
+      return success();
+    kcc::Chip other = chip == kcc::Chip::gfx942 ? kcc::Chip::gfx950 : kcc::Chip::gfx942;
+    return at->emitOpError("uses ")
+           << kcc::fp8FormatName(*f) << ", an "
+           << (kcc::isFnuz(*f) ? "FNUZ" : "OCP") << " FP8 format that "
+           << kcc::getChipInfo(chip).name << " lacks: "
+           << kcc::getChipInfo(chip).name << " has " << kcc::fp8FormatsOf(chip)
+           << ", " << kcc::getChipInfo(other).name << " has "
+           << kcc::fp8FormatsOf(other);
+  };
+  // Pre-order, so that the first use in the source is the one reported.
+  WalkResult r = module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+    if (auto func = dyn_cast<FunctionOpInterface>(op))
+      for (Type t : func.getArgumentTypes())
+        if (failed(check(t, op)))
+          return WalkResult::interrupt();
+    for (Type t : op->getResultTypes())
+      if (failed(check(t, op)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(check(arg.getType(), op)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   // Discardable attributes of this dialect: a misspelt or retired one
@@ -67,7 +136,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     if (!isa<ModuleOp>(op) || !isa<TargetAttr>(attr.getValue()))
       return op->emitError("'") << name << "' must be a #tile.target<\"CHIP\"> "
                                 << "on the module";
-    return success();
+    return verifyFp8Formats(cast<ModuleOp>(op),
+                            cast<TargetAttr>(attr.getValue()).getChipKind());
   }
   if (name == kWavesPerSimdAttrName) {
     auto n = dyn_cast<IntegerAttr>(attr.getValue());

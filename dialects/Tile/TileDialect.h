@@ -18,6 +18,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "target/Float8.h"
 #include "target/Target.h"
 
 #include "dialects/Tile/TileOpsDialect.h.inc"
@@ -36,6 +37,13 @@ namespace kcc::tile {
 
 /// Bytes of one element of a resolved element type (bf16 -> 2).
 int64_t elementBytes(mlir::Type type);
+
+/// The FP8 format of an element type (f8E4M3FN, f8E5M2, f8E4M3FNUZ,
+/// f8E5M2FNUZ); std::nullopt for any other type.
+std::optional<Fp8Format> fp8FormatOf(mlir::Type type);
+
+/// "f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ": for diagnostics.
+llvm::StringRef fp8TypeList();
 
 /// The module's `tile.target` (null before tile-specialize set it).
 TargetAttr getModuleTarget(mlir::Operation *op);

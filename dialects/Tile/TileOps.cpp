@@ -106,7 +106,12 @@ LogicalResult ParamDeclOp::verify() {
   return success();
 }
 
-static bool isParamElementType(Type t) { return t.isBF16() || t.isF16() || t.isF32(); }
+/// What -D can bind an element type to: the 16- and 32-bit floats, and the
+/// FP8 formats (whether the chip has the format is checked once the module
+/// names it).
+static bool isParamElementType(Type t) {
+  return t.isBF16() || t.isF16() || t.isF32() || fp8FormatOf(t);
+}
 
 SmallVector<Type> TypeParamDeclOp::getAllowedTypeList() {
   SmallVector<Type> types;
@@ -134,15 +139,15 @@ LogicalResult TypeParamDeclOp::verify() {
       return emitOpError("the list of allowed types is empty");
     for (Attribute a : allowed)
       if (!isParamElementType(cast<TypeAttr>(a).getValue()))
-        return emitOpError("element-type parameters are bf16, f16 or f32 (as -D "
-                           "accepts); the allowed type ")
+        return emitOpError("element-type parameters are bf16, f16, f32 or an FP8 "
+                           "format (as -D accepts); the allowed type ")
                << cast<TypeAttr>(a).getValue() << " is not";
   }
   if (auto def = getDefaultTypeAttr()) {
     Type t = def.getValue();
     if (!isParamElementType(t))
-      return emitOpError("element-type parameters are bf16, f16 or f32 (as -D "
-                         "accepts); the default ")
+      return emitOpError("element-type parameters are bf16, f16, f32 or an FP8 "
+                         "format (as -D accepts); the default ")
              << t << " is not";
     if (!llvm::is_contained(getAllowedTypeList(), t))
       return emitOpError("the default ") << t << " is not one of the allowed types, "
@@ -309,8 +314,10 @@ LogicalResult MmaOp::verify() {
     return emitOpError("the accumulator must have an #tile.mfma<acc, ...> "
                        "layout, not ")
            << c.getLayout();
-  if (la.getM() != lb.getM() || la.getM() != lc.getM() ||
-      la.getK() != lb.getK() || la.getK() != lc.getK())
+  // An accumulator's layout does not depend on K (Layout.cpp), so only a
+  // and b must agree on it: an FP8 kernel's `#tile.mfma<acc>` resolves to
+  // the 16-bit K of the chip and still feeds an FP8 MFMA of twice that K.
+  if (la.getM() != lb.getM() || la.getM() != lc.getM() || la.getK() != lb.getK())
     return emitOpError("operands use different MFMA shapes: ")
            << la << ", " << lb << ", " << lc;
   if (la.getKFromAcc() != lb.getKFromAcc())
@@ -318,11 +325,23 @@ LogicalResult MmaOp::verify() {
                        "'k_from_acc'): ")
            << la << ", " << lb;
   Type ea = a.getElementType(), eb = b.getElementType();
-  if (ea != eb)
+  std::optional<kcc::Fp8Format> fa = fp8FormatOf(ea), fb = fp8FormatOf(eb);
+  // FP8 MFMAs take e4m3 and e5m2 in either operand (fp8_bf8, bf8_fp8 and the
+  // f8f6f4 format selectors), but both of one chip's family.
+  if (fa && fb) {
+    if (kcc::isFnuz(*fa) != kcc::isFnuz(*fb))
+      return emitOpError("a and b mix FP8 families: ")
+             << ea << " is " << (kcc::isFnuz(*fa) ? "FNUZ" : "OCP") << ", " << eb
+             << " is " << (kcc::isFnuz(*fb) ? "FNUZ" : "OCP")
+             << " (no chip has both)";
+  } else if (ea != eb && !isa<DtypeParamType>(ea) && !isa<DtypeParamType>(eb)) {
+    // Two parameters may bind to two FP8 formats; checked once bound.
     return emitOpError("a and b must hold the same element type; got ")
            << ea << " and " << eb;
-  if (!isa<DtypeParamType>(ea) && !is16BitFloat(ea))
-    return emitOpError("MFMA inputs must be bf16 or f16, not ") << ea;
+  } else if (!isa<DtypeParamType>(ea) && !is16BitFloat(ea)) {
+    return emitOpError("MFMA inputs must be bf16, f16 or FP8 (")
+           << fp8TypeList() << "), not " << ea;
+  }
   if (!c.getElementType().isF32())
     return emitOpError("the accumulator must be f32, not ")
            << c.getElementType();
@@ -334,13 +353,24 @@ LogicalResult MmaOp::verify() {
     return emitOpError("shapes do not chain: a is ")
            << a << ", b is " << b << ", acc is " << c
            << " (need MxK, KxN, MxN)";
+  if (!la.isResolved() || isa<DtypeParamType>(ea))
+    return success();
+  kcc::MfmaShape shape{(int)la.getM(), (int)la.getN(), (int)la.getK()};
+  bool eightBit = fa.has_value();
+  StringRef kind = eightBit ? "FP8 " : "";
+  if (eightBit ? !kcc::anyChipHasMfmaShape8(shape) : !kcc::anyChipHasMfmaShape(shape))
+    return emitOpError("no ")
+           << (eightBit ? "FP8" : "16-bit") << " MFMA has shape " << la.getM() << "x"
+           << la.getN() << "x" << la.getK() << "; the "
+           << (eightBit ? "FP8" : "16-bit") << " shapes are "
+           << (eightBit ? kcc::mfmaShapes8ByChip() : kcc::mfmaShapesByChip());
   std::optional<kcc::Chip> chip = chipOf(*this);
-  if (chip && la.isResolved() &&
-      !kcc::hasMfmaShape(*chip, {(int)la.getM(), (int)la.getN(), (int)la.getK()}))
-    return emitOpError("no MFMA of shape ")
-           << la.getM() << "x" << la.getN() << "x" << la.getK() << " on "
-           << kcc::getChipInfo(*chip).name << "; it has "
-           << kcc::mfmaShapeList(*chip);
+  if (chip && !(eightBit ? kcc::hasMfmaShape8(*chip, shape)
+                         : kcc::hasMfmaShape(*chip, shape)))
+    return emitOpError("no ")
+           << kind << "MFMA of shape " << la.getM() << "x" << la.getN() << "x"
+           << la.getK() << " on " << kcc::getChipInfo(*chip).name << "; it has "
+           << (eightBit ? kcc::mfmaShapeList8(*chip) : kcc::mfmaShapeList(*chip));
   return success();
 }
 
@@ -407,13 +437,13 @@ LogicalResult ConvertOp::verify() {
   Type f = from.getElementType(), t = to.getElementType();
   if (isa<DtypeParamType>(f) || isa<DtypeParamType>(t))
     return success();
-  bool ok = (f.isF32() && (is16BitFloat(t) || t.isF32())) ||
-            (is16BitFloat(f) && t.isF32()) ||
+  bool ok = (f.isF32() && (is16BitFloat(t) || t.isF32() || fp8FormatOf(t))) ||
+            ((is16BitFloat(f) || fp8FormatOf(f)) && t.isF32()) ||
             (f.isSignlessInteger(32) && t.isF32());
   if (!ok)
     return emitOpError("cannot convert ") << f << " to " << t
                                           << "; supported: f32 <-> bf16/f16, "
-                                             "i32 -> f32";
+                                             "f32 <-> FP8, i32 -> f32";
   if (getFastRounding() && !(f.isF32() && is16BitFloat(t)))
     return emitOpError("'fast_rounding' applies to f32 -> bf16/f16 only, not ")
            << f << " -> " << t;

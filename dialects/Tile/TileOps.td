@@ -47,9 +47,10 @@ def Tile_TypeParamDeclOp : Tile_Op<"type_param_decl", [Symbol, HasParent<"::mlir
     tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
     ```
     Uses are written `!tile.dtype<"DTYPE">`. The optional `of [...]` lists
-    the types the kernel supports (a subset of bf16, f16 and f32, which is
-    the default): a value outside it is refused on the declaration, naming
-    the list, before an op deep in the kernel (an MFMA) trips over it.
+    the types the kernel supports (bf16, f16, f32 and the FP8 formats
+    f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ; without a list bf16, f16 and
+    f32): a value outside it is refused on the declaration, naming the
+    list, before an op deep in the kernel (an MFMA) trips over it.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, OptionalAttr<TypeAttr>:$default_type,
                        OptionalAttr<TypeArrayAttr>:$allowed_types);
@@ -312,8 +313,16 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let description = [{
     `a` (M x K) and `b` (K x N) hold bf16 or f16 in the MFMA `a` and `b`
     layouts, `acc` and the result (M x N) f32 in the `acc` layout, all of the
-    same instruction shape, which the chip must have. Larger tiles issue one
-    MFMA per instance, K innermost.
+    same instruction shape (an accumulator's K is free: its layout has
+    none), which the chip must have. Larger tiles issue one MFMA per
+    instance, K innermost.
+
+    FP8 inputs: e4m3 and e5m2 of the chip's family, mixed freely between `a`
+    and `b` (f8E4M3FNUZ / f8E5M2FNUZ on gfx942, f8E4M3FN / f8E5M2 on gfx950),
+    with K twice the 16-bit K: 32x32x16 and 16x16x32
+    (`v_mfma_f32_32x32x16_fp8_fp8` and its bf8 mixes, both chips), and on
+    gfx950 32x32x64 and 16x16x128 (`v_mfma_f32_32x32x64_f8f6f4`, the
+    formats in its cbsz/blgp selectors).
   }];
   let arguments = (ins Tile_AnyTile:$a, Tile_AnyTile:$b, Tile_AnyTile:$acc);
   let results = (outs Tile_AnyTile:$result);
@@ -393,6 +402,13 @@ def Tile_ConvertOp : Tile_Op<"convert", [Pure]> {
   let description = [{
     f32 to bf16/f16 rounds to nearest even (gfx950 packs pairs with
     `v_cvt_pk_bf16_f32`); 16-bit floats to f32 are exact; i32 to f32 rounds.
+
+    f32 to FP8 (the chip's formats: FNUZ on gfx942, OCP on gfx950) rounds to
+    nearest even and saturates: a number or infinity beyond the largest
+    finite value becomes that value with its sign (448 for f8E4M3FN, 240
+    for f8E4M3FNUZ, 57344 for the e5m2 formats), a NaN stays a NaN. Pairs
+    of elements are packed by `v_cvt_pk_fp8_f32` / `v_cvt_pk_bf8_f32`.
+    FP8 to f32 is exact (`v_cvt_pk_f32_fp8` / `_bf8` per pair).
 
     `fast_rounding` (f32 to bf16; allowed, without effect, for f32 to f16 so
     that kernels generic in the dtype may carry it): gfx942 has no bf16

@@ -166,22 +166,22 @@ func.func @mfma_rank(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8x2>>)
 
 // -----
 
-// expected-error@+1 {{no MFMA with 16-bit inputs has an 32x16 shape; supported: 32x32 and 16x16}}
+// expected-error@+1 {{no MFMA has an 32x16 shape; supported: 32x32 and 16x16}}
 func.func @mfma_mn(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x16>>)
 
 // -----
 
-// expected-error@+1 {{no MFMA with 16-bit inputs has an 64x64 shape; supported: 32x32 and 16x16}}
+// expected-error@+1 {{no MFMA has an 64x64 shape; supported: 32x32 and 16x16}}
 func.func @mfma_mn_square(%t: !tile.tile<[64, 64], f32, #tile.mfma<acc, 64x64x8>>)
 
 // -----
 
-// expected-error@+1 {{no MFMA with 16-bit inputs has shape 32x32x4; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)}}
+// expected-error@+1 {{no MFMA has shape 32x32x4; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950) for 16-bit inputs, 32x32x16, 16x16x32 (gfx942, gfx950), 32x32x64, 16x16x128 (gfx950) for FP8}}
 func.func @mfma_k(%t: !tile.tile<[32, 4], bf16, #tile.mfma<a, 32x32x4>>)
 
 // -----
 
-// expected-error@+1 {{no MFMA with 16-bit inputs has shape 16x16x8; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)}}
+// expected-error@+1 {{no MFMA has shape 16x16x8; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950) for 16-bit inputs, 32x32x16, 16x16x32 (gfx942, gfx950), 32x32x64, 16x16x128 (gfx950) for FP8}}
 func.func @mfma_k16(%t: !tile.tile<[16, 8], bf16, #tile.mfma<a, 16x16x8>>)
 
 // -----
@@ -247,12 +247,12 @@ tile.param_decl @X : i64 = 1 : i32
 
 // Regression (bug 3): a default that is no element type was bound by
 // tile-specialize into an invalid tile type.
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16 or f32 (as -D accepts); the default 'index' is not}}
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32 or an FP8 format (as -D accepts); the default 'index' is not}}
 tile.type_param_decl @DT = index
 
 // -----
 
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16 or f32 (as -D accepts); the default 'vector<8xbf16>' is not}}
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32 or an FP8 format (as -D accepts); the default 'vector<8xbf16>' is not}}
 tile.type_param_decl @DT = vector<8xbf16>
 
 // -----
@@ -611,7 +611,7 @@ func.func @mma_dtypes(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>,
 func.func @mma_input_type(%a: !tile.tile<[32, 8], f32, #tile.mfma<a, 32x32x8>>,
                           %b: !tile.tile<[8, 32], f32, #tile.mfma<b, 32x32x8>>,
                           %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
-  // expected-error@+1 {{'tile.mma' op MFMA inputs must be bf16 or f16, not 'f32'}}
+  // expected-error@+1 {{'tile.mma' op MFMA inputs must be bf16, f16 or FP8 (f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ), not 'f32'}}
   %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], f32, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 32], f32, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
   return
 }
@@ -669,6 +669,116 @@ module attributes {tile.target = #tile.target<"gfx942">} {
     %0 = tile.mma %a, %b, %c : !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16x32>>, !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16x32>> -> !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x32>>
     return
   }
+}
+
+// -----
+
+// FP8: each chip has one family of formats (gfx942 FNUZ, gfx950 OCP). A
+// kernel typed in the other family is refused at the first op (or
+// signature) that names the type, saying which chip has which.
+module attributes {tile.target = #tile.target<"gfx942">} {
+  // expected-error@+1 {{'func.func' op uses f8E4M3FN, an OCP FP8 format that gfx942 lacks: gfx942 has f8E4M3FNUZ and f8E5M2FNUZ (FNUZ), gfx950 has f8E4M3FN and f8E5M2 (OCP)}}
+  func.func @fp8_ocp_on_gfx942(%p: !tile.ptr<f8E4M3FN>) {
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @bf8_ocp_on_gfx942(%b: !tile.buffer<bf16>, %i: index) {
+    // expected-error@+1 {{'tile.lds_alloc' op uses f8E5M2, an OCP FP8 format that gfx942 lacks: gfx942 has f8E4M3FNUZ and f8E5M2FNUZ (FNUZ), gfx950 has f8E4M3FN and f8E5M2 (OCP)}}
+    %l = tile.lds_alloc "a" : !tile.lds<[64, 64], f8E5M2>
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.target = #tile.target<"gfx950">} {
+  func.func @fp8_fnuz_on_gfx950(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+    // expected-error@+1 {{'tile.convert' op uses f8E4M3FNUZ, an FNUZ FP8 format that gfx950 lacks: gfx950 has f8E4M3FN and f8E5M2 (OCP), gfx942 has f8E4M3FNUZ and f8E5M2FNUZ (FNUZ)}}
+    %0 = tile.convert %x : !tile.tile<[32, 32], f32, #tile.mfma<acc>> -> !tile.tile<[32, 32], f8E4M3FNUZ, #tile.mfma<acc>>
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.target = #tile.target<"gfx950">} {
+  // expected-error@+1 {{'func.func' op uses f8E5M2FNUZ, an FNUZ FP8 format that gfx950 lacks}}
+  func.func @bf8_fnuz_on_gfx950(%t: !tile.tile<[32, 16], f8E5M2FNUZ, #tile.mfma<a, 32x32x16>>) {
+    return
+  }
+}
+
+// -----
+
+func.func @mma_fp8_families(%a: !tile.tile<[32, 16], f8E4M3FN, #tile.mfma<a, 32x32x16>>,
+                            %b: !tile.tile<[16, 32], f8E5M2FNUZ, #tile.mfma<b, 32x32x16>>,
+                            %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>) {
+  // expected-error@+1 {{'tile.mma' op a and b mix FP8 families: 'f8E4M3FN' is OCP, 'f8E5M2FNUZ' is FNUZ (no chip has both)}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 16], f8E4M3FN, #tile.mfma<a, 32x32x16>>, !tile.tile<[16, 32], f8E5M2FNUZ, #tile.mfma<b, 32x32x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>
+  return
+}
+
+// -----
+
+func.func @mma_fp8_with_bf16(%a: !tile.tile<[32, 16], f8E4M3FN, #tile.mfma<a, 32x32x16>>,
+                             %b: !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>>,
+                             %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>) {
+  // expected-error@+1 {{'tile.mma' op a and b must hold the same element type; got 'f8E4M3FN' and 'bf16'}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 16], f8E4M3FN, #tile.mfma<a, 32x32x16>>, !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>
+  return
+}
+
+// -----
+
+// K = 8 is a 16-bit shape; FP8 MFMAs take twice the K.
+func.func @mma_fp8_shape(%a: !tile.tile<[32, 8], f8E4M3FN, #tile.mfma<a, 32x32x8>>,
+                         %b: !tile.tile<[8, 32], f8E4M3FN, #tile.mfma<b, 32x32x8>>,
+                         %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.mma' op no FP8 MFMA has shape 32x32x8; the FP8 shapes are 32x32x16, 16x16x32 (gfx942, gfx950), 32x32x64, 16x16x128 (gfx950)}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], f8E4M3FN, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 32], f8E4M3FN, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @mma_bf16_fp8_shape(%a: !tile.tile<[32, 64], bf16, #tile.mfma<a, 32x32x64>>,
+                              %b: !tile.tile<[64, 32], bf16, #tile.mfma<b, 32x32x64>>,
+                              %c: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.mma' op no 16-bit MFMA has shape 32x32x64; the 16-bit shapes are 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 64], bf16, #tile.mfma<a, 32x32x64>>, !tile.tile<[64, 32], bf16, #tile.mfma<b, 32x32x64>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @mma_f8f6f4_gfx942(%a: !tile.tile<[32, 64], f8E4M3FNUZ, #tile.mfma<a, 32x32x64>>,
+                               %b: !tile.tile<[64, 32], f8E4M3FNUZ, #tile.mfma<b, 32x32x64>>,
+                               %c: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+    // expected-error@+1 {{'tile.mma' op no FP8 MFMA of shape 32x32x64 on gfx942; it has 32x32x16 and 16x16x32}}
+    %0 = tile.mma %a, %b, %c : !tile.tile<[32, 64], f8E4M3FNUZ, #tile.mfma<a, 32x32x64>>, !tile.tile<[64, 32], f8E4M3FNUZ, #tile.mfma<b, 32x32x64>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+    return
+  }
+}
+
+// -----
+
+func.func @convert_fp8_to_bf16(%x: !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.convert' op cannot convert 'f8E4M3FN' to 'bf16'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32}}
+  %0 = tile.convert %x : !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+func.func @convert_fp8_fast_rounding(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.convert' op 'fast_rounding' applies to f32 -> bf16/f16 only, not 'f32' -> 'f8E4M3FN'}}
+  %0 = tile.convert %x fast_rounding : !tile.tile<[32, 32], f32, #tile.mfma<acc>> -> !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>
+  return
 }
 
 // -----
@@ -733,7 +843,7 @@ func.func @convert_shape(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
 // -----
 
 func.func @convert_types(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
-  // expected-error@+1 {{'tile.convert' op cannot convert 'f32' to 'i32'; supported: f32 <-> bf16/f16, i32 -> f32}}
+  // expected-error@+1 {{'tile.convert' op cannot convert 'f32' to 'i32'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32}}
   %0 = tile.convert %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>
   return
 }
@@ -749,7 +859,7 @@ func.func @convert_fast_rounding(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 
 // -----
 
 func.func @convert_16bit(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
-  // expected-error@+1 {{'tile.convert' op cannot convert 'bf16' to 'f16'; supported: f32 <-> bf16/f16, i32 -> f32}}
+  // expected-error@+1 {{'tile.convert' op cannot convert 'bf16' to 'f16'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32}}
   %0 = tile.convert %x : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], f16, #tile.mfma<acc, 32x32x8>>
   return
 }
@@ -1121,7 +1231,7 @@ func.func @fma_on_ints(%a: !tile.tile<[32, 32], i32, #tile.mfma<acc>>) {
 // -----
 
 // The `of` list: what -D accepts, not empty, and holding the default.
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16 or f32 (as -D accepts); the allowed type 'i32' is not}}
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32 or an FP8 format (as -D accepts); the allowed type 'i32' is not}}
 tile.type_param_decl @DT = bf16 of [bf16, i32]
 
 // -----
@@ -1137,7 +1247,7 @@ tile.type_param_decl @DT = f32 of [bf16, f16]
 // -----
 
 // Bug 3: a type parameter's default is checked as -D values are.
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16 or f32 (as -D accepts); the default 'i32' is not}}
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32 or an FP8 format (as -D accepts); the default 'i32' is not}}
 tile.type_param_decl @DT = i32
 
 // -----
@@ -1157,7 +1267,7 @@ func.func @order(%a: !tile.tile<[32, 16], bf16, #tile.mfma<b, k_from_acc, 32x32x
 
 // -----
 
-// expected-error@+1 {{no MFMA with 16-bit inputs has shape 32x32x32; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)}}
+// expected-error@+1 {{no MFMA has shape 32x32x32; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950) for 16-bit inputs, 32x32x16, 16x16x32 (gfx942, gfx950), 32x32x64, 16x16x128 (gfx950) for FP8}}
 func.func @mma_shape_no_chip_has(%a: !tile.tile<[32, 32], bf16, #tile.mfma<a, 32x32x32>>) {
   return
 }

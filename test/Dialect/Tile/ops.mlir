@@ -20,6 +20,7 @@
 // CHECK-NEXT: tile.type_param_decl @OUT{{$}}
 // CHECK-NEXT: tile.type_param_decl @IN = f16 of [bf16, f16]
 // CHECK-NEXT: tile.type_param_decl @ACC of [f32]
+// CHECK-NEXT: tile.type_param_decl @Q8 = f8E4M3FN of [f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ]
 tile.param_decl @BM : i64 = 128
 tile.param_decl @BK : i64 = 64 : i64
 tile.param_decl @CAUSAL : i1
@@ -31,6 +32,7 @@ tile.type_param_decl @DT = bf16
 tile.type_param_decl @OUT
 tile.type_param_decl @IN = f16 of [bf16, f16]
 tile.type_param_decl @ACC of [f32]
+tile.type_param_decl @Q8 = f8E4M3FN of [f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ]
 
 // CHECK-LABEL: func.func @params()
 // CHECK: tile.param @BM : index
@@ -282,6 +284,28 @@ func.func @mma_k_from_acc(%p: !tile.tile<[32, 32], bf16, #tile.mfma<acc>>,
   %pb = tile.relayout %p : !tile.tile<[32, 32], bf16, #tile.mfma<acc>> -> !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>>
   %0 = tile.mma %v, %pb, %o : !tile.tile<[64, 32], bf16, #tile.mfma<a, k_from_acc>>, !tile.tile<[32, 32], bf16, #tile.mfma<b, k_from_acc>> -> !tile.tile<[64, 32], f32, #tile.mfma<acc>>
   %1 = tile.mma %a16, %b16, %c16 : !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16x32, k_from_acc>>, !tile.tile<[32, 16], f16, #tile.mfma<b, 16x16x32, k_from_acc>> -> !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x32>>
+  return
+}
+
+// FP8 operands: both families, e4m3 and e5m2 mixed, the f8f6f4 shapes,
+// an accumulator of another K, and the conversions to and from f32.
+// CHECK-LABEL: func.func @mma_fp8(
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : <[32, 64], f8E4M3FN, #tile.mfma<a, 32x32x64>>, <[64, 32], f8E5M2, #tile.mfma<b, 32x32x64>> -> <[32, 32], f32, #tile.mfma<acc>>
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : <[16, 32], f8E5M2FNUZ, #tile.mfma<a, 16x16x32>>, <[32, 16], f8E4M3FNUZ, #tile.mfma<b, 16x16x32>> -> <[16, 16], f32, #tile.mfma<acc, 16x16x16>>
+// CHECK: %[[Q:.*]] = tile.convert %{{.*}} : <[32, 32], f32, #tile.mfma<acc>> -> <[32, 32], f8E4M3FN, #tile.mfma<acc>>
+// CHECK: tile.convert %[[Q]] : <[32, 32], f8E4M3FN, #tile.mfma<acc>> -> <[32, 32], f32, #tile.mfma<acc>>
+// CHECK: tile.lds_alloc "q" : <[64, 128], f8E5M2FNUZ, pad = 16>
+func.func @mma_fp8(%a: !tile.tile<[32, 64], f8E4M3FN, #tile.mfma<a, 32x32x64>>,
+                   %b: !tile.tile<[64, 32], f8E5M2, #tile.mfma<b, 32x32x64>>,
+                   %c: !tile.tile<[32, 32], f32, #tile.mfma<acc>>,
+                   %a16: !tile.tile<[16, 32], f8E5M2FNUZ, #tile.mfma<a, 16x16x32>>,
+                   %b16: !tile.tile<[32, 16], f8E4M3FNUZ, #tile.mfma<b, 16x16x32>>,
+                   %c16: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x16>>) {
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 64], f8E4M3FN, #tile.mfma<a, 32x32x64>>, !tile.tile<[64, 32], f8E5M2, #tile.mfma<b, 32x32x64>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %1 = tile.mma %a16, %b16, %c16 : !tile.tile<[16, 32], f8E5M2FNUZ, #tile.mfma<a, 16x16x32>>, !tile.tile<[32, 16], f8E4M3FNUZ, #tile.mfma<b, 16x16x32>> -> !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16x16>>
+  %q = tile.convert %0 : !tile.tile<[32, 32], f32, #tile.mfma<acc>> -> !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>
+  %2 = tile.convert %q : !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %l = tile.lds_alloc "q" : !tile.lds<[64, 128], f8E5M2FNUZ, pad = 16>
   return
 }
 
