@@ -101,7 +101,10 @@ namespace {
 /// tile.convert -> sitofp, fptrunc or fpext on the lane's vector (nothing when
 /// the types match); to bf16 with fast rounding on a chip without a bf16
 /// conversion instruction (ChipInfo::hasBf16Convert: gfx942), an integer
-/// round to nearest even.
+/// round to nearest even; to and from FP8 (which LLVM IR has no type for:
+/// the lane's vector holds i8) the packed conversion instructions, which
+/// read and write the chip's own FP8 formats (the verifier made sure the
+/// tile's format is one of them).
 struct ConvertLowering : public TilePattern<ConvertOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
@@ -112,6 +115,10 @@ struct ConvertLowering : public TilePattern<ConvertOp> {
     Value in = adaptor.getOperand();
     if (from == to) {
       rw.replaceOp(op, in);
+    } else if (std::optional<Fp8Format> f = fp8FormatOf(to)) {
+      rw.replaceOp(op, toFp8(rw, op.getLoc(), in, *f));
+    } else if (std::optional<Fp8Format> f = fp8FormatOf(from)) {
+      rw.replaceOp(op, fromFp8(rw, op.getLoc(), in, *f));
     } else if (op.getFastRounding() && !getChipInfo(chip).hasBf16Convert &&
                to.isBF16()) {
       // Round to nearest even in integer arithmetic: add 0x7fff plus the
@@ -141,6 +148,88 @@ struct ConvertLowering : public TilePattern<ConvertOp> {
     else
       rw.replaceOpWithNewOp<LLVM::FPExtOp>(op, resultType, in);
     return success();
+  }
+
+private:
+  /// f32 -> FP8, saturating: each pair of elements is clamped to the
+  /// format's largest finite magnitude and packed by v_cvt_pk_fp8_f32 /
+  /// v_cvt_pk_bf8_f32 (rounding to nearest even), two pairs per word. The
+  /// instructions themselves saturate only when MODE.FP16_OVFL is set (a
+  /// mode bit kcc does not set: it would change every f16 conversion too),
+  /// else overflow to NaN or infinity, so the clamp comes first. Clamping
+  /// before rounding gives what rounding then saturating gives: a value
+  /// beyond the largest finite one rounds either to it or past it, and
+  /// saturation makes both the largest finite one, which is what the
+  /// clamped value converts to. A NaN passes the clamp by a select
+  /// (minnum/maxnum would turn it into a number).
+  Value toFp8(OpBuilder &b, Location loc, Value in, Fp8Format f) const {
+    auto vt = cast<VectorType>(in.getType());
+    int64_t n = vt.getNumElements();
+    Type f32 = b.getF32Type(), i32t = b.getI32Type();
+    // v_med3_f32(x, -max, max) per element: as llvm.amdgcn.fmed3 rather
+    // than minnum/maxnum, which LLVM would precede with a v_max_f32 x, x to
+    // quiet signalling NaNs that the select below handles anyway.
+    float max = fp8MaxFinite(f);
+    Value lo = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(-max));
+    Value hi = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(max));
+    Value clamped = poison(b, loc, vt);
+    for (int64_t i = 0; i < n; ++i) {
+      Value med = LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr("llvm.amdgcn.fmed3"),
+                                                ValueRange{extract(b, loc, in, i), lo, hi})
+                      .getResult(0);
+      clamped = insert(b, loc, clamped, med, i);
+    }
+    Value isNan = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, in, in);
+    Value x = LLVM::SelectOp::create(b, loc, isNan, in, clamped);
+    int64_t words = (n + 3) / 4;
+    Value packed = poison(b, loc, VectorType::get({words}, i32t));
+    Value zero = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
+    auto elem = [&](int64_t i) { return i < n ? extract(b, loc, x, i) : zero; };
+    for (int64_t w = 0; w < words; ++w) {
+      Value word = LLVM::PoisonOp::create(b, loc, i32t);
+      for (int64_t half = 0; half < 2 && 4 * w + 2 * half < n; ++half) {
+        Value lo = elem(4 * w + 2 * half), hi = elem(4 * w + 2 * half + 1);
+        bool high = half == 1;
+        word = isE5M2(f) ? (Value)ROCDL::CvtPkBf8F32Op::create(b, loc, i32t, lo, hi, word, high)
+                         : (Value)ROCDL::CvtPkFp8F32Op::create(b, loc, i32t, lo, hi, word, high);
+      }
+      packed = insert(b, loc, packed, word, w);
+    }
+    auto bytes = VectorType::get({4 * words}, b.getI8Type());
+    Value all = LLVM::BitcastOp::create(b, loc, bytes, packed);
+    return 4 * words == n ? all : slice(b, loc, all, 0, n);
+  }
+
+  /// FP8 -> f32, exact: the lane's bytes as words, each pair of bytes
+  /// widened by one v_cvt_pk_f32_fp8 / _bf8 (word 0 or 1 of the source).
+  Value fromFp8(OpBuilder &b, Location loc, Value in, Fp8Format f) const {
+    auto vt = cast<VectorType>(in.getType());
+    int64_t n = vt.getNumElements();
+    int64_t words = (n + 3) / 4;
+    Type i32t = b.getI32Type(), f32 = b.getF32Type();
+    Value bytes = in;
+    if (4 * words != n) {
+      // Pad the bytes to whole words (the padding's results are dropped).
+      SmallVector<int32_t> grow;
+      for (int64_t i = 0; i < 4 * words; ++i)
+        grow.push_back(i < n ? i : -1);
+      bytes = LLVM::ShuffleVectorOp::create(b, loc, in, in, grow);
+    }
+    Value packed = LLVM::BitcastOp::create(b, loc, VectorType::get({words}, i32t), bytes);
+    auto resultType = VectorType::get({n}, f32);
+    Value result = poison(b, loc, resultType);
+    auto pair = VectorType::get({2}, f32);
+    for (int64_t w = 0; w < words; ++w) {
+      Value word = extract(b, loc, packed, w);
+      for (int64_t half = 0; half < 2 && 4 * w + 2 * half < n; ++half) {
+        bool high = half == 1;
+        Value two = isE5M2(f) ? (Value)ROCDL::CvtPkF32Bf8Op::create(b, loc, pair, word, high)
+                              : (Value)ROCDL::CvtPkF32Fp8Op::create(b, loc, pair, word, high);
+        for (int64_t k = 0; k < 2 && 4 * w + 2 * half + k < n; ++k)
+          result = insert(b, loc, result, extract(b, loc, two, k), 4 * w + 2 * half + k);
+      }
+    }
+    return result;
   }
 };
 
