@@ -56,14 +56,15 @@ Type accessType(OpBuilder &b, int64_t bytes) {
 
 /// Runs of registers that one memory instruction can move: consecutive
 /// columns of one array row, a power-of-two number of bytes up to 16 (or a
-/// single element).
+/// single element); a run of two bytes (two FP8 elements) moves as one
+/// 16-bit access.
 SmallVector<std::pair<int64_t, int64_t>> accessRuns(const MemoryView &view,
                                                     int64_t esize) {
   SmallVector<std::pair<int64_t, int64_t>> runs;
   int64_t maxElems = std::max<int64_t>(1, kMaxAccessBytes / esize);
   for (int64_t i = 0; i < view.map.numRegs();) {
     int64_t n = std::min(view.contiguousRun(i), maxElems);
-    while (n > 1 && (!llvm::isPowerOf2_64(n * esize) || (n * esize) % 4))
+    while (n > 1 && (!llvm::isPowerOf2_64(n * esize) || ((n * esize) % 4 && n * esize != 2)))
       --n;
     runs.push_back({i, n});
     i += n;
