@@ -1,0 +1,169 @@
+//===- Fp8MmaTest.cpp - FP8 matrix products through tile.mma -------------===//
+//
+// The kernels of fp8_mma.mlir (one per MFMA shape: the chip's widest 32x32
+// and 16x16 FP8 MFMAs, and 32x32x16 by name) compiled by kcc for both chips
+// with each pairing of the chip's two FP8 formats in A and B, and run on
+// the emulator against a float64 reference of the dequantised inputs:
+//   gfx942: v_mfma_f32_32x32x16_{fp8,bf8}_{fp8,bf8} and 16x16x32 (FNUZ);
+//   gfx950: v_mfma_f32_32x32x64_f8f6f4 and 16x16x128 (format selectors in
+//   cbsz/blgp), and the 32x32x16 forms (OCP).
+// Each runs a whole block (K = KT), a block with tails (M, N below the tile,
+// K = 100 < KT = 128: the bounded loads and DMA must fill zeros), and K = 256
+// (several MFMAs chained along K). The inputs are randn-like values rounded
+// to the format by Fp8Reference.h; the products of FP8 values are exact in
+// f32, so the only error is the f32 accumulation's: at most about K ulps of
+// the sum of |a * b|.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline.h"
+#include "passes/ParamBinding.h"
+#include "target/CodeObject.h"
+#include "test/e2e/EmulatedDevice.h"
+#include "test/e2e/Fp8Reference.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace kcc;
+using kcc::e2e::Fp8Spec;
+
+namespace {
+
+std::string kernelSource() {
+  auto buffer = llvm::MemoryBuffer::getFile(KCC_FP8_MMA_SOURCE);
+  if (!buffer)
+    return "";
+  return (*buffer)->getBuffer().str();
+}
+
+struct Case {
+  Chip chip;
+  Fp8Spec a, b;
+  int kt; // the tile's K
+};
+
+struct Size {
+  int m, n, k;
+};
+
+/// gtest names a failing case by this, not by its bytes.
+void PrintTo(const Case &c, std::ostream *os) {
+  *os << getChipInfo(c.chip).name.str() << " A " << c.a.name << " B " << c.b.name
+      << " KT=" << c.kt;
+}
+
+class Fp8MmaTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Fp8MmaTest, MatchesFloat64Reference) {
+  const Case &c = GetParam();
+  std::string source = kernelSource();
+  ASSERT_FALSE(source.empty()) << "cannot read " << KCC_FP8_MMA_SOURCE;
+  CompileOptions options;
+  options.chip = c.chip;
+  auto bindings = parseParamBindings({std::string("AT=") + c.a.name,
+                                      std::string("BT=") + c.b.name,
+                                      "KT=" + std::to_string(c.kt)});
+  ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
+  options.params = *bindings;
+  std::string diags;
+  llvm::raw_string_ostream ds(diags);
+  auto hsaco = compileKernelSource(source, "fp8_mma.mlir", options, Stage::Hsaco, ds);
+  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
+  auto co = kcc::CodeObject::parse(*hsaco);
+  ASSERT_TRUE(bool(co)) << llvm::toString(co.takeError());
+
+  auto dev = kcc::e2e::EmulatedDevice::open(c.chip);
+  ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
+  kcc::Device &d = **dev;
+
+  for (auto [kernel, tile] : {std::pair{"mma32", 32}, {"mma16", 16}, {"mma32x16", 32}}) {
+    std::vector<Size> sizes = {{tile, tile, c.kt}};
+    if (c.kt == 128)
+      sizes.push_back({tile - 2, tile - 3, 100});
+    for (Size s : sizes) {
+      SCOPED_TRACE(std::string(kernel) + " M=" + std::to_string(s.m) + " N=" +
+                   std::to_string(s.n) + " K=" + std::to_string(s.k));
+      std::mt19937 rng(s.m * 1000 + s.n * 10 + s.k);
+      std::normal_distribution<double> randn(0.0, 1.0);
+      std::vector<uint8_t> a(size_t(s.m) * s.k), bt(size_t(s.n) * s.k);
+      for (auto &v : a)
+        v = uint8_t(kcc::e2e::fp8EncodeSaturating(2 * randn(rng), c.a));
+      for (auto &v : bt)
+        v = uint8_t(kcc::e2e::fp8EncodeSaturating(2 * randn(rng), c.b));
+      size_t cBytes = size_t(s.m) * s.n * 4;
+      uint64_t da = llvm::cantFail(d.allocate(a.size())),
+               db = llvm::cantFail(d.allocate(bt.size())),
+               dc = llvm::cantFail(d.allocate(cBytes));
+      ASSERT_FALSE(bool(d.copyToDevice(da, a.data(), a.size())));
+      ASSERT_FALSE(bool(d.copyToDevice(db, bt.data(), bt.size())));
+      // C starts as NaN, so that an element the kernel fails to write shows.
+      ASSERT_FALSE(bool(d.memset(dc, 0xff, cBytes)));
+
+      const kcc::KernelInfo *info = co->findKernel(kernel);
+      ASSERT_NE(info, nullptr);
+      std::vector<const kcc::KernelArg *> slots = info->explicitArgs();
+      ASSERT_EQ(slots.size(), 6u);
+      std::vector<uint8_t> args(info->explicitArgsSize(), 0);
+      uint64_t ptrs[3] = {da, db, dc};
+      for (int i = 0; i < 3; ++i)
+        std::memcpy(&args[slots[i]->offset], &ptrs[i], 8);
+      int32_t ints[3] = {s.m, s.n, s.k};
+      for (int i = 0; i < 3; ++i)
+        std::memcpy(&args[slots[3 + i]->offset], &ints[i], 4);
+      kcc::LaunchConfig launch;
+      launch.grid = {1, 1, 1};
+      launch.block = {64, 1, 1};
+      auto stats = dev->launch(*hsaco, kernel, launch, args);
+      ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+      std::vector<float> out(size_t(s.m) * s.n);
+      ASSERT_FALSE(bool(d.copyFromDevice(out.data(), dc, cBytes)));
+
+      int bad = 0;
+      double worst = 0;
+      for (int i = 0; i < s.m; ++i)
+        for (int j = 0; j < s.n; ++j) {
+          double sum = 0, mag = 0;
+          for (int k = 0; k < s.k; ++k) {
+            double p = kcc::e2e::fp8Decode(a[size_t(i) * s.k + k], c.a) *
+                       kcc::e2e::fp8Decode(bt[size_t(j) * s.k + k], c.b);
+            sum += p;
+            mag += std::fabs(p);
+          }
+          double got = out[size_t(i) * s.n + j];
+          double tol = (s.k + 2) * std::ldexp(mag, -24) + 1e-30;
+          double err = std::fabs(got - sum);
+          worst = std::max(worst, err / tol);
+          if (!(err <= tol) && ++bad <= 8)
+            ADD_FAILURE() << "C[" << i << "][" << j << "] = " << got << ", expected "
+                          << sum << " (tolerance " << tol << ")";
+        }
+      EXPECT_EQ(bad, 0) << "worst error / tolerance " << worst;
+    }
+  }
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (auto [chip, e4m3, e5m2] :
+       {std::tuple{Chip::gfx942, kcc::e2e::kE4M3FNUZ, kcc::e2e::kE5M2FNUZ},
+        std::tuple{Chip::gfx950, kcc::e2e::kE4M3FN, kcc::e2e::kE5M2}})
+    for (auto [a, b] : {std::pair{e4m3, e4m3}, {e4m3, e5m2}, {e5m2, e4m3}, {e5m2, e5m2}})
+      for (int kt : {128, 256})
+        out.push_back({chip, a, b, kt});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Formats, Fp8MmaTest, ::testing::ValuesIn(cases()), [](const auto &info) {
+      const Case &c = info.param;
+      return std::string(getChipInfo(c.chip).name) + "_" + c.a.name + "_" + c.b.name +
+             "_K" + std::to_string(c.kt);
+    });
+
+} // namespace
