@@ -60,8 +60,8 @@ void PrintTo(const Case &c, std::ostream *os) {
 
 class Fp8MmaTest : public ::testing::TestWithParam<Case> {};
 
-TEST_P(Fp8MmaTest, MatchesFloat64Reference) {
-  const Case &c = GetParam();
+/// fp8_mma.mlir compiled for the case (a fatal failure when it is not).
+void compile(const Case &c, std::vector<uint8_t> &hsaco) {
   std::string source = kernelSource();
   ASSERT_FALSE(source.empty()) << "cannot read " << KCC_FP8_MMA_SOURCE;
   CompileOptions options;
@@ -73,9 +73,32 @@ TEST_P(Fp8MmaTest, MatchesFloat64Reference) {
   options.params = *bindings;
   std::string diags;
   llvm::raw_string_ostream ds(diags);
-  auto hsaco = compileKernelSource(source, "fp8_mma.mlir", options, Stage::Hsaco, ds);
-  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
-  auto co = kcc::CodeObject::parse(*hsaco);
+  auto out = compileKernelSource(source, "fp8_mma.mlir", options, Stage::Hsaco, ds);
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError()) << "\n" << diags;
+  hsaco = std::move(*out);
+}
+
+/// The kernel arguments of `kernel`: pointers, then 32-bit integers, each
+/// at the offset the metadata gives it.
+void kernelArgs(const kcc::CodeObject &co, const char *kernel,
+                std::vector<uint64_t> ptrs, std::vector<int32_t> ints,
+                std::vector<uint8_t> &args) {
+  const kcc::KernelInfo *info = co.findKernel(kernel);
+  ASSERT_NE(info, nullptr);
+  std::vector<const kcc::KernelArg *> slots = info->explicitArgs();
+  ASSERT_EQ(slots.size(), ptrs.size() + ints.size());
+  args.assign(info->explicitArgsSize(), 0);
+  for (size_t i = 0; i < ptrs.size(); ++i)
+    std::memcpy(&args[slots[i]->offset], &ptrs[i], 8);
+  for (size_t i = 0; i < ints.size(); ++i)
+    std::memcpy(&args[slots[ptrs.size() + i]->offset], &ints[i], 4);
+}
+
+TEST_P(Fp8MmaTest, MatchesFloat64Reference) {
+  const Case &c = GetParam();
+  std::vector<uint8_t> hsaco;
+  ASSERT_NO_FATAL_FAILURE(compile(c, hsaco));
+  auto co = kcc::CodeObject::parse(hsaco);
   ASSERT_TRUE(bool(co)) << llvm::toString(co.takeError());
 
   auto dev = kcc::e2e::EmulatedDevice::open(c.chip);
@@ -105,21 +128,12 @@ TEST_P(Fp8MmaTest, MatchesFloat64Reference) {
       // C starts as NaN, so that an element the kernel fails to write shows.
       ASSERT_FALSE(bool(d.memset(dc, 0xff, cBytes)));
 
-      const kcc::KernelInfo *info = co->findKernel(kernel);
-      ASSERT_NE(info, nullptr);
-      std::vector<const kcc::KernelArg *> slots = info->explicitArgs();
-      ASSERT_EQ(slots.size(), 6u);
-      std::vector<uint8_t> args(info->explicitArgsSize(), 0);
-      uint64_t ptrs[3] = {da, db, dc};
-      for (int i = 0; i < 3; ++i)
-        std::memcpy(&args[slots[i]->offset], &ptrs[i], 8);
-      int32_t ints[3] = {s.m, s.n, s.k};
-      for (int i = 0; i < 3; ++i)
-        std::memcpy(&args[slots[3 + i]->offset], &ints[i], 4);
+      std::vector<uint8_t> args;
+      ASSERT_NO_FATAL_FAILURE(kernelArgs(*co, kernel, {da, db, dc}, {s.m, s.n, s.k}, args));
       kcc::LaunchConfig launch;
       launch.grid = {1, 1, 1};
       launch.block = {64, 1, 1};
-      auto stats = dev->launch(*hsaco, kernel, launch, args);
+      auto stats = dev->launch(hsaco, kernel, launch, args);
       ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
       std::vector<float> out(size_t(s.m) * s.n);
       ASSERT_FALSE(bool(d.copyFromDevice(out.data(), dc, cBytes)));
@@ -146,6 +160,78 @@ TEST_P(Fp8MmaTest, MatchesFloat64Reference) {
       EXPECT_EQ(bad, 0) << "worst error / tolerance " << worst;
     }
   }
+}
+
+// @chain: S = A * Bt^T, P = FP8(S) in A's format, O = V * P with P fed from
+// the accumulator by relayout (k_from_acc). A and Bt hold small integers,
+// so S is exact in f32 and P is exactly the reference's rounding of S
+// (saturated where |S| passes the format's largest value); O is then
+// checked like the products above.
+TEST_P(Fp8MmaTest, ChainsThroughAnFp8Accumulator) {
+  const Case &c = GetParam();
+  std::vector<uint8_t> hsaco;
+  ASSERT_NO_FATAL_FAILURE(compile(c, hsaco));
+  auto co = kcc::CodeObject::parse(hsaco);
+  ASSERT_TRUE(bool(co)) << llvm::toString(co.takeError());
+  auto dev = kcc::e2e::EmulatedDevice::open(c.chip);
+  ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
+  kcc::Device &d = **dev;
+
+  const int n = 32, k = c.kt;
+  std::mt19937 rng(k + 5);
+  std::uniform_int_distribution<int> small(-4, 4);
+  std::normal_distribution<double> randn(0.0, 1.0);
+  std::vector<uint8_t> a(size_t(n) * k), bt(size_t(n) * k), v(size_t(n) * n);
+  for (auto &x : a)
+    x = uint8_t(kcc::e2e::fp8EncodeSaturating(small(rng), c.a));
+  for (auto &x : bt)
+    x = uint8_t(kcc::e2e::fp8EncodeSaturating(small(rng), c.b));
+  for (auto &x : v)
+    x = uint8_t(kcc::e2e::fp8EncodeSaturating(randn(rng), c.a));
+  uint64_t da = llvm::cantFail(d.allocate(a.size())), db = llvm::cantFail(d.allocate(bt.size())),
+           dv = llvm::cantFail(d.allocate(v.size())), dout = llvm::cantFail(d.allocate(n * n * 4));
+  ASSERT_FALSE(bool(d.copyToDevice(da, a.data(), a.size())));
+  ASSERT_FALSE(bool(d.copyToDevice(db, bt.data(), bt.size())));
+  ASSERT_FALSE(bool(d.copyToDevice(dv, v.data(), v.size())));
+  ASSERT_FALSE(bool(d.memset(dout, 0xff, n * n * 4)));
+  std::vector<uint8_t> args;
+  ASSERT_NO_FATAL_FAILURE(kernelArgs(*co, "chain", {da, db, dv, dout}, {k}, args));
+  kcc::LaunchConfig launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {64, 1, 1};
+  auto stats = dev->launch(hsaco, "chain", launch, args);
+  ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+  std::vector<float> out(n * n);
+  ASSERT_FALSE(bool(d.copyFromDevice(out.data(), dout, n * n * 4)));
+
+  // P[i][j] = FP8(S[i][j]), S exact; O[m][j] = sum_i V[m][i] * P[i][j].
+  std::vector<double> p(n * n);
+  int saturated = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int x = 0; x < k; ++x)
+        sum += kcc::e2e::fp8Decode(a[size_t(i) * k + x], c.a) *
+               kcc::e2e::fp8Decode(bt[size_t(j) * k + x], c.b);
+      uint8_t code = uint8_t(kcc::e2e::fp8EncodeSaturating(sum, c.a));
+      p[i * n + j] = kcc::e2e::fp8Decode(code, c.a);
+      saturated += std::fabs(sum) > std::fabs(p[i * n + j]) * 1.5;
+    }
+  int bad = 0;
+  for (int m = 0; m < n; ++m)
+    for (int j = 0; j < n; ++j) {
+      double sum = 0, mag = 0;
+      for (int i = 0; i < n; ++i) {
+        double t = kcc::e2e::fp8Decode(v[m * n + i], c.a) * p[i * n + j];
+        sum += t;
+        mag += std::fabs(t);
+      }
+      double got = out[m * n + j], tol = (n + 2) * std::ldexp(mag, -24) + 1e-30;
+      if (!(std::fabs(got - sum) <= tol) && ++bad <= 8)
+        ADD_FAILURE() << "O[" << m << "][" << j << "] = " << got << ", expected " << sum
+                      << " (tolerance " << tol << ")";
+    }
+  EXPECT_EQ(bad, 0) << saturated << " elements of P saturated";
 }
 
 std::vector<Case> cases() {

@@ -96,3 +96,31 @@ func.func @mma32x16(%pa: !pa, %pb: !pb, %pc: !tile.ptr<f32>, %M: index, %N: inde
   tile.store %c, %cbuf[%c0, %c0] stride %N bounds %M, %N : !tile.tile<[32, 32], f32, #tile.mfma<acc>>, !tile.buffer<f32>
   return
 }
+
+// Two products chained through an FP8 accumulator, as attention's P.V is
+// fed: S = A * Bt^T (32 x 32, f32), P = S converted to A's FP8 format
+// (saturating), reinterpreted by tile.relayout alone as the `b` operand of
+// O = V * P (V [32, 32] in A's format, K in the accumulator's row order on
+// both operands: k_from_acc). 32x32x16 on both chips.
+func.func @chain(%pa: !pa, %pb: !pb, %pv: !pa, %po: !tile.ptr<f32>, %K: index)
+    attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %z = arith.constant 0.0 : f32
+  %na = arith.muli %c32, %K : index
+  %n32 = arith.muli %c32, %c32 : index
+  %abuf = tile.make_buffer %pa, %na : !pa -> !ba
+  %bbuf = tile.make_buffer %pb, %na : !pb -> !bb
+  %vbuf = tile.make_buffer %pv, %n32 : !pa -> !ba
+  %obuf = tile.make_buffer %po, %n32 : !tile.ptr<f32> -> !tile.buffer<f32>
+  %a = tile.load %abuf[%c0, %c0] stride %K bounds %c32, %K : !ba -> !tile.tile<[32, KT], !tile.dtype<"AT">, #tile.mfma<a, 32x32x16>>
+  %b = tile.load %bbuf[%c0, %c0] stride %K bounds %c32, %K transpose : !bb -> !tile.tile<[KT, 32], !tile.dtype<"BT">, #tile.mfma<b, 32x32x16>>
+  %zero = tile.splat %z : f32 -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %s = tile.mma %a, %b, %zero : !tile.tile<[32, KT], !tile.dtype<"AT">, #tile.mfma<a, 32x32x16>>, !tile.tile<[KT, 32], !tile.dtype<"BT">, #tile.mfma<b, 32x32x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %p = tile.convert %s : !tile.tile<[32, 32], f32, #tile.mfma<acc>> -> !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<acc>>
+  %pk = tile.relayout %p : !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<acc>> -> !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<b, 32x32x16, k_from_acc>>
+  %v = tile.load %vbuf[%c0, %c0] stride %c32 : !ba -> !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<a, 32x32x16, k_from_acc>>
+  %o = tile.mma %v, %pk, %zero : !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<a, 32x32x16, k_from_acc>>, !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<b, 32x32x16, k_from_acc>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  tile.store %o, %obuf[%c0, %c0] stride %c32 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>, !tile.buffer<f32>
+  return
+}
