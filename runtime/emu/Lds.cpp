@@ -22,12 +22,19 @@
 // Not implemented: ds_condxchg32_rtn_b64 (the CDNA guides do not define it
 // beyond its name), ds_append/ds_consume (their M0 layout on gfx9 is not in
 // the guides), gfx950's
-// ds_read_b64_tr_b4/b8 and ds_read_b96_tr_b6 (lane layouts not yet worked
+// ds_read_b64_tr_b4 and ds_read_b96_tr_b6 (lane layouts not yet worked
 // out from the guide).
 //
 // ds_read_b64_tr_b16 (gfx950): within each 16-lane group, the 16 lanes'
 // 8-byte reads form a 4 x 16 tile of 16-bit elements (row r = lanes
 // 4r..4r+3); lane c receives column c.
+// ds_read_b64_tr_b8 (gfx950) is the same with bytes: the 16 lanes' reads
+// form an 8 x 16 tile of bytes (row r = lanes 2r, 2r+1), and lane c
+// receives column c, byte r from row r. That is the tile distribution
+// AMD's Composable Kernel gives the instruction for 1-byte types (an 8 x 16
+// tile read as rows x (2 lanes x 8 bytes), 16 x 8 after the transpose), or
+// "two interleaved 8 x 8 byte transposes": even lanes' bytes go to lanes
+// 0..7, odd lanes' to lanes 8..15.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Exec.h"
@@ -378,6 +385,37 @@ void dsReadTr16(Wave &w, const Inst &in) {
   }
 }
 
+/// ds_read_b64_tr_b8: lane c of each 16-lane group gets byte c % 8 of the
+/// 8 bytes that lane 2r + c / 8 of its group read, as its byte r.
+void dsReadTr8(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  uint8_t bytes[kLanes][8];
+  for (int l = 0; l < kLanes; ++l) {
+    std::memset(bytes[l], 0, 8);
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a = ldsAddress(addr[l], offset);
+    if (!ldsRange(w, a, 8, l, "read"))
+      return;
+    logMem(w, MemSpace::Lds, kMemRead, l, a, 8);
+    std::memcpy(bytes[l], &w.wg->lds[a], 8);
+  }
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    int group = l & ~15, c = l & 15;
+    uint32_t lo = 0, hi = 0;
+    for (int r = 0; r < 8; ++r) {
+      uint32_t b = bytes[group + 2 * r + c / 8][c % 8];
+      (r < 4 ? lo : hi) |= b << (8 * (r % 4));
+    }
+    w.row(in.dst[0].reg)[l] = lo;
+    w.row(in.dst[0].reg + 1)[l] = hi;
+  }
+}
+
 /// ds_read_addtid_b32 (op 0) and ds_write_addtid_b32 (op 1).
 void dsAddTid(Wave &w, const Inst &in) {
   uint32_t m0 = w.s[kSgprM0];
@@ -482,6 +520,7 @@ void registerLdsOps(OpTable &t) {
   t.add("DS_PERMUTE_B32", dsPermute, Layout::Plain, 1);
   t.add("DS_SWIZZLE_B32", dsSwizzle);
   t.add("DS_READ_B64_TR_B16", dsReadTr16);
+  t.add("DS_READ_B64_TR_B8", dsReadTr8);
   t.add("DS_READ_ADDTID_B32", dsAddTid, Layout::Plain, 0);
   t.add("DS_WRITE_ADDTID_B32", dsAddTid, Layout::Plain, 1);
   t.add("DS_NOP", dsNop);

@@ -270,6 +270,34 @@ TEST_P(Asm, DsReadB64TrB16) {
       .expectEqual(out, want);
 }
 
+TEST_P(Asm, DsReadB64TrB8) {
+  if (!isGfx950())
+    GTEST_SKIP() << "ds_read_b64_tr_b8 is gfx950 only";
+  auto m = load("ds_read_tr8_gfx950");
+  ASSERT_TRUE(m);
+  std::vector<uint8_t> src(512);
+  for (auto &v : src)
+    v = (uint8_t)rng();
+  // Each lane reads one of the 64 8-byte slots, in a random order.
+  std::vector<uint32_t> slot(64);
+  std::iota(slot.begin(), slot.end(), 0u);
+  std::shuffle(slot.begin(), slot.end(), rng);
+  std::vector<uint32_t> addr(64);
+  for (int l = 0; l < 64; ++l)
+    addr[l] = slot[l] * 8;
+  uint64_t dsrc = upload(src), daddr = upload(addr), dout = alloc(512);
+  EMU_LAUNCH(*m, "ds_read_tr8", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(dsrc).add(daddr).add(dout));
+  auto out = download<uint8_t>(dout, 512);
+  // R[t][e]: byte e of the 64 bits lane t addressed.
+  auto R = [&](int t, int e) { return src[8 * slot[t] + e]; };
+  std::vector<uint8_t> want(512);
+  for (int i = 0; i < 64; ++i)
+    for (int e = 0; e < 8; ++e)
+      want[8 * i + e] = R(16 * (i / 16) + 2 * e + (i % 16) / 8, i % 8);
+  Report("ds_read_b64_tr_b8 result (8 * lane + byte)").expectEqual(out, want);
+}
+
 TEST_P(Asm, PermlaneSwap) {
   if (!isGfx950())
     GTEST_SKIP() << "v_permlane16/32_swap_b32 are gfx950 only";
