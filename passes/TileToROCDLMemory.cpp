@@ -526,25 +526,36 @@ private:
   Value stageBase, laneBase;
 };
 
-/// True when ds_read_b64_tr_b16 can produce the tile's registers: 16-bit
-/// elements, no two registers of a lane adjacent in LDS, a multiple of four
-/// registers, and lanes 4q..4q+3 of every group holding adjacent LDS
-/// elements (the instruction hands lane 4q+j the j-th element that lane
-/// (l & 0x30) | (i << 2) | q of its group read).
+/// The elements one transposing LDS read hands each lane: 4 for 16-bit
+/// elements (ds_read_b64_tr_b16), 8 for bytes (ds_read_b64_tr_b8); 0 for
+/// other widths, which have none. Within each 16-lane group the lanes'
+/// 8-byte reads form an E x 16 tile (row r = lanes (16/E) r .. (16/E) r +
+/// 16/E - 1) of which lane c receives column c.
+int64_t transposedElements(int64_t esize) {
+  return esize == 2 ? 4 : esize == 1 ? 8 : 0;
+}
+
+/// True when a transposing read can produce the tile's registers: 16- or
+/// 8-bit elements, no two registers of a lane adjacent in LDS, a multiple
+/// of E registers, and lanes Eq..Eq+E-1 of every group holding adjacent LDS
+/// elements (the instruction hands lane Eq+j the j-th element that lane
+/// (l & 0x30) | (r * 16/E) | q of its group read, as register r).
 bool fitsTransposingRead(const MemoryView &view, int64_t esize) {
-  if (esize != 2 || view.map.numRegs() % 4 != 0)
+  int64_t e = transposedElements(esize);
+  if (!e || view.map.numRegs() % e != 0)
     return false;
   for (int64_t i = 0; i < view.map.numRegs(); ++i)
     if (view.contiguousRun(i) != 1)
       return false;
-  for (unsigned j = 1; j < 4; ++j)
+  for (unsigned j = 1; j < e; ++j)
     if (view.rowOfLane(j) != 0 || view.colOfLane(j) != (int64_t)j)
       return false;
   return true;
 }
 
-/// tile.lds_load -> ds_read_b16..b128, or ds_read_b64_tr_b16 on gfx950 when
-/// each lane's registers run down an LDS column.
+/// tile.lds_load -> ds_read_b16..b128, or on gfx950 ds_read_b64_tr_b16
+/// (16-bit elements) or ds_read_b64_tr_b8 (bytes) when each lane's
+/// registers run down an LDS column.
 struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(LdsLoadOp op, OpAdaptor adaptor,
@@ -575,24 +586,28 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     return success();
   }
 
-  /// Registers 4t..4t+3 come from one ds_read_b64_tr_b16 in which lane s
-  /// points at the four adjacent elements that lanes
-  /// l0 = (s & 0x30) | ((s & 3) << 2) + 0..3 want as register 4t + ((s >> 2) & 3).
+  /// Registers Et..Et+E-1 (E = transposedElements) come from one
+  /// transposing read in which lane s points at the E adjacent elements that
+  /// lanes l0 = (s & 0x30) | ((s % P) * E) + 0..E-1 want as register
+  /// Et + ((s / P) % E), P = 16 / E the lanes of a tile row (tr_b16: E = 4,
+  /// P = 4; tr_b8: E = 8, P = 2).
   LogicalResult lowerTransposing(LdsLoadOp op, OpAdaptor adaptor,
                                  ConversionPatternRewriter &rw,
                                  const MemoryView &view, LdsType lds,
                                  VectorType resultType,
                                  const LdsScopes &scopes) const {
     Location loc = op.getLoc();
-    int64_t esize = 2;
+    int64_t esize = elementBytes(lds.getElementType());
+    int64_t e = transposedElements(esize), p = 16 / e;
     int64_t stride = lds.getRowStride();
     Value s = laneId(rw, loc);
     Value l0 = LLVM::OrOp::create(rw, 
         loc, LLVM::AndOp::create(rw, loc, s, i32(rw, loc, 0x30)),
-        LLVM::ShlOp::create(rw, loc, LLVM::AndOp::create(rw, loc, s, i32(rw, loc, 3)),
-                               i32(rw, loc, 2)));
+        LLVM::ShlOp::create(rw, loc, LLVM::AndOp::create(rw, loc, s, i32(rw, loc, p - 1)),
+                               i32(rw, loc, llvm::Log2_64(e))));
     Value u = LLVM::AndOp::create(rw, 
-        loc, LLVM::LShrOp::create(rw, loc, s, i32(rw, loc, 2)), i32(rw, loc, 3));
+        loc, LLVM::LShrOp::create(rw, loc, s, i32(rw, loc, llvm::Log2_64(p))),
+        i32(rw, loc, e - 1));
     // Array coordinates of lane l0's register 0.
     Value row = add(rw, loc, adaptor.getRow(),
                     laneCoordinate(rw, loc, l0, view.rowFields()));
@@ -603,56 +618,58 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
         mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
     Value result = poison(rw, loc, resultType);
     Type elt = resultType.getElementType();
-    auto quad = VectorType::get({4}, elt);
-    int64_t groups = view.map.numRegs() / 4;
+    auto block = VectorType::get({e}, elt);
+    int64_t groups = view.map.numRegs() / e;
     auto regOffset = [&](int64_t r) {
       return (view.rowOfReg(r) * stride + view.colOfReg(r)) * esize;
     };
-    // Register 4t + u's value of `of`, chosen per lane among four constants.
+    // Register Et + u's value of `of`, chosen per lane among E constants.
     auto laneChoice = [&](auto of) {
       Value v = i32(rw, loc, of(0));
-      for (int64_t k = 1; k < 4; ++k) {
+      for (int64_t k = 1; k < e; ++k) {
         Value isK = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::eq, u, i32(rw, loc, k));
         v = LLVM::SelectOp::create(rw, loc, isK, i32(rw, loc, of(k)), v);
       }
       return v;
     };
-    // The address each lane gives read t. Swizzled: from the array
-    // coordinates of the register the lane points at (its 8 bytes lie in
-    // one chunk), whose XOR differs per register. Plain: lane l0's address
-    // plus the register's offset; when register 4t + k lies the same
-    // distance from register 4t in every group t (as for MFMA operands),
-    // that distance is chosen once per lane and folded into the base, so
-    // each read's own offset is an immediate of the instruction instead of
-    // one address register per read held live across the loop.
     std::function<Value(int64_t)> readAddress;
     if (lds.getSwizzle()) {
       readAddress = [&](int64_t t) {
-        Value r = add(rw, loc, row, laneChoice([&](int64_t k) { return view.rowOfReg(4 * t + k); }));
-        Value c = add(rw, loc, col, laneChoice([&](int64_t k) { return view.colOfReg(4 * t + k); }));
+        Value r = add(rw, loc, row, laneChoice([&](int64_t k) { return view.rowOfReg(e * t + k); }));
+        Value c = add(rw, loc, col, laneChoice([&](int64_t k) { return view.colOfReg(e * t + k); }));
         return ldsAddress(rw, loc, stageBase, ldsElementBytes(rw, loc, lds, r, c));
       };
     } else {
       Value base = ldsAddress(rw, loc, stageBase, ldsElementBytes(rw, loc, lds, row, col));
       bool sameSpacing = true;
       for (int64_t t = 1; t < groups && sameSpacing; ++t)
-        for (int64_t k = 1; k < 4; ++k)
-          if (regOffset(4 * t + k) - regOffset(4 * t) != regOffset(k) - regOffset(0))
+        for (int64_t k = 1; k < e; ++k)
+          if (regOffset(e * t + k) - regOffset(e * t) != regOffset(k) - regOffset(0))
             sameSpacing = false;
       if (sameSpacing)
         base = ldsAddress(rw, loc, base,
                           laneChoice([&](int64_t k) { return regOffset(k) - regOffset(0); }));
       readAddress = [&, base, sameSpacing](int64_t t) {
-        Value off = sameSpacing ? i32(rw, loc, regOffset(4 * t))
-                                : laneChoice([&](int64_t k) { return regOffset(4 * t + k); });
+        Value off = sameSpacing ? i32(rw, loc, regOffset(e * t))
+                                : laneChoice([&](int64_t k) { return regOffset(e * t + k); });
         return ldsAddress(rw, loc, base, off);
       };
     }
     for (int64_t t = 0; t < groups; ++t) {
-      auto read = ROCDL::ds_read_tr16_b64::create(rw, loc, quad, readAddress(t));
-      setScopes(read, scopes);
-      for (int64_t k = 0; k < 4; ++k)
-        result = insert(rw, loc, result, extract(rw, loc, read, k), 4 * t + k);
+      Value elems;
+      if (esize == 2) {
+        auto read = ROCDL::ds_read_tr16_b64::create(rw, loc, block, readAddress(t));
+        setScopes(read, scopes);
+        elems = read;
+      } else {
+        // LLVM types the byte form's result as two words.
+        auto read = ROCDL::ds_read_tr8_b64::create(
+            rw, loc, VectorType::get({2}, rw.getI32Type()), readAddress(t));
+        setScopes(read, scopes);
+        elems = LLVM::BitcastOp::create(rw, loc, block, read);
+      }
+      for (int64_t k = 0; k < e; ++k)
+        result = insert(rw, loc, result, extract(rw, loc, elems, k), e * t + k);
     }
     rw.replaceOp(op, result);
     return success();

@@ -268,12 +268,13 @@ LogicalResult LdsLoadOp::verify() {
   std::optional<kcc::Chip> chip = chipOf(*this);
   if (!chip || kcc::getChipInfo(*chip).hasTransposingLdsRead || !tile.isResolved())
     return success();
-  // On a chip without ds_read_b64_tr_b16, an MFMA operand whose registers
-  // run down an LDS column would take one ds_read_u16 per element: reject it
-  // here, where the author can still store the operand the other way round.
+  // On a chip without ds_read_b64_tr_b16 / _tr_b8, an MFMA operand whose
+  // registers run down an LDS column would take one ds_read_u16 (u8) per
+  // element: reject it here, where the author can still store the operand
+  // the other way round.
   auto mfma = dyn_cast<MfmaLayoutAttr>(tile.getLayout());
-  if (!mfma || mfma.getOperand() == MfmaOperand::acc ||
-      elementBytes(tile.getElementType()) != 2)
+  int64_t esize = elementBytes(tile.getElementType());
+  if (!mfma || mfma.getOperand() == MfmaOperand::acc || (esize != 2 && esize != 1))
     return success();
   std::optional<LayoutMap> map = LayoutMap::get(tile);
   if (!map || map->numRegs() < 2)
@@ -283,7 +284,8 @@ LogicalResult LdsLoadOp::verify() {
   return emitOpError("reads each lane's ")
          << stringifyMfmaOperand(mfma.getOperand())
          << " operand down an LDS column, which needs the transposing LDS read "
-            "(ds_read_b64_tr_b16) of gfx950; "
+            "(ds_read_b64_tr_b"
+         << 8 * esize << ") of gfx950; "
          << kcc::getChipInfo(*chip).name
          << " has none: store the matrix transposed in LDS and read it with "
             "'transpose'";

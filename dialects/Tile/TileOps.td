@@ -272,9 +272,10 @@ def Tile_LdsLoadOp : Tile_Op<"lds_load"> {
     allows: consecutive registers at consecutive LDS addresses become one
     ds_read_b64 / ds_read_b128. When a lane's registers instead run down an
     LDS column (an MFMA `b` operand of a matrix stored K x N, for example),
-    gfx950 gathers them with the transposing read `ds_read_b64_tr_b16`;
-    gfx942 has no such read and the verifier rejects the load (store the
-    operand transposed and read it with `transpose`).
+    gfx950 gathers them with the transposing read `ds_read_b64_tr_b16`
+    (`ds_read_b64_tr_b8` for FP8); gfx942 has no such read and the verifier
+    rejects the load (store the operand transposed and read it with
+    `transpose`).
   }];
   let arguments = (ins Tile_Lds:$lds, Index:$stage, Index:$row, Index:$col,
                        UnitAttr:$transpose);

@@ -234,6 +234,83 @@ TEST_P(Fp8MmaTest, ChainsThroughAnFp8Accumulator) {
   EXPECT_EQ(bad, 0) << saturated << " elements of P saturated";
 }
 
+// gfx950's transposing reads (fp8_mma_tr.mlir): A given as A^T [K, 32] and
+// B as [K, 32], so both operands are gathered from LDS columns by
+// ds_read_b64_tr_b8, in plain and swizzled LDS rows, for the f8f6f4
+// 32x32x64 and the 32x32x16 MFMA, with every pairing of the OCP formats.
+TEST(Fp8TransposingRead, Gfx950MatchesFloat64Reference) {
+  auto buffer = llvm::MemoryBuffer::getFile(KCC_FP8_MMA_TR_SOURCE);
+  ASSERT_TRUE(bool(buffer)) << "cannot read " << KCC_FP8_MMA_TR_SOURCE;
+  std::string source = (*buffer)->getBuffer().str();
+  auto dev = kcc::e2e::EmulatedDevice::open(Chip::gfx950);
+  ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
+  kcc::Device &d = **dev;
+  const int n = 32, k = 128;
+  for (auto [fa, fb] : {std::pair{kcc::e2e::kE4M3FN, kcc::e2e::kE4M3FN},
+                        {kcc::e2e::kE4M3FN, kcc::e2e::kE5M2},
+                        {kcc::e2e::kE5M2, kcc::e2e::kE4M3FN}})
+    for (int swizzle : {0, 2}) {
+      SCOPED_TRACE(std::string(fa.name) + " x " + fb.name + " swizzle " +
+                   std::to_string(swizzle));
+      CompileOptions options;
+      options.chip = Chip::gfx950;
+      auto bindings = parseParamBindings({std::string("AT=") + fa.name,
+                                          std::string("BT=") + fb.name,
+                                          "KT=" + std::to_string(k),
+                                          "SWZ=" + std::to_string(swizzle)});
+      ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
+      options.params = *bindings;
+      std::string diags;
+      llvm::raw_string_ostream ds(diags);
+      auto hsaco = compileKernelSource(source, "fp8_mma_tr.mlir", options, Stage::Hsaco, ds);
+      ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
+      auto co = kcc::CodeObject::parse(*hsaco);
+      ASSERT_TRUE(bool(co)) << llvm::toString(co.takeError());
+
+      std::mt19937 rng(swizzle * 7 + fa.expBits * 3 + fb.expBits);
+      std::normal_distribution<double> randn(0.0, 1.0);
+      // at[kk][i] = A[i][kk], b[kk][j] = B[kk][j].
+      std::vector<uint8_t> at(size_t(k) * n), b(size_t(k) * n);
+      for (auto &x : at)
+        x = uint8_t(kcc::e2e::fp8EncodeSaturating(2 * randn(rng), fa));
+      for (auto &x : b)
+        x = uint8_t(kcc::e2e::fp8EncodeSaturating(2 * randn(rng), fb));
+      uint64_t da = llvm::cantFail(d.allocate(at.size())), db = llvm::cantFail(d.allocate(b.size())),
+               dc = llvm::cantFail(d.allocate(n * n * 4));
+      ASSERT_FALSE(bool(d.copyToDevice(da, at.data(), at.size())));
+      ASSERT_FALSE(bool(d.copyToDevice(db, b.data(), b.size())));
+      for (const char *kernel : {"kn", "kn16"}) {
+        SCOPED_TRACE(kernel);
+        ASSERT_FALSE(bool(d.memset(dc, 0xff, n * n * 4)));
+        std::vector<uint8_t> args;
+        ASSERT_NO_FATAL_FAILURE(kernelArgs(*co, kernel, {da, db, dc}, {}, args));
+        kcc::LaunchConfig launch;
+        launch.grid = {1, 1, 1};
+        launch.block = {64, 1, 1};
+        auto stats = dev->launch(*hsaco, kernel, launch, args);
+        ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+        std::vector<float> out(n * n);
+        ASSERT_FALSE(bool(d.copyFromDevice(out.data(), dc, n * n * 4)));
+        int bad = 0;
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) {
+            double sum = 0, mag = 0;
+            for (int kk = 0; kk < k; ++kk) {
+              double p = kcc::e2e::fp8Decode(at[size_t(kk) * n + i], fa) *
+                         kcc::e2e::fp8Decode(b[size_t(kk) * n + j], fb);
+              sum += p;
+              mag += std::fabs(p);
+            }
+            double got = out[i * n + j], tol = (k + 2) * std::ldexp(mag, -24) + 1e-30;
+            if (!(std::fabs(got - sum) <= tol) && ++bad <= 8)
+              ADD_FAILURE() << "C[" << i << "][" << j << "] = " << got << ", expected "
+                            << sum << " (tolerance " << tol << ")";
+          }
+        EXPECT_EQ(bad, 0);
+      }
+    }
+}
+
 std::vector<Case> cases() {
   std::vector<Case> out;
   for (auto [chip, e4m3, e5m2] :

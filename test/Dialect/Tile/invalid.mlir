@@ -457,6 +457,19 @@ func.func @lds_load_element(%i: index) {
 
 // -----
 
+// An FP8 b operand read down an LDS column: only gfx950's ds_read_b64_tr_b8
+// gathers it.
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @lds_load_column_fp8_gfx942(%i: index) {
+    %l = tile.lds_alloc "b" : !tile.lds<[32, 32], f8E4M3FNUZ>
+    // expected-error@+1 {{'tile.lds_load' op reads each lane's b operand down an LDS column, which needs the transposing LDS read (ds_read_b64_tr_b8) of gfx950; gfx942 has none: store the matrix transposed in LDS and read it with 'transpose'}}
+    %0 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[32, 32], f8E4M3FNUZ> -> !tile.tile<[32, 32], f8E4M3FNUZ, #tile.mfma<b, 32x32x16>>
+    return
+  }
+}
+
+// -----
+
 // A b operand (K x N) read from a K x N array: each lane's registers run down
 // an LDS column, which only gfx950's ds_read_b64_tr_b16 gathers.
 module attributes {tile.target = #tile.target<"gfx942">} {
