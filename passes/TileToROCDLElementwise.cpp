@@ -116,7 +116,7 @@ struct ConvertLowering : public TilePattern<ConvertOp> {
     if (from == to) {
       rw.replaceOp(op, in);
     } else if (std::optional<Fp8Format> f = fp8FormatOf(to)) {
-      rw.replaceOp(op, toFp8(rw, op.getLoc(), in, *f));
+      rw.replaceOp(op, toFp8(rw, op.getLoc(), in, *f, !op.getFastRounding()));
     } else if (std::optional<Fp8Format> f = fp8FormatOf(from)) {
       rw.replaceOp(op, fromFp8(rw, op.getLoc(), in, *f));
     } else if (op.getFastRounding() && !getChipInfo(chip).hasBf16Convert &&
@@ -161,26 +161,14 @@ private:
   /// beyond the largest finite one rounds either to it or past it, and
   /// saturation makes both the largest finite one, which is what the
   /// clamped value converts to. A NaN passes the clamp by a select
-  /// (minnum/maxnum would turn it into a number).
-  Value toFp8(OpBuilder &b, Location loc, Value in, Fp8Format f) const {
+  /// (minnum/maxnum would turn it into a number). Without `saturate`
+  /// (fast_rounding) the clamp and the select are left out, for values the
+  /// kernel knows to be in range: one conversion per pair and nothing else.
+  Value toFp8(OpBuilder &b, Location loc, Value in, Fp8Format f, bool saturate) const {
     auto vt = cast<VectorType>(in.getType());
     int64_t n = vt.getNumElements();
     Type f32 = b.getF32Type(), i32t = b.getI32Type();
-    // v_med3_f32(x, -max, max) per element: as llvm.amdgcn.fmed3 rather
-    // than minnum/maxnum, which LLVM would precede with a v_max_f32 x, x to
-    // quiet signalling NaNs that the select below handles anyway.
-    float max = fp8MaxFinite(f);
-    Value lo = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(-max));
-    Value hi = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(max));
-    Value clamped = poison(b, loc, vt);
-    for (int64_t i = 0; i < n; ++i) {
-      Value med = LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr("llvm.amdgcn.fmed3"),
-                                                ValueRange{extract(b, loc, in, i), lo, hi})
-                      .getResult(0);
-      clamped = insert(b, loc, clamped, med, i);
-    }
-    Value isNan = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, in, in);
-    Value x = LLVM::SelectOp::create(b, loc, isNan, in, clamped);
+    Value x = saturate ? saturated(b, loc, in, f) : in;
     int64_t words = (n + 3) / 4;
     Value packed = poison(b, loc, VectorType::get({words}, i32t));
     Value zero = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0.0f));
@@ -198,6 +186,28 @@ private:
     auto bytes = VectorType::get({4 * words}, b.getI8Type());
     Value all = LLVM::BitcastOp::create(b, loc, bytes, packed);
     return 4 * words == n ? all : slice(b, loc, all, 0, n);
+  }
+
+  /// Each element clamped to the format's largest finite magnitude, NaNs
+  /// kept: v_med3_f32(x, -max, max) per element, as llvm.amdgcn.fmed3
+  /// rather than minnum/maxnum, which LLVM would precede with a
+  /// v_max_f32 x, x to quiet signalling NaNs that the select handles anyway.
+  Value saturated(OpBuilder &b, Location loc, Value in, Fp8Format f) const {
+    auto vt = cast<VectorType>(in.getType());
+    int64_t n = vt.getNumElements();
+    Type f32 = b.getF32Type();
+    float max = fp8MaxFinite(f);
+    Value lo = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(-max));
+    Value hi = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(max));
+    Value clamped = poison(b, loc, vt);
+    for (int64_t i = 0; i < n; ++i) {
+      Value med = LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr("llvm.amdgcn.fmed3"),
+                                                ValueRange{extract(b, loc, in, i), lo, hi})
+                      .getResult(0);
+      clamped = insert(b, loc, clamped, med, i);
+    }
+    Value isNan = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, in, in);
+    return LLVM::SelectOp::create(b, loc, isNan, in, clamped);
   }
 
   /// FP8 -> f32, exact: the lane's bytes as words, each pair of bytes

@@ -446,8 +446,8 @@ LogicalResult ConvertOp::verify() {
     return emitOpError("cannot convert ") << f << " to " << t
                                           << "; supported: f32 <-> bf16/f16, "
                                              "f32 <-> FP8, i32 -> f32";
-  if (getFastRounding() && !(f.isF32() && is16BitFloat(t)))
-    return emitOpError("'fast_rounding' applies to f32 -> bf16/f16 only, not ")
+  if (getFastRounding() && !(f.isF32() && (is16BitFloat(t) || fp8FormatOf(t))))
+    return emitOpError("'fast_rounding' applies to f32 -> bf16/f16/FP8 only, not ")
            << f << " -> " << t;
   return success();
 }

@@ -408,7 +408,14 @@ def Tile_ConvertOp : Tile_Op<"convert", [Pure]> {
     nearest even and saturates: a number or infinity beyond the largest
     finite value becomes that value with its sign (448 for f8E4M3FN, 240
     for f8E4M3FNUZ, 57344 for the e5m2 formats), a NaN stays a NaN. Pairs
-    of elements are packed by `v_cvt_pk_fp8_f32` / `v_cvt_pk_bf8_f32`.
+    of elements are packed by `v_cvt_pk_fp8_f32` / `v_cvt_pk_bf8_f32`,
+    after a clamp (`v_med3_f32`) and a NaN select per element. With
+    `fast_rounding` those two are left out (one conversion per pair and
+    nothing else): values within the format's range, and NaNs, convert
+    exactly as without it; beyond the range the instruction's own result
+    stands (with MODE.FP16_OVFL clear, as kcc's kernels run: NaN for e4m3
+    and FNUZ e5m2, infinity for OCP e5m2). For values known to be in
+    range, e.g. attention's probabilities in [0, 1].
     FP8 to f32 is exact (`v_cvt_pk_f32_fp8` / `_bf8` per pair).
 
     `fast_rounding` (f32 to bf16; allowed, without effect, for f32 to f16 so

@@ -101,6 +101,33 @@ inline int fp8EncodeSaturating(double x, const Fp8Spec &f) {
   return best | 0x80;
 }
 
+/// `x` rounded to nearest even without saturation, as OCP's non-saturating
+/// mode (and the conversion instructions without a clamp) define it: a
+/// value whose rounding leaves the finite range becomes infinity where the
+/// format has one (OCP E5M2), else NaN (-1: any NaN code). The rounding
+/// leaves the range when |x| passes the midpoint between the largest
+/// finite value and the next value of its binade's spacing, or meets it
+/// with the largest finite code odd (the tie then goes to that next value).
+inline int fp8EncodeNonSaturating(double x, const Fp8Spec &f) {
+  int code = fp8EncodeSaturating(x, f);
+  if (code < 0)
+    return code;
+  int largest = 0;
+  for (int c = 0; c < 0x80; ++c) {
+    double v = fp8Decode(uint8_t(c), f);
+    if (!std::isnan(v) && !std::isinf(v))
+      largest = c;
+  }
+  double max = fp8Decode(uint8_t(largest), f);
+  double step = max - fp8Decode(uint8_t(largest - 1), f);
+  double a = std::fabs(x), edge = max + step / 2;
+  if (a < edge || (a == edge && (largest & 1) == 0))
+    return code;
+  if (!f.fnuz && f.expBits == 5) // infinity: exponent all ones, mantissa 0
+    return (std::signbit(x) ? 0x80 : 0) | 0x7c;
+  return -1;
+}
+
 } // namespace kcc::e2e
 
 #endif // KCC_TEST_E2E_FP8REFERENCE_H

@@ -68,6 +68,20 @@ func.func @convert(%x: !tile.tile<[3, 64], f32, #tile.blocked<[1, 1], [1, 64]>>)
   return %y : !tile.tile<[3, 64], f32, #tile.blocked<[1, 1], [1, 64]>>
 }
 
+// With fast_rounding the clamp and the NaN select are left out: one
+// conversion per pair and nothing else.
+// CHECK-LABEL: llvm.func @convert_fast(
+// CHECK-NOT: fmed3
+// CHECK-NOT: llvm.select
+// GFX942: rocdl.cvt.pk.fp8.f32 %{{.*}}, %{{.*}} -> %{{.*}}[false] : i32
+// GFX950: rocdl.cvt.pk.bf8.f32 %{{.*}}, %{{.*}} -> %{{.*}}[false] : i32
+// CHECK-NOT: fmed3
+// CHECK: llvm.return
+func.func @convert_fast(%x: !tile.tile<[2, 64], f32, #tile.blocked<[1, 1], [1, 64]>>) -> !tile.tile<[2, 64], !tile.dtype<"Q">, #tile.blocked<[1, 1], [1, 64]>> {
+  %q = tile.convert %x fast_rounding : !tile.tile<[2, 64], f32, #tile.blocked<[1, 1], [1, 64]>> -> !tile.tile<[2, 64], !tile.dtype<"Q">, #tile.blocked<[1, 1], [1, 64]>>
+  return %q : !tile.tile<[2, 64], !tile.dtype<"Q">, #tile.blocked<[1, 1], [1, 64]>>
+}
+
 // One-byte elements move in the widest access their run allows: an `a`
 // operand's 8 adjacent bytes per 32x32x16 block (gfx942) as one 8-byte
 // access, 32 (gfx950) as two 16-byte ones; two adjacent bytes as one 16-bit

@@ -788,9 +788,9 @@ func.func @convert_fp8_to_bf16(%x: !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc
 
 // -----
 
-func.func @convert_fp8_fast_rounding(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
-  // expected-error@+1 {{'tile.convert' op 'fast_rounding' applies to f32 -> bf16/f16 only, not 'f32' -> 'f8E4M3FN'}}
-  %0 = tile.convert %x fast_rounding : !tile.tile<[32, 32], f32, #tile.mfma<acc>> -> !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>
+func.func @convert_fp8_fast_rounding(%x: !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.convert' op 'fast_rounding' applies to f32 -> bf16/f16/FP8 only, not 'f8E4M3FN' -> 'f32'}}
+  %0 = tile.convert %x fast_rounding : !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
   return
 }
 
@@ -864,7 +864,7 @@ func.func @convert_types(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
 // -----
 
 func.func @convert_fast_rounding(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
-  // expected-error@+1 {{'tile.convert' op 'fast_rounding' applies to f32 -> bf16/f16 only, not 'bf16' -> 'f32'}}
+  // expected-error@+1 {{'tile.convert' op 'fast_rounding' applies to f32 -> bf16/f16/FP8 only, not 'bf16' -> 'f32'}}
   %0 = tile.convert %x fast_rounding : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
   return
 }
