@@ -60,3 +60,36 @@ func.func @kn16(%pa: !tile.ptr<!tile.dtype<"AT">>, %pb: !tile.ptr<!tile.dtype<"B
   tile.store %c, %cbuf[%c0, %c0] stride %c32 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>, !tile.buffer<f32>
   return
 }
+
+// Attention's O^T = V^T P^T in FP8: S = A * Bt^T (32 x 32 from global
+// memory), P = FP8(S) fed back as the b operand by relayout (k_from_acc),
+// and V [32 keys, 32] brought to LDS by DMA and read as the a operand V^T in
+// the accumulator's K order: its registers run down LDS columns, gathered
+// by ds_read_b64_tr_b8. O [32, 32] = V^T * P.
+func.func @chain_tr(%pa: !tile.ptr<!tile.dtype<"AT">>, %pb: !tile.ptr<!tile.dtype<"BT">>,
+                    %pv: !tile.ptr<!tile.dtype<"AT">>, %po: !tile.ptr<f32>)
+    attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %kt = tile.param @KT : index
+  %n = arith.muli %kt, %c32 : index
+  %n32 = arith.muli %c32, %c32 : index
+  %z = arith.constant 0.0 : f32
+  %abuf = tile.make_buffer %pa, %n : !tile.ptr<!tile.dtype<"AT">> -> !tile.buffer<!tile.dtype<"AT">>
+  %bbuf = tile.make_buffer %pb, %n : !tile.ptr<!tile.dtype<"BT">> -> !tile.buffer<!tile.dtype<"BT">>
+  %vbuf = tile.make_buffer %pv, %n32 : !tile.ptr<!tile.dtype<"AT">> -> !tile.buffer<!tile.dtype<"AT">>
+  %obuf = tile.make_buffer %po, %n32 : !tile.ptr<f32> -> !tile.buffer<f32>
+  %lv = tile.lds_alloc "v" : !tile.lds<[32, 32], !tile.dtype<"AT">, swizzle = SWZ>
+  tile.async_copy %vbuf[%c0, %c0] stride %c32 -> %lv[%c0] : !tile.buffer<!tile.dtype<"AT">>, !tile.lds<[32, 32], !tile.dtype<"AT">, swizzle = SWZ>
+  %a = tile.load %abuf[%c0, %c0] stride %kt : !tile.buffer<!tile.dtype<"AT">> -> !tile.tile<[32, KT], !tile.dtype<"AT">, #tile.mfma<a, 32x32x16>>
+  %b = tile.load %bbuf[%c0, %c0] stride %kt transpose : !tile.buffer<!tile.dtype<"BT">> -> !tile.tile<[KT, 32], !tile.dtype<"BT">, #tile.mfma<b, 32x32x16>>
+  %zero = tile.splat %z : f32 -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %s = tile.mma %a, %b, %zero : !tile.tile<[32, KT], !tile.dtype<"AT">, #tile.mfma<a, 32x32x16>>, !tile.tile<[KT, 32], !tile.dtype<"BT">, #tile.mfma<b, 32x32x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %p = tile.convert %s : !tile.tile<[32, 32], f32, #tile.mfma<acc>> -> !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<acc>>
+  %pk = tile.relayout %p : !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<acc>> -> !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<b, 32x32x16, k_from_acc>>
+  tile.wait vmcnt(0)
+  %vt = tile.lds_load %lv[%c0][%c0, %c0] transpose : !tile.lds<[32, 32], !tile.dtype<"AT">, swizzle = SWZ> -> !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<a, 32x32x16, k_from_acc>>
+  %o = tile.mma %vt, %pk, %zero : !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<a, 32x32x16, k_from_acc>>, !tile.tile<[32, 32], !tile.dtype<"AT">, #tile.mfma<b, 32x32x16, k_from_acc>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  tile.store %o, %obuf[%c0, %c0] stride %c32 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>, !tile.buffer<f32>
+  return
+}
