@@ -384,6 +384,10 @@ static LogicalResult verifyArithElements(Operation *op, TileType type, bool isFl
     return success();
   if (isFloat && !isa<FloatType>(e))
     return op->emitOpError("works on float tiles, not tiles of ") << e;
+  if (isFloat && fp8FormatOf(e))
+    return op->emitOpError("has no FP8 form: ")
+           << e << " tiles are MFMA operands and conversion results; "
+           << "tile.convert them to f32 for arithmetic";
   if (!isFloat && (!e.isSignlessInteger() || e.isInteger(1)))
     return op->emitOpError("works on integer tiles, not tiles of ") << e;
   return success();
@@ -481,6 +485,9 @@ LogicalResult CmpFOp::verify() {
   TileType lhs = getLhs().getType(), res = getResult().getType();
   if (!isa<FloatType, DtypeParamType>(lhs.getElementType()))
     return emitOpError("compares float tiles, not ") << lhs.getElementType();
+  if (fp8FormatOf(lhs.getElementType()))
+    return emitOpError("has no FP8 form: tile.convert the ")
+           << lhs.getElementType() << " tiles to f32 to compare them";
   if (!res.getElementType().isInteger(1) || !sameShapeAndLayout(lhs, res))
     return emitOpError("result must be an i1 tile of the operands' shape and "
                        "layout");
@@ -512,7 +519,8 @@ static LogicalResult verifyReduce(ReduceOp op, bool allowInt) {
   if (in.getElementType() != out.getElementType())
     return op.emitOpError("keeps the element type");
   Type e = in.getElementType();
-  if (!isa<FloatType, DtypeParamType>(e) && !(allowInt && e.isSignlessInteger()))
+  if ((!isa<FloatType, DtypeParamType>(e) && !(allowInt && e.isSignlessInteger())) ||
+      fp8FormatOf(e))
     return op.emitOpError("cannot reduce elements of type ") << e;
   return success();
 }

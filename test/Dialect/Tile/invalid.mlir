@@ -780,6 +780,32 @@ module attributes {tile.target = #tile.target<"gfx942">} {
 
 // -----
 
+// FP8 tiles carry data to MFMAs and from conversions; arithmetic on them
+// (which LLVM has no FP8 type for) is refused at the op.
+func.func @addf_fp8(%x: !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.addf' op has no FP8 form: 'f8E4M3FN' tiles are MFMA operands and conversion results; tile.convert them to f32 for arithmetic}}
+  %0 = tile.addf %x, %x : !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+func.func @cmpf_fp8(%x: !tile.tile<[32, 32], f8E5M2FNUZ, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.cmpf' op has no FP8 form: tile.convert the 'f8E5M2FNUZ' tiles to f32 to compare them}}
+  %0 = tile.cmpf olt, %x, %x : !tile.tile<[32, 32], f8E5M2FNUZ, #tile.mfma<acc>> -> !tile.tile<[32, 32], i1, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+func.func @reduce_fp8(%x: !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.reduce_max' op cannot reduce elements of type 'f8E4M3FN'}}
+  %0 = tile.reduce_max %x dim 1 : !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>> -> !tile.tile<[32, 1], f8E4M3FN, #tile.slice<1, #tile.mfma<acc>>>
+  return
+}
+
+// -----
+
 func.func @convert_fp8_to_bf16(%x: !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>) {
   // expected-error@+1 {{'tile.convert' op cannot convert 'f8E4M3FN' to 'bf16'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32}}
   %0 = tile.convert %x : !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc>>
