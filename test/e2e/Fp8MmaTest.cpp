@@ -310,56 +310,61 @@ TEST(Fp8TransposingRead, Gfx950MatchesFloat64Reference) {
         EXPECT_EQ(bad, 0);
       }
 
-      // chain_tr: S = A * Bt^T from small integers (exact in f32), P = FP8(S)
-      // by relayout, O = V^T * P with V^T gathered by transposing reads in
-      // the accumulator's K order.
-      SCOPED_TRACE("chain_tr");
-      std::uniform_int_distribution<int> small(-4, 4);
-      std::vector<uint8_t> a(size_t(n) * k), bt(size_t(n) * k), v(size_t(n) * n);
-      for (auto &x : a)
-        x = uint8_t(kcc::e2e::fp8EncodeSaturating(small(rng), fa));
-      for (auto &x : bt)
-        x = uint8_t(kcc::e2e::fp8EncodeSaturating(small(rng), fb));
-      for (auto &x : v)
-        x = uint8_t(kcc::e2e::fp8EncodeSaturating(randn(rng), fa));
-      uint64_t dv = llvm::cantFail(d.allocate(v.size()));
-      ASSERT_FALSE(bool(d.copyToDevice(da, a.data(), a.size())));
-      ASSERT_FALSE(bool(d.copyToDevice(db, bt.data(), bt.size())));
-      ASSERT_FALSE(bool(d.copyToDevice(dv, v.data(), v.size())));
-      ASSERT_FALSE(bool(d.memset(dc, 0xff, n * n * 4)));
-      std::vector<uint8_t> args;
-      ASSERT_NO_FATAL_FAILURE(kernelArgs(*co, "chain_tr", {da, db, dv, dc}, {}, args));
-      kcc::LaunchConfig launch;
-      launch.grid = {1, 1, 1};
-      launch.block = {64, 1, 1};
-      auto stats = dev->launch(*hsaco, "chain_tr", launch, args);
-      ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
-      std::vector<float> out(n * n);
-      ASSERT_FALSE(bool(d.copyFromDevice(out.data(), dc, n * n * 4)));
-      std::vector<double> p(n * n); // p[key][j] = FP8(S[key][j])
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-          double sum = 0;
-          for (int kk = 0; kk < k; ++kk)
-            sum += kcc::e2e::fp8Decode(a[size_t(i) * k + kk], fa) *
-                   kcc::e2e::fp8Decode(bt[size_t(j) * k + kk], fb);
-          p[i * n + j] = kcc::e2e::fp8Decode(uint8_t(kcc::e2e::fp8EncodeSaturating(sum, fa)), fa);
-        }
-      int bad = 0;
-      for (int dd = 0; dd < n; ++dd)
-        for (int j = 0; j < n; ++j) {
-          double sum = 0, mag = 0;
-          for (int key = 0; key < n; ++key) {
-            double t = kcc::e2e::fp8Decode(v[key * n + dd], fa) * p[key * n + j];
-            sum += t;
-            mag += std::fabs(t);
+      // chain_tr (32 keys, 32x32x16) and chain_tr64 (64 keys, 32x32x64):
+      // S = A * Bt^T [keys, 32] from small integers (exact in f32), P =
+      // FP8(S) by relayout, O = V^T * P with V^T gathered by transposing
+      // reads in the accumulator's K order.
+      for (auto [kernel, keys] : {std::pair{"chain_tr", 32}, {"chain_tr64", 64}}) {
+        SCOPED_TRACE(kernel);
+        std::uniform_int_distribution<int> small(-4, 4);
+        std::vector<uint8_t> a(size_t(keys) * k), bt(size_t(n) * k), v(size_t(keys) * n);
+        for (auto &x : a)
+          x = uint8_t(kcc::e2e::fp8EncodeSaturating(small(rng), fa));
+        for (auto &x : bt)
+          x = uint8_t(kcc::e2e::fp8EncodeSaturating(small(rng), fb));
+        for (auto &x : v)
+          x = uint8_t(kcc::e2e::fp8EncodeSaturating(randn(rng), fa));
+        uint64_t dca = llvm::cantFail(d.allocate(a.size())), dcb = llvm::cantFail(d.allocate(bt.size())),
+                 dv = llvm::cantFail(d.allocate(v.size()));
+        ASSERT_FALSE(bool(d.copyToDevice(dca, a.data(), a.size())));
+        ASSERT_FALSE(bool(d.copyToDevice(dcb, bt.data(), bt.size())));
+        ASSERT_FALSE(bool(d.copyToDevice(dv, v.data(), v.size())));
+        ASSERT_FALSE(bool(d.memset(dc, 0xff, n * n * 4)));
+        std::vector<uint8_t> args;
+        ASSERT_NO_FATAL_FAILURE(kernelArgs(*co, kernel, {dca, dcb, dv, dc}, {}, args));
+        kcc::LaunchConfig launch;
+        launch.grid = {1, 1, 1};
+        launch.block = {64, 1, 1};
+        auto stats = dev->launch(*hsaco, kernel, launch, args);
+        ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
+        std::vector<float> out(n * n);
+        ASSERT_FALSE(bool(d.copyFromDevice(out.data(), dc, n * n * 4)));
+        std::vector<double> p(size_t(keys) * n); // p[key][j] = FP8(S[key][j])
+        for (int i = 0; i < keys; ++i)
+          for (int j = 0; j < n; ++j) {
+            double sum = 0;
+            for (int kk = 0; kk < k; ++kk)
+              sum += kcc::e2e::fp8Decode(a[size_t(i) * k + kk], fa) *
+                     kcc::e2e::fp8Decode(bt[size_t(j) * k + kk], fb);
+            p[i * n + j] =
+                kcc::e2e::fp8Decode(uint8_t(kcc::e2e::fp8EncodeSaturating(sum, fa)), fa);
           }
-          double got = out[dd * n + j], tol = (n + 2) * std::ldexp(mag, -24) + 1e-30;
-          if (!(std::fabs(got - sum) <= tol) && ++bad <= 8)
-            ADD_FAILURE() << "O[" << dd << "][" << j << "] = " << got << ", expected " << sum
-                          << " (tolerance " << tol << ")";
-        }
-      EXPECT_EQ(bad, 0);
+        int bad = 0;
+        for (int dd = 0; dd < n; ++dd)
+          for (int j = 0; j < n; ++j) {
+            double sum = 0, mag = 0;
+            for (int key = 0; key < keys; ++key) {
+              double t = kcc::e2e::fp8Decode(v[key * n + dd], fa) * p[key * n + j];
+              sum += t;
+              mag += std::fabs(t);
+            }
+            double got = out[dd * n + j], tol = (keys + 2) * std::ldexp(mag, -24) + 1e-30;
+            if (!(std::fabs(got - sum) <= tol) && ++bad <= 8)
+              ADD_FAILURE() << "O[" << dd << "][" << j << "] = " << got << ", expected "
+                            << sum << " (tolerance " << tol << ")";
+          }
+        EXPECT_EQ(bad, 0);
+      }
     }
 }
 

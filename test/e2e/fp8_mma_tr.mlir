@@ -93,3 +93,38 @@ func.func @chain_tr(%pa: !tile.ptr<!tile.dtype<"AT">>, %pb: !tile.ptr<!tile.dtyp
   tile.store %o, %obuf[%c0, %c0] stride %c32 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>, !tile.buffer<f32>
   return
 }
+
+// The same with gfx950's f8f6f4 MFMAs: S [64 keys, 32] = A [64, KT] * Bt^T
+// by 32x32x64, P = FP8(S) as the b operand of a 32x32x64 (K = 64 keys, in
+// the order of the two accumulator blocks' rows), V [64 keys, 32] read as
+// V^T by transposing reads. O [32, 32] = V^T * P.
+func.func @chain_tr64(%pa: !tile.ptr<!tile.dtype<"AT">>, %pb: !tile.ptr<!tile.dtype<"BT">>,
+                      %pv: !tile.ptr<!tile.dtype<"AT">>, %po: !tile.ptr<f32>)
+    attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %kt = tile.param @KT : index
+  %na = arith.muli %kt, %c64 : index
+  %nb = arith.muli %kt, %c32 : index
+  %nv = arith.muli %c64, %c32 : index
+  %z = arith.constant 0.0 : f32
+  %abuf = tile.make_buffer %pa, %na : !tile.ptr<!tile.dtype<"AT">> -> !tile.buffer<!tile.dtype<"AT">>
+  %bbuf = tile.make_buffer %pb, %nb : !tile.ptr<!tile.dtype<"BT">> -> !tile.buffer<!tile.dtype<"BT">>
+  %vbuf = tile.make_buffer %pv, %nv : !tile.ptr<!tile.dtype<"AT">> -> !tile.buffer<!tile.dtype<"AT">>
+  %obuf = tile.make_buffer %po, %nv : !tile.ptr<f32> -> !tile.buffer<f32>
+  %lv = tile.lds_alloc "v" : !tile.lds<[64, 32], !tile.dtype<"AT">, swizzle = SWZ>
+  tile.async_copy %vbuf[%c0, %c0] stride %c32 -> %lv[%c0] : !tile.buffer<!tile.dtype<"AT">>, !tile.lds<[64, 32], !tile.dtype<"AT">, swizzle = SWZ>
+  %a = tile.load %abuf[%c0, %c0] stride %kt : !tile.buffer<!tile.dtype<"AT">> -> !tile.tile<[64, KT], !tile.dtype<"AT">, #tile.mfma<a>>
+  %b = tile.load %bbuf[%c0, %c0] stride %kt transpose : !tile.buffer<!tile.dtype<"BT">> -> !tile.tile<[KT, 32], !tile.dtype<"BT">, #tile.mfma<b>>
+  %zero = tile.splat %z : f32 -> !tile.tile<[64, 32], f32, #tile.mfma<acc>>
+  %s = tile.mma %a, %b, %zero : !tile.tile<[64, KT], !tile.dtype<"AT">, #tile.mfma<a>>, !tile.tile<[KT, 32], !tile.dtype<"BT">, #tile.mfma<b>> -> !tile.tile<[64, 32], f32, #tile.mfma<acc>>
+  %p = tile.convert %s : !tile.tile<[64, 32], f32, #tile.mfma<acc>> -> !tile.tile<[64, 32], !tile.dtype<"AT">, #tile.mfma<acc>>
+  %pk = tile.relayout %p : !tile.tile<[64, 32], !tile.dtype<"AT">, #tile.mfma<acc>> -> !tile.tile<[64, 32], !tile.dtype<"AT">, #tile.mfma<b, 32x32x64, k_from_acc>>
+  tile.wait vmcnt(0)
+  %vt = tile.lds_load %lv[%c0][%c0, %c0] transpose : !tile.lds<[64, 32], !tile.dtype<"AT">, swizzle = SWZ> -> !tile.tile<[32, 64], !tile.dtype<"AT">, #tile.mfma<a, 32x32x64, k_from_acc>>
+  %zo = tile.splat %z : f32 -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %o = tile.mma %vt, %pk, %zo : !tile.tile<[32, 64], !tile.dtype<"AT">, #tile.mfma<a, 32x32x64, k_from_acc>>, !tile.tile<[64, 32], !tile.dtype<"AT">, #tile.mfma<b, 32x32x64, k_from_acc>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  tile.store %o, %obuf[%c0, %c0] stride %c32 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>, !tile.buffer<f32>
+  return
+}
