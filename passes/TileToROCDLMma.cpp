@@ -46,7 +46,7 @@ MfmaIntrinsic selectFp8Mfma(OpBuilder &b, MfmaLayoutAttr shape, Fp8Format fa,
                             Fp8Format fb) {
   int64_t m = shape.getM(), k = shape.getK();
   MLIRContext *ctx = b.getContext();
-  if (k * m == 32 * 64) {
+  if (m * k / 64 == 32) {
     // gfx950's f8f6f4 family: 32 values (8 VGPRs) per lane, the formats in
     // the cbsz/blgp immediates. LLVM has only the block-scaled intrinsic; with
     // both scale operands 0 it selects the unscaled instruction (what the
@@ -105,8 +105,8 @@ struct MmaLowering : public TilePattern<MmaOp> {
     auto accType = VectorType::get({regsC}, rw.getF32Type());
     Value result = adaptor.getAcc();
     SmallVector<Value, 6> controls;
-    for (int32_t c : intr.controls)
-      controls.push_back(i32(rw, loc, c));
+    for (int32_t ctl : intr.controls)
+      controls.push_back(i32(rw, loc, ctl));
     for (int64_t mi = 0; mi < repM; ++mi)
       for (int64_t ni = 0; ni < repN; ++ni) {
         int64_t cFirst = (mi * repN + ni) * regsC;
