@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
+#include "runtime/emu/timing/InstClass.h"
 #include "runtime/emu/timing/LdsBanks.h"
 #include "runtime/emu/timing/Timeline.h"
 #include "runtime/emu/timing/Timing.h"
@@ -198,6 +199,40 @@ TEST(MfmaPasses, FollowLlvmSchedule) {
                  {"v_mfma_f32_32x32x16_fp8_fp8", 8}, {"v_smfmac_f32_32x32x16_bf16", 8},
                  {"v_add_f32", 0}})
     EXPECT_EQ(mfmaPasses(Chip::gfx942, c.m), c.passes) << c.m;
+}
+
+// gfx950's f8f6f4 MFMAs (and their block-scaled forms): the name gives the
+// FP6/FP4 rate, an FP8/BF8 operand (8 VGPRs) doubles the passes; so FP8
+// reproduces MI355X's FP8 peak, twice its bf16 one, and FP4 twice that.
+TEST(MfmaPasses, F8f6f4FollowTheOperandFormats) {
+  EXPECT_EQ(mfmaPasses(Chip::gfx950, "v_mfma_f32_32x32x64_f8f6f4"), 8u);
+  EXPECT_EQ(mfmaPasses(Chip::gfx950, "v_mfma_scale_f32_32x32x64_f8f6f4"), 8u);
+  EXPECT_EQ(mfmaPasses(Chip::gfx950, "v_mfma_f32_16x16x128_f8f6f4"), 4u);
+  EXPECT_EQ(mfmaPasses(Chip::gfx950, "v_mfma_scale_f32_16x16x128_f8f6f4"), 4u);
+  struct Case { const char *text; unsigned a, b, passes; };
+  for (Case c : {Case{"v_mfma_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[0:15]", 8, 8, 16},
+                 {"v_mfma_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:27], v[0:15]", 8, 4, 16},
+                 {"v_mfma_f32_32x32x64_f8f6f4 v[0:15], v[16:21], v[24:27], v[0:15]", 6, 4, 8},
+                 {"v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[16:23], v[24:31], v[0:3]", 8, 8, 8},
+                 {"v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[16:19], v[24:27], v[0:3]", 4, 4, 4},
+                 {"v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[0:15], v32, v33", 8, 8, 16}}) {
+    Inst in;
+    in.nsrc = 3;
+    for (unsigned i = 0; i < 3; ++i)
+      in.src[i].kind = OpndKind::Vgpr;
+    in.src[0].width = uint8_t(c.a);
+    in.src[1].width = uint8_t(c.b);
+    in.src[2].width = 16;
+    InstInfo info = classify(Chip::gfx950, in, c.text);
+    EXPECT_EQ(info.kind, Kind::Mfma) << c.text;
+    EXPECT_EQ(info.mfmaPasses, c.passes) << c.text;
+  }
+  const TimingParams &p = getTimingParams(Chip::gfx950);
+  auto peak = [&](double flops, unsigned passes) {
+    return flops / (passes * p.mfmaCyclesPerPass) * 4 * p.computeUnits * p.clockGHz * 1e9 / 1e12;
+  };
+  EXPECT_NEAR(peak(32.0 * 32 * 64 * 2, 16), 2 * 2516.6, 2.0); // FP8
+  EXPECT_NEAR(peak(32.0 * 32 * 64 * 2, 8), 4 * 2516.6, 4.0);  // FP4
 }
 
 // FLOPs of one MFMA from its name: 2 M N K (the peak guard divides them by

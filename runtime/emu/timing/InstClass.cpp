@@ -108,6 +108,15 @@ InstInfo classify(Chip chip, const Inst &in, StringRef text) {
   };
 
   if (unsigned passes = mfmaPasses(chip, base)) {
+    // gfx950's f8f6f4 MFMAs take the operand formats from cbsz/blgp, and the
+    // matrix cores run FP8/BF8 at half the FP6/FP4 rate: MI355X's dense
+    // peaks are FP16 2.5, FP8 5.0 and FP6/FP4 10 PFLOPS, so a 32x32x64 is 16
+    // passes with an FP8 operand and 8 with FP6/FP4 ones (16x16x128: 8 and
+    // 4), as the name's shape alone would give. An FP8 operand is the one
+    // 8 VGPRs wide (32 values of 8 bits; FP6 takes 6, FP4 4).
+    if (base.contains("f8f6f4") && in.nsrc >= 2 &&
+        (in.src[0].width == 8 || in.src[1].width == 8))
+      passes *= 2;
     info.kind = Kind::Mfma;
     info.cat = IssueCat::Valu;
     info.mfmaPasses = passes;

@@ -201,7 +201,9 @@ StringRef mfmaPassSource() {
          "16x16x4 f64 8; 16x16 with K>=8 4 (16X16X8X/16X16X16/16X16X32), "
          "16x16 with K<=4 8 (16X16X[14][FBI]); 32x32 with K>=8 or xf32 8 "
          "(32X32X8/32X32X16/32X32X4XF), 32x32 with K<=4 16 "
-         "(32X32X[124][FBI]); smfmac 16x16 4, 32x32 8";
+         "(32X32X[124][FBI]); smfmac 16x16 4, 32x32 8; gfx950 f8f6f4 "
+         "32x32x64 8, 16x16x128 4 with FP6/FP4 operands, twice that with an "
+         "FP8/BF8 one (InstClass.cpp)";
 }
 
 namespace {
@@ -214,9 +216,11 @@ struct MfmaName {
   unsigned m = 0, n = 0, k = 0;
 };
 bool parseMfmaName(StringRef s, MfmaName &f) {
+  // The block-scaled f8f6f4 forms (v_mfma_scale_f32_...) time as the
+  // unscaled ones.
   if (s.consume_front("v_smfmac_"))
     f.sparse = true;
-  else if (!s.consume_front("v_mfma_"))
+  else if (!s.consume_front("v_mfma_scale_") && !s.consume_front("v_mfma_"))
     return false;
   // Output type: f32_, i32_, f64_.
   size_t us = s.find('_');
