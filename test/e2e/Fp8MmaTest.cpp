@@ -236,8 +236,9 @@ TEST_P(Fp8MmaTest, ChainsThroughAnFp8Accumulator) {
 
 // gfx950's transposing reads (fp8_mma_tr.mlir): A given as A^T [K, 32] and
 // B as [K, 32], so both operands are gathered from LDS columns by
-// ds_read_b64_tr_b8, in plain and swizzled LDS rows, for the f8f6f4
-// 32x32x64 and the 32x32x16 MFMA, with three pairings of the OCP formats;
+// ds_read_b64_tr_b8, in plain and swizzled LDS rows filled by 4- and
+// 16-byte DMA, for the f8f6f4 32x32x64 and the 32x32x16 MFMA, with three
+// pairings of the OCP formats;
 // and attention's V^T * P, V^T read that way in the accumulator's K order.
 TEST(Fp8TransposingRead, Gfx950MatchesFloat64Reference) {
   auto buffer = llvm::MemoryBuffer::getFile(KCC_FP8_MMA_TR_SOURCE);
@@ -280,7 +281,7 @@ TEST(Fp8TransposingRead, Gfx950MatchesFloat64Reference) {
                dc = llvm::cantFail(d.allocate(n * n * 4));
       ASSERT_FALSE(bool(d.copyToDevice(da, at.data(), at.size())));
       ASSERT_FALSE(bool(d.copyToDevice(db, b.data(), b.size())));
-      for (const char *kernel : {"kn", "kn16"}) {
+      for (const char *kernel : {"kn", "kn_wide", "kn16"}) {
         SCOPED_TRACE(kernel);
         ASSERT_FALSE(bool(d.memset(dc, 0xff, n * n * 4)));
         std::vector<uint8_t> args;

@@ -36,6 +36,30 @@ func.func @kn(%pa: !tile.ptr<!tile.dtype<"AT">>, %pb: !tile.ptr<!tile.dtype<"BT"
   return
 }
 
+// @kn with gfx950's 16-byte LDS DMA (16 FP8 elements per lane).
+func.func @kn_wide(%pa: !tile.ptr<!tile.dtype<"AT">>, %pb: !tile.ptr<!tile.dtype<"BT">>, %pc: !tile.ptr<f32>)
+    attributes {tile.kernel, tile.block_size = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %kt = tile.param @KT : index
+  %n = arith.muli %kt, %c32 : index
+  %z = arith.constant 0.0 : f32
+  %abuf = tile.make_buffer %pa, %n : !tile.ptr<!tile.dtype<"AT">> -> !tile.buffer<!tile.dtype<"AT">>
+  %bbuf = tile.make_buffer %pb, %n : !tile.ptr<!tile.dtype<"BT">> -> !tile.buffer<!tile.dtype<"BT">>
+  %cbuf = tile.make_buffer %pc, %n : !tile.ptr<f32> -> !tile.buffer<f32>
+  %la = tile.lds_alloc "a" : !la
+  %lb = tile.lds_alloc "b" : !lb
+  tile.async_copy %abuf[%c0, %c0] stride %c32 -> %la[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"AT">>, !la
+  tile.async_copy %bbuf[%c0, %c0] stride %c32 -> %lb[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"BT">>, !lb
+  tile.wait vmcnt(0)
+  %a = tile.lds_load %la[%c0][%c0, %c0] transpose : !la -> !tile.tile<[32, KT], !tile.dtype<"AT">, #tile.mfma<a>>
+  %b = tile.lds_load %lb[%c0][%c0, %c0] : !lb -> !tile.tile<[KT, 32], !tile.dtype<"BT">, #tile.mfma<b>>
+  %acc = tile.splat %z : f32 -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  %c = tile.mma %a, %b, %acc : !tile.tile<[32, KT], !tile.dtype<"AT">, #tile.mfma<a>>, !tile.tile<[KT, 32], !tile.dtype<"BT">, #tile.mfma<b>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  tile.store %c, %cbuf[%c0, %c0] stride %c32 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>, !tile.buffer<f32>
+  return
+}
+
 // The same operands at 32x32x16 (8 bytes per lane per instance: one
 // transposing read each).
 func.func @kn16(%pa: !tile.ptr<!tile.dtype<"AT">>, %pb: !tile.ptr<!tile.dtype<"BT">>, %pc: !tile.ptr<f32>)
