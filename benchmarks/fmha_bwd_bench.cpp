@@ -369,7 +369,7 @@ std::vector<Row> timeKcc(Inputs &in, const Shape &s, unsigned iterations) {
   Expected<Buffer> dq = Buffer::allocate(device, s.qElements() * 2),
                    dk = Buffer::allocate(device, s.kvElements() * 2),
                    dv = Buffer::allocate(device, s.kvElements() * 2),
-                   delta = Buffer::allocate(device, s.rows() * 4);
+                   delta = Buffer::allocate(device, s.rows() * 8); // bias and Delta
   for (Expected<Buffer> *b : {&dq, &dk, &dv, &delta})
     if (!*b) {
       Row r;
@@ -393,15 +393,16 @@ std::vector<Row> timeKcc(Inputs &in, const Shape &s, unsigned iterations) {
     std::vector<std::string> params =
         ops::attentionBackwardParams(p.kernel, chip, DType::bf16, D, s.causal);
     row.what = join(params, " ");
-    // Compulsory bytes: Delta reads O and dO; dK/dV and dQ read Q, dO, K,
-    // V, LSE and Delta and write their gradients.
+    // Compulsory bytes: Delta reads O, dO and LSE and writes the bias and
+    // Delta; dK/dV and dQ read Q, dO, K, V, the bias and Delta and write
+    // their gradients.
     bool main = p.kernel != AttentionBackwardKernel::Delta;
     row.dramBytes = main ? 2 * q2 + 2 * kv2 + 2 * r4 +
                                (p.kernel == AttentionBackwardKernel::DkDv ? 2 * kv2 : q2)
-                         : 2 * q2 + r4;
+                         : 2 * q2 + 3 * r4;
     ops::AttentionBackwardOptions o;
     o.causal = s.causal;
-    o.delta = VectorRef(*delta, DType::f32, int64_t(s.rows()));
+    o.delta = VectorRef(*delta, DType::f32, int64_t(2 * s.rows()));
     o.runDelta = p.kernel == AttentionBackwardKernel::Delta;
     o.runDkDv = p.kernel == AttentionBackwardKernel::DkDv;
     o.runDq = p.kernel == AttentionBackwardKernel::Dq;
