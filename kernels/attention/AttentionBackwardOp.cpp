@@ -79,6 +79,13 @@ std::vector<std::string> attentionBackwardParams(AttentionBackwardKernel kernel,
   auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
   bool is950 = chip == Chip::gfx950;
   std::vector<std::string> params = {"DTYPE=" + dtypeName(dtype).str(), p("D", headDim)};
+  // LDS row padding of the tiles both products read (plain 16-byte reads
+  // and, on gfx950, transposing reads), chosen on the timing model (S=4096,
+  // dK/dV / dQ TFLOPS): gfx950 D=128 24 elements (1312 / 1189; 8: 1152 /
+  // 1116, 16: 1306 / 1181, 32: 1110 / 949), D=64 8 (944 / 1303; 16: 924 /
+  // 1281); gfx942 4 (471 / 586; 0: 190 / 175, 8: 459 / 575). The rows must
+  // stay 16-byte aligned (gfx950) or 8-byte (gfx942's ds_read2_b64).
+  int64_t pad = is950 ? (headDim == 128 ? 24 : 8) : 4;
   switch (kernel) {
   case AttentionBackwardKernel::Delta:
     params.push_back(p("BLOCK", 256));
@@ -91,7 +98,7 @@ std::vector<std::string> attentionBackwardParams(AttentionBackwardKernel kernel,
     // prefetch's address arithmetic (timing model, S=4096: 1028 against
     // 925 TFLOPS); gfx942's 64 KiB of LDS holds the four 32-query tiles.
     params.insert(params.end(), {p("CAUSAL", causal), p("BM", is950 ? 64 : 32),
-                                 p("BLOCK", 256), p("Q_TR", is950), p("PAD", is950 ? 8 : 4),
+                                 p("BLOCK", 256), p("Q_TR", is950), p("PAD", pad),
                                  p("TPAD", 4), p("QROWS", is950 ? 16 : 8),
                                  p("LOAD_IF", is950)});
     break;
@@ -99,7 +106,7 @@ std::vector<std::string> attentionBackwardParams(AttentionBackwardKernel kernel,
     // 4 waves of 32 queries; 64-key tiles of K and V in LDS, K read
     // transposed on gfx950, stored transposed too on gfx942.
     params.insert(params.end(), {p("CAUSAL", causal), p("BN", 64), p("BLOCK", 256),
-                                 p("K_TR", is950), p("PAD", is950 ? 8 : 4), p("KTPAD", 4),
+                                 p("K_TR", is950), p("PAD", pad), p("KTPAD", 4),
                                  p("KVROWS", 16)});
     break;
   }

@@ -85,8 +85,9 @@ def test_requires_grad_input(emu):
     q, k, v = _inputs((1, 20, 20, 1, 1, 64, False), torch.bfloat16)
     q.requires_grad_(True)
     o = kcc.ops.attention(q, k, v, device=emu)
+    assert o.requires_grad  # differentiable (test_attention_backward.py checks the gradients)
     ref, _ = attention_reference(q.detach().double(), k.double(), v.double(), False)
-    assert_attention_close(o.double().numpy(), ref, True)
+    assert_attention_close(o.detach().double().numpy(), ref, True)
 
 
 def test_host_tensors_run_on_the_emulator():
