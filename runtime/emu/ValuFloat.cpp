@@ -82,8 +82,19 @@ float divScale(float s0, float s1, float s2, bool &vcc) {
   }
   if (isDenorm(s1))
     return std::ldexp(s0, 64);
-  bool invDenorm = std::fabs(1.0 / double(s1)) < double(std::numeric_limits<float>::min());
-  bool quotDenorm = isDenorm(float(double(s2) / double(s1)));
+  // The guide tests "1.0 / 64'F(S1.f32) == DENORM.f64": the reciprocal taken
+  // and classified in f64, where no f32 divisor's reciprocal is denormal, so
+  // the two reciprocal cases never apply to f32. Classifying it as an f32
+  // instead scaled a divisor near FLT_MAX up by 2^64 to infinity, and
+  // LLVM's division sequence then returned inf for 1 / 3.4e38. The quotient
+  // counts as denormal when it lies below the normal range, also where an
+  // f32 division would have rounded it to zero: else a tiny numerator over
+  // a huge divisor (1e-33 / 6.4e27) takes the "numerator is tiny" case,
+  // whose 2^64 overflows the divisor. LLVM's f32 division is correctly
+  // rounded only with both (found by kcc-emu-fuzz; FuzzRegressionTests.cpp).
+  bool invDenorm = std::fpclassify(1.0 / double(s1)) == FP_SUBNORMAL;
+  bool quotDenorm =
+      std::fabs(double(s2) / double(s1)) < double(std::numeric_limits<float>::min());
   if (invDenorm && quotDenorm) {
     vcc = true;
     return s0 == s1 ? std::ldexp(s0, 64) : s0;
