@@ -15,6 +15,14 @@ or exceeds the time limit is saved under OUT_DIR for a look.
       compiles kernels/gemm/gemm.mlir, damages the code object (truncation,
       random bytes, bit flips, 0/-1/2^31 words) and runs it with kcc run on
       the emulator.
+  scripts/fuzz.py emu-diff [--build build] [--seed S] [--runs N] [--chip gfx942|gfx950]
+      differential fuzzing of the emulator (README, "Differential fuzzing"):
+      N random LLVM IR programs per chip (both chips unless --chip), seeds
+      S .. S+N-1, each compiled for the chip and run on the emulator and on
+      the host by kcc-emu-fuzz, every lane's results compared. Mismatching
+      programs are written to OUT_DIR (their GPU and host modules, the
+      optimised IR, the assembly and the inputs); a program that crashes the
+      tool is reported by its seed and the run goes on after it.
 
 Not part of the test suite (it takes minutes and is random by design); the
 crashes it found are fixed and kept as tests (test/unit/CompilerTest.cpp,
@@ -148,9 +156,52 @@ def fuzz_code_object(args, rng, tmp):
     return bad
 
 
+def fuzz_emu_diff(args, rng, tmp):
+    tool = os.path.join(args.build, 'bin/kcc-emu-fuzz')
+    chips = [args.chip] if args.chip else ['gfx942', 'gfx950']
+    bad = 0
+    for chip in chips:
+        seed, end = args.seed, args.seed + args.runs
+        programs = mismatches = crashes = 0
+        seconds = 0.0
+        while seed < end:
+            n = min(args.batch, end - seed)
+            cmd = [tool, '--chip', chip, '--seed', str(seed), '--runs', str(n), '--dump', args.out]
+            r, timed_out = run(cmd, args.timeout * n)
+            if timed_out:
+                print('TIMEOUT', chip, 'seeds', seed, '..', seed + n - 1)
+                crashes += 1
+                seed += n
+                continue
+            for line in r.stderr.splitlines():
+                if 'mismatching values' in line or 'failed' in line or ': lane ' in line:
+                    print(line)
+            m = re.search(r'^(\d+) programs on \S+ \(seeds \S+, ([\d.]+) s\): (\d+) mismatches'
+                          r'(?:, (\d+) failed)?', r.stdout, re.M)
+            if m:
+                programs += int(m.group(1))
+                seconds += float(m.group(2))
+                mismatches += int(m.group(3)) + int(m.group(4) or 0)
+                seed += n
+                continue
+            # The tool died: its crash handler names the seed it was running.
+            c = re.search(r'while running seed (\d+)', r.stderr)
+            crashed_at = int(c.group(1)) if c else seed
+            print('CRASH', chip, 'seed', crashed_at, r.stderr.strip().split('\n')[-1][:200])
+            crashes += 1
+            programs += crashed_at - seed + 1
+            seed = crashed_at + 1
+        print('%s: %d programs, %d mismatches, %d crashes (%.0f s in the tool)' %
+              (chip, programs, mismatches, crashes, seconds))
+        bad += mismatches + crashes
+    return bad
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    p.add_argument('mode', choices=['mlir', 'code-object'])
+    p.add_argument('mode', choices=['mlir', 'code-object', 'emu-diff'])
+    p.add_argument('--chip', choices=['gfx942', 'gfx950'], help='emu-diff: one chip only')
+    p.add_argument('--batch', type=int, default=200, help='emu-diff: programs per process')
     p.add_argument('--build', default=os.path.join(ROOT, 'build'))
     p.add_argument('--seed', type=int, default=1)
     p.add_argument('--runs', type=int, default=200)
@@ -160,8 +211,12 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
-        bad = (fuzz_mlir if args.mode == 'mlir' else fuzz_code_object)(args, rng, tmp)
-    print('%d runs, %d crashes or hangs' % (args.runs, bad))
+        if args.mode == 'emu-diff':
+            bad = fuzz_emu_diff(args, rng, tmp)
+            print('%d runs per chip, %d mismatches, crashes or hangs' % (args.runs, bad))
+        else:
+            bad = (fuzz_mlir if args.mode == 'mlir' else fuzz_code_object)(args, rng, tmp)
+            print('%d runs, %d crashes or hangs' % (args.runs, bad))
     return 1 if bad else 0
 
 

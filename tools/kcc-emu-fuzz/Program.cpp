@@ -1,0 +1,968 @@
+//===- Program.cpp - The random program generator of kcc-emu-fuzz -------===//
+//
+// Every operation the generator emits is defined for every input, so that
+// the host and the GPU must agree on every bit (or within a documented ulp
+// bound for the few approximate operations): shift amounts are masked to
+// the width, divisors are replaced by 1 where they are 0 or where INT_MIN/-1
+// would overflow, float-to-int conversions are guarded to the target range,
+// no instruction carries nsw/nuw/exact or fast-math flags (except the
+// approximate sinks), and no signalling NaN ever exists: inputs hold quiet
+// NaNs only, and an integer bitcast to a float has its NaNs made quiet in
+// the integer domain first (LLVM does not promise to quiet signalling NaNs,
+// so minnum and friends would otherwise be free to differ). NaN payloads
+// and signs are not defined by LLVM either, so float results compare any
+// NaN equal to any NaN, and a float bitcast to an integer maps every NaN
+// to one canonical pattern before the integer can be looked at.
+//
+//===----------------------------------------------------------------------===//
+#include "Program.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <set>
+
+namespace kcc::fuzz {
+
+unsigned bitWidth(Ty t) {
+  switch (t) {
+  case Ty::I8: return 8;
+  case Ty::I16: case Ty::F16: return 16;
+  case Ty::I32: case Ty::F32: return 32;
+  case Ty::I64: case Ty::F64: return 64;
+  }
+  return 0;
+}
+
+const char *irName(Ty t) {
+  static const char *names[] = {"i8", "i16", "i32", "i64", "half", "float", "double"};
+  return names[unsigned(t)];
+}
+
+static const char *kIcmp[] = {"eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"};
+const char *icmpName(unsigned pred) { return kIcmp[pred]; }
+
+bool evalIcmp(unsigned pred, uint32_t a, uint32_t b) {
+  int32_t sa = int32_t(a), sb = int32_t(b);
+  switch (pred) {
+  case 0: return a == b;
+  case 1: return a != b;
+  case 2: return a > b;
+  case 3: return a >= b;
+  case 4: return a < b;
+  case 5: return a <= b;
+  case 6: return sa > sb;
+  case 7: return sa >= sb;
+  case 8: return sa < sb;
+  default: return sa <= sb;
+  }
+}
+
+static const char *kFcmp[] = {"oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                              "ueq", "ugt", "uge", "ult", "ule", "une", "uno"};
+
+static const llvm::fltSemantics &semantics(Ty t) {
+  switch (t) {
+  case Ty::F16: return llvm::APFloat::IEEEhalf();
+  case Ty::F32: return llvm::APFloat::IEEEsingle();
+  default: return llvm::APFloat::IEEEdouble();
+  }
+}
+
+/// `d` rounded to `t`, as the IR spelling of a constant of type `t` (LLVM
+/// reads half and float constants as the hexadecimal double they equal).
+static std::string floatConstant(Ty t, double d) {
+  llvm::APFloat f(d);
+  bool lost;
+  f.convert(semantics(t), llvm::APFloat::rmNearestTiesToEven, &lost);
+  f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return "0x" + llvm::utohexstr(f.bitcastToAPInt().getZExtValue(), false, 16);
+}
+
+namespace {
+
+class Generator {
+public:
+  Generator(uint64_t seed, Chip chip, double size, Program &p)
+      : rng_(seed), size_(size), p_(p) {
+    p_.seed = seed;
+    p_.chip = chip;
+  }
+
+  void run();
+
+private:
+  // Randomness.
+  uint64_t next() { return rng_(); }
+  unsigned below(unsigned n) { return unsigned(next() % n); }
+  bool chance(double q) { return std::uniform_real_distribution<double>(0, 1)(rng_) < q; }
+
+  // Emission into the current segment.
+  std::string fresh() { return "%t" + std::to_string(tmp_++); }
+  std::string label() { return "L" + std::to_string(label_++); }
+  void line(const std::string &s) { *out_ += "  " + s + "\n"; }
+  std::string load(unsigned slot) {
+    std::string t = fresh();
+    line(t + " = load " + irName(p_.slots[slot].ty) + ", $P %s" + std::to_string(slot));
+    return t;
+  }
+  void store(unsigned slot, const std::string &v) {
+    line(std::string("store ") + irName(p_.slots[slot].ty) + " " + v + ", $P %s" +
+         std::to_string(slot));
+  }
+  std::string emit(const std::string &rhs) {
+    std::string t = fresh();
+    line(t + " = " + rhs);
+    return t;
+  }
+  /// A call of intrinsic `name` returning `ret`; records its declaration.
+  std::string call(const std::string &ret, const std::string &name,
+                   const std::vector<std::pair<std::string, std::string>> &args,
+                   bool gpuOnly = false) {
+    std::string decl = "declare " + ret + " @" + name + "(";
+    std::string use = "call " + ret + " @" + name + "(";
+    for (size_t i = 0; i < args.size(); ++i) {
+      decl += (i ? ", " : "") + args[i].first;
+      use += (i ? ", " : "") + args[i].first + " " + args[i].second;
+    }
+    (gpuOnly ? gpuDecls_ : decls_).insert(decl + ")");
+    if (ret == "void") {
+      line(use + ")");
+      return "";
+    }
+    return emit(use + ")");
+  }
+  static std::string suffix(Ty t) {
+    switch (t) {
+    case Ty::F16: return "f16";
+    case Ty::F32: return "f32";
+    case Ty::F64: return "f64";
+    default: return irName(t);
+    }
+  }
+
+  unsigned pick(Ty t) { return pool_[unsigned(t)][below(pool_[unsigned(t)].size())]; }
+  Ty anyInt() { static const Ty w[] = {Ty::I8, Ty::I16, Ty::I32, Ty::I32, Ty::I64}; return w[below(5)]; }
+  Ty anyFloat() { static const Ty w[] = {Ty::F16, Ty::F32, Ty::F32, Ty::F64}; return w[below(4)]; }
+  Ty anyType() {
+    static const Ty w[] = {Ty::I8, Ty::I16, Ty::I32, Ty::I32, Ty::I32, Ty::I64, Ty::I64,
+                           Ty::F16, Ty::F16, Ty::F32, Ty::F32, Ty::F32, Ty::F64, Ty::F64};
+    return w[below(14)];
+  }
+
+  std::string intConstant(Ty t);
+  std::string fpConstant(Ty t);
+  /// A value of type t: mostly a slot, sometimes a constant (inline
+  /// constants and literals take other encodings than registers).
+  std::string operand(Ty t) {
+    if (chance(0.15))
+      return isFloat(t) ? fpConstant(t) : intConstant(t);
+    return load(pick(t));
+  }
+  /// `lane` or `wg` converted to int type t.
+  std::string laneAs(Ty t, bool wg = false) {
+    std::string src = wg ? "%wg" : "%lane";
+    if (t == Ty::I32)
+      return src;
+    return emit(std::string(bitWidth(t) < 32 ? "trunc" : "zext") + " i32 " + src + " to " + irName(t));
+  }
+  std::string canonicalNanBits(Ty it, const std::string &bits);
+
+  std::string intOp(Ty t);
+  std::string floatOp(Ty t);
+  std::string condition();
+  void statement();
+  void block(unsigned depth, unsigned count);
+  void approxSink();
+  void crossLane();
+
+  std::mt19937_64 rng_;
+  double size_;
+  Program &p_;
+  std::string *out_ = nullptr;
+  unsigned tmp_ = 0, label_ = 0;
+  std::vector<unsigned> pool_[kNumTys];
+  std::vector<unsigned> sinks_;    // f32 slots for the approximate operations
+  std::vector<unsigned> counters_; // one i32 slot per loop depth
+  unsigned depth_ = 0;
+  std::set<std::string> decls_, gpuDecls_;
+  unsigned ldsArrays_ = 0;
+  std::vector<Ty> ldsTypes_;
+};
+
+std::string Generator::intConstant(Ty t) {
+  unsigned n = bitWidth(t);
+  uint64_t mask = n == 64 ? ~0ull : (1ull << n) - 1;
+  static const int64_t small[] = {0, 1, -1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, -16, -64, 255, 256, 0x3f800000};
+  uint64_t v;
+  switch (below(4)) {
+  case 0: v = uint64_t(small[below(sizeof(small) / sizeof(small[0]))]); break;
+  case 1: v = 1ull << below(n); break;
+  case 2: v = (1ull << below(n)) - 1; break;
+  default: v = next(); break;
+  }
+  v &= mask;
+  // Print as a signed value of the type's width.
+  int64_t s = n == 64 ? int64_t(v) : int64_t(v << (64 - n)) >> (64 - n);
+  return std::to_string(s);
+}
+
+std::string Generator::fpConstant(Ty t) {
+  static const double nice[] = {0.0, -0.0, 0.5, 1.0, -1.0, 2.0, -2.0, 4.0, 0.25, 1.5, 3.0,
+                                -7.5, 100.0, 1024.0, 65504.0, 0x1p-14, 0x1p-24, 0.1, 1e10,
+                                -3e-30, 0x1p-126, 0x1p-149, 2.5, 0.75, 1e300, INFINITY, -INFINITY};
+  double d = nice[below(sizeof(nice) / sizeof(nice[0]))];
+  if (chance(0.3))
+    d = std::ldexp(1.0 + double(next() % 4096) / 4096.0, int(below(40)) - 20) * (chance(0.5) ? -1 : 1);
+  return floatConstant(t, d);
+}
+
+/// NaN patterns of an integer that is about to become a float (or was one)
+/// replaced by the canonical quiet NaN, in the integer domain where no
+/// optimisation may touch it.
+std::string Generator::canonicalNanBits(Ty it, const std::string &bits) {
+  unsigned n = bitWidth(it);
+  uint64_t expMask = n == 16 ? 0x7c00 : n == 32 ? 0x7f800000ull : 0x7ff0000000000000ull;
+  uint64_t quiet = n == 16 ? 0x7e00 : n == 32 ? 0x7fc00000ull : 0x7ff8000000000000ull;
+  uint64_t magMask = n == 64 ? 0x7fffffffffffffffull : (1ull << (n - 1)) - 1;
+  std::string T = irName(it);
+  auto s = [&](uint64_t v) { return std::to_string(n == 64 ? int64_t(v) : int64_t(v)); };
+  std::string mag = emit("and " + T + " " + bits + ", " + s(magMask));
+  std::string isNan = emit("icmp ugt " + T + " " + mag + ", " + s(expMask));
+  return emit("select i1 " + isNan + ", " + T + " " + s(quiet) + ", " + T + " " + bits);
+}
+
+std::string Generator::intOp(Ty t) {
+  std::string T = irName(t);
+  unsigned n = bitWidth(t);
+  std::string sfx = suffix(t);
+  switch (below(16)) {
+  case 0: case 1: {
+    static const char *ops[] = {"add", "sub", "mul", "and", "or", "xor"};
+    std::string a = load(pick(t)), b = operand(t);
+    return emit(std::string(ops[below(6)]) + " " + T + " " + a + ", " + b);
+  }
+  case 2: {
+    static const char *ops[] = {"shl", "lshr", "ashr"};
+    std::string a = operand(t), b = operand(t);
+    std::string m = emit("and " + T + " " + b + ", " + std::to_string(n - 1));
+    return emit(std::string(ops[below(3)]) + " " + T + " " + a + ", " + m);
+  }
+  case 3: {
+    static const char *ops[] = {"udiv", "urem", "sdiv", "srem"};
+    unsigned op = below(4);
+    std::string a = operand(t), b = load(pick(t));
+    std::string bad = emit("icmp eq " + T + " " + b + ", 0");
+    if (op >= 2) {
+      std::string minS = n == 64 ? "-9223372036854775808" : std::to_string(-(int64_t(1) << (n - 1)));
+      std::string am = emit("icmp eq " + T + " " + a + ", " + minS);
+      std::string bm = emit("icmp eq " + T + " " + b + ", -1");
+      std::string ov = emit("and i1 " + am + ", " + bm);
+      bad = emit("or i1 " + bad + ", " + ov);
+    }
+    std::string d = emit("select i1 " + bad + ", " + T + " 1, " + T + " " + b);
+    return emit(std::string(ops[op]) + " " + T + " " + a + ", " + d);
+  }
+  case 4: {
+    static const char *ops[] = {"smin", "smax", "umin", "umax", "sadd.sat", "uadd.sat", "ssub.sat", "usub.sat"};
+    std::string a = load(pick(t)), b = operand(t);
+    return call(T, std::string("llvm.") + ops[below(8)] + "." + sfx, {{T, a}, {T, b}});
+  }
+  case 5: {
+    std::string a = load(pick(t));
+    switch (below(n >= 16 ? 6 : 5)) {
+    case 0: return call(T, "llvm.ctpop." + sfx, {{T, a}});
+    case 1: return call(T, "llvm.ctlz." + sfx, {{T, a}, {"i1", "false"}});
+    case 2: return call(T, "llvm.cttz." + sfx, {{T, a}, {"i1", "false"}});
+    case 3: return call(T, "llvm.bitreverse." + sfx, {{T, a}});
+    case 4: return call(T, "llvm.abs." + sfx, {{T, a}, {"i1", "false"}});
+    default: return call(T, "llvm.bswap." + sfx, {{T, a}});
+    }
+  }
+  case 6: {
+    std::string a = load(pick(t)), b = operand(t), c = operand(t);
+    return call(T, std::string(chance(0.5) ? "llvm.fshl." : "llvm.fshr.") + sfx, {{T, a}, {T, b}, {T, c}});
+  }
+  case 7: {
+    std::string c = condition();
+    std::string a = operand(t), b = load(pick(t));
+    return emit("select i1 " + c + ", " + T + " " + a + ", " + T + " " + b);
+  }
+  case 8: {
+    Ty u = anyInt();
+    if (u == t)
+      u = t == Ty::I32 ? Ty::I64 : Ty::I32;
+    std::string a = load(pick(u));
+    if (bitWidth(u) > n)
+      return emit("trunc " + std::string(irName(u)) + " " + a + " to " + T);
+    return emit(std::string(chance(0.5) ? "zext " : "sext ") + irName(u) + " " + a + " to " + T);
+  }
+  case 9: case 10: {
+    // From a float: guarded conversion, saturating conversion, bitcast, fcmp.
+    Ty f = anyFloat();
+    std::string F = irName(f);
+    std::string x = load(pick(f));
+    unsigned kind = below(4);
+    if (kind == 2 && bitWidth(f) == n) {
+      std::string bits = emit("bitcast " + F + " " + x + " to " + T);
+      return canonicalNanBits(t, bits);
+    }
+    if (kind == 3) {
+      std::string c = emit("fcmp " + std::string(kFcmp[below(14)]) + " " + F + " " + x + ", " + operand(f));
+      return emit("zext i1 " + c + " to " + T);
+    }
+    bool isSigned = chance(0.5);
+    if (kind == 1)
+      return call(T, std::string(isSigned ? "llvm.fptosi.sat." : "llvm.fptoui.sat.") + sfx + "." + suffix(f), {{F, x}});
+    // fptosi/fptoui are poison outside the range; the bounds are powers of
+    // two (exact in every format, or infinite where the format ends first).
+    double lo = isSigned ? -std::ldexp(1.0, n - 1) : -1.0;
+    double hi = std::ldexp(1.0, isSigned ? n - 1 : n);
+    double maxF = f == Ty::F16 ? 65504.0 : f == Ty::F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+    std::string loC = lo < -maxF ? "0xFFF0000000000000" : floatConstant(f, lo);
+    std::string hiC = hi > maxF ? "0x7FF0000000000000" : floatConstant(f, hi);
+    std::string c1 = emit("fcmp " + std::string(isSigned ? "oge " : "ogt ") + F + " " + x + ", " + loC);
+    std::string c2 = emit("fcmp olt " + F + " " + x + ", " + hiC);
+    std::string ok = emit("and i1 " + c1 + ", " + c2);
+    std::string xs = emit("select i1 " + ok + ", " + F + " " + x + ", " + F + " 0.0");
+    return emit(std::string(isSigned ? "fptosi " : "fptoui ") + F + " " + xs + " to " + T);
+  }
+  case 11: {
+    static const char *ops[] = {"add", "xor", "mul", "sub"};
+    std::string a = load(pick(t));
+    return emit(std::string(ops[below(4)]) + " " + T + " " + a + ", " + laneAs(t, chance(0.2)));
+  }
+  case 12: {
+    if (t == Ty::I32 || t == Ty::I16) {
+      // The high half of a widened product (v_mul_hi_*, v_mad_u64_u32).
+      Ty w = t == Ty::I32 ? Ty::I64 : Ty::I32;
+      std::string W = irName(w);
+      const char *ext = chance(0.5) ? "zext " : "sext ";
+      std::string a = emit(ext + T + " " + load(pick(t)) + " to " + W);
+      std::string b = emit(ext + T + " " + operand(t) + " to " + W);
+      std::string m = emit("mul " + W + " " + a + ", " + b);
+      std::string h = emit("lshr " + W + " " + m + ", " + std::to_string(n));
+      return emit("trunc " + W + " " + h + " to " + T);
+    }
+    std::string a = load(pick(t)), b = operand(t);
+    static const char *ops[] = {"uadd", "sadd", "usub", "ssub", "umul", "smul"};
+    std::string r = call("{" + T + ", i1}", std::string("llvm.") + ops[below(6)] + ".with.overflow." + sfx, {{T, a}, {T, b}});
+    if (chance(0.5))
+      return emit("extractvalue {" + T + ", i1} " + r + ", 0");
+    std::string o = emit("extractvalue {" + T + ", i1} " + r + ", 1");
+    return emit("zext i1 " + o + " to " + T);
+  }
+  default: {
+    static const char *ops[] = {"and", "or", "xor", "add", "mul", "shl", "lshr", "ashr"};
+    unsigned op = below(8);
+    std::string a = load(pick(t));
+    std::string c = op >= 5 ? std::to_string(below(n)) : intConstant(t);
+    return emit(std::string(ops[op]) + " " + T + " " + a + ", " + c);
+  }
+  }
+}
+
+std::string Generator::floatOp(Ty t) {
+  std::string T = irName(t);
+  std::string sfx = suffix(t);
+  switch (below(14)) {
+  case 0: case 1: case 2: {
+    static const char *ops[] = {"fadd", "fsub", "fmul", "fdiv"};
+    std::string a = operand(t), b = operand(t);
+    return emit(std::string(ops[below(4)]) + " " + T + " " + a + ", " + b);
+  }
+  case 3: {
+    std::string a = load(pick(t)), b = operand(t), c = operand(t);
+    return call(T, "llvm.fma." + sfx, {{T, a}, {T, b}, {T, c}});
+  }
+  case 4: case 5: {
+    std::string a = load(pick(t));
+    static const char *ops[] = {"floor", "ceil", "trunc", "rint", "nearbyint", "round", "roundeven", "sqrt", "fabs"};
+    unsigned op = below(10);
+    if (op == 9)
+      return emit("fneg " + T + " " + a);
+    return call(T, std::string("llvm.") + ops[op] + "." + sfx, {{T, a}});
+  }
+  case 6: {
+    std::string a = load(pick(t)), b = operand(t);
+    unsigned op = below(7);
+    static const char *ops[] = {"minimum", "maximum", "minimumnum", "maximumnum", "copysign", "minnum", "maxnum"};
+    if (op >= 5) {
+      // minnum(+0, -0) may return either zero: when the operands compare
+      // equal both sides get the same one, which leaves no choice.
+      std::string eq = emit("fcmp oeq " + T + " " + a + ", " + b);
+      b = emit("select i1 " + eq + ", " + T + " " + a + ", " + T + " " + b);
+    }
+    return call(T, std::string("llvm.") + ops[op] + "." + sfx, {{T, a}, {T, b}});
+  }
+  case 7: {
+    std::string c = condition();
+    std::string a = operand(t), b = load(pick(t));
+    return emit("select i1 " + c + ", " + T + " " + a + ", " + T + " " + b);
+  }
+  case 8: {
+    Ty u = anyInt();
+    std::string a = load(pick(u));
+    return emit(std::string(chance(0.5) ? "sitofp " : "uitofp ") + irName(u) + " " + a + " to " + T);
+  }
+  case 9: {
+    Ty u = anyFloat();
+    if (u == t)
+      u = t == Ty::F32 ? Ty::F64 : Ty::F32;
+    std::string a = load(pick(u));
+    return emit(std::string(bitWidth(u) < bitWidth(t) ? "fpext " : "fptrunc ") + irName(u) + " " + a + " to " + T);
+  }
+  case 10: {
+    Ty it = t == Ty::F16 ? Ty::I16 : t == Ty::F32 ? Ty::I32 : Ty::I64;
+    std::string bits = canonicalNanBits(it, load(pick(it)));
+    return emit("bitcast " + std::string(irName(it)) + " " + bits + " to " + T);
+  }
+  case 11: {
+    // ldexp with an exponent anywhere from -160 to 95 (over- and underflow).
+    std::string e = load(pick(Ty::I32));
+    std::string m = emit("and i32 " + e + ", 255");
+    std::string x = emit("sub i32 " + m + ", 160");
+    return call(T, "llvm.ldexp." + sfx + ".i32", {{T, load(pick(t))}, {"i32", x}});
+  }
+  case 12: {
+    std::string l = emit(std::string(chance(0.5) ? "sitofp" : "uitofp") + " i32 " + (chance(0.8) ? "%lane" : "%wg") + " to " + T);
+    return emit(std::string(chance(0.5) ? "fmul " : "fadd ") + T + " " + load(pick(t)) + ", " + l);
+  }
+  default: {
+    static const char *ops[] = {"fadd", "fsub", "fmul", "fdiv"};
+    std::string a = load(pick(t));
+    return emit(std::string(ops[below(4)]) + " " + T + " " + a + ", " + fpConstant(t));
+  }
+  }
+}
+
+/// An i1 that usually differs between lanes.
+std::string Generator::condition() {
+  switch (below(5)) {
+  case 0: case 1: {
+    Ty u = anyInt();
+    std::string U = irName(u);
+    std::string a = load(pick(u));
+    return emit("icmp " + std::string(kIcmp[below(10)]) + " " + U + " " + a + ", " + operand(u));
+  }
+  case 2: {
+    Ty f = anyFloat();
+    std::string F = irName(f);
+    std::string a = load(pick(f));
+    return emit("fcmp " + std::string(kFcmp[below(14)]) + " " + F + " " + a + ", " + operand(f));
+  }
+  case 3: {
+    std::string m = emit("and i32 %lane, " + std::to_string(below(64) + 1));
+    return emit("icmp " + std::string(kIcmp[below(10)]) + " i32 " + m + ", " + std::to_string(below(16)));
+  }
+  default: {
+    // Uniform in a workgroup (a scalar branch).
+    if (chance(0.5))
+      return emit("icmp eq i32 %wg, " + std::to_string(below(2)));
+    std::string a = emit("lshr i32 %lane, 6");
+    return emit("icmp " + std::string(kIcmp[below(10)]) + " i32 " + a + ", " + std::to_string(below(4)));
+  }
+  }
+}
+
+void Generator::statement() {
+  Ty t = anyType();
+  std::string v = isFloat(t) ? floatOp(t) : intOp(t);
+  store(pick(t), v);
+}
+
+void Generator::approxSink() {
+  // Operations that AMDGPU does not round correctly, each into a sink slot
+  // that nothing reads (so that the error does not spread) and compared
+  // within the bound README.md gives for it. Inputs of fdiv and sqrt are
+  // brought into a range where afn keeps that bound: LLVM's afn lowering
+  // (a * rcp(b), a bare v_sqrt) makes no promise near the ends of the range.
+  unsigned sink = sinks_[below(sinks_.size())];
+  auto tame = [&](const std::string &x) {
+    std::string a = call("float", "llvm.fabs.f32", {{"float", x}});
+    std::string lo = call("float", "llvm.maximumnum.f32", {{"float", a}, {"float", floatConstant(Ty::F32, 0x1p-40)}});
+    std::string hi = call("float", "llvm.minimumnum.f32", {{"float", lo}, {"float", floatConstant(Ty::F32, 0x1p40)}});
+    return call("float", "llvm.copysign.f32", {{"float", hi}, {"float", x}});
+  };
+  std::string r;
+  unsigned ulps;
+  switch (below(4)) {
+  case 0: {
+    std::string a = tame(load(pick(Ty::F32))), b = tame(load(pick(Ty::F32)));
+    r = emit("fdiv afn float " + a + ", " + b);
+    ulps = 3;
+    break;
+  }
+  case 1: {
+    std::string a = call("float", "llvm.fabs.f32", {{"float", tame(load(pick(Ty::F32)))}});
+    decls_.insert("declare float @llvm.sqrt.f32(float)");
+    r = emit("call afn float @llvm.sqrt.f32(float " + a + ")");
+    ulps = 2;
+    break;
+  }
+  case 2:
+    r = call("float", "llvm.exp2.f32", {{"float", load(pick(Ty::F32))}});
+    ulps = 2;
+    break;
+  default:
+    r = call("float", "llvm.log2.f32", {{"float", load(pick(Ty::F32))}});
+    ulps = 2;
+    break;
+  }
+  p_.slots[sink].ulps = std::max(p_.slots[sink].ulps, ulps);
+  store(sink, r);
+}
+
+void Generator::block(unsigned depth, unsigned count) {
+  for (unsigned i = 0; i < count; ++i) {
+    unsigned r = below(100);
+    if (r < 8 && depth < 2) {
+      // if/else on a (usually) divergent condition.
+      std::string c = condition();
+      std::string lt = label(), le = label(), lj = label();
+      line("br i1 " + c + ", label %" + lt + ", label %" + le);
+      *out_ += lt + ":\n";
+      block(depth + 1, 1 + below(4));
+      line("br label %" + lj);
+      *out_ += le + ":\n";
+      if (chance(0.6))
+        block(depth + 1, 1 + below(3));
+      line("br label %" + lj);
+      *out_ += lj + ":\n";
+    } else if (r < 13 && depth < 2) {
+      // A loop whose trip count (0-7) differs between lanes.
+      unsigned ctr = counters_[depth];
+      std::string n0 = load(pick(Ty::I32));
+      std::string n = emit("and i32 " + n0 + ", 7");
+      store(ctr, "0");
+      std::string lh = label(), lb = label(), le = label();
+      line("br label %" + lh);
+      *out_ += lh + ":\n";
+      std::string i0 = load(ctr);
+      std::string c = emit("icmp ult i32 " + i0 + ", " + n);
+      line("br i1 " + c + ", label %" + lb + ", label %" + le);
+      *out_ += lb + ":\n";
+      block(depth + 1, 1 + below(5));
+      std::string i1 = load(ctr);
+      store(ctr, emit("add i32 " + i1 + ", 1"));
+      line("br label %" + lh);
+      *out_ += le + ":\n";
+    } else if (r < 16) {
+      approxSink();
+    } else {
+      statement();
+    }
+  }
+}
+
+void Generator::crossLane() {
+  CrossLane x{CrossLane::ReadFirstLane};
+  bool gfx950 = p_.chip == Chip::gfx950;
+  unsigned kinds = gfx950 ? 10 : 8;
+  x.kind = CrossLane::Kind(below(kinds));
+  switch (x.kind) {
+  case CrossLane::ReadFirstLane:
+  case CrossLane::ReadLane: {
+    static const Ty tys[] = {Ty::I32, Ty::I64, Ty::F32, Ty::I32};
+    x.ty = tys[below(4)];
+    x.imm = below(64);
+    break;
+  }
+  case CrossLane::Ballot:
+    x.ty = Ty::I64;
+    x.imm2 = below(10);
+    x.src = pick(Ty::I32);
+    x.src2 = pick(Ty::I32);
+    x.dst = pick(Ty::I64);
+    p_.steps.push_back({false, 0, x});
+    return;
+  case CrossLane::Lds: {
+    static const Ty tys[] = {Ty::I8, Ty::I16, Ty::I32, Ty::I32, Ty::I64, Ty::F16, Ty::F32, Ty::F64};
+    x.ty = tys[below(8)];
+    x.imm = below(4);
+    x.imm2 = below(p_.block * 2);
+    x.src2 = pick(Ty::I32); // index source for LdsIndex::Data
+    x.ldsIndex = ldsArrays_++;
+    ldsTypes_.push_back(x.ty);
+    break;
+  }
+  case CrossLane::WaveReduce:
+    x.imm = below(8);
+    break;
+  case CrossLane::Dpp: {
+    static const unsigned fixed[] = {0x130, 0x134, 0x138, 0x13C, 0x140, 0x141, 0x142, 0x143};
+    unsigned k = below(5);
+    x.imm = k == 0 ? below(256)
+            : k < 4 ? 0x100 + (k - 1) * 0x10 + 1 + below(15)
+                    : fixed[below(8)];
+    x.rowMask = chance(0.7) ? 0xf : below(16);
+    x.bankMask = chance(0.7) ? 0xf : below(16);
+    // A row broadcast has no source for row 0 (bcast15) or rows 0-1
+    // (bcast31); the ISA leaves those rows unspecified, so they are masked.
+    if (x.imm == 0x142)
+      x.rowMask &= 0xe;
+    if (x.imm == 0x143)
+      x.rowMask &= 0xc;
+    x.boundCtrl = chance(0.5);
+    break;
+  }
+  default:
+    break;
+  }
+  x.src = pick(x.ty);
+  if (x.kind == CrossLane::Bpermute || x.kind == CrossLane::Dpp || x.kind == CrossLane::Mbcnt ||
+      x.kind == CrossLane::Permlane16Swap || x.kind == CrossLane::Permlane32Swap)
+    x.src2 = pick(Ty::I32);
+  x.dst = pick(x.ty);
+  x.dst2 = pick(x.ty);
+  if (x.kind == CrossLane::Permlane16Swap || x.kind == CrossLane::Permlane32Swap) {
+    while (x.dst2 == x.dst && pool_[unsigned(Ty::I32)].size() > 1)
+      x.dst2 = pick(x.ty);
+  }
+  p_.steps.push_back({false, 0, x});
+}
+
+void Generator::run() {
+  static const unsigned blocks[] = {64, 64, 128, 128, 192, 256};
+  p_.block = blocks[below(6)];
+  p_.grid = 1 + below(2);
+  // Slots: a pool of each type, the approximate sinks, the loop counters.
+  for (unsigned t = 0; t < kNumTys; ++t) {
+    unsigned n = 2 + below(4);
+    for (unsigned i = 0; i < n; ++i) {
+      pool_[t].push_back(p_.slots.size());
+      p_.slots.push_back({Ty(t)});
+    }
+  }
+  for (unsigned i = 0; i < 2; ++i) {
+    sinks_.push_back(p_.slots.size());
+    p_.slots.push_back({Ty::F32});
+  }
+  for (unsigned i = 0; i < 2; ++i) {
+    counters_.push_back(p_.slots.size());
+    p_.slots.push_back({Ty::I32});
+  }
+  unsigned segments = 2 + below(4);
+  for (unsigned s = 0; s < segments; ++s) {
+    if (s) {
+      unsigned xls = 1 + below(2);
+      for (unsigned i = 0; i < xls; ++i)
+        crossLane();
+    }
+    p_.segments.emplace_back();
+    out_ = &p_.segments.back();
+    p_.steps.push_back({true, s, {}});
+    unsigned count = unsigned((4 + below(12)) * size_) + 1;
+    block(0, count);
+  }
+  for (const std::string &d : decls_)
+    p_.declarations += d + "\n";
+  for (const std::string &d : gpuDecls_)
+    p_.gpuDeclarations += d + "\n";
+  p_.ldsTypes = ldsTypes_;
+}
+
+} // namespace
+
+Program generateProgram(uint64_t seed, Chip chip, double size) {
+  Program p;
+  Generator(seed, chip, size, p).run();
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+static std::string replacePtr(const std::string &body, const std::string &ptr) {
+  std::string out;
+  out.reserve(body.size() + body.size() / 4);
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '$' && i + 1 < body.size() && body[i + 1] == 'P') {
+      out += ptr;
+      ++i;
+    } else {
+      out += body[i];
+    }
+  }
+  return out;
+}
+
+static std::string slotPointers(const Program &p, const std::string &ptr, const std::string &base) {
+  std::string s;
+  for (size_t k = 0; k < p.slots.size(); ++k)
+    s += "  %s" + std::to_string(k) + " = getelementptr inbounds i8, " + ptr + " " + base +
+         ", i32 " + std::to_string(8 * k) + "\n";
+  return s;
+}
+
+std::string Program::hostModule() const {
+  std::string m = "; kcc-emu-fuzz host module\n" + declarations;
+  for (size_t k = 0; k < segments.size(); ++k) {
+    m += "\ndefine void @seg" + std::to_string(k) + "(ptr %v, i32 %lane, i32 %wg) {\nentry:\n";
+    m += slotPointers(*this, "ptr", "%v");
+    m += replacePtr(segments[k], "ptr");
+    m += "  ret void\n}\n";
+  }
+  return m;
+}
+
+static const char *kReduceName[] = {"umin", "umax", "min", "max", "add", "and", "or", "xor"};
+
+std::string Program::gpuModule() const {
+  std::string m;
+  llvm::raw_string_ostream os(m);
+  os << "; kcc-emu-fuzz seed " << seed << " chip " << getChipInfo(chip).name << " block " << block
+     << " grid " << grid << "\n";
+  os << declarations << gpuDeclarations;
+  os << "declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\n"
+        "declare void @llvm.amdgcn.s.barrier()\n";
+  for (size_t k = 0; k < ldsTypes.size(); ++k)
+    os << "@lds" << k << " = internal addrspace(3) global [" << block << " x " << irName(ldsTypes[k])
+       << "] poison, align 8\n";
+  std::string P = "ptr addrspace(5)";
+  os << "\ndefine amdgpu_kernel void @fuzz(ptr addrspace(1) noalias %in, ptr addrspace(1) noalias %out) #0 {\n"
+        "entry:\n"
+        "  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n"
+        "  %wg = call i32 @llvm.amdgcn.workgroup.id.x()\n"
+        "  %wgbase = mul i32 %wg, " << block << "\n"
+        "  %lane = add i32 %wgbase, %tid\n"
+        "  %v = alloca [" << slots.size() << " x i64], align 8, addrspace(5)\n";
+  os << slotPointers(*this, P, "%v");
+  os << "  %lane64 = zext i32 %lane to i64\n"
+        "  %rowoff = mul i64 %lane64, " << 8 * slots.size() << "\n"
+        "  %inrow = getelementptr inbounds i8, ptr addrspace(1) %in, i64 %rowoff\n"
+        "  %outrow = getelementptr inbounds i8, ptr addrspace(1) %out, i64 %rowoff\n";
+  for (size_t k = 0; k < slots.size(); ++k) {
+    const char *T = irName(slots[k].ty);
+    os << "  %in." << k << " = getelementptr inbounds i8, ptr addrspace(1) %inrow, i64 " << 8 * k << "\n"
+       << "  %x." << k << " = load " << T << ", ptr addrspace(1) %in." << k << "\n"
+       << "  store " << T << " %x." << k << ", " << P << " %s" << k << "\n";
+  }
+  unsigned n = 0;
+  auto v = [&] { return "%c" + std::to_string(n++); };
+  auto ld = [&](unsigned slot) {
+    std::string r = v();
+    os << "  " << r << " = load " << irName(slots[slot].ty) << ", " << P << " %s" << slot << "\n";
+    return r;
+  };
+  auto st = [&](unsigned slot, const std::string &val) {
+    os << "  store " << irName(slots[slot].ty) << " " << val << ", " << P << " %s" << slot << "\n";
+  };
+  for (const Step &s : steps) {
+    if (s.isSegment) {
+      os << replacePtr(segments[s.segment], P);
+      continue;
+    }
+    const CrossLane &x = s.xl;
+    std::string T = irName(x.ty);
+    std::string r;
+    switch (x.kind) {
+    case CrossLane::ReadFirstLane: {
+      std::string a = ld(x.src);
+      r = v();
+      os << "  " << r << " = call " << T << " @llvm.amdgcn.readfirstlane." << (x.ty == Ty::F32 ? "f32" : T)
+         << "(" << T << " " << a << ")\n";
+      break;
+    }
+    case CrossLane::ReadLane: {
+      std::string a = ld(x.src);
+      r = v();
+      os << "  " << r << " = call " << T << " @llvm.amdgcn.readlane." << (x.ty == Ty::F32 ? "f32" : T)
+         << "(" << T << " " << a << ", i32 " << x.imm << ")\n";
+      break;
+    }
+    case CrossLane::Ballot: {
+      std::string a = ld(x.src), b = ld(x.src2), c = v();
+      os << "  " << c << " = icmp " << icmpName(x.imm2) << " i32 " << a << ", " << b << "\n";
+      r = v();
+      os << "  " << r << " = call i64 @llvm.amdgcn.ballot.i64(i1 " << c << ")\n";
+      break;
+    }
+    case CrossLane::Bpermute: {
+      std::string a = ld(x.src), b = ld(x.src2);
+      r = v();
+      os << "  " << r << " = call i32 @llvm.amdgcn.ds.bpermute(i32 " << b << ", i32 " << a << ")\n";
+      break;
+    }
+    case CrossLane::Lds: {
+      std::string a = ld(x.src);
+      std::string arr = "@lds" + std::to_string(x.ldsIndex);
+      std::string ty = "[" + std::to_string(block) + " x " + T + "]";
+      std::string p = v();
+      os << "  " << p << " = getelementptr inbounds " << ty << ", ptr addrspace(3) " << arr << ", i32 0, i32 %tid\n"
+         << "  store " << T << " " << a << ", ptr addrspace(3) " << p << "\n"
+         << "  fence syncscope(\"workgroup\") release\n"
+         << "  call void @llvm.amdgcn.s.barrier()\n"
+         << "  fence syncscope(\"workgroup\") acquire\n";
+      std::string idx = v();
+      switch (LdsIndex(x.imm)) {
+      case LdsIndex::Add: {
+        std::string t = v();
+        os << "  " << t << " = add i32 %tid, " << x.imm2 << "\n  " << idx << " = urem i32 " << t << ", " << block << "\n";
+        break;
+      }
+      case LdsIndex::Xor: {
+        std::string t = v();
+        os << "  " << t << " = xor i32 %tid, " << x.imm2 << "\n  " << idx << " = urem i32 " << t << ", " << block << "\n";
+        break;
+      }
+      case LdsIndex::Reverse:
+        os << "  " << idx << " = sub i32 " << block - 1 << ", %tid\n";
+        break;
+      case LdsIndex::Data: {
+        std::string d = ld(x.src2);
+        os << "  " << idx << " = urem i32 " << d << ", " << block << "\n";
+        break;
+      }
+      }
+      std::string q = v();
+      r = v();
+      os << "  " << q << " = getelementptr inbounds " << ty << ", ptr addrspace(3) " << arr << ", i32 0, i32 " << idx << "\n"
+         << "  " << r << " = load " << T << ", ptr addrspace(3) " << q << "\n";
+      break;
+    }
+    case CrossLane::WaveReduce: {
+      std::string a = ld(x.src);
+      r = v();
+      os << "  " << r << " = call i32 @llvm.amdgcn.wave.reduce." << kReduceName[x.imm] << ".i32(i32 " << a
+         << ", i32 0)\n";
+      break;
+    }
+    case CrossLane::Dpp: {
+      std::string a = ld(x.src), old = ld(x.src2);
+      r = v();
+      os << "  " << r << " = call i32 @llvm.amdgcn.update.dpp.i32(i32 " << old << ", i32 " << a << ", i32 "
+         << x.imm << ", i32 " << x.rowMask << ", i32 " << x.bankMask << ", i1 " << (x.boundCtrl ? "true" : "false")
+         << ")\n";
+      break;
+    }
+    case CrossLane::Mbcnt: {
+      std::string a = ld(x.src), b = ld(x.src2), acc = ld(x.dst), lo = v();
+      os << "  " << lo << " = call i32 @llvm.amdgcn.mbcnt.lo(i32 " << a << ", i32 " << acc << ")\n";
+      r = v();
+      os << "  " << r << " = call i32 @llvm.amdgcn.mbcnt.hi(i32 " << b << ", i32 " << lo << ")\n";
+      break;
+    }
+    case CrossLane::Permlane16Swap:
+    case CrossLane::Permlane32Swap: {
+      std::string a = ld(x.src), b = ld(x.src2), pr = v();
+      os << "  " << pr << " = call {i32, i32} @llvm.amdgcn.permlane"
+         << (x.kind == CrossLane::Permlane16Swap ? "16" : "32") << ".swap(i32 " << a << ", i32 " << b
+         << ", i1 false, i1 false)\n";
+      std::string r2 = v();
+      r = v();
+      os << "  " << r << " = extractvalue {i32, i32} " << pr << ", 0\n"
+         << "  " << r2 << " = extractvalue {i32, i32} " << pr << ", 1\n";
+      st(x.dst2, r2);
+      break;
+    }
+    }
+    st(x.dst, r);
+  }
+  for (size_t k = 0; k < slots.size(); ++k) {
+    const char *T = irName(slots[k].ty);
+    os << "  %y." << k << " = load " << T << ", " << P << " %s" << k << "\n"
+       << "  %o." << k << " = getelementptr inbounds i8, ptr addrspace(1) %outrow, i64 " << 8 * k << "\n"
+       << "  store " << T << " %y." << k << ", ptr addrspace(1) %o." << k << "\n";
+  }
+  os << "  ret void\n}\n\nattributes #0 = { \"amdgpu-flat-work-group-size\"=\"" << block << "," << block
+     << "\" }\n";
+  return m;
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+static uint64_t floatBits(Ty t, double d) {
+  llvm::APFloat f(d);
+  bool lost;
+  f.convert(semantics(t), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return f.bitcastToAPInt().getZExtValue();
+}
+
+static uint64_t randomValue(Ty t, std::mt19937_64 &rng) {
+  unsigned n = bitWidth(t);
+  uint64_t mask = n == 64 ? ~0ull : (1ull << n) - 1;
+  uint64_t r = rng();
+  unsigned kind = rng() % 8;
+  if (!isFloat(t)) {
+    static const int64_t edge[] = {0, 1, -1, 2, -2, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff,
+                                   0x7fffffff, int64_t(0x80000000), int64_t(0xffffffff),
+                                   INT64_MAX, INT64_MIN, 31, 32, 63, 64};
+    switch (kind) {
+    case 0: case 1: return uint64_t(int64_t(r % 17) - 8) & mask;
+    case 2: return uint64_t(edge[r % (sizeof(edge) / sizeof(edge[0]))]) & mask;
+    case 3: return (r % 300) & mask;
+    case 4: {
+      // Just around a power of two.
+      unsigned b = (r >> 8) % n;
+      return ((1ull << b) + int64_t((r & 3)) - 1 - ((r >> 2) & 1 ? 0 : 2)) & mask;
+    }
+    default: return r & mask;
+    }
+  }
+  static const double special[] = {0.0, -0.0, 1.0, -1.0, INFINITY, -INFINITY, NAN, 0.5, 2.0,
+                                   2.5, -2.5, 3.5, 0.49999997, 1e-45, -1e-40, 1e-310, 65504.0,
+                                   65520.0, 6e-8, 6.1e-5, 3.4028234663852886e38, 1.7976931348623157e308,
+                                   2147483648.0, -2147483648.0, 4294967296.0, 2147483520.0,
+                                   9.2233720368547758e18, 1.8446744073709552e19, 128.0, -129.0, 255.5,
+                                   32767.5, -32768.0, 65535.0};
+  uint64_t bits;
+  switch (kind) {
+  case 0: case 1:
+    bits = floatBits(t, special[r % (sizeof(special) / sizeof(special[0]))]);
+    break;
+  case 2: // Small multiples of a quarter: rounding ties, exact integers.
+    bits = floatBits(t, double(int64_t(r % 64) - 32) / 4.0);
+    break;
+  case 3: case 4: {
+    int e = int((r >> 12) % 80) - 40;
+    double m = 1.0 + double(r & 0xfff) / 4096.0;
+    bits = floatBits(t, std::ldexp(m, e) * ((r >> 40) & 1 ? -1 : 1));
+    break;
+  }
+  case 5: { // Denormals of the format.
+    unsigned mant = t == Ty::F16 ? 10 : t == Ty::F32 ? 23 : 52;
+    bits = ((r >> 1) & ((1ull << mant) - 1)) | ((r & 1) << (n - 1));
+    break;
+  }
+  default:
+    bits = r & mask;
+    break;
+  }
+  // Quiet every NaN (see the file comment).
+  unsigned mant = t == Ty::F16 ? 10 : t == Ty::F32 ? 23 : 52;
+  uint64_t expMask = ((1ull << (n - 1 - mant)) - 1) << mant;
+  if ((bits & expMask) == expMask && (bits & ((1ull << mant) - 1)))
+    bits |= 1ull << (mant - 1);
+  return bits & mask;
+}
+
+std::vector<uint64_t> generateInputs(const Program &p, uint64_t seed) {
+  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 12345);
+  std::vector<uint64_t> in(size_t(p.lanes()) * p.slots.size());
+  // A tenth of the slots holds the same value in every lane of the launch,
+  // so that comparisons between slots are sometimes equal and branches on
+  // them sometimes uniform.
+  std::vector<bool> uniform(p.slots.size());
+  std::vector<uint64_t> value(p.slots.size());
+  for (size_t k = 0; k < p.slots.size(); ++k) {
+    uniform[k] = rng() % 10 == 0;
+    value[k] = randomValue(p.slots[k].ty, rng);
+  }
+  for (unsigned lane = 0; lane < p.lanes(); ++lane)
+    for (size_t k = 0; k < p.slots.size(); ++k)
+      in[lane * p.slots.size() + k] = uniform[k] ? value[k] : randomValue(p.slots[k].ty, rng);
+  return in;
+}
+
+} // namespace kcc::fuzz
