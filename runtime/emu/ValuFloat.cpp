@@ -191,6 +191,18 @@ void divScaleF32(Wave &w, const Inst &in) {
   writeMask(w, maskDst(in, 1), vcc & exec);
 }
 
+/// 2^scale * (a * b + c) before its one rounding, as v_div_fmas computes
+/// it: the scale takes a quotient into the denormal range, where rounding
+/// the fma first and the scaled value again can miss by an ulp (LLVM's f64
+/// division of 1.5e-70 by 2.1e238 did, found by kcc-emu-fuzz). The product
+/// of two doubles is exact in binary128 and the sum is rounded to 113 bits,
+/// far below the ulp of any f32 or f64 the caller rounds it to.
+__float128 scaledFma(double a, double b, double c, int scale) {
+  __float128 x = (__float128)a * (__float128)b + (__float128)c;
+  return x * (scale > 0 ? (__float128)0x1p64 : (__float128)0x1p-64) *
+         (scale > 64 ? (__float128)0x1p64 : scale < -64 ? (__float128)0x1p-64 : (__float128)1);
+}
+
 void divFmasF32(Wave &w, const Inst &in) {
   uint64_t exec = w.exec(), vcc = w.vcc();
   alignas(64) uint32_t b0[kLanes], b1[kLanes], b2[kLanes], r[kLanes];
@@ -200,9 +212,7 @@ void divFmasF32(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     float x = std::fma(asF(a[l]), asF(b[l]), asF(c[l]));
     if ((vcc >> l) & 1)
-      x = float(std::ldexp(double(std::fma(double(asF(a[l])), double(asF(b[l])),
-                                           double(asF(c[l])))),
-                           exponentOf(asF(c[l])) > 127 ? 64 : -64));
+      x = float(scaledFma(asF(a[l]), asF(b[l]), asF(c[l]), exponentOf(asF(c[l])) > 127 ? 64 : -64));
     r[l] = asU(x);
   }
   writeResult(w, in, r, Ty::F32, exec);
@@ -289,10 +299,16 @@ void divScaleF64(Wave &w, const Inst &in) {
   fetch64(w, in, 2, true, true, c);
   uint64_t vcc = 0;
   auto expo = [](double x) { return int((asU64(x) >> 52) & 0x7ff); };
+  // Whether s2 / s1 lies below the normal range, also where an f64 division
+  // would round it to zero (see divScale; long double's exponent range
+  // holds every quotient of two doubles).
+  auto quotDenorm = [](double s2, double s1) {
+    return std::fabs((long double)s2 / (long double)s1) <
+           (long double)std::numeric_limits<double>::min();
+  };
   for (int l = 0; l < kLanes; ++l) {
     double s0 = asD(a.v[l]), s1 = asD(b.v[l]), s2 = asD(c.v[l]), d = s0;
     bool v = false;
-    const double dmin = std::numeric_limits<double>::min();
     if (s2 == 0 || s1 == 0) {
       d = std::numeric_limits<double>::quiet_NaN();
     } else if (expo(s2) - expo(s1) >= 768) {
@@ -300,18 +316,19 @@ void divScaleF64(Wave &w, const Inst &in) {
       if (s0 == s1) d = std::ldexp(s0, 128);
     } else if (std::fpclassify(s1) == FP_SUBNORMAL) {
       d = std::ldexp(s0, 128);
-    } else if (std::fabs(1.0 / s1) < dmin && std::fpclassify(s2 / s1) == FP_SUBNORMAL) {
-      v = true;
-      if (s0 == s1) d = std::ldexp(s0, 128);
-    } else if (std::fabs(1.0 / s1) < dmin) {
-      d = std::ldexp(s0, -128);
-    } else if (std::fpclassify(s2 / s1) == FP_SUBNORMAL) {
+    } else if (quotDenorm(s2, s1)) {
+      // The guide's two cases for a denormal reciprocal of S1 (1 / S1 below
+      // the normal range: S1 above 2^1022) come first there: S1 scaled up
+      // by 2^128 (to infinity, for a quotient below the normal range: x /
+      // DBL_MAX gave inf) or both operands by 2^-128. They are left out, as
+      // f32's are by the guide's own f64 test: v_rcp_f64 keeps a denormal
+      // reciprocal, and LLVM's f64 division is then correctly rounded over
+      // the whole range (FuzzRegressionTests.cpp, FdivF64).
       v = true;
       if (s0 == s2) d = std::ldexp(s0, 128);
     } else if (expo(s2) <= 53) {
       d = std::ldexp(s0, 128);
     }
-    (void)dmin;
     r.v[l] = asU64(d);
     vcc |= uint64_t(v) << l;
   }
@@ -328,7 +345,8 @@ void divFmasF64(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     double x = std::fma(asD(a.v[l]), asD(b.v[l]), asD(c.v[l]));
     if ((vcc >> l) & 1)
-      x = std::ldexp(x, ((asU64(asD(c.v[l])) >> 52) & 0x7ff) > 1023 ? 128 : -128);
+      x = double(scaledFma(asD(a.v[l]), asD(b.v[l]), asD(c.v[l]),
+                           ((asU64(asD(c.v[l])) >> 52) & 0x7ff) > 1023 ? 128 : -128));
     r.v[l] = asU64(x);
   }
   write64(w, in.dst[0], r, exec);

@@ -49,6 +49,37 @@ TEST_P(FuzzRegression, FdivF32) {
   Report("fdiv f32 (a / b per lane)").expectEqual(out, want);
 }
 
+/// A random f64 anywhere in the finite range, denormals included.
+double anyFiniteF64(std::mt19937_64 &rng) {
+  uint64_t r = rng();
+  uint64_t exponent = rng() % 2047; // 0 (denormals) .. 2046
+  return doubleOf((exponent << 52) | (r & 0xfffffffffffffull) | (r & (1ull << 63)));
+}
+
+// The f64 sequence's v_div_scale_f64 made the same mistake as the f32 one
+// on a quotient below the normal range that an f64 division rounds to zero,
+// scaled a divisor above 2^1022 to infinity when the quotient was below the
+// normal range (1 / DBL_MAX), and v_div_fmas_f64 rounded a denormal
+// quotient twice.
+TEST_P(FuzzRegression, FdivF64) {
+  auto m = load("fuzz_regressions");
+  ASSERT_TRUE(m);
+  std::vector<double> in = {doubleOf(0x86260aabe4d00ull), doubleOf(0xfc7c884ea6810c32ull),
+                            1.0, 1.7976931348623157e308, 3.0, 1e308, 1e-300, 1e300,
+                            -2.5e-310, 7.0, 1.25, 2.0,
+                            // a denormal quotient, rounded twice it was an ulp off
+                            1.476023611717856e-70, 2.0947599967410843e+238};
+  while (in.size() < 128)
+    in.push_back(anyFiniteF64(rng));
+  uint64_t din = upload(in), dout = alloc(64 * 8);
+  EMU_LAUNCH(*m, "fdiv_f64", {1, 1, 1}, {64, 1, 1}, ArgPack().add(din).add(dout));
+  auto out = download<uint64_t>(dout, 64);
+  std::vector<uint64_t> want(64);
+  for (unsigned l = 0; l < 64; ++l)
+    want[l] = bitsOf(in[2 * l] / in[2 * l + 1]);
+  Report("fdiv f64 (a / b per lane)").expectEqual(out, want);
+}
+
 } // namespace
 
 INSTANTIATE_TEST_SUITE_P(Chips, FuzzRegression,

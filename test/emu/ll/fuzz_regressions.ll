@@ -24,3 +24,19 @@ define amdgpu_kernel void @fdiv_f32(ptr addrspace(1) %in, ptr addrspace(1) %out)
   store float %q, ptr addrspace(1) %po
   ret void
 }
+
+; f64 division: the same sequence in f64 (v_div_scale_f64, v_rcp_f64, fma
+; refinement, v_div_fmas_f64, v_div_fixup_f64). A denormal numerator over a
+; huge divisor (1.2e-308 / -1.3e291) came out as -inf.
+define amdgpu_kernel void @fdiv_f64(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %i2 = mul i32 %tid, 2
+  %pa = getelementptr double, ptr addrspace(1) %in, i32 %i2
+  %a = load double, ptr addrspace(1) %pa
+  %pb = getelementptr double, ptr addrspace(1) %pa, i32 1
+  %b = load double, ptr addrspace(1) %pb
+  %q = fdiv double %a, %b
+  %po = getelementptr double, ptr addrspace(1) %out, i32 %tid
+  store double %q, ptr addrspace(1) %po
+  ret void
+}
