@@ -90,8 +90,8 @@ namespace {
 
 class Generator {
 public:
-  Generator(uint64_t seed, Chip chip, double size, Program &p)
-      : rng_(seed), size_(size), p_(p) {
+  Generator(uint64_t seed, Chip chip, double size, Program &p, const std::vector<bool> *disabled)
+      : rng_(seed), size_(size), p_(p), disabled_(disabled) {
     p_.seed = seed;
     p_.chip = chip;
   }
@@ -177,15 +177,23 @@ private:
 
   std::string intOp(Ty t);
   std::string floatOp(Ty t);
+  void unitBody(unsigned depth);
   std::string condition();
   void statement();
   void block(unsigned depth, unsigned count);
   void approxSink();
   void crossLane();
 
+  /// Whether the next unit is left out (and counts it).
+  bool skipUnit() {
+    unsigned u = p_.units++;
+    return disabled_ && u < disabled_->size() && (*disabled_)[u];
+  }
+
   std::mt19937_64 rng_;
   double size_;
   Program &p_;
+  const std::vector<bool> *disabled_;
   std::string *out_ = nullptr;
   unsigned tmp_ = 0, label_ = 0;
   std::vector<unsigned> pool_[kNumTys];
@@ -522,6 +530,18 @@ void Generator::approxSink() {
 
 void Generator::block(unsigned depth, unsigned count) {
   for (unsigned i = 0; i < count; ++i) {
+    // A left-out unit is generated all the same (the random stream, and so
+    // the rest of the program, stays as it was) into a scratch string.
+    std::string scratch, *kept = out_;
+    if (depth == 0 && skipUnit())
+      out_ = &scratch;
+    unitBody(depth);
+    out_ = kept;
+  }
+}
+
+void Generator::unitBody(unsigned depth) {
+  {
     unsigned r = below(100);
     if (r < 8 && depth < 2) {
       // if/else on a (usually) divergent condition.
@@ -581,7 +601,8 @@ void Generator::crossLane() {
     x.src = pick(Ty::I32);
     x.src2 = pick(Ty::I32);
     x.dst = pick(Ty::I64);
-    p_.steps.push_back({false, 0, x});
+    if (!skipUnit())
+      p_.steps.push_back({false, 0, x});
     return;
   case CrossLane::Lds: {
     static const Ty tys[] = {Ty::I8, Ty::I16, Ty::I32, Ty::I32, Ty::I64, Ty::F16, Ty::F32, Ty::F64};
@@ -626,7 +647,8 @@ void Generator::crossLane() {
     while (x.dst2 == x.dst && pool_[unsigned(Ty::I32)].size() > 1)
       x.dst2 = pick(x.ty);
   }
-  p_.steps.push_back({false, 0, x});
+  if (!skipUnit())
+    p_.steps.push_back({false, 0, x});
 }
 
 void Generator::run() {
@@ -671,9 +693,9 @@ void Generator::run() {
 
 } // namespace
 
-Program generateProgram(uint64_t seed, Chip chip, double size) {
+Program generateProgram(uint64_t seed, Chip chip, double size, const std::vector<bool> *disabled) {
   Program p;
-  Generator(seed, chip, size, p).run();
+  Generator(seed, chip, size, p, disabled).run();
   return p;
 }
 
@@ -703,15 +725,46 @@ static std::string slotPointers(const Program &p, const std::string &ptr, const 
   return s;
 }
 
+/// Intrinsics the host's own backend gets wrong, each replaced in the host
+/// module by an equivalent function of other operations (README,
+/// "Differential fuzzing", lists them): the name, and the definition of
+/// "@host.<name>".
+static const struct {
+  const char *name, *definition;
+} kHostWorkarounds[] = {
+    // LLVM 22's x86 backend returns -32768 for a NaN (the LangRef says 0);
+    // the f32 form is right, and f16 -> f32 is exact.
+    {"llvm.fptosi.sat.i16.f16",
+     "define internal i16 @host.llvm.fptosi.sat.i16.f16(half %x) {\n"
+     "  %e = fpext half %x to float\n"
+     "  %r = call i16 @llvm.fptosi.sat.i16.f32(float %e)\n"
+     "  ret i16 %r\n}\n"
+     "declare i16 @llvm.fptosi.sat.i16.f32(float)\n"},
+};
+
 std::string Program::hostModule() const {
   std::string m = "; kcc-emu-fuzz host module\n" + declarations;
+  std::string body;
   for (size_t k = 0; k < segments.size(); ++k) {
-    m += "\ndefine void @seg" + std::to_string(k) + "(ptr %v, i32 %lane, i32 %wg) {\nentry:\n";
-    m += slotPointers(*this, "ptr", "%v");
-    m += replacePtr(segments[k], "ptr");
-    m += "  ret void\n}\n";
+    body += "\ndefine void @seg" + std::to_string(k) + "(ptr %v, i32 %lane, i32 %wg) {\nentry:\n";
+    body += slotPointers(*this, "ptr", "%v");
+    body += replacePtr(segments[k], "ptr");
+    body += "  ret void\n}\n";
   }
-  return m;
+  for (const auto &w : kHostWorkarounds) {
+    std::string call = std::string("@") + w.name + "(";
+    if (body.find(call) == std::string::npos)
+      continue;
+    std::string replaced, with = std::string("@host.") + w.name + "(";
+    size_t at = 0, next;
+    while ((next = body.find(call, at)) != std::string::npos) {
+      replaced += body.substr(at, next - at) + with;
+      at = next + call.size();
+    }
+    body = replaced + body.substr(at);
+    m += w.definition;
+  }
+  return m + body;
 }
 
 static const char *kReduceName[] = {"umin", "umax", "min", "max", "add", "and", "or", "xor"};

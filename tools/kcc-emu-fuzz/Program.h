@@ -103,6 +103,9 @@ struct Program {
   /// elements).
   std::vector<Ty> ldsTypes;
 
+  /// How many units the program has (see generateProgram).
+  unsigned units = 0;
+
   unsigned lanes() const { return block * grid; }
   /// The kernel `fuzz(ptr addrspace(1) in, ptr addrspace(1) out)` for the
   /// AMDGPU backend: lane i's slots are in[i * slots .. ], its results go
@@ -113,8 +116,13 @@ struct Program {
 };
 
 /// Makes the program of `seed` for `chip`. `size` scales the number of
-/// operations (1: the default).
-Program generateProgram(uint64_t seed, Chip chip, double size = 1.0);
+/// operations (1: the default). `disabled`, when given, leaves out the
+/// program's units (top-level statements, branches and loops of a segment,
+/// and cross-lane steps, numbered in generation order) that it marks,
+/// without changing the rest: the reducer (kcc-emu-fuzz --reduce) shrinks a
+/// mismatching program this way.
+Program generateProgram(uint64_t seed, Chip chip, double size = 1.0,
+                        const std::vector<bool> *disabled = nullptr);
 
 /// Random inputs for every lane and slot of `p`, lane-major, 8 bytes per
 /// slot (the value in the low bytes, the rest zero).

@@ -57,7 +57,7 @@ struct Options {
   unsigned runs = 100;
   double sizeFactor = 1.0;
   std::string dumpDir;
-  bool dumpAll = false, printIR = false, checkMode = false;
+  bool dumpAll = false, printIR = false, checkMode = false, reduce = false;
   unsigned optLevel = 3, maxReports = 8;
 };
 static Options opts;
@@ -65,10 +65,11 @@ static Options opts;
 static const char kUsage[] =
     "usage: kcc-emu-fuzz [--chip gfx942|gfx950] [--seed S] [--runs N] [--size X]\n"
     "                    [--dump DIR] [--dump-all] [--print-ir] [--check] [-O N]\n"
+    "                    [--reduce]\n"
     "                    [--max-reports N]\n"
     "Runs N random LLVM IR programs (seeds S .. S+N-1) on the emulated chip and\n"
     "on the host and compares every lane's results (README, \"Differential\n"
-    "fuzzing\").\n";
+    "fuzzing\"). --reduce shrinks each mismatching program and prints what is left.\n";
 
 static bool parseOptions(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
@@ -113,6 +114,8 @@ static bool parseOptions(int argc, char **argv) {
       opts.printIR = true;
     else if (a == "--check")
       opts.checkMode = true;
+    else if (a == "--reduce")
+      opts.reduce = true;
     else if (a == "--help" || a == "-h") {
       outs() << kUsage;
       exit(0);
@@ -186,15 +189,22 @@ struct Outcome {
   unsigned mismatches = 0; // values that disagree
 };
 
-static Outcome runProgram(Device &device, Chip chip, uint64_t seed) {
+static Outcome runProgram(Device &device, Chip chip, uint64_t seed,
+                          const std::vector<bool> *disabled = nullptr, bool quiet = false,
+                          unsigned *units = nullptr) {
   Outcome outcome;
-  Program program = generateProgram(seed, chip, opts.sizeFactor);
+  Program program = generateProgram(seed, chip, opts.sizeFactor, disabled);
+  if (units)
+    *units = program.units;
+  unsigned maxReports = quiet ? 0 : opts.maxReports;
   std::vector<uint64_t> inputs = generateInputs(program, seed);
   std::string gpuText = program.gpuModule();
-  if (opts.printIR)
+  if (opts.printIR && !quiet)
     outs() << gpuText;
   auto fail = [&](const Twine &what, Error e) {
-    errs() << "seed " << seed << ": " << what << ": " << toString(std::move(e)) << "\n";
+    std::string text = toString(std::move(e));
+    if (!quiet)
+      errs() << "seed " << seed << ": " << what << ": " << text << "\n";
     outcome.failed = true;
     return outcome;
   };
@@ -266,17 +276,17 @@ static Outcome runProgram(Device &device, Chip chip, uint64_t seed) {
       }
       if (same)
         continue;
-      if (outcome.mismatches++ < opts.maxReports)
+      if (outcome.mismatches++ < maxReports)
         errs() << "seed " << seed << " " << opts.chipName << ": lane " << lane << " slot " << k << " ("
                << irName(slot.ty) << (slot.ulps ? ", " + std::to_string(slot.ulps) + " ulp" : "")
                << "): emulator " << showValue(slot.ty, g) << ", host " << showValue(slot.ty, h)
                << ", input " << showValue(slot.ty, inputs[lane * slots + k] & mask) << "\n";
     }
-  if (outcome.mismatches)
+  if (outcome.mismatches && !quiet)
     errs() << "seed " << seed << " " << opts.chipName << ": " << outcome.mismatches
            << " mismatching values\n";
 
-  if (!opts.dumpDir.empty() && (outcome.mismatches || opts.dumpAll)) {
+  if (!opts.dumpDir.empty() && !quiet && (outcome.mismatches || opts.dumpAll)) {
     sys::fs::create_directories(opts.dumpDir);
     std::string base = opts.dumpDir + "/" + opts.chipName + "-" + std::to_string(seed);
     writeFile(base + ".gpu.ll", gpuText);
@@ -292,6 +302,32 @@ static Outcome runProgram(Device &device, Chip chip, uint64_t seed) {
     writeFile(base + ".in.bin", StringRef(reinterpret_cast<const char *>(inputs.data()), inputs.size() * 8));
   }
   return outcome;
+}
+
+/// Shrinks the mismatching program `seed` by leaving out units (see
+/// generateProgram) one at a time while the emulator still disagrees with
+/// the host, then runs what is left with reports and dumps: a triage aid.
+static void reduce(Device &device, Chip chip, uint64_t seed) {
+  unsigned units = 0;
+  runProgram(device, chip, seed, nullptr, true, &units);
+  std::vector<bool> disabled(units, false);
+  for (unsigned pass = 0; pass < 2; ++pass)
+    for (unsigned u = 0; u < units; ++u) {
+      if (disabled[u])
+        continue;
+      disabled[u] = true;
+      Outcome o = runProgram(device, chip, seed, &disabled, true);
+      if (!o.mismatches || o.failed)
+        disabled[u] = false;
+    }
+  unsigned kept = 0;
+  for (bool d : disabled)
+    kept += !d;
+  errs() << "seed " << seed << ": reduced to " << kept << " of " << units << " units\n";
+  bool print = opts.printIR;
+  opts.printIR = true;
+  runProgram(device, chip, seed, &disabled);
+  opts.printIR = print;
 }
 
 int main(int argc, char **argv) {
@@ -329,6 +365,8 @@ int main(int argc, char **argv) {
     currentSeed = opts.firstSeed + k;
     running = true;
     Outcome o = runProgram(*device, *chip, currentSeed);
+    if (o.mismatches && opts.reduce)
+      reduce(*device, *chip, currentSeed);
     running = false;
     mismatching += o.mismatches != 0;
     failed += o.failed;
