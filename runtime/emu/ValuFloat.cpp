@@ -82,22 +82,27 @@ float divScale(float s0, float s1, float s2, bool &vcc) {
   }
   if (isDenorm(s1))
     return std::ldexp(s0, 64);
-  // The guide tests "1.0 / 64'F(S1.f32) == DENORM.f64": the reciprocal taken
-  // and classified in f64, where no f32 divisor's reciprocal is denormal, so
-  // the two reciprocal cases never apply to f32. Classifying it as an f32
-  // instead scaled a divisor near FLT_MAX up by 2^64 to infinity, and
-  // LLVM's division sequence then returned inf for 1 / 3.4e38. The quotient
-  // counts as denormal when it lies below the normal range, also where an
-  // f32 division would have rounded it to zero: else a tiny numerator over
-  // a huge divisor (1e-33 / 6.4e27) takes the "numerator is tiny" case,
-  // whose 2^64 overflows the divisor. LLVM's f32 division is correctly
-  // rounded only with both (found by kcc-emu-fuzz; FuzzRegressionTests.cpp).
-  bool invDenorm = std::fpclassify(1.0 / double(s1)) == FP_SUBNORMAL;
+  // Two departures from the guide's pseudocode, both needed for LLVM's f32
+  // division (v_div_scale, v_rcp, fma refinement, v_div_fmas, v_div_fixup)
+  // to be correctly rounded over the whole range, as LLVM documents it and
+  // kcc-emu-fuzz checks (FuzzRegressionTests.cpp has the inputs):
+  // - A quotient counts as denormal when it lies below the normal range,
+  //   also where an f32 division would round it to zero; else a tiny
+  //   numerator over a huge divisor (1e-33 / 6.4e27) took the "numerator is
+  //   tiny" case, whose 2^64 overflows the divisor (the result was inf).
+  // - A divisor whose reciprocal is denormal and whose quotient is too is
+  //   scaled by 2^-64 (the guide writes 2^64, which sent 3.4e38 to inf and
+  //   1 / 3.4e38 with it); v_div_fmas then undoes it with its own 2^-64
+  //   (VCC set, a small quotient), which only a 2^-64 here matches. The
+  //   reciprocal is classified as the f32 it becomes (the guide's "DENORM.
+  //   f64" would leave v_rcp a denormal reciprocal with too few bits: 4 /
+  //   3.4e38 was an ulp off).
+  bool invDenorm = std::fabs(1.0 / double(s1)) < double(std::numeric_limits<float>::min());
   bool quotDenorm =
       std::fabs(double(s2) / double(s1)) < double(std::numeric_limits<float>::min());
   if (invDenorm && quotDenorm) {
     vcc = true;
-    return s0 == s1 ? std::ldexp(s0, 64) : s0;
+    return s0 == s1 ? std::ldexp(s0, -64) : s0;
   }
   if (invDenorm)
     return std::ldexp(s0, -64);
@@ -306,6 +311,7 @@ void divScaleF64(Wave &w, const Inst &in) {
     return std::fabs((long double)s2 / (long double)s1) <
            (long double)std::numeric_limits<double>::min();
   };
+  const double dmin = std::numeric_limits<double>::min();
   for (int l = 0; l < kLanes; ++l) {
     double s0 = asD(a.v[l]), s1 = asD(b.v[l]), s2 = asD(c.v[l]), d = s0;
     bool v = false;
@@ -316,14 +322,14 @@ void divScaleF64(Wave &w, const Inst &in) {
       if (s0 == s1) d = std::ldexp(s0, 128);
     } else if (std::fpclassify(s1) == FP_SUBNORMAL) {
       d = std::ldexp(s0, 128);
+    } else if (std::fabs(1.0 / s1) < dmin && quotDenorm(s2, s1)) {
+      // 2^-128, not the guide's 2^128 (which sent the divisor to infinity:
+      // x / DBL_MAX was inf); see divScale.
+      v = true;
+      if (s0 == s1) d = std::ldexp(s0, -128);
+    } else if (std::fabs(1.0 / s1) < dmin) {
+      d = std::ldexp(s0, -128);
     } else if (quotDenorm(s2, s1)) {
-      // The guide's two cases for a denormal reciprocal of S1 (1 / S1 below
-      // the normal range: S1 above 2^1022) come first there: S1 scaled up
-      // by 2^128 (to infinity, for a quotient below the normal range: x /
-      // DBL_MAX gave inf) or both operands by 2^-128. They are left out, as
-      // f32's are by the guide's own f64 test: v_rcp_f64 keeps a denormal
-      // reciprocal, and LLVM's f64 division is then correctly rounded over
-      // the whole range (FuzzRegressionTests.cpp, FdivF64).
       v = true;
       if (s0 == s2) d = std::ldexp(s0, 128);
     } else if (expo(s2) <= 53) {

@@ -4,10 +4,7 @@
 // v_trig_preop_f64. The f32 ones (v_exp_f32 = 2^x, v_log_f32 = log2 x) are
 // computed in double and rounded once: within hardware's 1 ulp. Like hardware
 // they flush denormal inputs and results, which is why compilers scale around
-// them; except v_rcp_f32's results: LLVM's correctly rounded f32 division
-// (v_div_scale, v_rcp, fma refinement, v_div_fmas) takes the reciprocal of
-// divisors up to FLT_MAX unscaled, so a flushed 1 / 3.4e38 would make
-// 1 / 3.4e38 zero (found by kcc-emu-fuzz; FuzzRegressionTests.cpp).
+// them.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Valu.h"
@@ -26,7 +23,7 @@ float log2Hw(float x) {
   x = flushIn(x);
   return float(std::log2(double(x)));
 }
-float rcpHw(float x) { return float(1.0 / double(flushIn(x))); }
+float rcpHw(float x) { return flushOut(float(1.0 / double(flushIn(x)))); }
 float rsqHw(float x) { return flushOut(float(1.0 / std::sqrt(double(flushIn(x))))); }
 float sqrtHw(float x) { return float(std::sqrt(double(flushIn(x)))); }
 float sinHw(float x) { return float(std::sin(double(x) * 6.283185307179586)); }

@@ -27,17 +27,19 @@ float anyFinite(std::mt19937_64 &rng) {
 }
 
 // LLVM's f32 division is correctly rounded (AMDGPUUsage); its expansion
-// relies on v_div_scale_f32 classifying the divisor's reciprocal in f64 and
-// the quotient before it underflows, and on v_rcp_f32 keeping a denormal
-// result. The emulator turned 1 / 3.4e38 into inf (the divisor scaled up to
-// inf), then 0 (the reciprocal flushed), and 1e-33 / 6.4e27 into inf.
+// relies on v_div_scale_f32 scaling a divisor with a denormal reciprocal
+// down, and classifying the quotient before it underflows (divScale in
+// runtime/emu/ValuFloat.cpp). The emulator turned 1 / 3.4e38 into inf (the
+// divisor scaled up to inf) and 1e-33 / 6.4e27 into inf; 4 / 3.4e38 was an
+// ulp off while the reciprocal was left denormal.
 TEST_P(FuzzRegression, FdivF32) {
   auto m = load("fuzz_regressions");
   ASSERT_TRUE(m);
   std::vector<float> in = {1.0f, 3.4028234663852886e38f, 1.0f, 1.5e38f, 3.0f, 1e38f,
                            1.057718908584014e-33f, 6.411603016865325e27f,
                            -2.0223375485215434e-38f, 4.4876219799910525e25f,
-                           1.25f, 2.0f, 5e-39f, 3.0f, -7.75f, 9.39e32f};
+                           1.25f, 2.0f, 5e-39f, 3.0f, -7.75f, 9.39e32f,
+                           4.0f, 3.4028234663852886e38f};
   while (in.size() < 128)
     in.push_back(anyFinite(rng));
   uint64_t din = upload(in), dout = alloc(64 * 4);
