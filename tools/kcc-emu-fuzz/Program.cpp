@@ -336,7 +336,10 @@ std::string Generator::intOp(Ty t) {
     double maxF = f == Ty::F16 ? 65504.0 : f == Ty::F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
     std::string loC = lo < -maxF ? "0xFFF0000000000000" : floatConstant(f, lo);
     std::string hiC = hi > maxF ? "0x7FF0000000000000" : floatConstant(f, hi);
-    std::string c1 = emit("fcmp " + std::string(isSigned ? "oge " : "ogt ") + F + " " + x + ", " + loC);
+    // Past the format's end the bound is an infinity, which must fail the
+    // test too (fptosi of -inf is poison): strictly greater then.
+    bool strict = !isSigned || lo < -maxF;
+    std::string c1 = emit("fcmp " + std::string(strict ? "ogt " : "oge ") + F + " " + x + ", " + loC);
     std::string c2 = emit("fcmp olt " + F + " " + x + ", " + hiC);
     std::string ok = emit("and i1 " + c1 + ", " + c2);
     std::string xs = emit("select i1 " + ok + ", " + F + " " + x + ", " + F + " 0.0");
@@ -493,7 +496,11 @@ void Generator::approxSink() {
   // brought into a range where afn keeps that bound: LLVM's afn lowering
   // (a * rcp(b), a bare v_sqrt) makes no promise near the ends of the range.
   unsigned sink = sinks_[below(sinks_.size())];
-  auto tame = [&](const std::string &x) {
+  auto tame = [&](const std::string &x0) {
+    // A NaN's sign is not defined (x86 makes negative NaNs, AMDGPU positive
+    // ones), so copysign must not see one.
+    std::string ord = emit("fcmp ord float " + x0 + ", 0.0");
+    std::string x = emit("select i1 " + ord + ", float " + x0 + ", float 1.0");
     std::string a = call("float", "llvm.fabs.f32", {{"float", x}});
     std::string lo = call("float", "llvm.maximumnum.f32", {{"float", a}, {"float", floatConstant(Ty::F32, 0x1p-40)}});
     std::string hi = call("float", "llvm.minimumnum.f32", {{"float", lo}, {"float", floatConstant(Ty::F32, 0x1p40)}});
@@ -730,7 +737,7 @@ static std::string slotPointers(const Program &p, const std::string &ptr, const 
 /// "Differential fuzzing", lists them): the name, and the definition of
 /// "@host.<name>".
 static const struct {
-  const char *name, *definition;
+  const char *name, *definition, *declaration;
 } kHostWorkarounds[] = {
     // LLVM 22's x86 backend returns -32768 for a NaN (the LangRef says 0);
     // the f32 form is right, and f16 -> f32 is exact.
@@ -738,8 +745,8 @@ static const struct {
      "define internal i16 @host.llvm.fptosi.sat.i16.f16(half %x) {\n"
      "  %e = fpext half %x to float\n"
      "  %r = call i16 @llvm.fptosi.sat.i16.f32(float %e)\n"
-     "  ret i16 %r\n}\n"
-     "declare i16 @llvm.fptosi.sat.i16.f32(float)\n"},
+     "  ret i16 %r\n}\n",
+     "declare i16 @llvm.fptosi.sat.i16.f32(float)"},
 };
 
 std::string Program::hostModule() const {
@@ -763,6 +770,8 @@ std::string Program::hostModule() const {
     }
     body = replaced + body.substr(at);
     m += w.definition;
+    if (m.find(w.declaration) == std::string::npos)
+      m += std::string(w.declaration) + "\n";
   }
   return m + body;
 }
