@@ -74,12 +74,28 @@ template <class Op> void vop(Wave &w, const Inst &in) {
 /// saturates to [0, 2^Bits - 1] instead of wrapping (LLVM selects
 /// "v_add_u32 ... clamp" for llvm.uadd.sat and v_sub_u32 clamp for usub.sat).
 /// writeResult's clamp is the float one, so integer clamp is done here.
+/// The SDWA and DPP forms take their sources through fetchSrc (src_sel, the
+/// DPP lane) and their result through writeSat (dst_sel, dst_unused, the DPP
+/// write mask): LLVM selects "v_add_u16_sdwa ... clamp" for llvm.uadd.sat.i16
+/// of a half-word (found by kcc-emu-fuzz; FuzzRegressionTests.cpp).
 enum SatOp { SatAdd, SatSub, SatSubrev };
+
+/// Writes a saturated integer result: through writeResult for SDWA (its
+/// dst_sel and dst_unused; its clamp is the float one and leaves integer
+/// types alone), else straight into the lanes of `mask`.
+inline void writeSat(Wave &w, const Inst &in, uint32_t *r, Ty ty, uint64_t mask) {
+  if (in.form & kFormSdwa)
+    writeResult(w, in, r, ty, mask);
+  else
+    writeMasked(w.row(in.dst[0].reg), r, mask);
+}
+
 template <class Op, SatOp K, unsigned Bits> void vopSatU(Wave &w, const Inst &in) {
-  if (!in.clamp || (in.form & (kFormDpp | kFormSdwa)) || in.omod) {
+  if (!in.clamp || in.omod) {
     vop<Op>(w, in);
     return;
   }
+  uint64_t mask = dppWriteMask(w, in, w.exec());
   alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
   const uint32_t *a = fetchSrc(w, in, 0, Op::ty, b0);
   const uint32_t *b = fetchSrc(w, in, 1, Op::ty1, b1);
@@ -89,7 +105,7 @@ template <class Op, SatOp K, unsigned Bits> void vopSatU(Wave &w, const Inst &in
     int64_t v = K == SatAdd ? x + y : K == SatSub ? x - y : y - x;
     r[l] = uint32_t(std::clamp<int64_t>(v, 0, max));
   }
-  writeMasked(w.row(in.dst[0].reg), r, w.exec());
+  writeSat(w, in, r, Op::dty, mask);
 }
 
 //===----------------------------------------------------------------------===//

@@ -24,10 +24,11 @@ using namespace valu;
 /// for llvm.sadd.sat.i16), without it the sum wraps. The high half is
 /// written with zeros as the VI-era 16-bit VOP3 ops do.
 template <class Op, SatOp K> void vopSatI16(Wave &w, const Inst &in) {
-  if (!in.clamp || (in.form & (kFormDpp | kFormSdwa)) || in.omod) {
+  if (!in.clamp || in.omod) {
     vop<Op>(w, in);
     return;
   }
+  uint64_t mask = dppWriteMask(w, in, w.exec()); // SDWA and DPP as vopSatU
   alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
   const uint32_t *a = fetchSrc(w, in, 0, Ty::I16, b0);
   const uint32_t *b = fetchSrc(w, in, 1, Ty::I16, b1);
@@ -36,7 +37,7 @@ template <class Op, SatOp K> void vopSatI16(Wave &w, const Inst &in) {
     int32_t v = K == SatAdd ? x + y : x - y;
     r[l] = uint32_t(std::clamp(v, -32768, 32767)) & 0xffff;
   }
-  writeMasked(w.row(in.dst[0].reg), r, w.exec());
+  writeSat(w, in, r, Ty::I16, mask);
 }
 
 // f16 (results in the low half; the high half is zeroed as gfx9 does for

@@ -22,10 +22,11 @@ using namespace valu;
 /// saturates to the int32 range (LLVM selects "v_add_i32 ... clamp" for
 /// llvm.sadd.sat.i32), without it the sum wraps like v_add_u32.
 template <class Op, SatOp K> void vopSatI32(Wave &w, const Inst &in) {
-  if (!in.clamp || (in.form & (kFormDpp | kFormSdwa)) || in.omod) {
+  if (!in.clamp || in.omod) {
     vop<Op>(w, in);
     return;
   }
+  uint64_t mask = dppWriteMask(w, in, w.exec()); // SDWA and DPP as vopSatU
   alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
   const uint32_t *a = fetchSrc(w, in, 0, Ty::B32, b0);
   const uint32_t *b = fetchSrc(w, in, 1, Ty::B32, b1);
@@ -34,7 +35,7 @@ template <class Op, SatOp K> void vopSatI32(Wave &w, const Inst &in) {
     int64_t v = K == SatAdd ? x + y : K == SatSub ? x - y : y - x;
     r[l] = uint32_t(int32_t(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX)));
   }
-  writeMasked(w.row(in.dst[0].reg), r, w.exec());
+  writeSat(w, in, r, Ty::B32, mask);
 }
 
 /// v_alignbit_b32 / v_alignbyte_b32: gfx9 MC gives them op_sel operands

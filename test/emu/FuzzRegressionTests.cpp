@@ -82,6 +82,38 @@ TEST_P(FuzzRegression, FdivF64) {
   Report("fdiv f64 (a / b per lane)").expectEqual(out, want);
 }
 
+// llvm.uadd.sat/usub.sat/sadd.sat/ssub.sat on i16 and i8 parts of dwords:
+// LLVM selects the SDWA forms of v_add_u16/v_sub_u16 with clamp (and VOP3
+// v_add_i16/v_sub_i16 clamp), which the emulator refused ("clamp on an
+// integer VALU operation is not modelled").
+TEST_P(FuzzRegression, SaturatingNarrowAddSub) {
+  auto m = load("fuzz_regressions");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> in = {0xffff0001, 0x00000002, 0x80007fff, 0x7fff8000,
+                              0x000000ff, 0x0000ff01, 0x12345678, 0x9abcdef0};
+  while (in.size() < 128)
+    in.push_back(uint32_t(rng()));
+  uint64_t din = upload(in), dout = alloc(64 * 6 * 4);
+  EMU_LAUNCH(*m, "sat_narrow", {1, 1, 1}, {64, 1, 1}, ArgPack().add(din).add(dout));
+  auto out = download<uint32_t>(dout, 64 * 6);
+  std::vector<uint32_t> want(64 * 6);
+  auto clampTo = [](int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; };
+  for (unsigned l = 0; l < 64; ++l) {
+    uint32_t a = in[2 * l], b = in[2 * l + 1];
+    int64_t ah = a >> 16, al = a & 0xffff, bl = b & 0xffff, a8 = a & 0xff, b8 = (b >> 8) & 0xff;
+    int64_t sah = int16_t(ah), sbl = int16_t(bl);
+    uint32_t *w = &want[6 * l];
+    w[0] = uint32_t(clampTo(al + ah, 0, 0xffff));
+    w[1] = uint32_t(clampTo(bl - ah, 0, 0xffff));
+    w[2] = uint32_t(clampTo(sah + sbl, -32768, 32767)) & 0xffff;
+    w[3] = uint32_t(clampTo(sbl - sah, -32768, 32767)) & 0xffff;
+    w[4] = uint32_t(clampTo(a8 + b8, 0, 0xff));
+    w[5] = uint32_t(clampTo(b8 - a8, 0, 0xff));
+  }
+  Report("uadd.sat.i16, usub.sat.i16, sadd.sat.i16, ssub.sat.i16, uadd.sat.i8, usub.sat.i8")
+      .expectEqual(out, want);
+}
+
 } // namespace
 
 INSTANTIATE_TEST_SUITE_P(Chips, FuzzRegression,
