@@ -621,9 +621,15 @@ void Generator::crossLane() {
     ldsTypes_.push_back(x.ty);
     break;
   }
-  case CrossLane::WaveReduce:
-    x.imm = below(8);
+  case CrossLane::WaveReduce: {
+    // Not add or xor: LLVM 22 folds wave.reduce.add/xor of a constant to
+    // the constant, where the sum over 64 lanes (or their parity) is meant
+    // (README, "Differential fuzzing").
+    static const Reduce ops[] = {Reduce::UMin, Reduce::UMax, Reduce::SMin,
+                                 Reduce::SMax, Reduce::And, Reduce::Or};
+    x.imm = unsigned(ops[below(6)]);
     break;
+  }
   case CrossLane::Dpp: {
     static const unsigned fixed[] = {0x130, 0x134, 0x138, 0x13C, 0x140, 0x141, 0x142, 0x143};
     unsigned k = below(5);
