@@ -386,8 +386,14 @@ std::string Generator::floatOp(Ty t) {
   switch (below(14)) {
   case 0: case 1: case 2: {
     static const char *ops[] = {"fadd", "fsub", "fmul", "fdiv"};
+    unsigned op = below(4);
     std::string a = operand(t), b = operand(t);
-    return emit(std::string(ops[below(4)]) + " " + T + " " + a + ", " + b);
+    // LLVM 22's AMDGPU backend takes "fsub +0.0, x" for fneg x as a source
+    // modifier (v_ldexp_f32 ..., -v), which gives -0 for x = +0 (README,
+    // "Differential fuzzing"): no +0.0 constant on the left of fsub.
+    if (op == 1 && a == floatConstant(t, 0.0))
+      a = floatConstant(t, -0.0);
+    return emit(std::string(ops[op]) + " " + T + " " + a + ", " + b);
   }
   case 3: {
     std::string a = load(pick(t)), b = operand(t), c = operand(t);
@@ -428,7 +434,19 @@ std::string Generator::floatOp(Ty t) {
     if (u == t)
       u = t == Ty::F32 ? Ty::F64 : Ty::F32;
     std::string a = load(pick(u));
-    return emit(std::string(bitWidth(u) < bitWidth(t) ? "fpext " : "fptrunc ") + irName(u) + " " + a + " to " + T);
+    std::string r = emit(std::string(bitWidth(u) < bitWidth(t) ? "fpext " : "fptrunc ") + irName(u) + " " +
+                         a + " to " + T);
+    if (u == Ty::F32 && t == Ty::F16) {
+      // LLVM 22 selects fptrunc(fmul a, b) to half as v_fma_mix(a, b, +0),
+      // which makes a -0 product +0 (README, "Differential fuzzing"): the
+      // sign of a zero from this conversion is dropped on both sides, in
+      // the integer domain, where no fold can bring it back.
+      std::string bits = emit("bitcast half " + r + " to i16");
+      std::string negZero = emit("icmp eq i16 " + bits + ", -32768");
+      std::string fixed = emit("select i1 " + negZero + ", i16 0, i16 " + bits);
+      r = emit("bitcast i16 " + fixed + " to half");
+    }
+    return r;
   }
   case 10: {
     Ty it = t == Ty::F16 ? Ty::I16 : t == Ty::F32 ? Ty::I32 : Ty::I64;
