@@ -65,7 +65,7 @@ Expected<std::vector<uint64_t>> evaluateOnHost(const Program &p,
   if (Error e = (*jit)->addIRModule(orc::ThreadSafeModule(std::move(module), std::move(context))))
     return std::move(e);
 
-  using Segment = void (*)(void *, int32_t, int32_t);
+  using Segment = void (*)(void *, int32_t, int32_t, int32_t);
   std::vector<Segment> segments;
   for (size_t k = 0; k < p.segments.size(); ++k) {
     auto address = (*jit)->lookup("seg" + std::to_string(k));
@@ -82,7 +82,7 @@ Expected<std::vector<uint64_t>> evaluateOnHost(const Program &p,
       continue;
     }
     for (unsigned lane = 0; lane < p.lanes(); ++lane)
-      segments[s.segment](&state[lane * slots], int32_t(lane), int32_t(lane / p.block));
+      segments[s.segment](&state[lane * slots], int32_t(lane), int32_t(lane / p.block), 0);
   }
   return state;
 }

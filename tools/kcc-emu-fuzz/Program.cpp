@@ -417,6 +417,12 @@ std::string Generator::floatOp(Ty t) {
       std::string eq = emit("fcmp oeq " + T + " " + a + ", " + b);
       b = emit("select i1 " + eq + ", " + T + " " + a + ", " + T + " " + b);
     }
+    if (op == 4) {
+      // A NaN's sign is not defined (x86 makes negative NaNs, AMDGPU
+      // positive ones): copysign takes the sign of a number only.
+      std::string ord = emit("fcmp ord " + T + " " + b + ", " + floatConstant(t, 0.0));
+      b = emit("select i1 " + ord + ", " + T + " " + b + ", " + T + " " + floatConstant(t, 1.0));
+    }
     return call(T, std::string("llvm.") + ops[op] + "." + sfx, {{T, a}, {T, b}});
   }
   case 7: {
@@ -434,19 +440,19 @@ std::string Generator::floatOp(Ty t) {
     if (u == t)
       u = t == Ty::F32 ? Ty::F64 : Ty::F32;
     std::string a = load(pick(u));
-    std::string r = emit(std::string(bitWidth(u) < bitWidth(t) ? "fpext " : "fptrunc ") + irName(u) + " " +
-                         a + " to " + T);
     if (u == Ty::F32 && t == Ty::F16) {
-      // LLVM 22 selects fptrunc(fmul a, b) to half as v_fma_mix(a, b, +0),
-      // which makes a -0 product +0 (README, "Differential fuzzing"): the
-      // sign of a zero from this conversion is dropped on both sides, in
-      // the integer domain, where no fold can bring it back.
-      std::string bits = emit("bitcast half " + r + " to i16");
-      std::string negZero = emit("icmp eq i16 " + bits + ", -32768");
-      std::string fixed = emit("select i1 " + negZero + ", i16 0, i16 " + bits);
-      r = emit("bitcast i16 " + fixed + " to half");
+      // LLVM 22 selects fptrunc(fma/fmul/fadd) from f32 to half as one
+      // v_fma_mix, which rounds once where the IR rounds twice, and gives
+      // a -0 product +0 (a +0 addend; README, "Differential fuzzing"). The
+      // operand goes through an xor with %zero, a kernel argument that is 0
+      // at run time, which no fold can see through.
+      std::string bits = emit("bitcast float " + a + " to i32");
+      std::string same = emit("xor i32 " + bits + ", %zero");
+      std::string opaque = emit("bitcast i32 " + same + " to float");
+      return emit("fptrunc float " + opaque + " to half");
     }
-    return r;
+    return emit(std::string(bitWidth(u) < bitWidth(t) ? "fpext " : "fptrunc ") + irName(u) + " " + a +
+                " to " + T);
   }
   case 10: {
     Ty it = t == Ty::F16 ? Ty::I16 : t == Ty::F32 ? Ty::I32 : Ty::I64;
@@ -492,11 +498,20 @@ std::string Generator::condition() {
     return emit("icmp " + std::string(kIcmp[below(10)]) + " i32 " + m + ", " + std::to_string(below(16)));
   }
   default: {
-    // Uniform in a workgroup (a scalar branch).
-    if (chance(0.5))
-      return emit("icmp eq i32 %wg, " + std::to_string(below(2)));
-    std::string a = emit("lshr i32 %lane, 6");
-    return emit("icmp " + std::string(kIcmp[below(10)]) + " i32 " + a + ", " + std::to_string(below(4)));
+    // Uniform in a workgroup or a wave (a scalar branch). Each condition is
+    // its own expression (a random xor): LLVM 22 may keep a uniform
+    // condition in SCC across a wave reduction, whose loop clobbers SCC
+    // (README, "Differential fuzzing"); conditions that GVN cannot merge
+    // stay next to their branch.
+    std::string x = std::to_string(int32_t(next()));
+    if (chance(0.5)) {
+      std::string a = emit("xor i32 %wg, " + x);
+      return emit("icmp eq i32 " + a + ", " + std::to_string(int32_t(std::stoll(x) ^ below(2))));
+    }
+    std::string w = emit("lshr i32 %lane, 6");
+    std::string a = emit("xor i32 " + w + ", " + x);
+    return emit("icmp " + std::string(kIcmp[below(10)]) + " i32 " + a + ", " +
+                std::to_string(int32_t(std::stoll(x) ^ below(4))));
   }
   }
 }
@@ -777,7 +792,7 @@ std::string Program::hostModule() const {
   std::string m = "; kcc-emu-fuzz host module\n" + declarations;
   std::string body;
   for (size_t k = 0; k < segments.size(); ++k) {
-    body += "\ndefine void @seg" + std::to_string(k) + "(ptr %v, i32 %lane, i32 %wg) {\nentry:\n";
+    body += "\ndefine void @seg" + std::to_string(k) + "(ptr %v, i32 %lane, i32 %wg, i32 %zero) {\nentry:\n";
     body += slotPointers(*this, "ptr", "%v");
     body += replacePtr(segments[k], "ptr");
     body += "  ret void\n}\n";
@@ -814,7 +829,7 @@ std::string Program::gpuModule() const {
     os << "@lds" << k << " = internal addrspace(3) global [" << block << " x " << irName(ldsTypes[k])
        << "] poison, align 8\n";
   std::string P = "ptr addrspace(5)";
-  os << "\ndefine amdgpu_kernel void @fuzz(ptr addrspace(1) noalias %in, ptr addrspace(1) noalias %out) #0 {\n"
+  os << "\ndefine amdgpu_kernel void @fuzz(ptr addrspace(1) noalias %in, ptr addrspace(1) noalias %out, i32 %zero) #0 {\n"
         "entry:\n"
         "  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n"
         "  %wg = call i32 @llvm.amdgcn.workgroup.id.x()\n"

@@ -92,8 +92,9 @@ struct Program {
   /// The body of each segment (instructions and blocks, no function
   /// header). It addresses slot k through `%s<k>` (a pointer of type
   /// `$P`, replaced by the caller's pointer type) and may read `%lane`
-  /// (global work-item id, i32) and `%wg` (workgroup id, i32). It falls
-  /// through at its end: the caller appends what follows.
+  /// (global work-item id, i32), `%wg` (workgroup id, i32) and `%zero` (an
+  /// i32 that is 0 at run time, opaque to the compiler). It falls through
+  /// at its end: the caller appends what follows.
   std::vector<std::string> segments;
   /// Declarations the bodies need (intrinsics), shared by both modules.
   std::string declarations;
@@ -107,11 +108,12 @@ struct Program {
   unsigned units = 0;
 
   unsigned lanes() const { return block * grid; }
-  /// The kernel `fuzz(ptr addrspace(1) in, ptr addrspace(1) out)` for the
-  /// AMDGPU backend: lane i's slots are in[i * slots .. ], its results go
-  /// to the same place in out.
+  /// The kernel `fuzz(ptr addrspace(1) in, ptr addrspace(1) out, i32 zero)`
+  /// for the AMDGPU backend: lane i's slots are in[i * slots .. ], its
+  /// results go to the same place in out; zero is 0.
   std::string gpuModule() const;
-  /// The host module: `void seg<k>(ptr %v, i32 %lane, i32 %wg)` per segment.
+  /// The host module: `void seg<k>(ptr %v, i32 %lane, i32 %wg, i32 %zero)`
+  /// per segment.
   std::string hostModule() const;
 };
 

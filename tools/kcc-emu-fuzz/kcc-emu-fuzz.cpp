@@ -262,7 +262,7 @@ static Outcome runProgram(Device &device, Chip chip, uint64_t seed,
   config.block = Dim3(program.block);
   config.check.enabled = opts.checkMode;
   config.check.seed = seed;
-  auto launched = kernel->launch(config, {*in, *out});
+  auto launched = kernel->launch(config, {*in, *out, int32_t(0)});
   if (!launched)
     return fail("the emulated launch", launched.takeError());
   auto gpu = out->toHost<uint64_t>();
