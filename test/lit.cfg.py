@@ -76,6 +76,7 @@ tool_dirs = [config.kcc_tools_dir, config.llvm_tools_dir]
 tools = [
     "kcc",
     "kcc-opt",
+    "kcc-emu-fuzz",
     ToolSubst("%clang", command=os.path.join(config.llvm_tools_dir, "clang")),
     "llvm-mc",
     "llvm-readelf",
