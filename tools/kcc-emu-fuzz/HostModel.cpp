@@ -199,6 +199,20 @@ void applyCrossLane(const Program &p, const CrossLane &x, std::vector<uint64_t> 
         r = uint32_t(get(lane, x.dst)) + llvm::popcount(lo & loMask) + llvm::popcount(hi & hiMask);
         break;
       }
+      case CrossLane::Swizzle: {
+        // ds_swizzle_b32: offset bit 15 selects quad permute (two bits per
+        // lane of each quad), else the and/or/xor masks (bits 4:0, 9:5,
+        // 14:10) applied to the lane's index within its 32 lanes.
+        unsigned src;
+        if (x.imm & 0x8000) {
+          src = (i & ~3u) | ((x.imm >> (2 * (i & 3))) & 3);
+        } else {
+          unsigned andMask = x.imm & 31, orMask = (x.imm >> 5) & 31, xorMask = (x.imm >> 10) & 31;
+          src = (i & 32) | ((((i & 31) & andMask) | orMask) ^ xorMask);
+        }
+        r = get(base + src, x.src);
+        break;
+      }
       case CrossLane::Permlane16Swap: {
         // Odd rows of the first operand trade places with the even rows of
         // the second: (row 1 <-> row 0, row 3 <-> row 2).

@@ -183,6 +183,7 @@ private:
   void block(unsigned depth, unsigned count);
   void approxSink();
   void crossLane();
+  void waveReduce();
 
   /// Whether the next unit is left out (and counts it).
   bool skipUnit() {
@@ -436,6 +437,17 @@ std::string Generator::floatOp(Ty t) {
   case 8: {
     Ty u = anyInt();
     std::string a = load(pick(u));
+    if (t == Ty::F16 && bitWidth(u) > 8) {
+      // InstCombine (LLVM 22) turns fpext(sitofp iN x to half) into a
+      // conversion to float when x's known bits fit half's mantissa,
+      // forgetting that half overflows at 65520 (x = k * 2^29 became 2^29
+      // instead of inf; README, "Differential fuzzing"). An xor with
+      // %zero hides the known bits.
+      std::string z = u == Ty::I32 ? "%zero"
+                                   : emit(std::string(bitWidth(u) > 32 ? "zext" : "trunc") + " i32 %zero to " +
+                                          irName(u));
+      a = emit("xor " + std::string(irName(u)) + " " + a + ", " + z);
+    }
     return emit(std::string(chance(0.5) ? "sitofp " : "uitofp ") + irName(u) + " " + a + " to " + T);
   }
   case 9: {
@@ -628,8 +640,11 @@ void Generator::unitBody(unsigned depth) {
 void Generator::crossLane() {
   CrossLane x{CrossLane::ReadFirstLane};
   bool gfx950 = p_.chip == Chip::gfx950;
-  unsigned kinds = gfx950 ? 10 : 8;
-  x.kind = CrossLane::Kind(below(kinds));
+  unsigned kinds = gfx950 ? 11 : 9;
+  // Wave reductions come only after the last segment (see run()).
+  do
+    x.kind = CrossLane::Kind(below(kinds));
+  while (x.kind == CrossLane::WaveReduce);
   switch (x.kind) {
   case CrossLane::ReadFirstLane:
   case CrossLane::ReadLane: {
@@ -657,15 +672,8 @@ void Generator::crossLane() {
     ldsTypes_.push_back(x.ty);
     break;
   }
-  case CrossLane::WaveReduce: {
-    // Not add or xor: LLVM 22 folds wave.reduce.add/xor of a constant to
-    // the constant, where the sum over 64 lanes (or their parity) is meant
-    // (README, "Differential fuzzing").
-    static const Reduce ops[] = {Reduce::UMin, Reduce::UMax, Reduce::SMin,
-                                 Reduce::SMax, Reduce::And, Reduce::Or};
-    x.imm = unsigned(ops[below(6)]);
+  case CrossLane::WaveReduce:
     break;
-  }
   case CrossLane::Dpp: {
     static const unsigned fixed[] = {0x130, 0x134, 0x138, 0x13C, 0x140, 0x141, 0x142, 0x143};
     unsigned k = below(5);
@@ -683,6 +691,12 @@ void Generator::crossLane() {
     x.boundCtrl = chance(0.5);
     break;
   }
+  case CrossLane::Swizzle:
+    // Bit-mask mode (and, or, xor masks on the lane within 32) or quad
+    // permute (offset bit 15); the FFT and rotate encodings above 0xe000
+    // are left out.
+    x.imm = chance(0.5) ? unsigned(below(0x8000)) : 0x8000 | below(256);
+    break;
   default:
     break;
   }
@@ -696,6 +710,24 @@ void Generator::crossLane() {
     while (x.dst2 == x.dst && pool_[unsigned(Ty::I32)].size() > 1)
       x.dst2 = pick(x.ty);
   }
+  if (!skipUnit())
+    p_.steps.push_back({false, 0, x});
+}
+
+/// A wave reduction of an i32 slot, as the program's last steps: LLVM 22
+/// expands a reduction of a divergent value into a loop that clobbers SCC
+/// without saying so, and a uniform branch condition that the scheduler
+/// computed before it in SCC then chooses the wrong way (README,
+/// "Differential fuzzing"); with no branch after it, it cannot.
+void Generator::waveReduce() {
+  CrossLane x{CrossLane::WaveReduce};
+  // Not add or xor: LLVM 22 folds wave.reduce.add/xor of a constant to the
+  // constant, where the sum over the lanes (or their parity) is meant.
+  static const Reduce ops[] = {Reduce::UMin, Reduce::UMax, Reduce::SMin,
+                               Reduce::SMax, Reduce::And, Reduce::Or};
+  x.imm = unsigned(ops[below(6)]);
+  x.src = pick(Ty::I32);
+  x.dst = pick(Ty::I32);
   if (!skipUnit())
     p_.steps.push_back({false, 0, x});
 }
@@ -733,6 +765,9 @@ void Generator::run() {
     unsigned count = unsigned((4 + below(12)) * size_) + 1;
     block(0, count);
   }
+  unsigned reductions = below(3);
+  for (unsigned i = 0; i < reductions; ++i)
+    waveReduce();
   for (const std::string &d : decls_)
     p_.declarations += d + "\n";
   for (const std::string &d : gpuDecls_)
@@ -953,6 +988,12 @@ std::string Program::gpuModule() const {
       os << "  " << lo << " = call i32 @llvm.amdgcn.mbcnt.lo(i32 " << a << ", i32 " << acc << ")\n";
       r = v();
       os << "  " << r << " = call i32 @llvm.amdgcn.mbcnt.hi(i32 " << b << ", i32 " << lo << ")\n";
+      break;
+    }
+    case CrossLane::Swizzle: {
+      std::string a = ld(x.src);
+      r = v();
+      os << "  " << r << " = call i32 @llvm.amdgcn.ds.swizzle(i32 " << a << ", i32 " << x.imm << ")\n";
       break;
     }
     case CrossLane::Permlane16Swap:

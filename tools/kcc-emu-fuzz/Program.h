@@ -57,13 +57,14 @@ struct CrossLane {
     WaveReduce,    // dst = reduction `imm` of src over the wave
     Dpp,           // dst = update.dpp(old = src2, src, imm = dpp_ctrl, masks)
     Mbcnt,         // dst = mbcnt_hi(src2, mbcnt_lo(src, acc = dst's old value))
+    Swizzle,       // dst = ds_swizzle(src, offset imm)
     Permlane16Swap, // (dst, dst2) = permlane16.swap(src, src2) (gfx950)
     Permlane32Swap, // (dst, dst2) = permlane32.swap(src, src2) (gfx950)
   };
   Kind kind;
   Ty ty = Ty::I32;
   unsigned dst = 0, dst2 = 0, src = 0, src2 = 0;
-  unsigned imm = 0;      // lane, reduction, dpp_ctrl, LDS index mode
+  unsigned imm = 0;      // lane, reduction, dpp_ctrl, LDS index mode, swizzle offset
   unsigned imm2 = 0;     // LDS index constant; Ballot's predicate
   unsigned rowMask = 0xf, bankMask = 0xf;
   bool boundCtrl = false;
