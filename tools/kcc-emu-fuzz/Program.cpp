@@ -200,7 +200,6 @@ private:
   std::vector<unsigned> pool_[kNumTys];
   std::vector<unsigned> sinks_;    // f32 slots for the approximate operations
   std::vector<unsigned> counters_; // one i32 slot per loop depth
-  unsigned depth_ = 0;
   std::set<std::string> decls_, gpuDecls_;
   unsigned ldsArrays_ = 0;
   std::vector<Ty> ldsTypes_;
@@ -514,10 +513,8 @@ std::string Generator::condition() {
   }
   default: {
     // Uniform in a workgroup or a wave (a scalar branch). Each condition is
-    // its own expression (a random xor): LLVM 22 may keep a uniform
-    // condition in SCC across a wave reduction, whose loop clobbers SCC
-    // (README, "Differential fuzzing"); conditions that GVN cannot merge
-    // stay next to their branch.
+    // its own expression (a random xor), so that GVN does not merge
+    // conditions of different branches and keep one live in SCC for long.
     std::string x = std::to_string(int32_t(next()));
     if (chance(0.5)) {
       std::string a = emit("xor i32 %wg, " + x);

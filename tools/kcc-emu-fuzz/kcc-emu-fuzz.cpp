@@ -1,7 +1,8 @@
 //===- kcc-emu-fuzz.cpp - Differential fuzzing of the emulator ------------===//
 //
 //   kcc-emu-fuzz --chip gfx942|gfx950 [--seed S] [--runs N] [--size X]
-//                [--dump DIR] [--print-ir] [--check]
+//                [--dump DIR] [--dump-all] [--print-ir] [--check] [-O N]
+//                [--reduce] [--max-reports N]
 //
 // Program k of a run is generated from seed S + k, so one program is
 // reproduced alone with `--seed S+k --runs 1`. Each is compiled for the chip
@@ -10,9 +11,11 @@
 // runtime's Device interface, and evaluated on the host (HostModel.h); then
 // every slot of every lane is compared. A mismatch prints the lane, slot,
 // type and both values; with --dump the program's GPU module, host module,
-// assembly and inputs are written to DIR/<chip>-<seed>.*. The last line is
-// "N programs on CHIP: M mismatches", and the exit status is 1 when M > 0
-// or a program failed to compile or run.
+// assembly and inputs are written to DIR/<chip>-<seed>.*; --reduce shrinks
+// it first. --check runs the emulator in check mode (a report fails the
+// launch). The last line is "N programs on CHIP (seeds .., T s): M
+// mismatches", and the exit status is 1 when M > 0 or a program failed to
+// compile or run.
 //
 //===----------------------------------------------------------------------===//
 #include "HostModel.h"
