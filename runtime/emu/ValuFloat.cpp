@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Valu.h"
 
+#include "llvm/ADT/APFloat.h"
+
 namespace kcc::emu {
 
 /// The FMA-cloned loop declared in Valu.h: r = fma(a ^ na, b ^ nb, c ^ nc)
@@ -196,16 +198,37 @@ void divScaleF32(Wave &w, const Inst &in) {
   writeMask(w, maskDst(in, 1), vcc & exec);
 }
 
-/// 2^scale * (a * b + c) before its one rounding, as v_div_fmas computes
-/// it: the scale takes a quotient into the denormal range, where rounding
-/// the fma first and the scaled value again can miss by an ulp (LLVM's f64
-/// division of 1.5e-70 by 2.1e238 did, found by kcc-emu-fuzz). The product
-/// of two doubles is exact in binary128 and the sum is rounded to 113 bits,
-/// far below the ulp of any f32 or f64 the caller rounds it to.
-__float128 scaledFma(double a, double b, double c, int scale) {
-  __float128 x = (__float128)a * (__float128)b + (__float128)c;
-  return x * (scale > 0 ? (__float128)0x1p64 : (__float128)0x1p-64) *
-         (scale > 64 ? (__float128)0x1p64 : scale < -64 ? (__float128)0x1p-64 : (__float128)1);
+/// 2^scale * (a * b + c) rounded once to `sem` (IEEEsingle or IEEEdouble),
+/// as v_div_fmas computes it. The division sequence hands it a quotient
+/// whose correction lands next to half an ulp, so the rounding must see
+/// every bit: rounding the fma first and the scaled value again missed by
+/// an ulp where the scale took the quotient into the denormal range (1.5e-70
+/// / 2.1e238), and so did an exact product summed in binary128 (2^63 /
+/// -1.3e-284: the bits past 113 decided the tie). The fma is computed in
+/// binary128 rounded to odd (toward zero, then the last bit set when
+/// inexact), which keeps a single rounding exact for any format of at most
+/// 111 bits; the scale is exact in binary128's range (found by
+/// kcc-emu-fuzz; FuzzRegressionTests.cpp).
+static llvm::APFloat scaledFma(double a, double b, double c, int scale,
+                               const llvm::fltSemantics &sem) {
+  using llvm::APFloat;
+  const llvm::fltSemantics &quad = APFloat::IEEEquad();
+  bool lost;
+  auto wide = [&](double v) {
+    APFloat x(v);
+    x.convert(quad, APFloat::rmNearestTiesToEven, &lost); // exact
+    return x;
+  };
+  APFloat x = wide(a);
+  APFloat::opStatus status = x.fusedMultiplyAdd(wide(b), wide(c), APFloat::rmTowardZero);
+  if ((status & APFloat::opInexact) && x.isFiniteNonZero()) {
+    llvm::APInt bits = x.bitcastToAPInt();
+    bits.setBit(0);
+    x = APFloat(quad, bits);
+  }
+  x = llvm::scalbn(x, scale, APFloat::rmNearestTiesToEven);
+  x.convert(sem, APFloat::rmNearestTiesToEven, &lost);
+  return x;
 }
 
 void divFmasF32(Wave &w, const Inst &in) {
@@ -217,7 +240,9 @@ void divFmasF32(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     float x = std::fma(asF(a[l]), asF(b[l]), asF(c[l]));
     if ((vcc >> l) & 1)
-      x = float(scaledFma(asF(a[l]), asF(b[l]), asF(c[l]), exponentOf(asF(c[l])) > 127 ? 64 : -64));
+      x = scaledFma(asF(a[l]), asF(b[l]), asF(c[l]), exponentOf(asF(c[l])) > 127 ? 64 : -64,
+                    llvm::APFloat::IEEEsingle())
+              .convertToFloat();
     r[l] = asU(x);
   }
   writeResult(w, in, r, Ty::F32, exec);
@@ -351,8 +376,10 @@ void divFmasF64(Wave &w, const Inst &in) {
   for (int l = 0; l < kLanes; ++l) {
     double x = std::fma(asD(a.v[l]), asD(b.v[l]), asD(c.v[l]));
     if ((vcc >> l) & 1)
-      x = double(scaledFma(asD(a.v[l]), asD(b.v[l]), asD(c.v[l]),
-                           ((asU64(asD(c.v[l])) >> 52) & 0x7ff) > 1023 ? 128 : -128));
+      x = scaledFma(asD(a.v[l]), asD(b.v[l]), asD(c.v[l]),
+                    ((asU64(asD(c.v[l])) >> 52) & 0x7ff) > 1023 ? 128 : -128,
+                    llvm::APFloat::IEEEdouble())
+              .convertToDouble();
     r.v[l] = asU64(x);
   }
   write64(w, in.dst[0], r, exec);
