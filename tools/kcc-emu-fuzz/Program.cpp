@@ -174,6 +174,16 @@ private:
     return emit(std::string(bitWidth(t) < 32 ? "trunc" : "zext") + " i32 " + src + " to " + irName(t));
   }
   std::string canonicalNanBits(Ty it, const std::string &bits);
+  /// `v` of type t through an xor with %zero: the same value, of which the
+  /// compiler knows nothing (no constant, no known bits).
+  std::string opaque(Ty t, const std::string &v) {
+    unsigned n = bitWidth(t);
+    std::string I = "i" + std::to_string(n);
+    std::string bits = isFloat(t) ? emit("bitcast " + std::string(irName(t)) + " " + v + " to " + I) : v;
+    std::string z = n == 32 ? "%zero" : emit(std::string(n > 32 ? "zext" : "trunc") + " i32 %zero to " + I);
+    std::string x = emit("xor " + I + " " + bits + ", " + z);
+    return isFloat(t) ? emit("bitcast " + I + " " + x + " to " + irName(t)) : x;
+  }
 
   std::string intOp(Ty t);
   std::string floatOp(Ty t);
@@ -392,10 +402,12 @@ std::string Generator::floatOp(Ty t) {
     unsigned op = below(4);
     std::string a = operand(t), b = operand(t);
     // LLVM 22's AMDGPU backend takes "fsub +0.0, x" for fneg x as a source
-    // modifier (v_ldexp_f32 ..., -v), which gives -0 for x = +0 (README,
-    // "Differential fuzzing"): no +0.0 constant on the left of fsub.
-    if (op == 1 && a == floatConstant(t, 0.0))
-      a = floatConstant(t, -0.0);
+    // modifier (v_ldexp_f32 ..., -v; v_cvt_f64_f32 -v), which gives -0 for
+    // x = +0 (README, "Differential fuzzing"). The +0.0 need not be written
+    // (sitofp of an always-false compare folds to it), so fsub's left
+    // operand is opaque to the compiler.
+    if (op == 1)
+      a = opaque(t, a);
     return emit(std::string(ops[op]) + " " + T + " " + a + ", " + b);
   }
   case 3: {
@@ -442,10 +454,7 @@ std::string Generator::floatOp(Ty t) {
       // forgetting that half overflows at 65520 (x = k * 2^29 became 2^29
       // instead of inf; README, "Differential fuzzing"). An xor with
       // %zero hides the known bits.
-      std::string z = u == Ty::I32 ? "%zero"
-                                   : emit(std::string(bitWidth(u) > 32 ? "zext" : "trunc") + " i32 %zero to " +
-                                          irName(u));
-      a = emit("xor " + std::string(irName(u)) + " " + a + ", " + z);
+      a = opaque(u, a);
     }
     return emit(std::string(chance(0.5) ? "sitofp " : "uitofp ") + irName(u) + " " + a + " to " + T);
   }
@@ -460,10 +469,7 @@ std::string Generator::floatOp(Ty t) {
       // a -0 product +0 (a +0 addend; README, "Differential fuzzing"). The
       // operand goes through an xor with %zero, a kernel argument that is 0
       // at run time, which no fold can see through.
-      std::string bits = emit("bitcast float " + a + " to i32");
-      std::string same = emit("xor i32 " + bits + ", %zero");
-      std::string opaque = emit("bitcast i32 " + same + " to float");
-      return emit("fptrunc float " + opaque + " to half");
+      return emit("fptrunc float " + opaque(Ty::F32, a) + " to half");
     }
     return emit(std::string(bitWidth(u) < bitWidth(t) ? "fpext " : "fptrunc ") + irName(u) + " " + a +
                 " to " + T);
