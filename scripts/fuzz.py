@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Crash fuzzing of kcc's front door: malformed kernels and damaged code objects.
+"""Fuzzing of kcc: crash fuzzing of its front door, differential fuzzing of the emulator.
 
 kcc must answer bad input with an error, never a crash, a hang or an
-assertion. This script mutates inputs and runs the tools on them; any run
-that dies by a signal, prints an LLVM stack dump / assertion / "LLVM ERROR",
-or exceeds the time limit is saved under OUT_DIR for a look.
+assertion. The mlir and code-object modes mutate inputs and run the tools on
+them; any run that dies by a signal, prints an LLVM stack dump / assertion /
+"LLVM ERROR", or exceeds the time limit is saved under OUT_DIR for a look.
+The emu-diff mode checks the emulator's results against the host's.
 
   scripts/fuzz.py mlir  [--build build] [--seed N] [--runs N] [--out DIR]
       mutates kernels/*/*.mlir and test/{Dialect,Transforms}/**/*.mlir
@@ -26,7 +27,9 @@ or exceeds the time limit is saved under OUT_DIR for a look.
 
 Not part of the test suite (it takes minutes and is random by design); the
 crashes it found are fixed and kept as tests (test/unit/CompilerTest.cpp,
-test/Transforms/tile-specialize-errors.mlir).
+test/Transforms/tile-specialize-errors.mlir), the emulator's mismatches in
+test/emu/FuzzRegressionTests.cpp, and a fixed-seed emu-diff set runs in
+test/emu/fuzz.
 """
 import argparse
 import glob
