@@ -54,7 +54,7 @@ struct CrossLane {
     Ballot,        // dst (i64) = wave mask of lanes with (src pred src2)
     Bpermute,      // dst = src of lane ((src2 >> 2) & 63) of the wave
     Lds,           // dst = src of the workgroup's lane index(imm), via LDS
-    WaveReduce,    // dst = reduction `imm` of src over the wave
+    WaveReduce,    // dst = reduction `imm` of src over the wave (last steps only)
     Dpp,           // dst = update.dpp(old = src2, src, imm = dpp_ctrl, masks)
     Mbcnt,         // dst = mbcnt_hi(src2, mbcnt_lo(src, acc = dst's old value))
     Swizzle,       // dst = ds_swizzle(src, offset imm)
