@@ -180,7 +180,8 @@ private:
     unsigned n = bitWidth(t);
     std::string I = "i" + std::to_string(n);
     std::string bits = isFloat(t) ? emit("bitcast " + std::string(irName(t)) + " " + v + " to " + I) : v;
-    std::string z = n == 32 ? "%zero" : emit(std::string(n > 32 ? "zext" : "trunc") + " i32 %zero to " + I);
+    // sext, not zext: the high half must be unknown too.
+    std::string z = n == 32 ? "%zero" : emit(std::string(n > 32 ? "sext" : "trunc") + " i32 %zero to " + I);
     std::string x = emit("xor " + I + " " + bits + ", " + z);
     return isFloat(t) ? emit("bitcast " + I + " " + x + " to " + irName(t)) : x;
   }
@@ -264,8 +265,11 @@ std::string Generator::intOp(Ty t) {
   switch (below(16)) {
   case 0: case 1: {
     static const char *ops[] = {"add", "sub", "mul", "and", "or", "xor"};
+    unsigned op = below(6);
     std::string a = load(pick(t)), b = operand(t);
-    return emit(std::string(ops[below(6)]) + " " + T + " " + a + ", " + b);
+    if (op == 4 && t == Ty::I64)
+      b = opaque(t, b); // see orI64 below
+    return emit(std::string(ops[op]) + " " + T + " " + a + ", " + b);
   }
   case 2: {
     static const char *ops[] = {"shl", "lshr", "ashr"};
@@ -290,8 +294,18 @@ std::string Generator::intOp(Ty t) {
   }
   case 4: {
     static const char *ops[] = {"smin", "smax", "umin", "umax", "sadd.sat", "uadd.sat", "ssub.sat", "usub.sat"};
+    unsigned op = below(8);
     std::string a = load(pick(t)), b = operand(t);
-    return call(T, std::string("llvm.") + ops[below(8)] + "." + sfx, {{T, a}, {T, b}});
+    // LLVM 22's AMDGPU backend folds the subtraction that makes an i64's
+    // high half (a product's, say) into the v_addc of a saturating add and
+    // then saturates on that v_addc's carry, which is another one (README,
+    // "Differential fuzzing"): i64 saturating operations take opaque
+    // operands.
+    if (op >= 4 && t == Ty::I64) {
+      a = opaque(t, a);
+      b = opaque(t, b);
+    }
+    return call(T, std::string("llvm.") + ops[op] + "." + sfx, {{T, a}, {T, b}});
   }
   case 5: {
     std::string a = load(pick(t));
@@ -388,6 +402,11 @@ std::string Generator::intOp(Ty t) {
     unsigned op = below(8);
     std::string a = load(pick(t));
     std::string c = op >= 5 ? std::to_string(below(n)) : intConstant(t);
+    // orI64: LLVM 22's AMDGPU backend splits or(or(a, C), b) on i64 so that
+    // the high half is b's where C's high half is all ones (README,
+    // "Differential fuzzing"): the second operand of an i64 or is opaque.
+    if (op == 1 && t == Ty::I64)
+      c = opaque(t, c);
     return emit(std::string(ops[op]) + " " + T + " " + a + ", " + c);
   }
   }
