@@ -187,6 +187,13 @@ private:
   }
 
   std::string intOp(Ty t);
+  /// An i8 product, opaque to the compiler: LLVM 22's AMDGPU backend turns
+  /// an i8 sum of a product and a shift of it into a v_dot4_u32_u8 that
+  /// counts the product twice and adds the shift amount (README,
+  /// "Differential fuzzing").
+  std::string byteProduct(Ty t, const std::string &product) {
+    return t == Ty::I8 ? opaque(t, product) : product;
+  }
   std::string floatOp(Ty t);
   void unitBody(unsigned depth);
   std::string condition();
@@ -269,7 +276,8 @@ std::string Generator::intOp(Ty t) {
     std::string a = load(pick(t)), b = operand(t);
     if (op == 4 && t == Ty::I64)
       b = opaque(t, b); // see orI64 below
-    return emit(std::string(ops[op]) + " " + T + " " + a + ", " + b);
+    std::string r = emit(std::string(ops[op]) + " " + T + " " + a + ", " + b);
+    return op == 2 ? byteProduct(t, r) : r;
   }
   case 2: {
     static const char *ops[] = {"shl", "lshr", "ashr"};
@@ -371,8 +379,10 @@ std::string Generator::intOp(Ty t) {
   }
   case 11: {
     static const char *ops[] = {"add", "xor", "mul", "sub"};
+    unsigned op = below(4);
     std::string a = load(pick(t));
-    return emit(std::string(ops[below(4)]) + " " + T + " " + a + ", " + laneAs(t, chance(0.2)));
+    std::string r = emit(std::string(ops[op]) + " " + T + " " + a + ", " + laneAs(t, chance(0.2)));
+    return op == 2 ? byteProduct(t, r) : r;
   }
   case 12: {
     if (t == Ty::I32 || t == Ty::I16) {
@@ -407,7 +417,8 @@ std::string Generator::intOp(Ty t) {
     // "Differential fuzzing"): the second operand of an i64 or is opaque.
     if (op == 1 && t == Ty::I64)
       c = opaque(t, c);
-    return emit(std::string(ops[op]) + " " + T + " " + a + ", " + c);
+    std::string r = emit(std::string(ops[op]) + " " + T + " " + a + ", " + c);
+    return op == 4 ? byteProduct(t, r) : r;
   }
   }
 }
