@@ -493,13 +493,15 @@ std::string Generator::floatOp(Ty t) {
     if (u == t)
       u = t == Ty::F32 ? Ty::F64 : Ty::F32;
     std::string a = load(pick(u));
-    if (u == Ty::F32 && t == Ty::F16) {
+    if (t == Ty::F16 && u != Ty::F16) {
       // LLVM 22 selects fptrunc(fma/fmul/fadd) from f32 to half as one
       // v_fma_mix, which rounds once where the IR rounds twice, and gives
       // a -0 product +0 (a +0 addend; README, "Differential fuzzing"). The
       // operand goes through an xor with %zero, a kernel argument that is 0
       // at run time, which no fold can see through.
-      return emit("fptrunc float " + opaque(Ty::F32, a) + " to half");
+      // From f64 too: fptrunc(fpext f32 to double) to half folds to the
+      // f32 form.
+      return emit("fptrunc " + std::string(irName(u)) + " " + opaque(u, a) + " to half");
     }
     return emit(std::string(bitWidth(u) < bitWidth(t) ? "fpext " : "fptrunc ") + irName(u) + " " + a +
                 " to " + T);
