@@ -37,28 +37,6 @@ int64_t visibleKeys(int64_t i, int64_t seqQ, int64_t seqKv, bool causal) {
   return std::min(seqKv, std::max<int64_t>(0, i + seqKv - seqQ + 1));
 }
 
-std::vector<std::string> withOverrides(std::vector<std::string> params,
-                                       const std::vector<std::string> &overrides) {
-  for (const std::string &o : overrides) {
-    StringRef key = StringRef(o).split('=').first.trim();
-    llvm::erase_if(params,
-                   [&](const std::string &e) { return StringRef(e).split('=').first == key; });
-    params.push_back(o);
-  }
-  return params;
-}
-
-std::optional<int64_t> paramValue(const std::vector<std::string> &params, StringRef name) {
-  std::optional<int64_t> v;
-  for (const std::string &p : params) {
-    auto [key, value] = StringRef(p).split('=');
-    int64_t n;
-    if (key.trim() == name && !value.trim().getAsInteger(10, n))
-      v = n;
-  }
-  return v;
-}
-
 } // namespace
 
 StringRef attentionBackwardKernelName(AttentionBackwardKernel kernel) {
@@ -110,7 +88,7 @@ std::vector<std::string> attentionBackwardParams(AttentionBackwardKernel kernel,
                                  p("KVROWS", 16)});
     break;
   }
-  return withOverrides(std::move(params), overrides);
+  return withKernelParamOverrides(std::move(params), overrides);
 }
 
 Error checkAttentionBackward(const AttentionTensorRef &q, const AttentionTensorRef &k,
@@ -331,7 +309,7 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
     return Error::success();
   };
   auto blockOf = [&](const AttentionBackwardLaunch &l) -> Expected<int64_t> {
-    int64_t block = paramValue(l.params, "BLOCK").value_or(256);
+    int64_t block = kernelParamValue(l.params, "BLOCK").value_or(256);
     if (block < 64 || block % 64 || block > 1024)
       return makeError(kComponent, "BLOCK = " + Twine(block) +
                                        " is not a multiple of 64 (one wave) up to 1024");

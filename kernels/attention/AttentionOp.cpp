@@ -31,10 +31,8 @@ namespace kcc::ops {
 
 /// What this file's errors name first.
 constexpr llvm::StringLiteral kComponent = "attention";
-namespace {
-
-std::optional<int64_t> paramValue(const std::vector<std::string> &params,
-                                  StringRef name) {
+std::optional<int64_t> kernelParamValue(const std::vector<std::string> &params,
+                                        StringRef name) {
   std::optional<int64_t> v;
   for (const std::string &p : params) {
     auto [key, value] = StringRef(p).split('=');
@@ -45,7 +43,17 @@ std::optional<int64_t> paramValue(const std::vector<std::string> &params,
   return v;
 }
 
-} // namespace
+std::vector<std::string> withKernelParamOverrides(std::vector<std::string> params,
+                                                  const std::vector<std::string> &overrides) {
+  for (const std::string &o : overrides) {
+    StringRef key = StringRef(o).split('=').first.trim();
+    llvm::erase_if(params, [&](const std::string &e) {
+      return StringRef(e).split('=').first == key;
+    });
+    params.push_back(o);
+  }
+  return params;
+}
 
 StringRef attentionPathName(AttentionPath path) {
   switch (path) {
@@ -124,14 +132,7 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
     break;
   }
   params.insert(params.end(), shape.begin(), shape.end());
-  for (const std::string &o : overrides) {
-    StringRef key = StringRef(o).split('=').first.trim();
-    llvm::erase_if(params, [&](const std::string &e) {
-      return StringRef(e).split('=').first == key;
-    });
-    params.push_back(o);
-  }
-  return params;
+  return withKernelParamOverrides(std::move(params), overrides);
 }
 
 Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
@@ -287,7 +288,7 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
 
   // A workgroup of BLOCK / 64 waves takes 32 queries per wave, for one head
   // of one batch.
-  int64_t block = paramValue(result.params, "BLOCK").value_or(256);
+  int64_t block = kernelParamValue(result.params, "BLOCK").value_or(256);
   int64_t queries = block / 64 * 32;
   if (block < 64 || block % 64)
     return makeError(kComponent, "BLOCK = " + Twine(block) + " is not a positive multiple of 64 (one wave)");
