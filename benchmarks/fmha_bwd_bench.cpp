@@ -37,14 +37,10 @@
 // dq_convert) are charged at least HBM time on both sides alike.
 //
 // Causal launches: the model replays the first workgroups of the grid and
-// charges every workgroup like them. kcc's causal workgroups differ (dK/dV's
-// first key block sees every query, dQ's first query block almost no key),
-// so kcc's causal dK/dV gives the model the launch's mean trip count of the
-// hot loop, from the loop bounds in fmha_bwd_dkdv.mlir. kcc's causal dQ
-// cannot be timed: its first workgroups end after 2 iterations, before
-// steady state has any; the model refuses it (printed), and the row after
-// it is derived from the non-causal dQ (same loop but the diagonal tiles)
-// scaled by the mean trip counts, labelled as such. aiter's causal dqdkdv
+// charges every workgroup like them. kcc's causal workgroups differ, the
+// longest first (dK/dV's first key block sees every query; dQ launches its
+// last query blocks first), so both are given the launch's mean trip count
+// of the hot loop, from the loop bounds in the .mlir. aiter's causal dqdkdv
 // pairs key blocks i and n-1-i in one workgroup, as its forward does, and
 // runs both halves through one loop: steady state would infer the first
 // half's trip count only (255 of the pair's 258 back-edges at S=16384 on
@@ -132,8 +128,6 @@ struct Row {
   double dramBytes = 0;
   bool memoryBound = false;
   uint64_t groupsPerCu = 0;
-  /// Not a model run: derived from another row (see main()).
-  std::string derivedFrom;
   std::optional<KernelStats> stats;
   std::string statsError;
   bool statsFromMetadata = false;
@@ -753,16 +747,15 @@ void printRow(const Row &r) {
 
 struct Total {
   double seconds = 0;
-  bool complete = true, derived = false;
+  bool complete = true;
 };
 Total totalOf(const std::vector<Row> &rows) {
   Total t;
   for (const Row &r : rows) {
-    if (r.error && r.derivedFrom.empty())
+    if (r.error)
       t.complete = false;
     else
       t.seconds += r.figures.seconds;
-    t.derived |= !r.derivedFrom.empty();
   }
   return t;
 }
@@ -1049,7 +1042,6 @@ int main(int argc, char **argv) {
   int failures = 0;
   // Per chip: the non-causal kcc dQ's time and mean trip count, for the
   // causal dQ the model cannot time (below).
-  std::map<Chip, std::pair<double, double>> nonCausalDq;
   for (Chip chip : chips)
     for (bool causal : modes) {
       Shape s = base;
@@ -1066,47 +1058,13 @@ int main(int argc, char **argv) {
       std::vector<Row> kcc = timeKcc(*in, s, iterations);
       for (Row &r : kcc) {
         printRow(r);
-        // A causal dQ launch's first workgroups (the ones the model
-        // replays) see the fewest keys: 2 key tiles, fewer than the K
-        // iterations steady state needs, and no count can stand for the
-        // launch's mean of ~S/128. Its loop is the non-causal one but for
-        // the last two (diagonal) tiles of each workgroup, so the
-        // non-causal launch's time scaled by the mean trip counts is a fair
-        // stand-in, printed as derived, never as the model's.
-        if (r.error && causal && r.kernel == "dQ" && nonCausalDq.count(chip)) {
-          const auto &[seconds, trips] = nonCausalDq[chip];
-          double mine = kccMeanTrips(AttentionBackwardKernel::Dq, s,
-                                     ops::attentionBackwardParams(AttentionBackwardKernel::Dq,
-                                                                  chip, DType::bf16,
-                                                                  s.headDim, true));
-          r.figures.seconds = seconds * mine / trips;
-          r.figures.tflops = ops::attentionBackwardKernelFlops(AttentionBackwardKernel::Dq,
-                                                               s.op(), true) /
-                             r.figures.seconds / 1e12;
-          r.derivedFrom = formatv("the non-causal dQ's model time x {0:F1}/{1:F0} (mean trip "
-                                  "counts, causal / not)",
-                                  mine, trips)
-                              .str();
-          outs() << formatv("  {0,-5} {1,-10} {2,-11} {3,9:F1} {4,7:F1}   derived, not a model "
-                            "run: {5}\n",
-                            "kcc", "dQ", gridText(r.grid), r.figures.seconds * 1e6,
-                            r.figures.tflops, r.derivedFrom);
-        } else {
-          failures += r.error.has_value();
-        }
-        if (!causal && r.kernel == "dQ" && !r.error)
-          nonCausalDq[chip] = {r.figures.seconds,
-                               kccMeanTrips(AttentionBackwardKernel::Dq, s,
-                                            ops::attentionBackwardParams(
-                                                AttentionBackwardKernel::Dq, chip, DType::bf16,
-                                                s.headDim, false))};
+        failures += r.error.has_value();
       }
       Total kt = totalOf(kcc);
       if (kt.complete)
         outs() << formatv("  kcc   total                 {0,9:F1} {1,7:F1}   (5 products: "
-                          "{2:F4} TFLOP){3}\n",
-                          kt.seconds * 1e6, flops / kt.seconds / 1e12, flops / 1e12,
-                          kt.derived ? "; dQ derived" : "");
+                          "{2:F4} TFLOP)\n",
+                          kt.seconds * 1e6, flops / kt.seconds / 1e12, flops / 1e12);
       std::vector<Row> theirs;
       if (aiter) {
         theirs = timeAiter(*aiter, *in, s, iterations);
@@ -1124,9 +1082,9 @@ int main(int argc, char **argv) {
                             "of dK, dV in PyTorch, not timed: >= {2:F1} us at HBM bandwidth)\n",
                             at.seconds * 1e6, flops / at.seconds / 1e12, sumFloor * 1e6);
           if (kt.complete)
-            outs() << formatv("  kcc/aiter {0:F2}x (whole backward, by TFLOPS{1}); dK/dV + dQ "
-                              "against dqdkdv + dq_convert: {2:F2}x\n",
-                              at.seconds / kt.seconds, kt.derived ? "; kcc's dQ derived" : "",
+            outs() << formatv("  kcc/aiter {0:F2}x (whole backward, by TFLOPS); dK/dV + dQ "
+                              "against dqdkdv + dq_convert: {1:F2}x\n",
+                              at.seconds / kt.seconds,
                               (at.seconds - theirs[0].figures.seconds) /
                                   (kt.seconds - kcc[0].figures.seconds));
         }
