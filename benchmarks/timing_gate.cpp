@@ -183,10 +183,7 @@ Expected<Figures> measureGemm(Chip chip, StringRef source, const ops::GemmSize &
   int32_t ints[6] = {M, N, K, K, K, N};
   for (int i = 0; i < 6; ++i)
     args.set(4 + i, ints[i]);
-  LaunchConfig launch;
-  Dim3 grid = ops::gemmGrid(params, M, N);
-  launch.grid = {grid.x, grid.y, 1};
-  launch.block = {256, 1, 1};
+  LaunchConfig launch = ops::gemmLaunch(chip, params, M, N, k->groupSegmentFixedSize);
   return run(d, *hsaco, "gemm", launch, args.data(), kSteadyStateIterations);
 }
 

@@ -123,6 +123,17 @@ LogicalResult TileSpecializePass::readInputs(ModuleOp module, Chip &chip,
   return success();
 }
 
+/// "WM * WGM", "WGM * WGN * 64": a derived parameter's product, for
+/// diagnostics.
+static std::string productText(ParamDeclOp decl) {
+  SmallVector<std::string> factors;
+  for (Attribute a : decl.getProductAttr())
+    factors.push_back(isa<FlatSymbolRefAttr>(a)
+                          ? cast<FlatSymbolRefAttr>(a).getValue().str()
+                          : std::to_string(cast<IntegerAttr>(a).getInt()));
+  return llvm::join(factors, " * ");
+}
+
 LogicalResult TileSpecializePass::bind(ModuleOp module,
                                        ArrayRef<ParamBinding> params,
                                        Bindings &bindings) {
@@ -164,6 +175,13 @@ LogicalResult TileSpecializePass::bind(ModuleOp module,
     ParamDeclOp decl = entry.getValue();
     Type type = decl.getType();
     auto it = given.find(entry.getKey());
+    if (decl.getProductAttr()) {
+      if (it != given.end())
+        return decl.emitError("parameter '")
+               << entry.getKey() << "' is derived (" << productText(decl)
+               << "); set those instead";
+      continue; // computed below, once every parameter it names is bound
+    }
     if (it != given.end()) {
       const ParamBinding &b = *it->second;
       bool fits = b.isInteger() &&
@@ -182,6 +200,30 @@ LogicalResult TileSpecializePass::bind(ModuleOp module,
              << entry.getKey() << "' has no default; give it a value (-D "
              << entry.getKey() << "=...)";
     }
+  }
+  // Derived parameters: products of bound (not derived) ones.
+  for (auto &entry : intDecls) {
+    ParamDeclOp decl = entry.getValue();
+    ArrayAttr product = decl.getProductAttr();
+    if (!product)
+      continue;
+    int64_t value = 1;
+    for (Attribute a : product) {
+      int64_t factor;
+      if (auto sym = dyn_cast<FlatSymbolRefAttr>(a)) {
+        auto d = intDecls.find(sym.getValue());
+        if (d == intDecls.end() || d->getValue().getProductAttr() ||
+            !d->getValue().getType().isInteger(64))
+          return decl.emitError("parameter '")
+                 << entry.getKey() << "' multiplies '" << sym.getValue()
+                 << "', which is not an i64 parameter of its own";
+        factor = bindings.ints[sym.getValue()];
+      } else {
+        factor = cast<IntegerAttr>(a).getInt();
+      }
+      value *= factor;
+    }
+    bindings.ints[entry.getKey()] = value;
   }
   for (auto &entry : typeDecls) {
     TypeParamDeclOp decl = entry.getValue();
@@ -408,19 +450,28 @@ void TileSpecializePass::runOnOperation() {
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);
 
-  // A kernel's workgroup size may be a parameter too: tile.block_size = @NAME.
+  // A kernel's workgroup size and waves per SIMD may be parameters too:
+  // tile.block_size = @NAME, tile.waves_per_simd = @NAME.
   for (auto func : module.getOps<func::FuncOp>()) {
-    auto ref = func->getAttrOfType<FlatSymbolRefAttr>(TileDialect::kBlockSizeAttrName);
-    if (!ref)
-      continue;
-    auto it = bindings.ints.find(ref.getValue());
-    if (it == bindings.ints.end()) {
-      func.emitOpError("tile.block_size names '")
-          << ref.getValue() << "', which is not an integer parameter";
-      return signalPassFailure();
+    for (StringRef attrName :
+         {TileDialect::kBlockSizeAttrName, TileDialect::kWavesPerSimdAttrName}) {
+      auto ref = func->getAttrOfType<FlatSymbolRefAttr>(attrName);
+      if (!ref)
+        continue;
+      auto it = bindings.ints.find(ref.getValue());
+      if (it == bindings.ints.end()) {
+        func.emitOpError() << attrName << " names '" << ref.getValue()
+                           << "', which is not an integer parameter";
+        return signalPassFailure();
+      }
+      if (attrName == TileDialect::kWavesPerSimdAttrName &&
+          (it->second < 1 || it->second > 8)) {
+        func.emitOpError() << attrName << " = @" << ref.getValue() << " is "
+                           << it->second << "; it must be from 1 to 8";
+        return signalPassFailure();
+      }
+      func->setAttr(attrName, OpBuilder(ctx).getI64IntegerAttr(it->second));
     }
-    func->setAttr(TileDialect::kBlockSizeAttrName,
-                  OpBuilder(ctx).getI64IntegerAttr(it->second));
   }
 
   // Record what was bound, then drop the declarations.

@@ -12,12 +12,14 @@
 #include "passes/TileToROCDLCommon.h"
 #include "passes/ConstantFold.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace kcc;
@@ -488,19 +490,46 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
   }
 };
 
+/// A number that `v` (an index of the tile dialect, before conversion) is
+/// known to be a multiple of: the constant itself, a product's constant
+/// factor, the gcd of a sum's; 1 when nothing is known.
+int64_t knownMultiple(Value v, int depth = 0) {
+  if (std::optional<int64_t> c = foldToConstant(v))
+    return *c == 0 ? 0 : std::abs(*c);
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 8)
+    return 1;
+  if (auto m = dyn_cast<arith::MulIOp>(def)) {
+    int64_t a = knownMultiple(m.getLhs(), depth + 1), c = knownMultiple(m.getRhs(), depth + 1);
+    return (a == 0 || c == 0) ? 0 : a * c;
+  }
+  if (auto a = dyn_cast<arith::AddIOp>(def))
+    return std::gcd(knownMultiple(a.getLhs(), depth + 1), knownMultiple(a.getRhs(), depth + 1));
+  return 1;
+}
+
 /// The LDS addresses of a tile's access runs (accessRuns) in a lane. Plain
 /// buffers: one lane base, stage base plus (row + rowL(lane)) * rowStride +
 /// col + colL(lane) elements, and each run at a constant (immediate) offset
 /// from it. Swizzled buffers: each run's address from its own array
 /// coordinates (ldsElementBytes); none depends on a loop around the access,
-/// so the backend computes them once, outside it.
+/// so the backend computes them once, outside it. When the access's first
+/// row is a known multiple of the swizzle's period (swizzle x row group
+/// rows, `rowPeriodic`), the swizzle sees only the lane's rows: the first
+/// row moves the base (a uniform add) and the lane addresses are those of a
+/// read at row 0, shared by every wave (a wave's rows of a workgroup-wide
+/// buffer would otherwise cost each read its own address registers).
 class LdsRunAddresses {
 public:
   LdsRunAddresses(OpBuilder &b, Location loc, const MemoryView &view, LdsType lds,
-                  Value ldsPtr, Value stage, Value row, Value col)
+                  Value ldsPtr, Value stage, Value row, Value col, bool rowPeriodic = false)
       : b(b), loc(loc), view(view), lds(lds), esize(elementBytes(lds.getElementType())),
-        origin(laneOrigin(b, loc, view, row, col)) {
+        origin(laneOrigin(b, loc, view, rowPeriodic && lds.getSwizzle() ? i32(b, loc, 0) : row,
+                          col)) {
     stageBase = ldsAddress(b, loc, ldsPtr, mul(b, loc, stage, i32(b, loc, lds.getStageBytes())));
+    if (rowPeriodic && lds.getSwizzle())
+      stageBase = ldsAddress(b, loc, stageBase,
+                             mul(b, loc, row, i32(b, loc, lds.getRowStride() * esize)));
     if (!lds.getSwizzle())
       laneBase = ldsAddress(b, loc, stageBase,
                             ldsElementBytes(b, loc, lds, origin.row, origin.col));
@@ -571,8 +600,11 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     LdsScopes scopes = this->facts->lookup(op.getLds());
     if (getChipInfo(chip).hasTransposingLdsRead && fitsTransposingRead(view, esize))
       return lowerTransposing(op, adaptor, rw, view, lds, resultType, scopes);
+    int64_t period = lds.getSwizzle() * lds.getSwizzleRowGroup();
+    int64_t rowMultiple = knownMultiple(op.getRow());
     LdsRunAddresses runAddress(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
-                               adaptor.getRow(), adaptor.getCol());
+                               adaptor.getRow(), adaptor.getCol(),
+                               period > 0 && rowMultiple % period == 0);
     Value result = poison(rw, loc, resultType);
     for (auto [first, n] : accessRuns(view, esize)) {
       Value p = runAddress(first);

@@ -140,10 +140,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                             cast<TargetAttr>(attr.getValue()).getChipKind());
   }
   if (name == kWavesPerSimdAttrName) {
+    // An integer, or a parameter (@NAME) that specialisation replaces by one.
     auto n = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!op->hasAttr(kKernelAttrName) || !n || n.getInt() < 1 || n.getInt() > 8)
-      return op->emitError("'") << name << "' must be an integer from 1 to 8 on a "
-                                << "kernel (a function with 'tile.kernel')";
+    bool param = isa<FlatSymbolRefAttr>(attr.getValue());
+    if (!op->hasAttr(kKernelAttrName) || (!param && (!n || n.getInt() < 1 || n.getInt() > 8)))
+      return op->emitError("'") << name << "' must be an integer from 1 to 8 (or "
+                                << "a parameter, @NAME) on a kernel (a function "
+                                << "with 'tile.kernel')";
     return success();
   }
   if (name == "tile.chip")

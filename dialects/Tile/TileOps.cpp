@@ -103,6 +103,19 @@ LogicalResult ParamDeclOp::verify() {
     if (def.getType() != type)
       return emitOpError("default value ")
              << def << " does not have the parameter's type " << type;
+  if (ArrayAttr product = getProductAttr()) {
+    if (getDefaultValueAttr())
+      return emitOpError("a derived parameter (product) has no default value");
+    if (!type.isInteger(64))
+      return emitOpError("a derived parameter (product) is i64; got ") << type;
+    if (product.empty())
+      return emitOpError("the product is empty");
+    for (Attribute a : product)
+      if (!isa<FlatSymbolRefAttr>(a) && !isa<IntegerAttr>(a))
+        return emitOpError("the product's factors are parameters (@NAME) or "
+                           "integers; got ")
+               << a;
+  }
   return success();
 }
 

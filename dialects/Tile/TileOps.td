@@ -33,10 +33,20 @@ def Tile_ParamDeclOp : Tile_Op<"param_decl", [Symbol, HasParent<"::mlir::ModuleO
     A parameter without a default must be given (`-D CAUSAL=1`) when the
     kernel is specialised. Parameters of type i64 may also name tile
     dimensions.
+
+    ```mlir
+    tile.param_decl @BM : i64 product [@WM, @WGM]
+    tile.param_decl @BLOCK : i64 product [@WGM, @WGN, 64]
+    ```
+    A derived parameter is the product of other (not derived) i64
+    parameters and integer constants: a tile dimension or a workgroup size
+    that follows from the others, so that the two can never disagree. It
+    cannot be given a value.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
-                       OptionalAttr<TypedAttrInterface>:$default_value);
-  let assemblyFormat = "$sym_name `:` $type (`=` $default_value^)? attr-dict";
+                       OptionalAttr<TypedAttrInterface>:$default_value,
+                       OptionalAttr<ArrayAttr>:$product);
+  let assemblyFormat = "$sym_name `:` $type (`=` $default_value^)? (`product` $product^)? attr-dict";
   let hasVerifier = 1;
 }
 

@@ -416,8 +416,8 @@ all_gather_then_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
                       int32_t(a.cols), int32_t(r), int32_t(world)};
     // kernels/gemm with A = the gathered [M, K] matrix in the staging buffer.
     gemm[r].kernel = &gemms[r];
-    gemm[r].config.grid = gemmGrid(gemmP, a.rows, N);
-    gemm[r].config.block = Dim3(256);
+    gemm[r].config = gemmLaunch(heap.device(r).chip(), gemmP, a.rows, N,
+                                gemms[r].info().groupSegmentFixedSize);
     KernelArgValue biasArg = bias.empty() ? KernelArgValue(*bt[r].buffer)
                                           : KernelArgValue(*bias[r].buffer);
     gemm[r].args = {heap.pointer(r, ws.staging), *bt[r].buffer, *c[r].buffer,

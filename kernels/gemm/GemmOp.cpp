@@ -1,6 +1,7 @@
 //===- GemmOp.cpp - kcc::ops::gemm, the host side of gemm.mlir ------------===//
 #include "kernels/gemm/GemmOp.h"
 #include "target/Error.h"
+#include "target/CodeObject.h"
 #include "kernels/EmbeddedKernels.h"
 #include "runtime/Buffer.h"
 #include "runtime/Jit.h"
@@ -177,18 +178,19 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
     llvm::erase_if(p, [](const std::string &e) { return StringRef(e).split('=').first == "SWZ"; });
     p.push_back("SWZ=" + std::to_string(swz >= 2 ? int64_t(llvm::bit_floor(uint64_t(swz))) : 0));
   }
-  // The register path splits each stage's rows over the 4 waves: it needs
-  // WM = WN, a multiple of 32 (RROWS a multiple of 8). Other tilings fall
-  // back to the DMA into unpadded rows.
+  // The register path splits each buffer's rows over the 4 waves of the
+  // 2 x 2 grid: it needs WM = WN, a multiple of 32 (RROWS a multiple of 8).
+  // Other tilings fall back to the DMA into unpadded rows.
   if (paramValue(p, "REG").value_or(0)) {
     int64_t wm = paramValue(p, "WM").value_or(64), wn = paramValue(p, "WN").value_or(64);
+    bool grid2x2 = paramValue(p, "WGM").value_or(2) == 2 && paramValue(p, "WGN").value_or(2) == 2;
     auto set = [&](StringRef key, int64_t v) {
       llvm::erase_if(p, [&](const std::string &e) {
         return StringRef(e).split('=').first == key;
       });
       p.push_back(key.str() + "=" + std::to_string(v));
     };
-    if (wm != wn || wm % 32 != 0) {
+    if (wm != wn || wm % 32 != 0 || !grid2x2) {
       llvm::erase_if(p, [](const std::string &e) {
         return StringRef(e).split('=').first == "RROWS";
       });
@@ -202,9 +204,31 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
 }
 
 Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n) {
-  int64_t wm = paramValue(params, "WM").value_or(64);
-  int64_t wn = paramValue(params, "WN").value_or(64);
-  return Dim3(uint32_t((m + 2 * wm - 1) / (2 * wm)), uint32_t((n + 2 * wn - 1) / (2 * wn)));
+  int64_t bm = paramValue(params, "WM").value_or(64) * paramValue(params, "WGM").value_or(2);
+  int64_t bn = paramValue(params, "WN").value_or(64) * paramValue(params, "WGN").value_or(2);
+  return Dim3(uint32_t((m + bm - 1) / bm), uint32_t((n + bn - 1) / bn));
+}
+
+LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64_t m,
+                        int64_t n, uint32_t staticLdsBytes) {
+  LaunchConfig config;
+  config.grid = gemmGrid(params, m, n);
+  config.block = Dim3(uint32_t(64 * paramValue(params, "WGM").value_or(2) *
+                               paramValue(params, "WGN").value_or(2)));
+  // gfx950's 128x128 tile at BK=32 holds 32 KiB of LDS and 96 VGPRs, so
+  // five workgroups would share a CU; the fifth adds L2 traffic and no
+  // matrix throughput (8192^3 on the calibrated model: 1200 TFLOPS with
+  // five, 1567 with four). Dynamic LDS up to a quarter of the CU's keeps
+  // four; the code is the same (LLVM schedules it for the static LDS).
+  const ChipInfo &info = getChipInfo(chip);
+  bool tile128 = paramValue(params, "WM").value_or(64) * paramValue(params, "WGM").value_or(2) == 128 &&
+                 paramValue(params, "WN").value_or(64) * paramValue(params, "WGN").value_or(2) == 128;
+  if (chip == Chip::gfx950 && tile128 && paramValue(params, "BK").value_or(32) == 32) {
+    uint32_t quarter = uint32_t(info.ldsBytesPerCU / 4) / 512 * 512;
+    if (staticLdsBytes < quarter)
+      config.dynamicLdsBytes = quarter - staticLdsBytes;
+  }
+  return config;
 }
 
 Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
@@ -318,9 +342,8 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   if (!kernel)
     return kernel.takeError();
 
-  LaunchConfig config;
-  config.grid = gemmGrid(params, a.rows, bt.rows);
-  config.block = Dim3(256);
+  LaunchConfig config = gemmLaunch(device.chip(), params, a.rows, bt.rows,
+                                   kernel->info().groupSegmentFixedSize);
   config.stream = options.stream;
   // Without a bias the kernel never reads the pointer, but the slot still
   // takes a device address: A's is a valid one.

@@ -56,8 +56,16 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
                                     const std::vector<std::string> &overrides = {});
 
 /// The launch grid of the GEMM kernel compiled with `params` for C of
-/// m x n: one workgroup per (2 WM) x (2 WN) block.
+/// m x n: one workgroup per (WGM WM) x (WGN WN) block.
 Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n);
+
+/// How gemm() launches the kernel compiled with `params` on `chip` whose
+/// code object allocates `staticLdsBytes` for C of m x n: the grid, a block
+/// of 64 WGM WGN work-items, and the dynamic LDS that caps the workgroups a
+/// CU holds where more would only contend (gfx950's 128x128 tile at BK=32:
+/// four).
+LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64_t m,
+                        int64_t n, uint32_t staticLdsBytes);
 
 /// Checks the operands (see above) without launching.
 llvm::Error checkGemm(const MatrixRef &a, const MatrixRef &bt,

@@ -6,15 +6,16 @@
 // and are read into MFMA operands with ds_read_b64/b128 on both chips.
 // C is row-major [M, N] (row stride ldc) of OUT elements.
 //
-// A workgroup of 4 waves (2 x 2) computes a (2 WM) x (2 WN) block of C; each
-// wave a WM x WN block with 32x32 MFMAs (32x32x8 on gfx942, 32x32x16 on
-// gfx950). K advances BK at a time through two LDS buffers, ping (a0, b0)
-// and pong (a1, b1): while the waves multiply the tiles of one, DMA
-// (buffer_load ... lds) fills the other. The loop body handles one K block
-// from each, so every LDS access names its buffer statically: each buffer
-// has its own alias scope and the backend need not wait for the DMA into
-// one buffer before reading the other. Each buffer has a stage per wave row
-// (A) or wave column (B).
+// A workgroup of WGM x WGN waves computes a BM x BN = (WGM WM) x (WGN WN)
+// block of C; each wave a WM x WN block with 32x32 MFMAs (32x32x8 on
+// gfx942, 32x32x16 on gfx950). K advances BK at a time through two LDS
+// buffers, ping (a0, b0) and pong (a1, b1): while the waves multiply the
+// tiles of one, DMA (buffer_load ... lds) fills the other. The loop body
+// handles one K block from each, so every LDS access names its buffer
+// statically: each buffer has its own alias scope and the backend need not
+// wait for the DMA into one buffer before reading the other. A buffer holds
+// the workgroup's BM rows of A (BN of Bt), filled by one copy that all
+// waves share; wave (r, c) reads rows r WM.. of A and c WN.. of Bt.
 //
 // Tails: rows of A past M and of Bt past N read as zero; K and lda, ldb
 // must be even (the DMA moves K in pairs of elements and zero-fills a pair
@@ -22,22 +23,30 @@
 // C blocks at the edges are stored element by element.
 //
 // Parameters: DTYPE (bf16, f16), OUT (bf16, f16, f32), WM, WN (multiples of
-// 32), BK (a multiple of KS; WM * BK and WN * BK multiples of 512), KS (the
+// 32), WGM, WGN (the wave grid: 2 x 2 is four waves, 2 x 4 eight, which
+// share a SIMD two by two and so get at most 256 registers each), BK (a multiple of KS; WM * BK and WN * BK multiples of 512), KS (the
 // K slice of the software-pipelined multiply, a multiple of the MFMA K),
 // HAS_BIAS, PAD (elements of padding after each LDS row, which spreads the
 // rows over the banks; the DMA needs rows of whole 256-byte lines to pad,
 // i.e. BK = 128 for 16-bit elements), WIDE (16-byte DMA, gfx950: 1 KiB
 // lines, too long to pad a row of BK = 128; K a multiple of 8), SWZ (the LDS
 // rows' swizzle, which spreads them over the banks instead of PAD), REG (A and Bt through registers
-// instead of DMA, so that shorter rows can be padded: each wave moves RROWS
-// = WM / 4 rows of each stage; needs WM = WN), FETCH_ALWAYS (no branch
+// instead of DMA, so that shorter rows can be padded: each wave moves two
+// runs of RROWS = WM / 4 rows; needs WM = WN and the 2 x 2 wave grid), FETCH_ALWAYS (no branch
 // around the loop's second fetch: gfx950, whose 16-byte DMA leaves scalar
-// registers to spare; gfx942's 4-byte DMA lines would spill them). Launch: grid (ceil(M / 2WM), ceil(N / 2WN)), block 256.
+// registers to spare; gfx942's 4-byte DMA lines would spill them). Launch: grid (ceil(M / BM),
+// ceil(N / BN)), block BLOCK = 64 WGM WGN.
 
 tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.type_param_decl @OUT = f32
 tile.param_decl @WM : i64 = 64
 tile.param_decl @WN : i64 = 64
+tile.param_decl @WGM : i64 = 2
+tile.param_decl @WGN : i64 = 2
+tile.param_decl @BM : i64 product [@WM, @WGM]
+tile.param_decl @BN : i64 product [@WN, @WGN]
+tile.param_decl @BLOCK : i64 product [@WGM, @WGN, 64]
+tile.param_decl @WPS : i64 = 1
 tile.param_decl @BK : i64 = 32
 tile.param_decl @HAS_BIAS : i1 = false
 tile.param_decl @PAD : i64 = 0
@@ -48,39 +57,40 @@ tile.param_decl @SWZ : i64 = 0
 tile.param_decl @KS : i64 = 32
 tile.param_decl @FETCH_ALWAYS : i1 = false
 
-// With REG each wave moves RROWS (= WM / 4 = WN / 4) rows of each stage
-// through registers, pairs of elements per lane (the DMA's granularity).
+// With REG each wave moves two runs of RROWS (= WM / 4 = WN / 4) rows of
+// each buffer through registers (rows r.. and WM + r..), pairs of elements
+// per lane (the DMA's granularity).
 !reg = !tile.tile<[RROWS, BK], !tile.dtype<"DTYPE">, #tile.blocked<[1, 2], [8, 8]>>
 !reg32 = !tile.tile<[RROWS, BK], f32, #tile.blocked<[1, 2], [8, 8]>>
 
 // Starts the DMA of K block `kb` of this workgroup's rows of A and Bt into
-// one buffer (its two stages: rows m0.. and m1.. of A, n0.. and n1.. of Bt).
+// one buffer (rows m0.. of A, n0.. of Bt).
 func.func private @fetch(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>,
-                         %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>,
-                         %kb: index, %m0: index, %m1: index, %n0: index, %n1: index,
+                         %lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>,
+                         %kb: index, %m0: index, %n0: index,
                          %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
   %bk = tile.param @BK : index
   %k0 = arith.muli %kb, %bk : index
-  func.call @dma(%abuf, %bbuf, %lds_a, %lds_b, %k0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, index, index, index, index, index, index, index, index) -> ()
+  func.call @dma(%abuf, %bbuf, %lds_a, %lds_b, %k0, %m0, %n0, %M, %N, %K, %lda, %ldb)
+      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, index, index, index, index, index, index) -> ()
   return
 }
 
 // The DMA of one K block (see @fetch).
 func.func private @dma(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>,
-                       %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>,
-                       %k0: index, %m0: index, %m1: index, %n0: index, %n1: index,
+                       %lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>,
+                       %k0: index, %m0: index, %n0: index,
                        %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bk = tile.param @BK : index
-  %wm = tile.param @WM : index
-  %wn = tile.param @WN : index
+  %bm = tile.param @BM : index
+  %bn = tile.param @BN : index
   // Blocks wholly inside A and Bt need no bounds: one vector add per DMA
   // line instead of the bounds' compare and select (and their address
   // arithmetic). Only the edges of the matrices take the bounded copy.
-  %wm2 = arith.addi %m1, %wm : index
-  %wn2 = arith.addi %n1, %wn : index
+  %wm2 = arith.addi %m0, %bm : index
+  %wn2 = arith.addi %n0, %bn : index
   %kend = arith.addi %k0, %bk : index
   %m_in = arith.cmpi ule, %wm2, %M : index
   %n_in = arith.cmpi ule, %wn2, %N : index
@@ -98,38 +108,31 @@ func.func private @dma(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.b
   scf.if %dma {
     scf.if %inside {
       scf.if %wide {
-        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy inbounds %abuf[%m1, %k0] stride %lda -> %lds_a[%c1] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy inbounds %bbuf[%n1, %k0] stride %ldb -> %lds_b[%c1] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
       } else {
-        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy inbounds %abuf[%m1, %k0] stride %lda -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy inbounds %bbuf[%n1, %k0] stride %ldb -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
       }
     } else {
       scf.if %wide {
-        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
       } else {
-        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy %abuf[%m1, %k0] stride %lda bounds %M, %K -> %lds_a[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-        tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
       }
     }
   }
   return
 }
 
-// With REG: this wave's RROWS rows of each stage of K block `kb` of A and
-// Bt, into registers (elements outside A and Bt read as zero). Rows of BK
-// elements too short for padded DMA lines can then be padded in LDS.
+// With REG: this wave's two runs of RROWS rows of K block `kb` of A and Bt
+// (rows r.. and WM + r.. of the block), into registers (elements outside A
+// and Bt read as zero). Rows of BK elements too short for padded DMA lines
+// can then be padded in LDS.
 func.func private @load_regs(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>, %kb: index,
-                             %m0: index, %m1: index, %n0: index, %n1: index,
+                             %m0: index, %n0: index,
                              %M: index, %N: index, %K: index, %lda: index, %ldb: index)
     -> (!reg, !reg, !reg, !reg) {
   %bk = tile.param @BK : index
@@ -137,6 +140,10 @@ func.func private @load_regs(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !
   %wave = tile.wave_id
   %r = arith.muli %wave, %rrows : index
   %k0 = arith.muli %kb, %bk : index
+  %wm = tile.param @WM : index
+  %wn = tile.param @WN : index
+  %m1 = arith.addi %m0, %wm : index
+  %n1 = arith.addi %n0, %wn : index
   %ra0 = arith.addi %m0, %r : index
   %ra1 = arith.addi %m1, %r : index
   %rb0 = arith.addi %n0, %r : index
@@ -158,25 +165,29 @@ func.func private @no_regs() -> (!reg, !reg, !reg, !reg) {
 
 // With REG: stores this wave's rows of a K block into one buffer.
 func.func private @store_regs(%a0: !reg, %a1: !reg, %b0: !reg, %b1: !reg,
-                              %lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>) {
+                              %lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %rrows = tile.param @RROWS : index
   %wave = tile.wave_id
   %r = arith.muli %wave, %rrows : index
-  tile.lds_store %a0, %lds_a[%c0][%r, %c0] : !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-  tile.lds_store %a1, %lds_a[%c1][%r, %c0] : !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-  tile.lds_store %b0, %lds_b[%c0][%r, %c0] : !reg, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-  tile.lds_store %b1, %lds_b[%c1][%r, %c0] : !reg, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+  %wm = tile.param @WM : index
+  %wn = tile.param @WN : index
+  %ra1 = arith.addi %r, %wm : index
+  %rb1 = arith.addi %r, %wn : index
+  tile.lds_store %a0, %lds_a[%c0][%r, %c0] : !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+  tile.lds_store %a1, %lds_a[%c0][%ra1, %c0] : !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+  tile.lds_store %b0, %lds_b[%c0][%r, %c0] : !reg, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+  tile.lds_store %b1, %lds_b[%c0][%rb1, %c0] : !reg, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
   return
 }
 
-// acc += A block * B block, from one buffer; the wave's rows of A are stage
-// `wrow` and its columns of B stage `wcol`. K goes KS columns at a time,
+// acc += A block * B block, from one buffer; the wave's rows of A start at
+// row `ra` of the buffer and its columns of B at row `rb` of Bt's. K goes KS columns at a time,
 // software-pipelined: the operands of slice s + 1 are read from LDS while
 // the MFMAs of slice s run, so that no MFMA waits for a read issued just
 // before it.
-func.func private @multiply(%lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %lds_b: !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, %wrow: index, %wcol: index,
+func.func private @multiply(%lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %ra: index, %rb: index,
                             %acc: !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -184,13 +195,13 @@ func.func private @multiply(%lds_a: !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pa
   %ks = tile.param @KS : index
   %slices = arith.divui %bk, %ks : index
   %last = arith.subi %slices, %c1 : index
-  %fa0 = tile.lds_load %lds_a[%wrow][%c0, %c0] : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ> -> !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
-  %fb0 = tile.lds_load %lds_b[%wcol][%c0, %c0] transpose : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ> -> !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+  %fa0 = tile.lds_load %lds_a[%c0][%ra, %c0] : !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ> -> !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+  %fb0 = tile.lds_load %lds_b[%c0][%rb, %c0] transpose : !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ> -> !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
   %r:3 = scf.for %s = %c0 to %last step %c1 iter_args(%acc_s = %acc, %fa = %fa0, %fb = %fb0) -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>, !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>) {
     %s1 = arith.addi %s, %c1 : index
     %k1 = arith.muli %s1, %ks : index
-    %fa1 = tile.lds_load %lds_a[%wrow][%c0, %k1] : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ> -> !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
-    %fb1 = tile.lds_load %lds_b[%wcol][%c0, %k1] transpose : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ> -> !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+    %fa1 = tile.lds_load %lds_a[%c0][%ra, %k1] : !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ> -> !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+    %fb1 = tile.lds_load %lds_b[%c0][%rb, %k1] transpose : !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ> -> !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
     %acc1 = tile.mma %fa, %fb, %acc_s : !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
     scf.yield %acc1, %fa1, %fb1 : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>, !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
   }
@@ -202,7 +213,7 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
                 %c: !tile.ptr<!tile.dtype<"OUT">>, %bias: !tile.ptr<!tile.dtype<"DTYPE">>,
                 %M: index, %N: index, %K: index,
                 %lda: index, %ldb: index, %ldc: index)
-    attributes {tile.kernel, tile.block_size = 256 : i64, tile.waves_per_simd = 1 : i64} {
+    attributes {tile.kernel, tile.block_size = @BLOCK, tile.waves_per_simd = @WPS} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -215,15 +226,16 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   // This workgroup's block of C and this wave's part of it.
   %pm = tile.program_id 0
   %pn = tile.program_id 1
-  %bm = arith.muli %wm, %c2 : index
-  %bn = arith.muli %wn, %c2 : index
+  %bm = tile.param @BM : index
+  %bn = tile.param @BN : index
+  %wgn = tile.param @WGN : index
   %m0 = arith.muli %pm, %bm : index
   %n0 = arith.muli %pn, %bn : index
-  %m1 = arith.addi %m0, %wm : index
-  %n1 = arith.addi %n0, %wn : index
   %wave = tile.wave_id
-  %wrow = arith.divui %wave, %c2 : index
-  %wcol = arith.remui %wave, %c2 : index
+  %wrow = arith.divui %wave, %wgn : index
+  %wcol = arith.remui %wave, %wgn : index
+  %ra = arith.muli %wrow, %wm : index
+  %rb = arith.muli %wcol, %wn : index
 
   %a_elems = arith.muli %M, %lda : index
   %b_elems = arith.muli %N, %ldb : index
@@ -232,51 +244,55 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %bbuf = tile.make_buffer %bt, %b_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
   %cbuf = tile.make_buffer %c, %c_elems : !tile.ptr<!tile.dtype<"OUT">> -> !tile.buffer<!tile.dtype<"OUT">>
 
-  %a0 = tile.lds_alloc "a0" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-  %b0 = tile.lds_alloc "b0" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-  %a1 = tile.lds_alloc "a1" : !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
-  %b1 = tile.lds_alloc "b1" : !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>
+  %a0 = tile.lds_alloc "a0" : !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+  %b0 = tile.lds_alloc "b0" : !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+  %a1 = tile.lds_alloc "a1" : !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+  %b1 = tile.lds_alloc "b1" : !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
 
   // K blocks: nk = ceil(K / BK), taken two per iteration (ping, pong).
   %kb = arith.addi %K, %bk : index
   %kb1 = arith.subi %kb, %c1 : index
   %nk = arith.divui %kb1, %bk : index
 
-  func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, index, index, index, index, index, index, index, index) -> ()
+  func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %n0, %M, %N, %K, %lda, %ldb)
+      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, index, index, index, index, index, index) -> ()
   %reg = tile.param @REG : i1
   scf.if %reg {
-    %r0:4 = func.call @load_regs(%abuf, %bbuf, %c0, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-        : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
-    func.call @store_regs(%r0#0, %r0#1, %r0#2, %r0#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>) -> ()
+    %r0:4 = func.call @load_regs(%abuf, %bbuf, %c0, %m0, %n0, %M, %N, %K, %lda, %ldb)
+        : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+    func.call @store_regs(%r0#0, %r0#1, %r0#2, %r0#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>) -> ()
   }
   tile.wait vmcnt(0)
   tile.barrier
 
   // The loop takes whole pairs of K blocks, so that the accumulators flow
-  // through it without a branch (a branch would give the register
-  // allocator copies of them to make); an odd last block follows it.
+  // through it and out of it without a branch (a branch would give the
+  // register allocator copies of them to make, and a phi of them after an
+  // odd last block let the code generator's GVN keep partial copies of all
+  // of them alive: 146 VGPRs instead of 104). An odd block count gets one
+  // block past K, which the bounded copy fills with zeros.
   %acc0 = tile.splat %zero : f32 -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-  %npairs = arith.divui %nk, %c2 : index
+  %nk_up = arith.addi %nk, %c1 : index
+  %npairs = arith.divui %nk_up, %c2 : index
   %kpairs = arith.muli %npairs, %c2 : index
-  %acc_loop = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0) -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
+  %acc = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0) -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
     // Block k is in ping; block k + 1 goes to pong meanwhile.
     %k1 = arith.addi %k, %c1 : index
-    func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-        : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, index, index, index, index, index, index, index, index) -> ()
+    func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb)
+        : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, index, index, index, index, index, index) -> ()
     // With REG block k + 1 comes through registers: loaded now, stored
     // into pong (free since the last barrier) after the multiply.
     %r1:4 = scf.if %reg -> (!reg, !reg, !reg, !reg) {
-      %x:4 = func.call @load_regs(%abuf, %bbuf, %k1, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+      %x:4 = func.call @load_regs(%abuf, %bbuf, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb)
+          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     } else {
       %x:4 = func.call @no_regs() : () -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     }
-    %acc_p = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_i) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    %acc_p = func.call @multiply(%a0, %b0, %ra, %rb, %acc_i) : (!tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
     scf.if %reg {
-      func.call @store_regs(%r1#0, %r1#1, %r1#2, %r1#3, %a1, %b1) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>) -> ()
+      func.call @store_regs(%r1#0, %r1#1, %r1#2, %r1#3, %a1, %b1) : (!reg, !reg, !reg, !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>) -> ()
     }
     // Pong has landed, and every wave is done with ping.
     tile.wait vmcnt(0)
@@ -293,40 +309,28 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     %always = tile.param @FETCH_ALWAYS : i1
     %fetch2 = arith.ori %has2, %always : i1
     scf.if %fetch2 {
-      func.call @fetch(%abuf, %bbuf, %a0, %b0, %kf, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, index, index, index, index, index, index, index, index) -> ()
+      func.call @fetch(%abuf, %bbuf, %a0, %b0, %kf, %m0, %n0, %M, %N, %K, %lda, %ldb)
+          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, index, index, index, index, index, index) -> ()
     }
     %reg2 = arith.andi %reg, %has2 : i1
     %r2:4 = scf.if %reg2 -> (!reg, !reg, !reg, !reg) {
-      %x:4 = func.call @load_regs(%abuf, %bbuf, %k2, %m0, %m1, %n0, %n1, %M, %N, %K, %lda, %ldb)
-          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+      %x:4 = func.call @load_regs(%abuf, %bbuf, %k2, %m0, %n0, %M, %N, %K, %lda, %ldb)
+          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     } else {
       %x:4 = func.call @no_regs() : () -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     }
-    %acc_q = func.call @multiply(%a1, %b1, %wrow, %wcol, %acc_p) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    %acc_q = func.call @multiply(%a1, %b1, %ra, %rb, %acc_p) : (!tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
     scf.if %reg2 {
-      func.call @store_regs(%r2#0, %r2#1, %r2#2, %r2#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>) -> ()
+      func.call @store_regs(%r2#0, %r2#1, %r2#2, %r2#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>) -> ()
     }
     tile.wait vmcnt(0)
     tile.barrier
     scf.yield %acc_q : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
   }
-  // An odd number of blocks leaves the last in ping (fetched, and waited
-  // for, by the last iteration or before the loop).
-  %odd = arith.cmpi ult, %kpairs, %nk : index
-  %acc = scf.if %odd -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
-    %last = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_loop) : (!tile.lds<[WM, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, pad = PAD, stages = 2, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-    scf.yield %last : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-  } else {
-    scf.yield %acc_loop : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-  }
-
-  %mw0 = arith.muli %wrow, %wm : index
-  %nw0 = arith.muli %wcol, %wn : index
-  %mw = arith.addi %m0, %mw0 : index
-  %nw = arith.addi %n0, %nw0 : index
+  %mw = arith.addi %m0, %ra : index
+  %nw = arith.addi %n0, %rb : index
   %with_bias = scf.if %has_bias -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
     %biasbuf = tile.make_buffer %bias, %N : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
     %brow = tile.load %biasbuf[%c0, %nw] stride %c0 bounds %c1, %N : !tile.buffer<!tile.dtype<"DTYPE">> -> !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>>

@@ -1,9 +1,10 @@
 // The GEMM kernel (kernels/gemm/gemm.mlir) on gfx950: what makes it fast.
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=128 -D BK=64 -D KS=32 -D SWZ=8 -D WIDE=1 --emit=asm -o - | FileCheck %s
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=128 -D BK=64 -D KS=32 -D SWZ=8 -D WIDE=1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=64 -D WGM=2 -D WGN=4 -D BK=64 -D KS=16 -D SWZ=8 -D WIDE=1 -D FETCH_ALWAYS=1 --stats | FileCheck %s --check-prefix=WAVES8
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=64 -D WN=64 -D BK=128 -D KS=64 -D SWZ=16 -D WIDE=1 --emit=asm -o - | FileCheck %s --check-prefix=SMALL
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=64 -D WN=64 -D BK=128 -D KS=64 -D SWZ=16 -D WIDE=1 --stats | FileCheck %s --check-prefix=SMALLSTATS
-// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=128 -D BK=64 -D KS=32 -D SWZ=8 -D WIDE=1 -o %t.hsaco
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=64 -D WGM=2 -D WGN=4 -D BK=64 -D KS=16 -D SWZ=8 -D WIDE=1 -D FETCH_ALWAYS=1 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
 // The 256x256 tile (-D WM=128 -D WN=128): 128x128 per wave, BK=64, LDS rows
@@ -95,13 +96,28 @@
 // CHECK: s_barrier
 // CHECK: s_endpgm
 
+// At one wave per SIMD the 128x128 accumulators live in AGPRs; LLVM moves
+// them between the register files and spills some VGPRs doing so (the
+// reason the op does not pick this tile). The loop holds 128 MFMAs: two K
+// blocks of 64 (the loop takes whole pairs; an odd last block is a zero
+// block past K, not a copy of the loop's body after it).
 // STATS: kernel gemm (gfx950)
 // STATS-NEXT: registers {{[0-9]+}} VGPRs, {{[1-9][0-9]*}} AGPRs ({{[0-9]+}} of 512 allocated)
-// STATS-NEXT: spills        0 VGPR, 0 SGPR
-// STATS-NEXT: scratch       0 bytes per work-item
-// STATS-NEXT: LDS           131072 bytes per workgroup
+// STATS-NEXT: spills        {{[0-9]+}} VGPR, 0 SGPR
+// STATS: LDS           131072 bytes per workgroup
 // STATS-NEXT: occupancy     1 of 8 waves per SIMD, limited by lds
-// STATS: mfma 192{{$}}
+// STATS: mfma 128{{$}}
+
+// The same 256x256 block of C with eight waves (2 x 4, 128x64 each): two
+// waves share a SIMD, 128 accumulator registers each, all in VGPRs, nothing
+// spilt: the tile the AGPR version cannot hold without LLVM's moves.
+// WAVES8: kernel gemm (gfx950)
+// WAVES8-NEXT: registers {{[0-9]+}} VGPRs, 0 AGPRs ({{[0-9]+}} of 512 allocated)
+// WAVES8-NEXT: spills        0 VGPR, 0 SGPR
+// WAVES8-NEXT: scratch       0 bytes per work-item
+// WAVES8-NEXT: LDS           131072 bytes per workgroup
+// WAVES8-NEXT: occupancy     2 of 8 waves per SIMD, limited by lds (workgroup size 512)
+// WAVES8: mfma 64{{$}}
 
 // For problems with fewer 128x128 tiles than CUs: 128x128 per workgroup,
 // BK=128, rows of 256 bytes swizzled over 16 chunks: 8 lines of A, then 8
@@ -141,9 +157,11 @@
 // SMALLSTATS-NEXT: scratch       0 bytes per work-item
 // SMALLSTATS-NEXT: LDS           131072 bytes per workgroup
 
+// The eight-wave kernel's metadata: a workgroup of 512, no scratch.
 // NOTES: amdhsa.kernels:
-// NOTES: .agpr_count: {{[1-9][0-9]*}}
+// NOTES: .agpr_count: 0
 // NOTES: .group_segment_fixed_size: 131072
+// NOTES: .max_flat_workgroup_size: 512
 // NOTES: .name: gemm
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .sgpr_spill_count: 0

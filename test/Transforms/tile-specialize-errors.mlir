@@ -35,6 +35,11 @@
 // RUN: kcc-opt %t/pad.mlir --tile-specialize="chip=gfx942 params=PAD=-1" -split-input-file -verify-diagnostics
 // RUN: kcc-opt %t/block.mlir --tile-specialize=chip=gfx942 -split-input-file -verify-diagnostics
 // RUN: kcc-opt %t/branch.mlir --tile-specialize="chip=gfx942 params=TR=1" -verify-diagnostics
+// RUN: kcc-opt %t/derived.mlir --tile-specialize="chip=gfx950 params=WM=32,WGM=4" | FileCheck %t/derived.mlir
+// RUN: kcc-opt %t/derived-given.mlir --tile-specialize="chip=gfx950 params=BM=128" -verify-diagnostics
+// RUN: kcc-opt %t/derived-factor.mlir --tile-specialize=chip=gfx950 -split-input-file -verify-diagnostics
+// RUN: kcc-opt %t/waves-param.mlir --tile-specialize="chip=gfx950 params=WPS=9" -verify-diagnostics
+// RUN: kcc-opt %t/waves-param.mlir --tile-specialize="chip=gfx950 params=WPS=2" | FileCheck %t/waves-param.mlir
 
 // UNKNOWN: params.mlir:1:1: error: unknown parameter 'XX' (-D XX=3); this kernel declares: BM, CAUSAL, DT, OUT
 // UNKNOWN-NONE: empty.mlir:1:1: error: unknown parameter 'XX' (-D XX=3); this kernel declares: none
@@ -235,5 +240,52 @@ func.func @k(%a: !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16>>,
     // expected-error@+1 {{'tile.mma' op no MFMA of shape 32x32x16 on gfx942; it has 32x32x8 and 16x16x16}}
     %0 = tile.mma %a, %b, %c : !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16>>, !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x16>>
   }
+  return
+}
+
+//--- derived.mlir
+// A derived parameter is the product of its factors, in tile shapes, in
+// values and in the workgroup size, and is recorded with the others.
+tile.param_decl @WM : i64 = 64
+tile.param_decl @WGM : i64 = 2
+tile.param_decl @BM : i64 product [@WM, @WGM]
+tile.param_decl @BLOCK : i64 product [@WGM, 64]
+// CHECK: tile.params = {BLOCK = 256 : i64, BM = 128 : i64, WGM = 4 : i64, WM = 32 : i64}
+// CHECK: func.func @k() -> index attributes {tile.block_size = 256 : i64, tile.kernel}
+func.func @k() -> index attributes {tile.kernel, tile.block_size = @BLOCK} {
+  // CHECK: tile.lds_alloc "a" : <[128, 32], bf16>
+  %a = tile.lds_alloc "a" : !tile.lds<[BM, WM], bf16>
+  // CHECK: arith.constant 128 : index
+  %bm = tile.param @BM : index
+  return %bm : index
+}
+
+//--- derived-given.mlir
+tile.param_decl @WM : i64 = 64
+tile.param_decl @WGM : i64 = 2
+// expected-error@+1 {{parameter 'BM' is derived (WM * WGM); set those instead}}
+tile.param_decl @BM : i64 product [@WM, @WGM]
+
+//--- derived-factor.mlir
+tile.param_decl @WM : i64 = 64
+tile.param_decl @BM : i64 product [@WM, 2]
+// expected-error@+1 {{parameter 'BB' multiplies 'BM', which is not an i64 parameter of its own}}
+tile.param_decl @BB : i64 product [@BM, 2]
+
+// -----
+
+// expected-error@+1 {{parameter 'BM' multiplies 'NOPE', which is not an i64 parameter of its own}}
+tile.param_decl @BM : i64 product [@NOPE, 2]
+
+// -----
+
+// expected-error@+1 {{'tile.param_decl' op a derived parameter (product) has no default value}}
+tile.param_decl @BM : i64 = 4 product [4]
+
+//--- waves-param.mlir
+tile.param_decl @WPS : i64 = 1
+// expected-error@+2 {{'func.func' op tile.waves_per_simd = @WPS is 9; it must be from 1 to 8}}
+// CHECK: tile.waves_per_simd = 2 : i64
+func.func @k() attributes {tile.kernel, tile.block_size = 256 : i64, tile.waves_per_simd = @WPS} {
   return
 }

@@ -120,15 +120,18 @@ TEST_P(GemmTest, MatchesFloat64Reference) {
     ASSERT_EQ(slots[4 + i]->size, 4u);
     std::memcpy(&args[slots[4 + i]->offset], &ints[i], 4);
   }
-  int wm = 64, wn = 64;
+  // The workgroup's block of C is (WGM WM) x (WGN WN), its waves WGM WGN.
+  int wm = 64, wn = 64, wgm = 2, wgn = 2;
   for (const std::string &e : c.extra) {
     if (e.rfind("WM=", 0) == 0) wm = std::stoi(e.substr(3));
     if (e.rfind("WN=", 0) == 0) wn = std::stoi(e.substr(3));
+    if (e.rfind("WGM=", 0) == 0) wgm = std::stoi(e.substr(4));
+    if (e.rfind("WGN=", 0) == 0) wgn = std::stoi(e.substr(4));
   }
   kcc::LaunchConfig launch;
-  launch.grid = {uint32_t((c.M + 2 * wm - 1) / (2 * wm)),
-                 uint32_t((c.N + 2 * wn - 1) / (2 * wn)), 1};
-  launch.block = {256, 1, 1};
+  launch.grid = {uint32_t((c.M + wgm * wm - 1) / (wgm * wm)),
+                 uint32_t((c.N + wgn * wn - 1) / (wgn * wn)), 1};
+  launch.block = {uint32_t(64 * wgm * wgn), 1, 1};
   auto stats = dev->launch(*hsaco, "gemm", launch, args);
   ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
 
@@ -230,6 +233,20 @@ std::vector<Case> cases() {
                  {"BK=32", "KS=16", "SWZ=4", "WIDE=1", "FETCH_ALWAYS=1"}});
   all.push_back({Chip::gfx950, 130, 70, 52, "bf16", "f32", false,
                  {"BK=32", "KS=16", "SWZ=4", "WIDE=0"}});
+  // Eight waves (2 x 4, 128x64 each) on a 256x256 block of C, one
+  // workgroup-wide copy per matrix and buffer (32 DMA lines of A, 4 a wave):
+  // gfx950's 16-byte DMA with BK=64 and BK=32, odd and even block counts,
+  // tails in M, N and K, a bias; gfx942's 4-byte DMA. And a 4 x 2 grid of
+  // 64x64 waves (a 256x128 block).
+  all.push_back({Chip::gfx950, 300, 520, 200, "bf16", "f32", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=16", "SWZ=8", "WIDE=1",
+                  "FETCH_ALWAYS=1"}});
+  all.push_back({Chip::gfx950, 256, 256, 96, "f16", "bf16", true,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=16", "SWZ=4", "WIDE=1"}});
+  all.push_back({Chip::gfx942, 270, 300, 100, "bf16", "f32", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=16", "SWZ=4"}});
+  all.push_back({Chip::gfx950, 260, 130, 72, "bf16", "f32", false,
+                 {"WGM=4", "WGN=2", "BK=32", "KS=16", "SWZ=4", "WIDE=1"}});
   // gfx942's register path (REG, ops::gemm's choice before the swizzle): A and Bt through registers into rows
   // padded by 4 (REG), tails in M, N and K; and WM = WN = 32 (8 rows per wave).
   all.push_back({Chip::gfx942, 256, 256, 160, "bf16", "f32", false, {"PAD=4", "REG=1", "RROWS=16"}});

@@ -297,6 +297,34 @@ TEST(GemmParams, GridFollowsTheTile) {
   Dim3 odd = ops::gemmGrid({"WM=64", "WN=32"}, 129, 64);
   EXPECT_EQ(odd.x, 2u);
   EXPECT_EQ(odd.y, 1u);
+  // A 2 x 4 wave grid of 128x64 waves: 256x256 blocks.
+  Dim3 eight = ops::gemmGrid({"WM=128", "WN=64", "WGM=2", "WGN=4"}, 8192, 1000);
+  EXPECT_EQ(eight.x, 32u);
+  EXPECT_EQ(eight.y, 4u);
+}
+
+TEST(GemmParams, LaunchCapsTheSharedTile) {
+  using V = std::vector<std::string>;
+  // gfx950's 128x128 tile at BK=32: 32 KiB of static LDS, dynamic LDS up to
+  // a quarter of the CU's 160 KiB, so four workgroups share a CU, not five.
+  V shared = ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {8192, 8192, 8192});
+  LaunchConfig l = ops::gemmLaunch(Chip::gfx950, shared, 8192, 8192, 32768);
+  EXPECT_EQ(l.block.x, 256u);
+  EXPECT_EQ(l.dynamicLdsBytes, 40960u - 32768u);
+  EXPECT_EQ(l.grid.x, 64u);
+  // BK=128 (64 KiB, two per CU already), gfx942, and eight-wave tiles: no cap.
+  V alone = ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672});
+  EXPECT_EQ(ops::gemmLaunch(Chip::gfx950, alone, 256, 8192, 65536).dynamicLdsBytes, 0u);
+  V g942 = ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {8192, 8192, 8192});
+  EXPECT_EQ(ops::gemmLaunch(Chip::gfx942, g942, 8192, 8192, 32768).dynamicLdsBytes, 0u);
+  LaunchConfig eight = ops::gemmLaunch(
+      Chip::gfx950, {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64"}, 8192, 8192, 131072);
+  EXPECT_EQ(eight.block.x, 512u);
+  EXPECT_EQ(eight.dynamicLdsBytes, 0u);
+  // The register path keeps to the 2 x 2 grid: elsewhere it falls back to DMA.
+  V reg = ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {64, 64, 64},
+                          {"WGN=4", "REG=1"});
+  EXPECT_TRUE(llvm::is_contained(reg, "REG=0"));
 }
 
 } // namespace

@@ -111,7 +111,7 @@ func.func @async_copy_swizzle_width12(%b: !tile.buffer<bf16>, %i: index) {
 
 // -----
 
-// expected-error@+1 {{'tile.waves_per_simd' must be an integer from 1 to 8 on a kernel (a function with 'tile.kernel')}}
+// expected-error@+1 {{'tile.waves_per_simd' must be an integer from 1 to 8 (or a parameter, @NAME) on a kernel (a function with 'tile.kernel')}}
 func.func @waves_per_simd_range() attributes {tile.kernel, tile.waves_per_simd = 9 : i64} {
   return
 }
