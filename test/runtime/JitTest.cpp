@@ -512,8 +512,8 @@ TEST_F(JitTest, Errors) {
   // At a line of the kernel's file (its parameter declarations), not 0:0.
   EXPECT_EQ(text.find(":0:0:"), std::string::npos) << text;
   EXPECT_NE(text.find(":1: error: unknown parameter 'FOO' (-D FOO=1); "
-                      "this kernel declares: BK, DTYPE, FETCH_ALWAYS, "
-                      "HAS_BIAS, KS, OUT, PAD, REG, RROWS, SWZ, WIDE, WM, WN"),
+                      "this kernel declares: BK, BLOCK, BM, BN, DTYPE, FETCH_ALWAYS, "
+                      "HAS_BIAS, KS, OUT, PAD, REG, RROWS, SWZ, WGM, WGN, WIDE, WM, WN, WPS"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.rfind("the tile passes failed\n", 0), 0u) << text;
