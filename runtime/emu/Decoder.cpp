@@ -14,6 +14,7 @@
 #include "target/CodeObject.h"
 #include "runtime/emu/Emulator.h"
 #include "runtime/emu/Ops.h"
+#include "runtime/emu/OpcodeCensus.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -64,6 +65,11 @@ static void faultUndecodable(Wave &w, const Inst &in) {
 }
 static void faultUnsupported(Wave &w, const Inst &in) {
   w.fault("unsupported instruction");
+}
+static void faultGraphicsOnly(Wave &w, const Inst &in) {
+  w.fault("graphics-only instruction (images, exports, interpolation, GDS/GWS, "
+          "cube maps, screen partitions, pixel-shader ordering): not part of "
+          "the compute ISA the emulator runs");
 }
 
 /// Parses an MC register name ("VGPR4_VGPR5", "SGPR_NULL", "M0_gfxpre11")
@@ -262,7 +268,8 @@ Decoder::Decoder(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
 Decoder::~Decoder() = default;
 
 bool Decoder::implements(const Inst &in) {
-  return in.exec && in.exec != faultUndecodable && in.exec != faultUnsupported;
+  return in.exec && in.exec != faultUndecodable && in.exec != faultUnsupported &&
+         in.exec != faultGraphicsOnly;
 }
 
 void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
@@ -294,7 +301,8 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   std::string name = normaliseName(impl->mii->getName(mc.getOpcode()), out.form);
   const OpInfo *info = OpTable::get().find(name);
   if (!info || (out.form & info->refusedForms)) {
-    out.exec = faultUnsupported;
+    out.exec = isGraphicsOnlyOpcode(StringRef(name).lower()) ? faultGraphicsOnly
+                                                             : faultUnsupported;
     return;
   }
   out.exec = info->fn;
@@ -496,7 +504,7 @@ disassembleKernel(ArrayRef<uint8_t> codeObject, StringRef kernel, Chip chip) {
       d.text = text;
       d.mnemonic = StringRef(text).split(' ').first.str();
       d.decodable = in.exec != faultUndecodable;
-      d.implemented = d.decodable && in.exec != faultUnsupported;
+      d.implemented = Decoder::implements(in);
       seen[pc] = d;
       StringRef m = d.mnemonic;
       int64_t imm = in.nctrl ? int16_t(in.ctrl[0])

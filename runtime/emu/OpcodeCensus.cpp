@@ -32,8 +32,15 @@ namespace kcc::emu {
 bool isGraphicsOnlyOpcode(StringRef opcode) {
   // Image and sampler instructions, exports, parameter interpolation, and
   // the GDS/GWS ordered operations: none reaches a compute kernel's data.
-  static const char *const prefixes[] = {"image_", "exp", "v_interp_",
-                                         "ds_gws_", "ds_ordered_count"};
+  // Also the graphics helpers among the ALU and program-control opcodes
+  // (CDNA3 ISA): v_cube{id,sc,tc,ma}_f32 compute a cube-map face and its
+  // coordinates for texture sampling, v_screen_partition_4se_b32 maps a
+  // screen tile to one of four shader engines for primitive distribution,
+  // and s_endpgm_ordered_ps_done ends a pixel shader's ordered (POPS)
+  // section.
+  static const char *const prefixes[] = {
+      "image_",  "exp",    "v_interp_",          "ds_gws_",
+      "ds_ordered_count", "v_cube", "v_screen_partition_", "s_endpgm_ordered_ps_done"};
   for (const char *p : prefixes)
     if (opcode.starts_with(p))
       return true;

@@ -337,6 +337,17 @@ TEST_P(Negative, UnimplementedInstructionIsNamed) {
       << "the error does not name the instruction: " << err;
 }
 
+TEST_P(Negative, GraphicsOnlyInstructionIsNamed) {
+  auto m = load("graphics_only");
+  ASSERT_TRUE(m);
+  uint64_t dout = alloc(64 * 4);
+  std::string err =
+      launch(*m, "graphics_only", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
+  ASSERT_FALSE(err.empty()) << "v_cubeid_f32 ran in a compute kernel";
+  EXPECT_NE(err.find("v_cubeid_f32"), std::string::npos) << err;
+  EXPECT_NE(err.find("graphics-only"), std::string::npos) << err;
+}
+
 // MODE.FP16_OVFL (saturating conversions) is not modelled: a kernel whose
 // descriptor sets it, or that sets it with s_setreg, must fail with an error
 // naming it when it converts, not run as if it were clear.
