@@ -311,6 +311,11 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   out.memClass = memClassOf(name, out.form);
   if (StringRef(name).starts_with("V_") && !out.memClass)
     out.form |= kFormValu;
+  // S_SETVSKIP (CDNA3 ISA, SOPC): "no VOP*/M*BUF/MIMG/DS/FLAT instructions
+  // are issued" while VSKIP is set.
+  for (const char *prefix : {"V_", "BUFFER_", "TBUFFER_", "DS_", "FLAT_", "GLOBAL_", "SCRATCH_"})
+    if (StringRef(name).starts_with(prefix))
+      out.form |= kFormVskip;
 
   unsigned numDefs = desc.getNumDefs();
   unsigned n = mc.getNumOperands();

@@ -423,8 +423,9 @@ uint32_t hwRegValue(Wave &w, unsigned id, bool &known) {
   case kHwRegMode:
     // Round to nearest even, denormals enabled for all widths (the mode the
     // descriptors of HIP and kcc kernels request, and the only one modelled),
-    // and bit 27, VGPR index mode (GprIndex.cpp).
-    return 0xf0 | (w.gprIndexMode ? 1u << 27 : 0);
+    // bit 27, VGPR index mode (GprIndex.cpp), and bits 31:29, CSP, the
+    // branch stack of s_cbranch_*_fork/join (Control.cpp).
+    return 0xf0 | (w.gprIndexMode ? 1u << 27 : 0) | uint32_t(w.csp) << 29;
   case kHwRegHwId:
     // wave_id[3:0], simd_id[5:4], cu_id[11:8]: a stable identity per wave.
     return (w.waveInGroup & 0xf) | ((w.waveInGroup >> 4 & 3) << 4);
@@ -471,6 +472,7 @@ void setreg(Wave &w, const Inst &in) {
   uint32_t mode = hwRegValue(w, kHwRegMode, known);
   uint32_t updated = (mode & ~mask) | ((value << offset) & mask);
   w.gprIndexMode = updated >> 27 & 1;
+  w.csp = uint8_t(updated >> 29);
   if ((updated & 0xff) != 0xf0)
     w.fault("s_setreg changes the float rounding or denormal mode; only "
             "round-to-nearest with denormals enabled is modelled");

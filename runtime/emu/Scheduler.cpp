@@ -324,6 +324,12 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
         Inst indexed;
         auto next = [&]() -> const Inst * {
           const Inst *in = prog.fetch(w.pc, error);
+          // VSKIP (s_setvskip) passes over vector instructions without
+          // issuing them: they neither run nor count in the memory counters.
+          while (in && w.vskip && (in->form & kFormVskip)) {
+            w.pc += in->size;
+            in = prog.fetch(w.pc, error);
+          }
           if (!in) {
             w.fault(error);
             return nullptr;

@@ -102,6 +102,7 @@ enum FormFlags : uint32_t {
   kFormSvs = 1u << 17,   // scratch with SGPR + VGPR address
   kFormDpp8 = 1u << 18,
   kFormValu = 1u << 19, // a vector ALU instruction (VGPR index mode applies)
+  kFormVskip = 1u << 20, // VOP*, MUBUF/MTBUF, DS or FLAT: what VSKIP skips
 };
 
 /// What an instruction does to the memory counters and ordering, for the
@@ -178,6 +179,11 @@ struct Wave {
   WaveState state = WaveState::Running;
   bool yield = false;      // s_sleep / s_barrier: end the current slice
   bool gprIndexMode = false; // MODE.gpr_idx_en (s_set_gpr_idx_on, GprIndex.cpp)
+  /// MODE.CSP, the branch-stack pointer of s_cbranch_*_fork/join (3 bits).
+  uint8_t csp = 0;
+  /// VSKIP (s_setvskip): vector ALU, vector memory, LDS and flat
+  /// instructions are not issued (Scheduler.cpp skips them).
+  bool vskip = false;
   uint32_t *v = nullptr;   // kNumVectorRows * kLanes
   Workgroup *wg = nullptr;
   Dispatch *dispatch = nullptr;

@@ -325,6 +325,51 @@ TEST_P(Asm, PermlaneSwap) {
   Report("out (vdst32, vsrc32, vdst16, vsrc16)").expectEqual(out, want);
 }
 
+// control2.s: the control instructions a compute wave can run without a
+// debugger, trap handler or host attached, with references from the CDNA3
+// ISA's pseudocode (SOPP/SOPK/SOP1/SOP2).
+TEST_P(Asm, ProgramControl) {
+  auto m = load("control2");
+  ASSERT_TRUE(m);
+  uint64_t dout = alloc(9 * 64 * 4, 0xcd);
+  EMU_LAUNCH(*m, "control2", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
+  auto out = download<uint32_t>(dout, 9 * 64);
+  std::vector<uint32_t> want(9 * 64);
+  for (int l = 0; l < 64; ++l) {
+    uint32_t *r = &want[l];
+    r[0 * 64] = 7;        // the subroutine ran
+    r[1 * 64] = ~3u;      // s_call_b64 saved .Lret, s_getpc_b64 there gave .Lret + 4
+    // i_fork: lanes < 20 pass (1), the rest fail (2); both halves ran.
+    r[2 * 64] = l < 20 ? 1 : 2;
+    r[3 * 64] = 1;        // CSP 1 inside the fork, 0 after the join
+    r[4 * 64] = l < 50 ? 3 : 4;
+    r[5 * 64] = 1;        // no debug branch taken
+    r[6 * 64] = 5 + 16;   // both returns skipped their 0xbad
+    r[7 * 64] = 9 + 0x100 * 11;
+    r[8 * 64] = 0x600d;
+  }
+  Report("control2 out (row * 64 + lane)").expectEqual(out, want);
+}
+
+// s_setkill 1 ends the wave where it is (its first store stays, the second
+// never happens); s_sendmsghalt and a doorbell request stop the launch with
+// an error saying what the emulator has no host for.
+TEST_P(Asm, WaveKillAndHalt) {
+  auto m = load("control2");
+  ASSERT_TRUE(m);
+  uint64_t dout = alloc(64 * 4, 0xcd);
+  EMU_LAUNCH(*m, "setkill", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
+  Report("setkill out").expectEqual(download<uint32_t>(dout, 64),
+                                    std::vector<uint32_t>(64, 1));
+  const std::pair<const char *, const char *> stops[] = {
+      {"sendmsghalt", "halted the wave"}, {"doorbell", "get doorbell"}};
+  for (auto [kernel, what] : stops) {
+    std::string err = launch(*m, kernel, {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
+    ASSERT_FALSE(err.empty()) << kernel << " ran on as if nothing happened";
+    EXPECT_NE(err.find(what), std::string::npos) << kernel << ": " << err;
+  }
+}
+
 TEST_P(Negative, UnimplementedInstructionIsNamed) {
   auto m = load("unsupported");
   ASSERT_TRUE(m);
