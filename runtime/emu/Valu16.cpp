@@ -188,6 +188,42 @@ struct FmacF16 : FmaF16 {
   static constexpr bool opselDst = false;
 };
 
+/// The VI-era f16 multiply-adds (CDNA3 ISA, VOP2/VOP3A). An f16 product is
+/// exact in the f32 datapath (11-bit significands), so an unfused f16 mad
+/// and a fused one round the same value once; they differ in what they do
+/// with the halves of D and with denormals:
+///   V_MAD_F16           gfx9 op_sel form: the half op_sel[3] selects is
+///                       written, the other kept; "denormals are flushed"
+///                       (inputs and result, sign kept).
+///   V_MAD_LEGACY_F16,   IEEE rules (denormals kept); the result goes to
+///   V_FMA_LEGACY_F16    the low half and the high half is zeroed.
+///   V_MAC_F16           D = S0 * S1 + D, IEEE rules, high half zeroed.
+///   V_MADMK/MADAK_F16   D = S0 * K + S1 and S0 * S1 + K with K a 16-bit
+///                       literal, IEEE rules, high half zeroed (madK16).
+inline uint32_t flushF16(uint32_t h) {
+  h &= 0xffff;
+  return (h & 0x7c00) ? h : h & 0x8000;
+}
+inline uint32_t madHalf(uint32_t a, uint32_t b, uint32_t c) {
+  return fmaToHalf(f16ToFloat(uint16_t(a)), f16ToFloat(uint16_t(b)),
+                   f16ToFloat(uint16_t(c)));
+}
+OP16_3(MadF16, F16, true,
+       return flushF16(madHalf(flushF16(ua), flushF16(ub), flushF16(uc)));)
+OP16_3(MadLegacyF16, F16, false, return madHalf(ua, ub, uc);)
+
+enum KOp16 : uint16_t { MadMk16, MadAk16 };
+void madK16(Wave &w, const Inst &in) {
+  alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
+  const uint32_t *a = fetchSrc(w, in, 0, Ty::F16, b0);
+  const uint32_t *b = fetchSrc(w, in, 1, Ty::F16, b1);
+  // K is the literal the MC operand list carries as a control immediate.
+  uint32_t k = uint32_t(in.nctrl ? in.ctrl[0] : 0) & 0xffff;
+  for (int l = 0; l < kLanes; ++l)
+    r[l] = in.op == MadMk16 ? madHalf(a[l], k, b[l]) : madHalf(a[l], b[l], k);
+  writeMasked(w.row(in.dst[0].reg), r, w.exec());
+}
+
 } // namespace
 
 void registerValu16Ops(OpTable &t) {
@@ -205,6 +241,10 @@ void registerValu16Ops(OpTable &t) {
   REG("V_MAX_U16", MaxU16) REG("V_MIN_U16", MinU16) REG("V_MAX_I16", MaxI16)
   REG("V_MIN_I16", MinI16)
   REG("V_FMA_F16", FmaF16) REG("V_FMAC_F16", FmacF16)
+  REG("V_MAD_F16", MadF16) REG("V_MAD_LEGACY_F16", MadLegacyF16)
+  REG("V_FMA_LEGACY_F16", MadLegacyF16) REG("V_MAC_F16", MadLegacyF16)
+  t.add("V_MADMK_F16", madK16, V, MadMk16);
+  t.add("V_MADAK_F16", madK16, V, MadAk16);
   t.add("V_ADD_I16", vopSatI16<AddI16, SatAdd>, V);
   t.add("V_SUB_I16", vopSatI16<SubI16, SatSub>, V);
   REG("V_MAD_U16", MadU16) REG("V_MAD_LEGACY_U16", MadLegacyU16)

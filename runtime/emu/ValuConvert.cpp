@@ -190,6 +190,10 @@ void registerValuConvertOps(OpTable &t) {
   REG("V_CVT_F16_U16", CvtF16U16) REG("V_CVT_F16_I16", CvtF16I16)
   REG("V_CVT_U16_F16", CvtU16F16) REG("V_CVT_I16_F16", CvtI16F16)
   REG("V_CVT_PK_U8_F32", CvtPkU8F32)
+  // V_CVT_PKACCUM_U8_F32 (VOP3, "uses src_c to pass destination in as a
+  // source"): the same byte insert into the destination's own value, which
+  // vop<> reads as the third source when the instruction names only two.
+  REG("V_CVT_PKACCUM_U8_F32", CvtPkU8F32)
   REG("V_CVT_PKNORM_I16_F32", CvtPknormI16F32) REG("V_CVT_PKNORM_U16_F32", CvtPknormU16F32)
   REG("V_CVT_NORM_I16_F16", CvtNormI16F16) REG("V_CVT_NORM_U16_F16", CvtNormU16F16)
   REG("V_CVT_PKNORM_I16_F16", CvtPknormI16F16) REG("V_CVT_PKNORM_U16_F16", CvtPknormU16F16)

@@ -162,6 +162,37 @@ template <bool Bf8> void cvtSrF8F32(Wave &w, const Inst &in) {
   writeMasked(w.row(in.dst[0].reg), r, w.exec());
 }
 
+/// V_CVT_SR_F16_F32 / V_CVT_SR_BF16_F32 (CDNA4, VOP3A): one f32 rounded
+/// stochastically with the random bits of src1 into the low half of vdst,
+/// or the high half with op_sel[3]; the other half is kept. The guide names
+/// the rounding (f32_to_f16_SR, f32_to_bf16_SR) without defining it; it is
+/// modelled as the FP8/BF8 forms' (whose pseudocode adds the top bits of
+/// S1 to the part of the mantissa below the destination's last bit): the
+/// 13 (f16) or 16 (bf16) bits the conversion drops are added to the top as
+/// many bits of src1 and a carry rounds up (MiniRounding). Beyond the
+/// largest finite value both give infinity, a NaN gives a quiet NaN of its
+/// sign, as the formats' round-to-nearest conversions do.
+constexpr MiniFloat kF16Ieee{5, 10, 15, MiniFloat::Ieee};
+constexpr MiniFloat kBf16Ieee{8, 7, 127, MiniFloat::Ieee};
+template <bool Bf16> void cvtSr16F32(Wave &w, const Inst &in) {
+  if (!Bf16 && refuseFp16Overflow(w))
+    return;
+  const MiniFloat &f = Bf16 ? kBf16Ieee : kF16Ieee;
+  alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
+  const uint32_t *a = fetchSrc(w, in, 0, Ty::F32, b0);
+  const uint32_t *random = fetchSrc(w, in, 1, Ty::B32, b1);
+  const uint32_t *old = w.row(in.dst[0].reg);
+  bool highHalf = in.src[0].mods & kModOpSel1; // op_sel[3]
+  MiniRounding sr;
+  sr.stochastic = true;
+  for (int l = 0; l < kLanes; ++l) {
+    sr.random = random[l];
+    uint32_t v = encodeMiniFloatF32(a[l], 0, f, sr);
+    r[l] = highHalf ? (old[l] & 0xffffu) | v << 16 : (old[l] & 0xffff0000u) | v;
+  }
+  writeMasked(w.row(in.dst[0].reg), r, w.exec());
+}
+
 /// V_CVT_OFF_F32_I4: the ISA's table of 16 offsets is sext(S0[3:0]) / 16,
 /// from -0.5 (0x8) to 0.4375 (0x7).
 VOP_OP(CvtOffF32I4, B32, B32, F32, 1,
@@ -182,6 +213,8 @@ void registerValuFp8Ops(OpTable &t) {
   t.add("V_CVT_PK_BF8_F32", cvtPkF8F32<true>, P);
   t.add("V_CVT_SR_FP8_F32", cvtSrF8F32<false>, P);
   t.add("V_CVT_SR_BF8_F32", cvtSrF8F32<true>, P);
+  t.add("V_CVT_SR_F16_F32", cvtSr16F32<false>, P);
+  t.add("V_CVT_SR_BF16_F32", cvtSr16F32<true>, P);
   t.add("V_CVT_OFF_F32_I4", vop<CvtOffF32I4>, V);
 }
 

@@ -323,9 +323,33 @@ template <bool Signed> void madWide(Wave &w, const Inst &in) {
 
 } // namespace
 
+/// V_PRNG_B32 (CDNA4, VOP1): one step of a 32-bit LFSR,
+/// D = (S0 << 1) ^ (S0[31] ? 197 : 0).
+B32_1(PrngB32, (a << 1) ^ ((a >> 31) ? 197u : 0u))
+
+/// V_ASHR_PK_I8_I32 / V_ASHR_PK_U8_I32 (CDNA4, VOP3): S0 and S1 shifted
+/// right arithmetically by S2[4:0], each saturated to i8 or u8, packed into
+/// the low 16 bits of D (the high half with op_sel[3]); the other half of
+/// D is kept.
+template <bool Signed> uint32_t sat8(int32_t v) {
+  int32_t lo = Signed ? -128 : 0, hi = Signed ? 127 : 255;
+  return uint32_t(std::clamp(v, lo, hi)) & 0xff;
+}
+template <bool Signed> struct AshrPk8 {
+  static constexpr Ty ty = Ty::B32, ty1 = Ty::B32, dty = Ty::U16;
+  static constexpr int n = 3;
+  static constexpr bool opselDst = true;
+  static uint32_t f(uint32_t a, uint32_t b, uint32_t c) {
+    unsigned sh = c & 31;
+    return sat8<Signed>(int32_t(a) >> sh) | sat8<Signed>(int32_t(b) >> sh) << 8;
+  }
+};
+
 void registerValuIntegerOps(OpTable &t) {
   const Layout V = Layout::Vop;
 #define REG(NAME, OP) t.add(NAME, vop<OP>, V);
+  REG("V_PRNG_B32", PrngB32)
+  REG("V_ASHR_PK_I8_I32", AshrPk8<true>) REG("V_ASHR_PK_U8_I32", AshrPk8<false>)
   REG("V_MOV_B32", MovB32) REG("V_ACCVGPR_READ_B32", MovB32)
   REG("V_ACCVGPR_WRITE_B32", MovB32) REG("V_ACCVGPR_MOV_B32", MovB32)
   REG("V_NOT_B32", NotB32) REG("V_BFREV_B32", BfrevB32)

@@ -3,7 +3,7 @@
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
 // valu_cmp.s, valu_pk.s, valu_lanes.s, valu_carry_dpp.s, valu_const.s,
 // valu_special.s, valu_dot.s, valu_16bit.s, valu_gfx950.s, cvt_fp8.s,
-// cvt_scale_gfx950.s, salu.s and salu2.s run one op per output row on per-lane inputs: random values, with
+// cvt_scale_gfx950.s, valu_f16mad.s, valu_sr_gfx950.s, salu.s and salu2.s run one op per output row on per-lane inputs: random values, with
 // hand-picked edge cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
 // guide is terse, with what LLVM's own lowering relies on; each such case
@@ -2685,6 +2685,206 @@ TEST_P(Alu, ScaledConversions) {
   pack.add(dout);
   EMU_LAUNCH(*m, "cvt_scale_gfx950", {1, 1, 1}, {64, 1, 1}, pack);
   compareRows("cvt_scale_gfx950", rows, download<uint32_t>(dout, rows.size() * 64), in->a, in->b, in->c);
+}
+
+//===----------------------------------------------------------------------===//
+// valu_f16mad.s, valu_sr_gfx950.s
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `v` rounded once to f16 (to nearest even), from a long double: the
+/// significand is scaled to whole units of the f16 grid of v's binade (or of
+/// the denormal range) and rounded there, so the exact sums of f16 products
+/// the references form are rounded once.
+uint16_t toF16Once(long double v) {
+  if (std::isnan(v))
+    return 0x7e00;
+  if (std::isinf(v) || v == 0)
+    return toF16(double(v));
+  int e;
+  std::frexp(v, &e); // |v| in [2^(e-1), 2^e)
+  int E = std::max(e - 1, -14);
+  long double units = std::nearbyint(std::ldexp(v, 10 - E));
+  return toF16(std::ldexp(double(units), E - 10)); // exact, or beyond 65504
+}
+/// The CDNA3 ISA's f16 multiply-add, S0 * S1 + S2, on f16 bit patterns.
+uint32_t madF16Ref(uint32_t a, uint32_t b, uint32_t c) {
+  auto h = [](uint32_t v) { return (long double)fromF16(uint16_t(v)); };
+  return toF16Once(h(a) * h(b) + h(c));
+}
+/// V_MAD_F16 flushes f16 denormals to zero of the same sign.
+uint32_t flushF16Ref(uint32_t h) {
+  h &= 0xffff;
+  return (h >> 10 & 0x1f) == 0 ? h & 0x8000 : h;
+}
+
+std::vector<Row> valuF16MadRows(const std::vector<uint32_t> &A) {
+  using R = Row;
+  auto lo = [](uint32_t v) { return v & 0xffff; };
+  return {
+      {"v_mad_f16", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (c & 0xffff0000u) |
+                flushF16Ref(madF16Ref(flushF16Ref(a), flushF16Ref(b), flushF16Ref(c)));
+       }, R::F16NaN},
+      {"v_mad_f16 op_sel:[0,0,0,1]", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return lo(c) | flushF16Ref(madF16Ref(flushF16Ref(a), flushF16Ref(b), flushF16Ref(c))) << 16;
+       }, R::PkF16NaN},
+      {"v_mad_legacy_f16", [=](uint32_t a, uint32_t b, uint32_t c, int) { return madF16Ref(a, b, c); }, R::F16NaN},
+      {"v_fma_legacy_f16 -a", [=](uint32_t a, uint32_t b, uint32_t c, int) { return madF16Ref(a ^ 0x8000, b, c); }, R::F16NaN},
+      {"v_mac_f16_e32", [=](uint32_t a, uint32_t b, uint32_t c, int) { return madF16Ref(a, b, c); }, R::F16NaN},
+      {"v_mac_f16_e64 -a", [=](uint32_t a, uint32_t b, uint32_t c, int) { return madF16Ref(a ^ 0x8000, b, c); }, R::F16NaN},
+      // DPP row_shr:1: a from the lane below; lane 0 of each row is
+      // disabled (no bound_ctrl) and keeps c.
+      {"v_mac_f16_dpp row_shr:1", [=](uint32_t, uint32_t b, uint32_t c, int l) {
+         return l % 16 == 0 ? c : madF16Ref(A[l - 1], b, c);
+       }, R::F16NaN},
+      {"v_madak_f16 a, b, 1.0", [=](uint32_t a, uint32_t b, uint32_t, int) { return madF16Ref(a, b, 0x3c00); }, R::F16NaN},
+      {"v_madmk_f16 a, 2.0, b", [=](uint32_t a, uint32_t b, uint32_t, int) { return madF16Ref(a, 0x4000, b); }, R::F16NaN},
+      // Byte b[1:0] of a (the destination) takes c as an f32 converted to
+      // u8: truncated, saturated to [0, 255], NaN 0 (as v_cvt_pk_u8_f32).
+      {"v_cvt_pkaccum_u8_f32", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         double x = std::trunc(double(floatOf(c)));
+         uint32_t u = std::isnan(x) || x <= 0 ? 0 : x >= 255 ? 255 : uint32_t(x);
+         unsigned sh = 8 * (b % 4);
+         return (a & ~(0xffu << sh)) | (u << sh);
+       }},
+  };
+}
+
+/// V_PRNG_B32's LFSR step, bit by bit: shift left, and when the bit shifted
+/// out was 1 flip bits 0, 2, 6 and 7 (197 = 0b11000101).
+uint32_t prngRef(uint32_t x) {
+  uint32_t r = 0;
+  for (unsigned i = 1; i < 32; ++i)
+    r |= bit(x, i - 1) << i;
+  if (bit(x, 31))
+    for (unsigned i : {0u, 2u, 6u, 7u})
+      r ^= 1u << i;
+  return r;
+}
+
+/// Stochastic rounding of the f32 `a` to a float with `man` mantissa bits
+/// and least normal exponent `emin`, as a value: the part of |a| below the
+/// destination's last place, as the `23 - man` bits an f32 mantissa holds
+/// there, plus as many top bits of `rnd`, rounds up when it carries.
+double srRef(uint32_t a, unsigned man, int emin, uint32_t rnd) {
+  double x = floatOf(a);
+  if (std::isnan(x) || std::isinf(x) || x == 0)
+    return x;
+  int e;
+  std::frexp(x, &e);
+  int E = std::max(e - 1, emin);
+  double q = std::ldexp(1.0, E - int(man)); // the grid spacing
+  double n = std::fabs(x) / q, whole = std::floor(n);
+  unsigned k = 23 - man;
+  uint64_t dropped = uint64_t(std::ldexp(n - whole, int(k)));
+  if (dropped + (rnd >> (32 - k)) >= (uint64_t(1) << k))
+    whole += 1;
+  return std::copysign(whole * q, x);
+}
+
+std::vector<Row> valuGfx950SrRows(const std::vector<uint32_t> &A) {
+  using R = Row;
+  auto sat = [](int64_t v, int64_t lo, int64_t hi) { return uint32_t(std::clamp(v, lo, hi)) & 0xff; };
+  auto pk = [=](uint32_t a, uint32_t b, uint32_t c, bool isSigned) {
+    int64_t lo = isSigned ? -128 : 0, hi = isSigned ? 127 : 255;
+    unsigned s = c & 31;
+    // Arithmetic shift as a floor division by 2^s.
+    int64_t x = (int64_t)std::floor(double(sx(a)) / double(int64_t(1) << s));
+    int64_t y = (int64_t)std::floor(double(sx(b)) / double(int64_t(1) << s));
+    return sat(x, lo, hi) | sat(y, lo, hi) << 8;
+  };
+  auto srF16 = [](uint32_t a, uint32_t r) { return uint32_t(toF16(srRef(a, 10, -14, r))); };
+  auto srBf16 = [](uint32_t a, uint32_t r) { return uint32_t(toBf16(srRef(a, 7, -126, r))); };
+  return {
+      {"v_prng_b32_e32 a", [](uint32_t a, uint32_t, uint32_t, int) { return prngRef(a); }},
+      {"v_prng_b32_e64 b", [](uint32_t, uint32_t b, uint32_t, int) { return prngRef(b); }},
+      {"v_prng_b32_sdwa a.WORD_1 -> WORD_0, preserve", [](uint32_t a, uint32_t, uint32_t c, int) {
+         return (c & 0xffff0000u) | (prngRef(a >> 16) & 0xffff);
+       }},
+      {"v_prng_b32_dpp row_shr:1", [=](uint32_t, uint32_t, uint32_t c, int l) {
+         return l % 16 == 0 ? c : prngRef(A[l - 1]);
+       }},
+      {"v_ashr_pk_i8_i32", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (c & 0xffff0000u) | pk(a, b, c, true);
+       }},
+      {"v_ashr_pk_u8_i32 op_sel:[0,0,0,1]", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (c & 0xffffu) | pk(a, b, c, false) << 16;
+       }},
+      {"v_ashr_pk_u8_i32", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (c & 0xffff0000u) | pk(a, b, c, false);
+       }},
+      {"v_cvt_sr_f16_f32", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (c & 0xffff0000u) | srF16(a, b);
+       }, R::F16NaN},
+      {"v_cvt_sr_f16_f32 op_sel:[0,0,1]", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (c & 0xffffu) | srF16(a, b) << 16;
+       }, R::PkF16NaN},
+      {"v_cvt_sr_bf16_f32", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (c & 0xffff0000u) | srBf16(a, b);
+       }, R::PkBf16NaN},
+      {"v_cvt_sr_bf16_f32 -|a| op_sel:[0,0,1]", [=](uint32_t a, uint32_t b, uint32_t c, int) {
+         return (c & 0xffffu) | srBf16(a | 0x80000000u, b) << 16;
+       }, R::PkBf16NaN},
+  };
+}
+
+} // namespace
+
+TEST_P(Alu, ValuF16Mad) {
+  auto a = random32(), b = random32(), c = random32();
+  for (int l = 0; l < 16; ++l) {
+    a[l] = k16Edge[l][0];
+    b[l] = k16Edge[l][1];
+    c[l] = k16Edge[l][2];
+  }
+  for (int l = 16; l < 40; ++l) {
+    a[l] = moderateHalves(rng);
+    b[l] = moderateHalves(rng);
+    c[l] = moderateHalves(rng);
+  }
+  // Lanes 40..47: c an f32 in [-20, 300] for v_cvt_pkaccum_u8_f32; lanes
+  // 48..51: f16 denormal operands and results (v_mad_f16 flushes them).
+  std::uniform_real_distribution<float> byteRange(-20.0f, 300.0f);
+  for (int l = 40; l < 48; ++l)
+    c[l] = bitsOf(byteRange(rng));
+  const uint32_t denorm[4][3] = {{0x0003, 0x3c00, 0x0001}, {0x0200, 0x3800, 0x8000},
+                                 {0x0400, 0x3400, 0x0000}, {0x3c00, 0x3c00, 0x83ff}};
+  for (int l = 48; l < 52; ++l) {
+    a[l] = denorm[l - 48][0];
+    b[l] = denorm[l - 48][1];
+    c[l] = denorm[l - 48][2];
+  }
+  auto rows = valuF16MadRows(a);
+  ASSERT_EQ(rows.size(), 10u);
+  run("valu_f16mad", rows, a, b, c);
+}
+
+TEST_P(Alu, ValuGfx950Sr) {
+  if (!isGfx950())
+    GTEST_SKIP() << "v_prng_b32, v_ashr_pk_*, v_cvt_sr_f16/bf16_f32 are gfx950 only";
+  auto a = random32(), b = random32(), c = random32();
+  // Lanes 0..15: shifts of 0, 31 and in between on the signed limits;
+  // 16..47: f32 values across the f16 range (denormal to beyond 65504),
+  // exact f16 values, and the specials.
+  for (int l = 0; l < 16; ++l) {
+    a[l] = kIntEdge[l][0];
+    b[l] = kIntEdge[l][1];
+    c[l] = kIntEdge[l][2];
+  }
+  std::uniform_int_distribution<int> exps(-27, 17);
+  std::uniform_real_distribution<float> mant(1.0f, 2.0f);
+  for (int l = 16; l < 40; ++l)
+    a[l] = bitsOf(std::ldexp(mant(rng), exps(rng)) * (l % 2 ? -1.0f : 1.0f));
+  const uint32_t special[8] = {0x3f800000u, 0x477fe000u /* 65504 */, 0x47800000u,
+                               0x7f800000u, 0xff800000u, 0x7fc00000u, 0x80000000u,
+                               0x33800000u /* 2^-24 */};
+  for (int l = 40; l < 48; ++l)
+    a[l] = special[l - 40];
+  auto rows = valuGfx950SrRows(a);
+  ASSERT_EQ(rows.size(), 11u);
+  run("valu_sr_gfx950", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);
