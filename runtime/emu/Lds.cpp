@@ -19,11 +19,10 @@
 // offset + M0[15:0] + 4 * lane (the CDNA3 pseudocode). gfx950's LDS is
 // larger than 64 KiB and its guide does not say whether M0[17:16] count, so
 // an M0 with those bits set is refused rather than guessed.
+// ds_append/ds_consume: see dsAppend.
+// ds_read_b64_tr_b4 and ds_read_b96_tr_b6: see dsReadTrWide.
 // Not implemented: ds_condxchg32_rtn_b64 (the CDNA guides do not define it
-// beyond its name), ds_append/ds_consume (their M0 layout on gfx9 is not in
-// the guides), gfx950's
-// ds_read_b64_tr_b4 and ds_read_b96_tr_b6 (lane layouts not yet worked
-// out from the guide).
+// beyond its name).
 //
 // ds_read_b64_tr_b16 (gfx950): within each 16-lane group, the 16 lanes'
 // 8-byte reads form a 4 x 16 tile of 16-bit elements (row r = lanes
@@ -39,6 +38,8 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Exec.h"
 #include "runtime/emu/Ops.h"
+
+#include "llvm/ADT/bit.h"
 
 namespace kcc::emu {
 namespace {
@@ -416,6 +417,54 @@ void dsReadTr8(Wave &w, const Inst &in) {
   }
 }
 
+/// ds_read_b64_tr_b4 (op 4) and ds_read_b96_tr_b6 (op 6): each lane's read
+/// holds 16 elements of 4 or 6 bits (element i at bits [b*i + b - 1, b*i] of
+/// the 64 or 96 bits), so the 16 lanes of a group read a 16 x 16 tile, one
+/// row per lane, and lane c receives column c: element c of lane r as its
+/// element r. That is the rule of the b8 and b16 forms (lane c takes element
+/// c % n of lane (16 / n) * r + c / n, n elements per lane) with n = 16, and
+/// the transpose AMD's rocRoller checks these two against on hardware
+/// ("each block of 16 lanes is transposed as a 16x16 submatrix").
+void dsReadTrWide(Wave &w, const Inst &in) {
+  unsigned bits = in.op, bytes = 2 * bits; // 16 elements
+  uint64_t exec = w.exec();
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  uint8_t data[kLanes][12] = {};
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a = ldsAddress(addr[l], offset);
+    if (!ldsRange(w, a, bytes, l, "read"))
+      return;
+    logMem(w, MemSpace::Lds, kMemRead, l, a, bytes);
+    std::memcpy(data[l], &w.wg->lds[a], bytes);
+  }
+  auto element = [&](int lane, unsigned i) {
+    uint32_t v = 0;
+    for (unsigned b = 0; b < bits; ++b) {
+      unsigned at = bits * i + b;
+      v |= uint32_t((data[lane][at / 8] >> (at % 8)) & 1) << b;
+    }
+    return v;
+  };
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    int group = l & ~15, c = l & 15;
+    uint32_t out[3] = {0, 0, 0};
+    for (unsigned r = 0; r < 16; ++r) {
+      uint32_t v = element(group + int(r), unsigned(c));
+      for (unsigned b = 0; b < bits; ++b) {
+        unsigned at = bits * r + b;
+        out[at / 32] |= ((v >> b) & 1) << (at % 32);
+      }
+    }
+    for (unsigned d = 0; d < bytes / 4; ++d)
+      w.row(in.dst[0].reg + d)[l] = out[d];
+  }
+}
+
 /// ds_read_addtid_b32 (op 0) and ds_write_addtid_b32 (op 1).
 void dsAddTid(Wave &w, const Inst &in) {
   uint32_t m0 = w.s[kSgprM0];
@@ -441,6 +490,42 @@ void dsAddTid(Wave &w, const Inst &in) {
     else
       std::memcpy(w.row(in.dst[0].reg) + l, &w.wg->lds[a], 4);
   }
+}
+
+/// DS_APPEND / DS_CONSUME (CDNA3 ISA, DS opcodes 190/189): one wave-wide
+/// atomic that adds (append) or subtracts (consume) the number of active
+/// lanes to the dword at the LDS address, and returns the value before it
+/// to every active lane. The guide gives the address as "instr_offset if
+/// LDS" and M0.base + offset for GDS; LLVM's lowering of
+/// llvm.amdgcn.ds.append/consume puts the LDS pointer in M0 and folds only
+/// constants into the offset, so the base comes from M0 here too, as for
+/// ds_*_addtid_b32: M0[15:0], with M0[17:16] refused (not documented).
+void dsAppend(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  if (!exec)
+    return;
+  uint32_t m0 = w.s[kSgprM0];
+  if ((m0 >> 16) & 3) {
+    w.fault(std::string(in.op ? "ds_consume" : "ds_append") + " with M0 = " + hex(m0) +
+            ": whether M0[17:16] add to the LDS address is not documented");
+    return;
+  }
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  uint64_t a = ldsAddress(m0 & 0xffff, offset);
+  int lane = llvm::countr_zero(exec);
+  if (!ldsRange(w, a, 4, lane, "atomic"))
+    return;
+  ++*w.dispatch->progress;
+  logMem(w, MemSpace::Lds, kMemAtomic, lane, a, 4);
+  uint32_t old;
+  std::memcpy(&old, &w.wg->lds[a], 4);
+  uint32_t count = uint32_t(llvm::popcount(exec));
+  uint32_t updated = in.op ? old - count : old + count;
+  std::memcpy(&w.wg->lds[a], &updated, 4);
+  uint32_t *d = w.row(in.dst[0].reg);
+  for (int l = 0; l < kLanes; ++l)
+    if ((exec >> l) & 1)
+      d[l] = old;
 }
 
 void dsNop(Wave &, const Inst &) {}
@@ -521,9 +606,13 @@ void registerLdsOps(OpTable &t) {
   t.add("DS_SWIZZLE_B32", dsSwizzle);
   t.add("DS_READ_B64_TR_B16", dsReadTr16);
   t.add("DS_READ_B64_TR_B8", dsReadTr8);
+  t.add("DS_READ_B64_TR_B4", dsReadTrWide, Layout::Plain, 4);
+  t.add("DS_READ_B96_TR_B6", dsReadTrWide, Layout::Plain, 6);
   t.add("DS_READ_ADDTID_B32", dsAddTid, Layout::Plain, 0);
   t.add("DS_WRITE_ADDTID_B32", dsAddTid, Layout::Plain, 1);
   t.add("DS_NOP", dsNop);
+  t.add("DS_APPEND", dsAppend, Layout::Plain, 0);
+  t.add("DS_CONSUME", dsAppend, Layout::Plain, 1);
 }
 
 } // namespace kcc::emu

@@ -18,9 +18,9 @@
 // data goes to LDS at M0 + inst_offset + lane * stride instead of a VGPR;
 // the offset field applies to both addresses, and the stride is 4 bytes for
 // a dword and 16 for dwordx3 and dwordx4 (LLVM's AMDGPU DMA notes,
-// llvm.amdgcn.load.to.lds). Which bytes of LDS a byte or short load writes
-// is not documented, so those forms of global and scratch are not
-// implemented.
+// llvm.amdgcn.load.to.lds). A byte or short load of global_load_lds_* and
+// scratch_load_lds_* is zero- or sign-extended to the lane's dword (CDNA4
+// ISA, FLAT opcodes).
 //
 // Flat addresses in the shared aperture go to LDS and in the private
 // aperture to scratch; everything else is device memory, where an access
@@ -267,8 +267,19 @@ void flatAccess(Wave &w, const Inst &in) {
                                  d.space == Scratch ? "scratch_load_lds" : "global_load_lds");
       if (a == ~0ull)
         return;
-      std::memcpy(&w.wg->lds[a], p, bytes);
-      logMem(w, MemSpace::Lds, kMemWrite, l, a, bytes);
+      if (bytes < 4) {
+        // The byte and short forms extend to 32 bits ("zero extend to 32
+        // bits and store the result into a data share", CDNA4 ISA, FLAT
+        // opcodes) and write the lane's whole dword.
+        uint32_t x = bytes == 1 ? (d.kind == KI8 ? uint32_t(int32_t(int8_t(p[0]))) : p[0])
+                                : (d.kind == KI16 ? uint32_t(int32_t(int16_t(p[0] | p[1] << 8)))
+                                                  : uint32_t(p[0] | p[1] << 8));
+        std::memcpy(&w.wg->lds[a], &x, 4);
+        logMem(w, MemSpace::Lds, kMemWrite, l, a, 4);
+      } else {
+        std::memcpy(&w.wg->lds[a], p, bytes);
+        logMem(w, MemSpace::Lds, kMemWrite, l, a, bytes);
+      }
       wrote = true;
       continue;
     }
@@ -666,7 +677,9 @@ void registerVectorMemoryOps(OpTable &t) {
       const char *suffix;
       Kind kind;
     } dma[] = {{"LOAD_LDS_DWORD", KB32}, {"LOAD_LDS_DWORDX3", KB96},
-               {"LOAD_LDS_DWORDX4", KB128}};
+               {"LOAD_LDS_DWORDX4", KB128}, {"LOAD_LDS_UBYTE", KU8},
+               {"LOAD_LDS_SBYTE", KI8},     {"LOAD_LDS_USHORT", KU16},
+               {"LOAD_LDS_SSHORT", KI16}};
     for (auto &a : dma)
       t.add(std::string(s.prefix) + a.suffix, flatAccess, Layout::Plain,
             uint16_t(a.kind | s.space << 8), reinterpret_cast<const void *>(uintptr_t(1u << 9)));

@@ -298,6 +298,50 @@ TEST_P(Asm, DsReadB64TrB8) {
   Report("ds_read_b64_tr_b8 result (8 * lane + byte)").expectEqual(out, want);
 }
 
+TEST_P(Asm, DsReadTransposeB4B6) {
+  if (!isGfx950())
+    GTEST_SKIP() << "ds_read_b64_tr_b4 and ds_read_b96_tr_b6 are gfx950 only";
+  auto m = load("ds_read_tr46_gfx950");
+  ASSERT_TRUE(m);
+  std::vector<uint8_t> src(1024);
+  for (auto &v : src)
+    v = (uint8_t)rng();
+  std::vector<uint32_t> slot(64);
+  std::iota(slot.begin(), slot.end(), 0u);
+  std::shuffle(slot.begin(), slot.end(), rng);
+  std::vector<uint32_t> addr(64);
+  for (int l = 0; l < 64; ++l)
+    addr[l] = slot[l] * 16;
+  uint64_t dsrc = upload(src), daddr = upload(addr), dout = alloc(512 + 1024);
+  EMU_LAUNCH(*m, "ds_read_tr46", {1, 1, 1}, {64, 1, 1},
+             ArgPack().add(dsrc).add(daddr).add(dout));
+  auto out = download<uint8_t>(dout, 512 + 1024);
+  // Bit j of the bytes at p, and element e of `bits` bits there.
+  auto bitAt = [](const uint8_t *p, unsigned j) { return (p[j / 8] >> (j % 8)) & 1u; };
+  auto elem = [&](const uint8_t *p, unsigned bits, unsigned e) {
+    unsigned v = 0;
+    for (unsigned b = 0; b < bits; ++b)
+      v |= bitAt(p, bits * e + b) << b;
+    return v;
+  };
+  int bad = 0;
+  for (unsigned bits : {4u, 6u})
+    for (int i = 0; i < 64; ++i)
+      for (unsigned e = 0; e < 16; ++e) {
+        // Lane i's element e is element i % 16 of what lane 16 * (i / 16) + e read.
+        const uint8_t *read = &src[16 * slot[16 * (i / 16) + e]];
+        unsigned want = elem(read, bits, unsigned(i % 16));
+        unsigned got = elem(&out[bits == 4 ? 8 * i : 512 + 16 * i], bits, e);
+        if (got != want && bad++ < 8)
+          ADD_FAILURE() << "tr_b" << bits << " lane " << i << " element " << e << ": got "
+                        << got << " expected " << want;
+      }
+  // The fourth dword of each tr_b6 lane is not written.
+  for (int i = 0; i < 64; ++i)
+    for (int k = 12; k < 16; ++k)
+      EXPECT_EQ(out[512 + 16 * i + k], 0) << "lane " << i;
+}
+
 TEST_P(Asm, PermlaneSwap) {
   if (!isGfx950())
     GTEST_SKIP() << "v_permlane16/32_swap_b32 are gfx950 only";
@@ -368,6 +412,45 @@ TEST_P(Asm, WaveKillAndHalt) {
     ASSERT_FALSE(err.empty()) << kernel << " ran on as if nothing happened";
     EXPECT_NE(err.find(what), std::string::npos) << kernel << ": " << err;
   }
+}
+
+// lds_narrow.s: byte and short LDS DMA extend to the lane's dword ("zero
+// extend to 32 bits and store the result into a data share", CDNA4 ISA,
+// FLAT opcodes); ds_append/ds_consume add or subtract the active lane count
+// at M0 + offset and return the old value to every active lane.
+TEST_P(Asm, NarrowLdsDmaAndAppend) {
+  auto m = load("lds_narrow");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> src(192);
+  for (auto &v : src)
+    v = uint32_t(rng());
+  src[0] = 0x80ff7f01u; // sign bits set and clear in each byte and half
+  uint64_t dsrc = upload(src), dout = alloc(13 * 64 * 4, 0xcd);
+  EMU_LAUNCH(*m, "lds_narrow", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dsrc).add(dout));
+  auto out = download<uint32_t>(dout, 13 * 64);
+  auto byteAt = [&](unsigned i) { return (src[i / 4] >> (8 * (i % 4))) & 0xff; };
+  auto halfAt = [&](unsigned i) { return byteAt(i) | byteAt(i + 1) << 8; };
+  auto sext = [](uint32_t v, unsigned bits) {
+    return v >= (1u << (bits - 1)) ? v - (1u << bits) : v; // modulo 2^32
+  };
+  std::vector<uint32_t> want(13 * 64);
+  for (unsigned l = 0; l < 64; ++l) {
+    uint32_t *r = &want[l];
+    r[0 * 64] = byteAt(3 * l);
+    r[1 * 64] = sext(byteAt(64 + l), 8);
+    r[2 * 64] = halfAt(128 + 2 * l);
+    r[3 * 64] = sext(halfAt(256 + 2 * l), 16);
+    r[4 * 64] = (src[l] >> 8) & 0xff;
+    r[5 * 64] = sext(src[l] >> 24, 8);
+    r[6 * 64] = src[l] >> 16;
+    r[7 * 64] = sext(~src[l] >> 16, 16);
+    r[8 * 64] = 100;
+    r[9 * 64] = l < 10 ? 164 : 7;
+    r[10 * 64] = 50;
+    r[11 * 64] = 174;
+    r[12 * 64] = uint32_t(50 - 64);
+  }
+  Report("lds_narrow out (row * 64 + lane)").expectEqual(out, want);
 }
 
 TEST_P(Negative, UnimplementedInstructionIsNamed) {
