@@ -32,6 +32,7 @@ class Control : public EmuTest {};
 class Grid : public EmuTest {};
 class Narrow : public EmuTest {};
 class Fp8 : public EmuTest {};
+class Append : public EmuTest {};
 
 template <typename T> std::vector<T> randomInts(std::mt19937_64 &rng, size_t n,
                                                 int64_t lo, int64_t hi) {
@@ -1170,6 +1171,7 @@ uint16_t divFixupF16Ref(uint16_t q, uint16_t den, uint16_t num) {
   if (std::isinf(d) || nu == 0) return sign;
   return sign | (q & 0x7fff);
 }
+
 } // namespace
 
 // _Float16 division (clang's f32 reciprocal iteration ending in
@@ -1547,6 +1549,85 @@ TEST_P(Fp8, ScaledBuiltins) {
   }
 }
 
+// append.hip: clang's __builtin_amdgcn_ds_append/ds_consume (LLVM puts the
+// LDS pointer in M0 and folds the rest into the offset), per workgroup on
+// its own LDS counter.
+TEST_P(Append, AppendConsume) {
+  auto m = load("append");
+  ASSERT_TRUE(m);
+  const int groups = 4, n = 64 * groups;
+  std::vector<int32_t> in(n);
+  for (auto &v : in)
+    v = int32_t(rng() & 0xff);
+  uint64_t din = upload(in), d1 = alloc(n * 4), d2 = alloc(n * 4), d3 = alloc(n * 4),
+           dfinal = alloc(groups * 4);
+  EMU_LAUNCH(*m, "append_consume", {groups, 1, 1}, {64, 1, 1},
+             ArgPack().add(din).add(d1).add(d2).add(d3).add(dfinal));
+  auto first = download<int32_t>(d1, n), second = download<int32_t>(d2, n),
+       third = download<int32_t>(d3, n), fin = download<int32_t>(dfinal, groups);
+  std::vector<int32_t> w1(n), w2(n), w3(n), wfin(groups);
+  for (int g = 0; g < groups; ++g) {
+    int odd = 0;
+    for (int l = 0; l < 64; ++l)
+      odd += in[g * 64 + l] & 1;
+    for (int l = 0; l < 64; ++l) {
+      int i = g * 64 + l;
+      w1[i] = (in[i] & 1) ? 10 : -1;
+      w2[i] = 10 + odd;
+      w3[i] = 10 + odd + 64;
+    }
+    wfin[g] = 10 + odd;
+  }
+  Report("first append").expectEqual(first, w1);
+  Report("second append").expectEqual(second, w2);
+  Report("consume").expectEqual(third, w3);
+  Report("final counter").expectEqual(fin, wfin);
+}
+
+// append.hip on gfx950: __builtin_amdgcn_prng_b32 and the stochastic
+// conversions to bf16 and f16. References from the CDNA4 pseudocode, on the
+// f32 bit pattern: the LFSR step, and for normal results the dropped
+// mantissa bits plus the top bits of the random value carrying into the
+// kept ones.
+TEST_P(Append, PrngAndStochasticRounding) {
+  if (!isGfx950())
+    GTEST_SKIP() << "v_prng_b32 and v_cvt_sr_bf16/f16_f32 are gfx950 only";
+  auto m = load("append");
+  ASSERT_TRUE(m);
+  const int n = 128;
+  std::vector<float> x(n);
+  std::vector<uint32_t> rnd(n);
+  std::uniform_real_distribution<float> unit(1.0f, 2.0f);
+  for (int i = 0; i < n; ++i) {
+    float v = std::ldexp(unit(rng), int(rng() % 28) - 13); // normal f16 range
+    x[i] = rng() & 1 ? -v : v;
+    rnd[i] = uint32_t(rng());
+  }
+  x[0] = 65504.0f; // the largest f16: any carry overflows to infinity
+  rnd[0] = 0xffffffffu;
+  x[1] = 1.0f;     // exact: no random value rounds it
+  rnd[1] = 0xffffffffu;
+  uint64_t dx = upload(x), dr = upload(rnd), dp = alloc(n * 4), ds = alloc(n * 4);
+  EMU_LAUNCH(*m, "prng_sr", {n / 64, 1, 1}, {64, 1, 1},
+             ArgPack().add(dx).add(dr).add(dp).add(ds));
+  auto prng = download<uint32_t>(dp, n), sr = download<uint32_t>(ds, n);
+  std::vector<uint32_t> wp(n), ws(n);
+  for (int i = 0; i < n; ++i) {
+    uint32_t r = rnd[i], bits = bitsOf(x[i]);
+    wp[i] = (r << 1) ^ ((r >> 31) ? 197u : 0u);
+    // bf16: the low 16 bits plus r[31:16]; a carry moves bit 16 up.
+    uint32_t bf = (bits >> 16) + (((bits & 0xffff) + (r >> 16)) >> 16);
+    // f16: the f32 mantissa's 13 low bits plus r[31:19]; a carry adds one
+    // unit in the last place of the truncated f16 (into the exponent, and
+    // from 65504 to infinity).
+    uint16_t h = toF16(double(floatOf(bits & ~0x1fffu)));
+    h = uint16_t(h + (((bits & 0x1fff) + (r >> 19)) >> 13));
+    ws[i] = (bf & 0xffff) | uint32_t(h) << 16;
+  }
+  Report("v_prng_b32").expectEqual(prng, wp);
+  Report("v_cvt_sr_bf16_f32 | v_cvt_sr_f16_f32 << 16").expectEqual(sr, ws);
+}
+
 #define EMU_INSTANTIATE(Suite)                                                 \
   INSTANTIATE_TEST_SUITE_P(Chips, Suite,                                       \
                            ::testing::Values(Chip::gfx942, Chip::gfx950),     \
@@ -1563,3 +1644,4 @@ EMU_INSTANTIATE(Control);
 EMU_INSTANTIATE(Grid);
 EMU_INSTANTIATE(Narrow);
 EMU_INSTANTIATE(Fp8);
+EMU_INSTANTIATE(Append);
