@@ -229,6 +229,11 @@ void registerControlOps(OpTable &t) {
         // which the emulator does not record: no instruction reads them
         // without a trap handler.
         "V_CLREXCP",
+        // V_MFMA_LD_SCALE_B32 (gfx950) loads the block scales of the scaled
+        // MFMA that follows it; the disassembler reads that pair as one
+        // 16-byte v_mfma_scale_* (Mfma*.cpp), so it decodes alone only
+        // when no MFMA follows, and its scales reach no instruction.
+        "V_MFMA_LD_SCALE_B32",
         // A VALU slot that does nothing: hand-written code pads hazards with it.
         "V_NOP"})
     t.add(name, nop);

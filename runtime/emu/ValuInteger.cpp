@@ -321,6 +321,46 @@ template <bool Signed> void madWide(Wave &w, const Inst &in) {
     writeScalar64(w, in.dst[1], carry & exec);
 }
 
+/// V_QSAD_PK_U16_U8, V_MQSAD_PK_U16_U8, V_MQSAD_U32_U8 (CDNA3 ISA, VOP3A):
+/// four V_SAD_U8 (or V_MSAD_U8, which skips reference bytes of 0) of the
+/// 4-byte windows S0[8i+31 : 8i] of the 8-byte S0 against the 4 bytes of
+/// S1, each added to entry i of S2; the results are truncated to 16 bits and
+/// packed into 64 (the _pk forms, S2 four u16) or kept as four dwords (S2
+/// four u32).
+enum QuadSad { QsadPk, MqsadPk, MqsadU32 };
+template <QuadSad K> void quadSad(Wave &w, const Inst &in) {
+  if (in.clamp) {
+    w.fault("clamp on an integer VALU operation is not modelled");
+    return;
+  }
+  uint64_t exec = w.exec();
+  Wide s0;
+  fetch64(w, in, 0, true, false, s0);
+  alignas(64) uint32_t b1[kLanes], b2[4][kLanes];
+  const uint32_t *s1 = lanes(w, in.src[1], b1);
+  const unsigned parts = K == MqsadU32 ? 4 : 2;
+  const uint32_t *s2[4];
+  for (unsigned p = 0; p < parts; ++p)
+    s2[p] = lanes(w, in.src[2], b2[p], p);
+  bool masked = K != QsadPk;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint32_t r[4];
+    for (unsigned i = 0; i < 4; ++i) {
+      uint32_t acc = K == MqsadU32 ? s2[i][l] : (s2[i / 2][l] >> (16 * (i % 2))) & 0xffff;
+      r[i] = sadBytes(uint32_t(s0.v[l] >> (8 * i)), s1[l], masked) + acc;
+    }
+    if (K == MqsadU32) {
+      for (unsigned i = 0; i < 4; ++i)
+        w.row(in.dst[0].reg + i)[l] = r[i];
+    } else {
+      w.row(in.dst[0].reg)[l] = (r[0] & 0xffff) | r[1] << 16;
+      w.row(in.dst[0].reg + 1)[l] = (r[2] & 0xffff) | r[3] << 16;
+    }
+  }
+}
+
 } // namespace
 
 /// V_PRNG_B32 (CDNA4, VOP1): one step of a 32-bit LFSR,
@@ -402,6 +442,9 @@ void registerValuIntegerOps(OpTable &t) {
   REG64("V_MOV_B64", MovB64)
 #undef REG64
   t.add("V_MAD_U64_U32", madWide<false>, V);
+  t.add("V_QSAD_PK_U16_U8", quadSad<QsadPk>, V);
+  t.add("V_MQSAD_PK_U16_U8", quadSad<MqsadPk>, V);
+  t.add("V_MQSAD_U32_U8", quadSad<MqsadU32>, V);
   t.add("V_MAD_I64_I32", madWide<true>, V);
 }
 

@@ -132,18 +132,22 @@ void pk16(Wave &w, const Inst &in) {
 /// operand (LLVM notes that before gfx11 it is the f16 in the low half and 0
 /// in the high half; no test covers constants yet). The e64 encoding's
 /// neg/abs/clamp/omod are refused: the guides
-/// do not say how a 32-bit VOP3 modifier applies to a packed pair; SDWA is
-/// refused at decode (refuseForms).
+/// do not say how a 32-bit VOP3 modifier applies to a packed pair. SDWA
+/// works on the packed dwords as on any 32-bit operand (CDNA3 ISA, "SDWA"):
+/// src0_sel/src1_sel pick the byte or word of each source, zero-extended
+/// (sext is an integer modifier and is refused with neg/abs), into the
+/// dword whose two halves are multiplied, and dst_sel/dst_unused place the
+/// packed result; the accumulator is the whole destination register.
 void pkFmacF16(Wave &w, const Inst &in) {
   if (in.clamp || in.omod ||
-      ((in.src[0].mods | in.src[1].mods | in.src[2].mods) & (kModNeg | kModAbs))) {
-    w.fault("neg, abs, clamp or omod on v_pk_fmac_f16 is not modelled");
+      ((in.src[0].mods | in.src[1].mods | in.src[2].mods) & (kModNeg | kModAbs | kModSext))) {
+    w.fault("neg, abs, sext, clamp or omod on v_pk_fmac_f16 is not modelled");
     return;
   }
   uint64_t mask = dppWriteMask(w, in, w.exec());
   alignas(64) uint32_t b0[kLanes], b1[kLanes], r[kLanes];
   const uint32_t *a = fetchSrc(w, in, 0, Ty::B32, b0);
-  const uint32_t *b = lanes(w, in.src[1], b1);
+  const uint32_t *b = fetchSrc(w, in, 1, Ty::B32, b1);
   const uint32_t *d = w.row(in.dst[0].reg);
   for (int l = 0; l < kLanes; ++l) {
     uint32_t out = 0;
@@ -155,7 +159,10 @@ void pkFmacF16(Wave &w, const Inst &in) {
     }
     r[l] = out;
   }
-  writeMasked(w.row(in.dst[0].reg), r, mask);
+  if (in.form & kFormSdwa)
+    writeResult(w, in, r, Ty::B32, mask);
+  else
+    writeMasked(w.row(in.dst[0].reg), r, mask);
 }
 
 /// v_pk_{fma,mul,add}_f32 and v_pk_mov_b32: each source is a 64-bit pair;
@@ -363,7 +370,6 @@ void registerValuPackedOps(OpTable &t) {
   for (auto &e : pks)
     t.add(e.name, pk16, P, e.op);
   t.add("V_PK_FMAC_F16", pkFmacF16, V, 0);
-  t.refuseForms("V_PK_FMAC_F16", kFormSdwa);
   t.add("V_PK_FMA_F32", pkF32, P, PkFmaF32);
   t.add("V_PK_MUL_F32", pkF32, P, PkMulF32);
   t.add("V_PK_ADD_F32", pkF32, P, PkAddF32);

@@ -121,6 +121,14 @@ void registerValuTranscendentalOps(OpTable &t) {
   const Layout V = Layout::Vop;
 #define REG(NAME, OP) t.add(NAME, vop<OP>, V);
   REG("V_EXP_F32", ExpF32) REG("V_LOG_F32", LogF32) REG("V_RCP_F32", RcpF32)
+  // V_EXP_LEGACY_F32 / V_LOG_LEGACY_F32 (gfx9 VOP1 0x4b/0x4c, decoded for
+  // gfx942 and gfx950; the CDNA4 guide no longer lists them): the Vega guide
+  // gives them V_EXP_F32's and V_LOG_F32's pseudocode (pow(2, S0),
+  // APPROX_LOG2 with log(1) = 0 and -NaN below 0) and says only that the
+  // results differ slightly in the last bits, which both approximations'
+  // error bounds cover. They run as v_exp_f32 / v_log_f32, in every
+  // encoding.
+  REG("V_EXP_LEGACY_F32", ExpF32) REG("V_LOG_LEGACY_F32", LogF32)
   REG("V_RCP_IFLAG_F32", RcpF32) REG("V_RSQ_F32", RsqF32) REG("V_SQRT_F32", SqrtF32)
   REG("V_SIN_F32", SinF32) REG("V_COS_F32", CosF32)
   REG("V_EXP_F16", ExpF16) REG("V_LOG_F16", LogF16) REG("V_RCP_F16", RcpF16)

@@ -3,7 +3,7 @@
 // The kernels of test/emu/asm/valu_int.s, valu_float.s, valu_f64.s,
 // valu_cmp.s, valu_pk.s, valu_lanes.s, valu_carry_dpp.s, valu_const.s,
 // valu_special.s, valu_dot.s, valu_16bit.s, valu_gfx950.s, cvt_fp8.s,
-// cvt_scale_gfx950.s, valu_f16mad.s, valu_sr_gfx950.s, salu.s and salu2.s run one op per output row on per-lane inputs: random values, with
+// cvt_scale_gfx950.s, valu_f16mad.s, valu_sr_gfx950.s, valu_legacy.s, salu.s and salu2.s run one op per output row on per-lane inputs: random values, with
 // hand-picked edge cases in the first lanes. Every row is compared with a reference written
 // here from the op's description in the CDNA3 ISA guide (and, where the
 // guide is terse, with what LLVM's own lowering relies on; each such case
@@ -2827,6 +2827,7 @@ std::vector<Row> valuGfx950SrRows(const std::vector<uint32_t> &A) {
       {"v_cvt_sr_bf16_f32 -|a| op_sel:[0,0,1]", [=](uint32_t a, uint32_t b, uint32_t c, int) {
          return (c & 0xffffu) | srBf16(a | 0x80000000u, b) << 16;
        }, R::PkBf16NaN},
+      {"v_mfma_ld_scale_b32 alone (c kept)", [](uint32_t, uint32_t, uint32_t c, int) { return c; }},
   };
 }
 
@@ -2883,8 +2884,87 @@ TEST_P(Alu, ValuGfx950Sr) {
   for (int l = 40; l < 48; ++l)
     a[l] = special[l - 40];
   auto rows = valuGfx950SrRows(a);
-  ASSERT_EQ(rows.size(), 11u);
+  ASSERT_EQ(rows.size(), 12u);
   run("valu_sr_gfx950", rows, a, b, c);
+}
+
+namespace {
+
+/// V_SAD_U8 / V_MSAD_U8 of the 4-byte window at byte `at` of the 8-byte
+/// S0 against S1, plus `acc`, byte by byte.
+uint32_t quadSadRef(uint64_t s0, uint32_t s1, unsigned at, uint32_t acc, bool masked) {
+  uint32_t sum = acc;
+  for (unsigned k = 0; k < 4; ++k) {
+    int x = int(field(s0, 8 * (at + k), 8)), ref = int(field(s1, 8 * k, 8));
+    if (masked && ref == 0)
+      continue;
+    sum += uint32_t(x > ref ? x - ref : ref - x);
+  }
+  return sum;
+}
+
+std::vector<Row> valuLegacyRows(const std::vector<uint32_t> &A) {
+  using R = Row;
+  std::vector<Row> rows;
+  for (Tr op : {Tr::Exp, Tr::Log}) {
+    std::string name = op == Tr::Exp ? "v_exp_legacy_f32" : "v_log_legacy_f32";
+    for (const char *form : {"_e32", "_e64", "_sdwa"})
+      rows.push_back({name + form, [op](uint32_t a, uint32_t, uint32_t, int l) {
+                        return l < 24 ? trF32(op, a) : kAny;
+                      }, R::F32NaN});
+    rows.push_back({name + "_dpp quad_perm:[1,0,3,2]", [op, A](uint32_t, uint32_t, uint32_t, int l) {
+                      return l < 24 ? trF32(op, A[l ^ 1]) : kAny;
+                    }, R::F32NaN});
+  }
+  // SDWA: src0 a.WORD_1 and src1 b.WORD_0 zero-extended, so the high halves
+  // multiply 0 * 0 into c's high half; dst_sel WORD_1 keeps the low half of
+  // that packed result and puts it over c's high half.
+  rows.push_back({"v_pk_fmac_f16_sdwa", [](uint32_t a, uint32_t b, uint32_t c, int) {
+                    return (c & 0xffff) | (madF16Ref(a >> 16, b & 0xffff, c & 0xffff) & 0xffff) << 16;
+                  }, R::PkF16NaN});
+  // S0 = {a, b}, S1 = c; S2 = {b, c} (four u16) or {a, b, c, a ^ b}.
+  auto pk = [](bool masked, bool high) {
+    return [=](uint32_t a, uint32_t b, uint32_t c, int) {
+      uint64_t s0 = wide(a, b), s2 = wide(b, c);
+      uint32_t r = 0;
+      for (unsigned i = 0; i < 2; ++i) {
+        unsigned e = 2 * high + i;
+        r |= (quadSadRef(s0, c, e, uint32_t(field(s2, 16 * e, 16)), masked) & 0xffff) << (16 * i);
+      }
+      return r;
+    };
+  };
+  rows.push_back({"v_qsad_pk_u16_u8 lo", pk(false, false)});
+  rows.push_back({"v_qsad_pk_u16_u8 hi", pk(false, true)});
+  rows.push_back({"v_mqsad_pk_u16_u8 lo", pk(true, false)});
+  rows.push_back({"v_mqsad_pk_u16_u8 hi", pk(true, true)});
+  for (unsigned e = 0; e < 4; ++e)
+    rows.push_back({"v_mqsad_u32_u8 dword " + std::to_string(e), [e](uint32_t a, uint32_t b, uint32_t c, int) {
+                      uint32_t acc[4] = {a, b, c, a ^ b};
+                      return quadSadRef(wide(a, b), c, e, acc[e], true);
+                    }});
+  return rows;
+}
+
+} // namespace
+
+TEST_P(Alu, ValuLegacyAndQuadSad) {
+  auto a = random32(), b = random32(), c = random32();
+  // Lanes 0..23: the transcendental special values (exact results).
+  const uint32_t f32s[24] = {0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+                             0x7f800001, 0xbf800000, 0x3f800000, 0x40800000,
+                             0x3e800000, 0x40000000, 0xc0000000, 0x00000001,
+                             0x80400000, 0x7e800000, 0x00800000, 0x41800000,
+                             0x3f000000, 0xc2fc0000, 0xc2fe0000, 0x43000000,
+                             0x40400000, 0x4b800000, 0x3d800000};
+  for (int l = 0; l < 24; ++l)
+    a[l] = f32s[l];
+  // Lanes 24..31: reference bytes of 0 in c (the masked SADs skip them).
+  for (int l = 24; l < 32; ++l)
+    c[l] &= l % 2 ? 0xff00ff00u : 0x00ff00ffu;
+  auto rows = valuLegacyRows(a);
+  ASSERT_EQ(rows.size(), 17u);
+  run("valu_legacy", rows, a, b, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, Alu, ::testing::Values(Chip::gfx942, Chip::gfx950), chipParamName);

@@ -460,8 +460,8 @@ TEST_P(Negative, UnimplementedInstructionIsNamed) {
   std::string err =
       launch(*m, "unsupported", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
   ASSERT_FALSE(err.empty())
-      << "v_mqsad_u32_u8 ran without error: the emulator guessed a result";
-  EXPECT_NE(err.find("v_mqsad_u32_u8"), std::string::npos)
+      << "ds_condxchg32_rtn_b64 ran without error: the emulator guessed a result";
+  EXPECT_NE(err.find("ds_condxchg32_rtn_b64"), std::string::npos)
       << "the error does not name the instruction: " << err;
 }
 

@@ -1,9 +1,9 @@
 //===- unsupported.s - An instruction the emulator does not implement ------===//
 //
-// v_mqsad_u32_u8 (a video-coding masked quad sum of absolute differences)
-// exists on gfx942 and gfx950 but no kernel kcc emits or tests uses it, so the
-// emulator is expected not to implement it: the launch must fail with an
-// error that names the instruction, never guess a result.
+// ds_condxchg32_rtn_b64 exists on gfx942 and gfx950, but the CDNA guides
+// give it a name and no semantics, so the emulator does not implement it:
+// the launch must fail with an error that names the instruction, never
+// guess a result.
 //
 // Arguments: out (u32[64]); one wave.
 //
@@ -19,7 +19,7 @@ unsupported:
   v_mov_b32_e32 v2, 1
   v_mov_b32_e32 v3, 2
   v_mov_b32_e32 v4, 3
-  v_mqsad_u32_u8 v[6:9], v[2:3], v4, v[6:9]
+  ds_condxchg32_rtn_b64 v[6:7], v1, v[2:3]
   s_waitcnt lgkmcnt(0)
   global_store_dword v1, v6, s[4:5]
   s_endpgm

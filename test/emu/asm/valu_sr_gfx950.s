@@ -2,11 +2,11 @@
 //
 // v_prng_b32 (e32, e64, SDWA, DPP), v_ashr_pk_i8_i32 / v_ashr_pk_u8_i32
 // (with op_sel), v_cvt_sr_f16_f32 and v_cvt_sr_bf16_f32 (with op_sel and
-// modifiers), one wave; before each op the destination holds c. Each
-// result goes to its own 64-lane row of out; AluTests.cpp
-// (Alu.ValuGfx950Sr) lists the rows.
+// modifiers), and a v_mfma_ld_scale_b32 no MFMA follows, one wave; before
+// each op the destination holds c. Each result goes to its own 64-lane row
+// of out; AluTests.cpp (Alu.ValuGfx950Sr) lists the rows.
 //
-// Arguments: a, b, c (u32[64]), out (u32[11 * 64]). v1 = a, v2 = b, v3 = c.
+// Arguments: a, b, c (u32[64]), out (u32[12 * 64]). v1 = a, v2 = b, v3 = c.
 //
 //===----------------------------------------------------------------------===//
   .amdhsa_code_object_version 5
@@ -73,6 +73,11 @@ valu_sr_gfx950:
   // out[10]: v_cvt_sr_bf16_f32 -|a|, b op_sel:[0,0,1]
   v_mov_b32_e32 v4, v3
   v_cvt_sr_bf16_f32 v4, -|v1|, v2 op_sel:[0,0,1]
+  ST v4
+  // out[11]: v_mfma_ld_scale_b32 with no MFMA after it changes nothing
+  v_mov_b32_e32 v4, v3
+  v_mfma_ld_scale_b32 v1, v2
+  v_nop
   ST v4
   s_endpgm
 .Lfunc_end0:

@@ -1,5 +1,6 @@
 // Input of emu-coverage.test: a clang-built kernel the emulator runs, and one
-// with an instruction it does not implement (v_mqsad_u32_u8, via inline asm).
+// with an instruction it does not implement (ds_condxchg32_rtn_b64, whose
+// semantics the CDNA guides do not give, via inline asm).
 #define KERNEL extern "C" __attribute__((global))
 
 KERNEL void saxpy(const float *x, float *y, float a) {
@@ -7,9 +8,8 @@ KERNEL void saxpy(const float *x, float *y, float a) {
   y[i] = a * x[i] + y[i];
 }
 
-KERNEL void uses_mqsad(unsigned long long *out) {
-  unsigned long long src = out[0];
-  unsigned long long acc[2] = {0, 0};
-  asm volatile("v_mqsad_u32_u8 %0, %1, %2, %0" : "+v"(*(__attribute__((ext_vector_type(4))) unsigned *)acc) : "v"(src), "v"(1u));
-  out[1] = acc[0];
+KERNEL void uses_condxchg(unsigned long long *out) {
+  unsigned long long data = out[0], old;
+  asm volatile("ds_condxchg32_rtn_b64 %0, %1, %2" : "=v"(old) : "v"(0u), "v"(data) : "memory");
+  out[1] = old;
 }
