@@ -32,8 +32,7 @@
 // The SDWA forms of the four conversions from 8 bits have no dst_sel (LLVM's
 // "NoDstSel" SDWA): their control immediates are clamp, omod, src0_sel, which
 // the decoder's generic SDWA reading would take for dst_sel/dst_unused. The
-// DPP form of the packed ones is a 64-bit result's DPP, which LLVM accepts
-// with row_newbcast only; it is not modelled and decodes as unsupported.
+// DPP form of the packed ones is a 64-bit result's DPP (newbcastLanes).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/MiniFloat.h"
@@ -104,13 +103,48 @@ template <bool Bf8> void cvtF32F8(Wave &w, const Inst &original) {
   writeResult(w, in, r, Ty::F32, mask);
 }
 
+/// The DPP form of the packed conversions is a 64-bit result's DPP, which
+/// gfx9 defines for row_newbcast only (LLVM: "64 bit dpp only supports
+/// row_newbcast"): row_newbcast:N reads lane N of each 16-lane row (the
+/// encoding, 0x150 + N, that gfx10 names row_share). A lane whose source
+/// lane has EXEC off reads 0 under bound_ctrl and is not written otherwise;
+/// row_mask and bank_mask disable writes as for any DPP.
+bool newbcastLanes(Wave &w, const Inst &in, const uint32_t *src, uint32_t *out,
+                   uint64_t &mask) {
+  if (in.dppCtrl < 0x150 || in.dppCtrl > 0x15f) {
+    w.fault("DPP control " + hex(in.dppCtrl) +
+            " on a 64-bit result: only row_newbcast is defined");
+    return false;
+  }
+  uint64_t exec = w.exec();
+  mask = 0;
+  for (int l = 0; l < kLanes; ++l) {
+    int s = (l & ~15) | int(in.dppCtrl & 15);
+    bool valid = (exec >> s) & 1;
+    out[l] = valid ? src[s] : 0;
+    if (!((exec >> l) & 1) || !((in.rowMask >> (l >> 4)) & 1) ||
+        !((in.bankMask >> ((l >> 2) & 3)) & 1) || (!valid && !in.boundCtrl))
+      continue;
+    mask |= 1ull << l;
+  }
+  return true;
+}
+
 template <bool Bf8> void cvtPkF32F8(Wave &w, const Inst &original) {
   Inst storage;
   const Inst &in = readable(original, storage);
   const MiniFloat &f = fp8Format(w, Bf8);
   uint64_t exec = w.exec();
   alignas(64) uint32_t b0[kLanes];
-  const uint32_t *a = fetchSrc(w, in, 0, Ty::B32, b0);
+  const uint32_t *a;
+  if (in.form & kFormDpp) {
+    alignas(64) uint32_t raw[kLanes];
+    if (!newbcastLanes(w, in, lanes(w, in.src[0], raw), b0, exec))
+      return;
+    a = b0;
+  } else {
+    a = fetchSrc(w, in, 0, Ty::B32, b0);
+  }
   uint32_t *lo = w.row(in.dst[0].reg), *hi = w.row(in.dst[0].reg + 1);
   for (int l = 0; l < kLanes; ++l) {
     if (!((exec >> l) & 1))
@@ -206,8 +240,6 @@ void registerValuFp8Ops(OpTable &t) {
   t.add("V_CVT_F32_BF8", cvtF32F8<true>, V);
   t.add("V_CVT_PK_F32_FP8", cvtPkF32F8<false>, V);
   t.add("V_CVT_PK_F32_BF8", cvtPkF32F8<true>, V);
-  t.refuseForms("V_CVT_PK_F32_FP8", kFormDpp);
-  t.refuseForms("V_CVT_PK_F32_BF8", kFormDpp);
   // VOP3 only; their last control immediate is op_sel, not clamp.
   t.add("V_CVT_PK_FP8_F32", cvtPkF8F32<false>, P);
   t.add("V_CVT_PK_BF8_F32", cvtPkF8F32<true>, P);

@@ -2396,15 +2396,15 @@ std::vector<Row> cvtFp8Rows(bool ocp, const std::vector<uint32_t> &all) {
   for (const Fp8Spec *s : {&fp8, &bf8})
     for (int i = 0; i < 4; ++i)
       rows.push_back({std::string(s == &fp8 ? "v_cvt_f32_fp8" : "v_cvt_f32_bf8") + " byte " + std::to_string(i),
-                      [s, i, byteOf](uint32_t a, uint32_t, uint32_t, int) { return f32Result(fp8Value(byteOf(a, i), *s)); },
+                      [spec = *s, i, byteOf](uint32_t a, uint32_t, uint32_t, int) { return f32Result(fp8Value(byteOf(a, i), spec)); },
                       Row::F32NaN});
   for (const Fp8Spec *s : {&fp8, &bf8})
     for (int word = 0; word < 2; ++word)
       for (int half = 0; half < 2; ++half)
         rows.push_back({std::string(s == &fp8 ? "v_cvt_pk_f32_fp8" : "v_cvt_pk_f32_bf8") + " word " +
                             std::to_string(word) + (half ? " hi" : " lo"),
-                        [s, word, half, byteOf](uint32_t a, uint32_t, uint32_t, int) {
-                          return f32Result(fp8Value(byteOf(a, 2 * word + half), *s));
+                        [spec = *s, word, half, byteOf](uint32_t a, uint32_t, uint32_t, int) {
+                          return f32Result(fp8Value(byteOf(a, 2 * word + half), spec));
                         },
                         Row::F32NaN});
   rows.push_back({"v_cvt_f32_bf8_e64 clamp", [=](uint32_t a, uint32_t, uint32_t, int) { return f32Result(fp8Value(a & 0xff, bf8), 1, true); }, Row::F32NaN});
@@ -2439,6 +2439,22 @@ std::vector<Row> cvtFp8Rows(bool ocp, const std::vector<uint32_t> &all) {
   rows.push_back({"v_cvt_off_f32_i4 a", [](uint32_t a, uint32_t, uint32_t, int) { return f32Result(offTable[a & 15]); }});
   rows.push_back({"v_cvt_off_f32_i4_sdwa byte 2", [](uint32_t a, uint32_t, uint32_t, int) { return f32Result(offTable[(a >> 16) & 15]); }});
   rows.push_back({"v_cvt_off_f32_i4_e64 c mul:4", [](uint32_t, uint32_t, uint32_t c, int) { return f32Result(offTable[c & 15], 4); }});
+  // DPP of the 64-bit result: row_newbcast:N reads lane N of the lane's row
+  // (16 lanes); row_mask/bank_mask leave the other lanes' registers alone.
+  for (int half = 0; half < 2; ++half)
+    rows.push_back({std::string("v_cvt_pk_f32_fp8_dpp row_newbcast:3") + (half ? " hi" : " lo"),
+                    [=](uint32_t, uint32_t, uint32_t, int l) {
+                      return f32Result(fp8Value(byteOf(all[(l & ~15) + 3], half), fp8));
+                    },
+                    Row::F32NaN});
+  for (int half = 0; half < 2; ++half)
+    rows.push_back({std::string("v_cvt_pk_f32_bf8_dpp row_newbcast:14 row_mask:0x5 bank_mask:0xa") +
+                        (half ? " hi" : " lo"),
+                    [=](uint32_t, uint32_t, uint32_t c, int l) {
+                      bool written = ((0x5 >> (l / 16)) & 1) && ((0xa >> ((l / 4) % 4)) & 1);
+                      return written ? f32Result(fp8Value(byteOf(all[(l & ~15) + 14], half), bf8)) : c;
+                    },
+                    Row::F32NaN});
   return rows;
 }
 
@@ -2477,7 +2493,7 @@ TEST_P(Alu, Fp8Conversions) {
     c[l] = l < int(edge.size()) ? bitsOf(edge[(l + 7) % edge.size()]) : randomFloat();
   }
   auto rows = cvtFp8Rows(isGfx950(), a);
-  ASSERT_EQ(rows.size(), 36u);
+  ASSERT_EQ(rows.size(), 40u);
   run("cvt_fp8", rows, a, b, c);
 }
 

@@ -491,9 +491,8 @@ TEST_P(Negative, Fp16OverflowModeIsRefused) {
   }
 }
 
-// What the scaled conversions refuse (a NaN scale, a NaN to FP4) and the
-// unmodelled DPP form of v_cvt_pk_f32_fp8: each launch fails with an error
-// saying what, instead of storing a guess.
+// What the scaled conversions refuse (a NaN scale, a NaN to FP4): each
+// launch fails with an error saying what, instead of storing a guess.
 TEST_P(Negative, UndocumentedConversionsAreRefused) {
   if (!isGfx950())
     GTEST_SKIP() << "v_cvt_scalef32_* are gfx950 only";
@@ -501,8 +500,7 @@ TEST_P(Negative, UndocumentedConversionsAreRefused) {
   ASSERT_TRUE(m);
   const std::pair<const char *, const char *> cases[] = {
       {"cvt_nan_scale", "NaN scale"},
-      {"cvt_nan_to_fp4", "NaN to FP4"},
-      {"cvt_pk_f32_fp8_dpp", "unsupported instruction"}};
+      {"cvt_nan_to_fp4", "NaN to FP4"}};
   for (auto [kernel, what] : cases) {
     uint64_t dout = alloc(64 * 4);
     std::string err = launch(*m, kernel, {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));

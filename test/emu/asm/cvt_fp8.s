@@ -7,7 +7,7 @@
 // op that writes part of a register the destination holds a. Each result goes
 // to its own 64-lane row of out; AluTests.cpp (Fp8Conversions) lists the rows.
 //
-// Arguments: a, b, c (u32[64]), out (u32[36 * 64]). v1 = a, v2 = b,
+// Arguments: a, b, c (u32[64]), out (u32[40 * 64]). v1 = a, v2 = b,
 // v3 = c, and v5 = a * 0x9e3779b1 (the random bits of the stochastic
 // roundings).
 //
@@ -161,6 +161,20 @@ cvt_fp8:
   v_mov_b32_e32 v4, v1
   v_cvt_off_f32_i4_e64 v4, v3 mul:4
   ST v4
+  // out[36], out[37]: v_cvt_pk_f32_fp8_dpp row_newbcast:3 (word 0 of lane 3
+  // of the lane's row), lo and hi
+  v_mov_b32_e32 v6, v3
+  v_mov_b32_e32 v7, v3
+  v_cvt_pk_f32_fp8_dpp v[6:7], v1 row_newbcast:3 row_mask:0xf bank_mask:0xf
+  ST v6
+  ST v7
+  // out[38], out[39]: v_cvt_pk_f32_bf8_dpp row_newbcast:14 with rows 0, 2
+  // and banks 1, 3 written (the other lanes keep c), lo and hi
+  v_mov_b32_e32 v6, v3
+  v_mov_b32_e32 v7, v3
+  v_cvt_pk_f32_bf8_dpp v[6:7], v1 row_newbcast:14 row_mask:0x5 bank_mask:0xa
+  ST v6
+  ST v7
   s_endpgm
 .Lfunc_end0:
   .size cvt_fp8, .Lfunc_end0-cvt_fp8

@@ -2,9 +2,8 @@
 //
 // What the scaled conversions refuse rather than guess (ValuScaleCvt.cpp): a
 // scale whose exponent is 255 (cvt_nan_scale) and a NaN going to FP4, which
-// has no NaN (cvt_nan_to_fp4); and the DPP form of v_cvt_pk_f32_fp8, a
-// 64-bit result's DPP the emulator does not model (cvt_pk_f32_fp8_dpp).
-// Each launch must fail with an error, never store a result.
+// has no NaN (cvt_nan_to_fp4). Each launch must fail with an error, never
+// store a result.
 //
 // Arguments: out (u32[64]); one wave. gfx950 only.
 //
@@ -70,35 +69,6 @@ cvt_nan_to_fp4:
     .amdhsa_next_free_sgpr 8
     .amdhsa_accum_offset 16
   .end_amdhsa_kernel
-  .text
-  .globl cvt_pk_f32_fp8_dpp
-  .p2align 8
-  .type cvt_pk_f32_fp8_dpp,@function
-cvt_pk_f32_fp8_dpp:
-  s_load_dwordx2 s[4:5], s[0:1], 0x0
-  v_lshlrev_b32_e32 v1, 2, v0
-  v_mov_b32_e32 v4, 0x38
-  v_cvt_pk_f32_fp8_dpp v[6:7], v4 row_newbcast:1 row_mask:0xf bank_mask:0xf
-  s_waitcnt lgkmcnt(0)
-  global_store_dword v1, v6, s[4:5]
-  s_endpgm
-.Lcvt_pk_f32_fp8_dpp_end:
-  .size cvt_pk_f32_fp8_dpp, .Lcvt_pk_f32_fp8_dpp_end-cvt_pk_f32_fp8_dpp
-
-  .rodata
-  .p2align 6
-  .amdhsa_kernel cvt_pk_f32_fp8_dpp
-    .amdhsa_group_segment_fixed_size 0
-    .amdhsa_private_segment_fixed_size 0
-    .amdhsa_kernarg_size 8
-    .amdhsa_user_sgpr_count 2
-    .amdhsa_user_sgpr_kernarg_segment_ptr 1
-    .amdhsa_system_sgpr_workgroup_id_x 1
-    .amdhsa_system_vgpr_workitem_id 0
-    .amdhsa_next_free_vgpr 16
-    .amdhsa_next_free_sgpr 8
-    .amdhsa_accum_offset 16
-  .end_amdhsa_kernel
 
   .amdgpu_metadata
 ---
@@ -136,24 +106,6 @@ amdhsa.kernels:
     .sgpr_count:     14
     .sgpr_spill_count: 0
     .symbol:         cvt_nan_to_fp4.kd
-    .vgpr_count:     16
-    .vgpr_spill_count: 0
-    .wavefront_size: 64
-  - .agpr_count:     0
-    .args:
-      - .address_space:  global
-        .offset:         0
-        .size:           8
-        .value_kind:     global_buffer
-    .group_segment_fixed_size: 0
-    .kernarg_segment_align: 8
-    .kernarg_segment_size: 8
-    .max_flat_workgroup_size: 64
-    .name:           cvt_pk_f32_fp8_dpp
-    .private_segment_fixed_size: 0
-    .sgpr_count:     14
-    .sgpr_spill_count: 0
-    .symbol:         cvt_pk_f32_fp8_dpp.kd
     .vgpr_count:     16
     .vgpr_spill_count: 0
     .wavefront_size: 64
