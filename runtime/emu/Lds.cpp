@@ -20,9 +20,8 @@
 // larger than 64 KiB and its guide does not say whether M0[17:16] count, so
 // an M0 with those bits set is refused rather than guessed.
 // ds_append/ds_consume: see dsAppend.
-// ds_read_b64_tr_b4 and ds_read_b96_tr_b6: see dsReadTrWide.
-// Not implemented: ds_condxchg32_rtn_b64 (the CDNA guides do not define it
-// beyond its name).
+// ds_read_b64_tr_b4 and ds_read_b96_tr_b6: see dsReadTrWide;
+// ds_condxchg32_rtn_b64: see dsCondxchg.
 //
 // ds_read_b64_tr_b16 (gfx950): within each 16-lane group, the 16 lanes'
 // 8-byte reads form a 4 x 16 tile of 16-bit elements (row r = lanes
@@ -528,6 +527,39 @@ void dsAppend(Wave &w, const Inst &in) {
       d[l] = old;
 }
 
+/// DS_CONDXCHG32_RTN_B64 (CDNA4 ISA, DS opcode 126): two conditional
+/// exchanges at the 8-byte-aligned dword pair (vaddr + offset) & 0xfff8
+/// (the guide's mask, a 64 KiB window on both chips). Each returns the old
+/// dword and, when bit 31 of its data dword is set, writes that dword's bits
+/// 30:0 with bit 31 clear.
+void dsCondxchg(Wave &w, const Inst &in) {
+  uint64_t exec = w.exec();
+  int64_t offset = in.nctrl ? in.ctrl[0] : 0;
+  const uint32_t *addr = w.row(in.src[0].reg);
+  const uint32_t *d0 = w.row(in.src[1].reg), *d1 = w.row(in.src[1].reg + 1);
+  bool wrote = false;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!((exec >> l) & 1))
+      continue;
+    uint64_t a = (addr[l] + uint32_t(offset)) & 0xfff8u;
+    if (!ldsRange(w, a, 8, l, "atomic"))
+      return;
+    logMem(w, MemSpace::Lds, kMemAtomic, l, a, 8);
+    uint32_t data[2] = {d0[l], d1[l]}, old[2];
+    std::memcpy(old, &w.wg->lds[a], 8);
+    for (int i = 0; i < 2; ++i)
+      if (data[i] >> 31) {
+        uint32_t v = data[i] & 0x7fffffffu;
+        std::memcpy(&w.wg->lds[a + 4 * i], &v, 4);
+        wrote = true;
+      }
+    w.row(in.dst[0].reg)[l] = old[0];
+    w.row(in.dst[0].reg + 1)[l] = old[1];
+  }
+  if (wrote)
+    ++*w.dispatch->progress;
+}
+
 void dsNop(Wave &, const Inst &) {}
 
 } // namespace
@@ -611,6 +643,7 @@ void registerLdsOps(OpTable &t) {
   t.add("DS_READ_ADDTID_B32", dsAddTid, Layout::Plain, 0);
   t.add("DS_WRITE_ADDTID_B32", dsAddTid, Layout::Plain, 1);
   t.add("DS_NOP", dsNop);
+  t.add("DS_CONDXCHG32_RTN_B64", dsCondxchg);
   t.add("DS_APPEND", dsAppend, Layout::Plain, 0);
   t.add("DS_CONSUME", dsAppend, Layout::Plain, 1);
 }

@@ -417,7 +417,8 @@ TEST_P(Asm, WaveKillAndHalt) {
 // lds_narrow.s: byte and short LDS DMA extend to the lane's dword ("zero
 // extend to 32 bits and store the result into a data share", CDNA4 ISA,
 // FLAT opcodes); ds_append/ds_consume add or subtract the active lane count
-// at M0 + offset and return the old value to every active lane.
+// at M0 + offset and return the old value to every active lane;
+// ds_condxchg32_rtn_b64 follows the CDNA4 pseudocode.
 TEST_P(Asm, NarrowLdsDmaAndAppend) {
   auto m = load("lds_narrow");
   ASSERT_TRUE(m);
@@ -425,15 +426,15 @@ TEST_P(Asm, NarrowLdsDmaAndAppend) {
   for (auto &v : src)
     v = uint32_t(rng());
   src[0] = 0x80ff7f01u; // sign bits set and clear in each byte and half
-  uint64_t dsrc = upload(src), dout = alloc(13 * 64 * 4, 0xcd);
+  uint64_t dsrc = upload(src), dout = alloc(17 * 64 * 4, 0xcd);
   EMU_LAUNCH(*m, "lds_narrow", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dsrc).add(dout));
-  auto out = download<uint32_t>(dout, 13 * 64);
+  auto out = download<uint32_t>(dout, 17 * 64);
   auto byteAt = [&](unsigned i) { return (src[i / 4] >> (8 * (i % 4))) & 0xff; };
   auto halfAt = [&](unsigned i) { return byteAt(i) | byteAt(i + 1) << 8; };
   auto sext = [](uint32_t v, unsigned bits) {
     return v >= (1u << (bits - 1)) ? v - (1u << bits) : v; // modulo 2^32
   };
-  std::vector<uint32_t> want(13 * 64);
+  std::vector<uint32_t> want(17 * 64);
   for (unsigned l = 0; l < 64; ++l) {
     uint32_t *r = &want[l];
     r[0 * 64] = byteAt(3 * l);
@@ -449,6 +450,13 @@ TEST_P(Asm, NarrowLdsDmaAndAppend) {
     r[10 * 64] = 50;
     r[11 * 64] = 174;
     r[12 * 64] = uint32_t(50 - 64);
+    // ds_condxchg32_rtn_b64: the old pair back; each data dword with bit
+    // 31 set replaces its dword, bit 31 cleared.
+    uint32_t first = 3 * l, second = 0x80000000u | l, d0 = src[l], d1 = ~src[l];
+    r[13 * 64] = first;
+    r[14 * 64] = second;
+    r[15 * 64] = (d0 >> 31) ? d0 - 0x80000000u : first;
+    r[16 * 64] = (d1 >> 31) ? d1 - 0x80000000u : second;
   }
   Report("lds_narrow out (row * 64 + lane)").expectEqual(out, want);
 }
@@ -460,8 +468,8 @@ TEST_P(Negative, UnimplementedInstructionIsNamed) {
   std::string err =
       launch(*m, "unsupported", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
   ASSERT_FALSE(err.empty())
-      << "ds_condxchg32_rtn_b64 ran without error: the emulator guessed a result";
-  EXPECT_NE(err.find("ds_condxchg32_rtn_b64"), std::string::npos)
+      << "s_scratch_load_dword ran without error: the emulator guessed a result";
+  EXPECT_NE(err.find("s_scratch_load_dword"), std::string::npos)
       << "the error does not name the instruction: " << err;
 }
 

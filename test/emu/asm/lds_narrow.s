@@ -23,7 +23,10 @@
 //   row 10: ds_consume with M0 = 2052: the old 50
 //   row 11: LDS[2048] after both appends (174); row 12: LDS[2052] (-14)
 //
-// Arguments: src (u32[192]), out (u32[13 * 64]); one wave.
+// ds_condxchg32_rtn_b64 (rows 13-16; see the code below): the two old
+// dwords it returns, then the pair in LDS after it.
+//
+// Arguments: src (u32[192]), out (u32[17 * 64]); one wave.
 //
 //===----------------------------------------------------------------------===//
   .amdhsa_code_object_version 5
@@ -91,6 +94,29 @@ lds_narrow:
   s_waitcnt lgkmcnt(0)
   ds_read2_b32 v[24:25], v13 offset1:1
 
+  // ds_condxchg32_rtn_b64 on the pair at 3072 + 8 * lane, first (3 * lane,
+  // 0x80000000 | lane); data (src[l], ~src[l]); address 0x10000 + 3072 +
+  // 8 * lane + 1 with offset:2, which the instruction's & 0xfff8 brings back
+  // to the pair.
+  v_lshlrev_b32_e32 v26, 3, v0
+  v_add_u32_e32 v26, 0xc00, v26           // 3072 + 8 * lane
+  v_mul_u32_u24_e32 v28, 3, v0
+  v_or_b32_e32 v29, 0x80000000, v0
+  ds_write_b64 v26, v[28:29]
+  global_load_dword v30, v1, s[4:5]
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  v_not_b32_e32 v31, v30
+  v_add_u32_e32 v27, 0x10001, v26
+  ds_condxchg32_rtn_b64 v[28:29], v27, v[30:31] offset:2
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v28, s[6:7] offset:3328
+  global_store_dword v1, v29, s[6:7] offset:3584
+  ds_read_b64 v[28:29], v26
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v28, s[6:7] offset:3840
+  v_add_u32_e32 v30, 0x1000, v1
+  global_store_dword v30, v29, s[6:7] offset:0
+
   ds_read_b32 v11, v1
   ds_read_b32 v12, v1 offset:256
   ds_read_b32 v13, v1 offset:512
@@ -128,9 +154,9 @@ lds_narrow:
     .amdhsa_user_sgpr_kernarg_segment_ptr 1
     .amdhsa_system_sgpr_workgroup_id_x 1
     .amdhsa_system_vgpr_workitem_id 0
-    .amdhsa_next_free_vgpr 28
+    .amdhsa_next_free_vgpr 32
     .amdhsa_next_free_sgpr 24
-    .amdhsa_accum_offset 28
+    .amdhsa_accum_offset 32
   .end_amdhsa_kernel
 
   .amdgpu_metadata
@@ -155,7 +181,7 @@ amdhsa.kernels:
     .sgpr_count:     30
     .sgpr_spill_count: 0
     .symbol:         lds_narrow.kd
-    .vgpr_count:     28
+    .vgpr_count:     32
     .vgpr_spill_count: 0
     .wavefront_size: 64
 amdhsa.version:

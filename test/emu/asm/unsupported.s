@@ -1,9 +1,10 @@
 //===- unsupported.s - An instruction the emulator does not implement ------===//
 //
-// ds_condxchg32_rtn_b64 exists on gfx942 and gfx950, but the CDNA guides
-// give it a name and no semantics, so the emulator does not implement it:
-// the launch must fail with an error that names the instruction, never
-// guess a result.
+// s_scratch_load_dword exists on gfx942 and gfx950, but the CDNA guides do
+// not define its address (CalcScalarScratchAddr: which base SBASE holds and
+// how a wave-level address falls in the per-lane private segment), so the
+// emulator does not implement it: the launch must fail with an error that
+// names the instruction, never guess a result.
 //
 // Arguments: out (u32[64]); one wave.
 //
@@ -19,7 +20,8 @@ unsupported:
   v_mov_b32_e32 v2, 1
   v_mov_b32_e32 v3, 2
   v_mov_b32_e32 v4, 3
-  ds_condxchg32_rtn_b64 v[6:7], v1, v[2:3]
+  s_scratch_load_dword s6, s[4:5], 0x0
+  v_mov_b32_e32 v6, s6
   s_waitcnt lgkmcnt(0)
   global_store_dword v1, v6, s[4:5]
   s_endpgm

@@ -1,6 +1,6 @@
 // Input of emu-coverage.test: a clang-built kernel the emulator runs, and one
-// with an instruction it does not implement (ds_condxchg32_rtn_b64, whose
-// semantics the CDNA guides do not give, via inline asm).
+// with an instruction it does not implement (s_scratch_load_dword, whose
+// address the CDNA guides do not define, via inline asm).
 #define KERNEL extern "C" __attribute__((global))
 
 KERNEL void saxpy(const float *x, float *y, float a) {
@@ -8,8 +8,8 @@ KERNEL void saxpy(const float *x, float *y, float a) {
   y[i] = a * x[i] + y[i];
 }
 
-KERNEL void uses_condxchg(unsigned long long *out) {
-  unsigned long long data = out[0], old;
-  asm volatile("ds_condxchg32_rtn_b64 %0, %1, %2" : "=v"(old) : "v"(0u), "v"(data) : "memory");
-  out[1] = old;
+KERNEL void uses_scratch_load(unsigned *out) {
+  unsigned v;
+  asm volatile("s_scratch_load_dword %0, s[0:1], 0x0\n s_waitcnt lgkmcnt(0)" : "=s"(v) : : "memory");
+  out[0] = v;
 }
