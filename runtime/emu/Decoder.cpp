@@ -520,7 +520,12 @@ disassembleKernel(ArrayRef<uint8_t> codeObject, StringRef kernel, Chip chip) {
         pc = target;
         continue;
       }
-      if (m.starts_with("s_cbranch_"))
+      // Conditional branches, and s_call_b64's subroutine (it returns with
+      // s_setpc_b64, which ends the walk, so the code after the call is
+      // followed too). s_cbranch_g_fork's target is in SGPRs and
+      // s_cbranch_join's comes from the branch stack: neither is known here.
+      if ((m.starts_with("s_cbranch_") && m != "s_cbranch_g_fork" && m != "s_cbranch_join") ||
+          m == "s_call_b64")
         work.push_back(target);
       if (m.starts_with("s_endpgm") || m == "s_setpc_b64" || m == "s_code_end" ||
           !d.decodable)
