@@ -33,6 +33,7 @@ class Grid : public EmuTest {};
 class Narrow : public EmuTest {};
 class Fp8 : public EmuTest {};
 class Append : public EmuTest {};
+class LdsBuiltins : public EmuTest {};
 
 template <typename T> std::vector<T> randomInts(std::mt19937_64 &rng, size_t n,
                                                 int64_t lo, int64_t hi) {
@@ -1628,6 +1629,61 @@ TEST_P(Append, PrngAndStochasticRounding) {
   Report("v_cvt_sr_bf16_f32 | v_cvt_sr_f16_f32 << 16").expectEqual(sr, ws);
 }
 
+// lds_builtins.hip: __builtin_amdgcn_global_load_lds of 1 and 2 bytes
+// (global_load_lds_ubyte/_ushort): each lane's byte or short lands
+// zero-extended in its LDS dword.
+TEST_P(LdsBuiltins, NarrowGlobalLoadLds) {
+  auto m = load("lds_builtins");
+  ASSERT_TRUE(m);
+  std::vector<uint8_t> src(128);
+  for (auto &v : src)
+    v = uint8_t(rng());
+  uint64_t dsrc = upload(src), dout = alloc(128 * 4, 0xcd);
+  EMU_LAUNCH(*m, "narrow_lds_dma", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dsrc).add(dout));
+  auto out = download<uint32_t>(dout, 128);
+  std::vector<uint32_t> want(128);
+  for (int t = 0; t < 64; ++t) {
+    want[t] = src[t];
+    want[64 + t] = src[2 * t] | uint32_t(src[2 * t + 1]) << 8;
+  }
+  Report("narrow_lds_dma out (byte, then short)").expectEqual(out, want);
+}
+
+// lds_builtins.hip on gfx950: __builtin_amdgcn_ds_read_tr4_b64 and
+// ds_read_tr6_b96 on each lane's own 16 bytes: lane i's element e is
+// element i % 16 of lane 16 * (i / 16) + e's 16 elements.
+TEST_P(LdsBuiltins, TransposeB4B6) {
+  if (!isGfx950())
+    GTEST_SKIP() << "ds_read_b64_tr_b4 and ds_read_b96_tr_b6 are gfx950 only";
+  auto m = load("lds_builtins");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> src(256);
+  for (auto &v : src)
+    v = uint32_t(rng());
+  uint64_t dsrc = upload(src), dout = alloc(384 * 4, 0);
+  EMU_LAUNCH(*m, "transpose_b4_b6", {1, 1, 1}, {64, 1, 1}, ArgPack().add(dsrc).add(dout));
+  auto out = download<uint32_t>(dout, 384);
+  // Element e of `bits` bits of the words at w, by its bits.
+  auto elem = [](const uint32_t *w, unsigned bits, unsigned e) {
+    unsigned v = 0;
+    for (unsigned b = 0; b < bits; ++b) {
+      unsigned at = bits * e + b;
+      v |= ((w[at / 32] >> (at % 32)) & 1u) << b;
+    }
+    return v;
+  };
+  int bad = 0;
+  for (unsigned bits : {4u, 6u})
+    for (unsigned i = 0; i < 64; ++i)
+      for (unsigned e = 0; e < 16; ++e) {
+        unsigned want = elem(&src[4 * (16 * (i / 16) + e)], bits, i % 16);
+        unsigned got = elem(&out[bits == 4 ? 2 * i : 128 + 4 * i], bits, e);
+        if (got != want && bad++ < 8)
+          ADD_FAILURE() << "tr_b" << bits << " lane " << i << " element " << e << ": got "
+                        << got << " expected " << want;
+      }
+}
+
 #define EMU_INSTANTIATE(Suite)                                                 \
   INSTANTIATE_TEST_SUITE_P(Chips, Suite,                                       \
                            ::testing::Values(Chip::gfx942, Chip::gfx950),     \
@@ -1645,3 +1701,4 @@ EMU_INSTANTIATE(Grid);
 EMU_INSTANTIATE(Narrow);
 EMU_INSTANTIATE(Fp8);
 EMU_INSTANTIATE(Append);
+EMU_INSTANTIATE(LdsBuiltins);
