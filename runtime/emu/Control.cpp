@@ -173,6 +173,16 @@ void sendmsghalt(Wave &w, const Inst &in) {
             "without a debugger or the host");
 }
 
+/// S_SETHALT: "set HALT bit to value of SIMM16[0]" (the flag is ignored
+/// only inside a trap handler, which a compute wave here never is).
+/// Clearing it is nothing to a running wave; setting it halts the wave as
+/// s_sendmsghalt does, and it stops with that said.
+void sethalt(Wave &w, const Inst &in) {
+  if (branchImm(in) & 1)
+    w.fault("s_sethalt 1 halted the wave; nothing resumes a halted wave "
+            "without a debugger or the host");
+}
+
 /// S_SETVSKIP (SOPC): VSKIP = S0[S1[4:0]].
 void setvskip(Wave &w, const Inst &in) {
   uint32_t s0 = readScalar32(w, in.src[0]), s1 = readScalar32(w, in.src[1]);
@@ -211,12 +221,13 @@ void registerControlOps(OpTable &t) {
   t.add("S_SENDMSG", sendmsg);
   t.add("S_SENDMSGHALT", sendmsghalt);
   t.add("S_SETVSKIP", setvskip);
+  t.add("S_SETHALT", sethalt);
   // Ordering and hints with nothing to do when memory completes in order.
   // The scalar cache write-back and invalidate (and their _vol forms, which
   // act on lines marked volatile only) have nothing to do because scalar
   // stores write memory at once and scalar loads read it (ScalarMemory.cpp).
   for (const char *name :
-       {"S_WAITCNT", "S_NOP", "S_SETHALT", "S_ICACHE_INV", "S_DCACHE_WB",
+       {"S_WAITCNT", "S_NOP", "S_ICACHE_INV", "S_DCACHE_WB",
         "S_DCACHE_INV", "S_DCACHE_WB_VOL", "S_DCACHE_INV_VOL", "S_INCPERFLEVEL", "S_DECPERFLEVEL", "S_TTRACEDATA",
         "S_CODE_END", "S_WAKEUP", "BUFFER_WBL2", "BUFFER_INV",
         "BUFFER_WBINVL1", "BUFFER_WBINVL1_VOL",

@@ -396,8 +396,8 @@ TEST_P(Asm, ProgramControl) {
 }
 
 // s_setkill 1 ends the wave where it is (its first store stays, the second
-// never happens); s_sendmsghalt and a doorbell request stop the launch with
-// an error saying what the emulator has no host for.
+// never happens); s_sendmsghalt, s_sethalt 1 and a doorbell request stop
+// the launch with an error saying what the emulator has no host for.
 TEST_P(Asm, WaveKillAndHalt) {
   auto m = load("control2");
   ASSERT_TRUE(m);
@@ -406,7 +406,8 @@ TEST_P(Asm, WaveKillAndHalt) {
   Report("setkill out").expectEqual(download<uint32_t>(dout, 64),
                                     std::vector<uint32_t>(64, 1));
   const std::pair<const char *, const char *> stops[] = {
-      {"sendmsghalt", "halted the wave"}, {"doorbell", "get doorbell"}};
+      {"sendmsghalt", "halted the wave"}, {"sethalt", "s_sethalt 1 halted"},
+      {"doorbell", "get doorbell"}};
   for (auto [kernel, what] : stops) {
     std::string err = launch(*m, kernel, {1, 1, 1}, {64, 1, 1}, ArgPack().add(dout));
     ASSERT_FALSE(err.empty()) << kernel << " ran on as if nothing happened";

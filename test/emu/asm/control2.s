@@ -157,8 +157,9 @@ control2:
 
 //===----------------------------------------------------------------------===//
 // Kernels that stop: s_setkill 1 ends the wave after its first store;
-// s_sendmsghalt and s_sendmsg of a message the emulator has nothing for stop
-// it with an error. Arguments: out (u32[64]).
+// s_sendmsghalt, s_sethalt 1 (after a harmless s_sethalt 0) and s_sendmsg
+// of a message the emulator has nothing for stop it with an error.
+// Arguments: out (u32[64]).
 //===----------------------------------------------------------------------===//
   .globl setkill
   .p2align 8
@@ -184,6 +185,16 @@ sendmsghalt:
   s_endpgm
 .Lfunc_end2:
   .size sendmsghalt, .Lfunc_end2-sendmsghalt
+
+  .globl sethalt
+  .p2align 8
+  .type sethalt,@function
+sethalt:
+  s_sethalt 0
+  s_sethalt 1
+  s_endpgm
+.Lfunc_end4:
+  .size sethalt, .Lfunc_end4-sethalt
 
   .globl doorbell
   .p2align 8
@@ -213,6 +224,7 @@ doorbell:
   KD setkill, 4
   KD sendmsghalt, 4
   KD doorbell, 4
+  KD sethalt, 4
 
   .amdgpu_metadata
 ---
@@ -275,6 +287,21 @@ amdhsa.kernels:
     .private_segment_fixed_size: 0
     .sgpr_count:     62
     .symbol:         doorbell.kd
+    .vgpr_count:     4
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 64
+    .name:           sethalt
+    .private_segment_fixed_size: 0
+    .sgpr_count:     62
+    .symbol:         sethalt.kd
     .vgpr_count:     4
     .wavefront_size: 64
 amdhsa.version:
