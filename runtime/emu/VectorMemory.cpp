@@ -422,6 +422,24 @@ void bufferAccess(Wave &w, const Inst &in) {
       uint64_t ldsAddr = ldsDmaAddress(w, instOffset, l, bytes, "buffer_load");
       if (ldsAddr == ~0ull)
         return;
+      if (bytes < 4) {
+        // buffer_load_{u,s}{byte,short} ... lds: the byte or short is
+        // range-checked as itself and extended to the lane's dword, the
+        // value the VGPR form would load (CDNA4 ISA, MUBUF opcodes).
+        uint32_t x = 0;
+        if (inRange(0, bytes)) {
+          uint8_t *p = resolve(w, addr, bytes, l, false, "buffer load", kMemRead);
+          if (!p)
+            return;
+          x = bytes == 1 ? (d.kind == KI8 ? uint32_t(int32_t(int8_t(p[0]))) : p[0])
+                         : (d.kind == KI16 ? uint32_t(int32_t(int16_t(p[0] | p[1] << 8)))
+                                           : uint32_t(p[0] | p[1] << 8));
+        }
+        std::memcpy(&w.wg->lds[ldsAddr], &x, 4);
+        logMem(w, MemSpace::Lds, kMemWrite, l, ldsAddr, 4);
+        wrote = true;
+        continue;
+      }
       for (unsigned i = 0; i < dw; ++i) {
         uint32_t x = 0;
         if (inRange(4 * i, 4)) {

@@ -102,6 +102,34 @@ TEST_P(Asm, BufferLoadDwordLds) {
   Report("LDS after buffer_load_dword ... lds").expectEqual(out, want);
 }
 
+// buffer_lds_narrow.s: byte and short buffer loads with lds write the
+// extended value to the lane's LDS dword, and are range-checked on their
+// own bytes (num_records 383: the short at 382 is out, the one at 380 in).
+TEST_P(Asm, BufferLoadNarrowLds) {
+  auto m = load("buffer_lds_narrow");
+  ASSERT_TRUE(m);
+  std::vector<uint32_t> in(128);
+  for (auto &v : in)
+    v = (uint32_t)rng();
+  in[16] = 0x807f01ffu; // bytes 64..67: sign bits set and clear
+  uint64_t din = upload(in), dout = alloc(4 * 64 * 4, 0xcd);
+  EMU_LAUNCH(*m, "buffer_lds_narrow", {1, 1, 1}, {64, 1, 1}, ArgPack().add(din).add(dout));
+  auto out = download<uint32_t>(dout, 4 * 64);
+  auto byteAt = [&](unsigned i) { return (in[i / 4] >> (8 * (i % 4))) & 0xffu; };
+  auto halfAt = [&](unsigned i) { return byteAt(i) | byteAt(i + 1) << 8; };
+  auto sext = [](uint32_t v, unsigned bits) {
+    return v >= (1u << (bits - 1)) ? v - (1u << bits) : v; // modulo 2^32
+  };
+  std::vector<uint32_t> want(4 * 64);
+  for (unsigned l = 0; l < 64; ++l) {
+    want[l] = byteAt(l);
+    want[64 + l] = sext(byteAt(64 + l), 8);
+    want[128 + l] = halfAt(128 + 2 * l);
+    want[192 + l] = 256 + 2 * l + 2 <= 383 ? sext(halfAt(256 + 2 * l), 16) : 0;
+  }
+  Report("LDS after buffer_load_{u,s}{byte,short} ... lds").expectEqual(out, want);
+}
+
 TEST_P(Asm, BufferLoadDwordx4Lds) {
   if (!isGfx950())
     GTEST_SKIP() << "buffer_load_dwordx4 ... lds is gfx950 only";
