@@ -271,16 +271,21 @@ inline void write64(Wave &w, const Opnd &d, const Wide &r, uint64_t exec) {
 }
 
 template <class Op> void vop64(Wave &w, const Inst &in) {
-  // gfx90a+'s v_mov_b64_dpp (row_newbcast) would otherwise run as a plain
-  // move: refuse it instead.
-  if (in.form & kFormDpp) {
-    w.fault("DPP on a 64-bit operation (v_mov_b64_dpp) is not modelled");
-    return;
-  }
   uint64_t exec = w.exec();
   static Wide unused;
   Wide a, b, c, r;
   fetch64(w, in, 0, Op::w0 == 2, Op::fl, a, Op::f32in);
+  // gfx90a+'s DPP of 64-bit operations (v_mov_b64_dpp, ...): src0 through
+  // row_newbcast, the write mask narrowed (dpp64Lanes).
+  if (in.form & kFormDpp) {
+    int src[kLanes];
+    if (!dpp64Lanes(w, in, src, exec))
+      return;
+    Wide moved;
+    for (int l = 0; l < kLanes; ++l)
+      moved.v[l] = src[l] >= 0 ? a.v[src[l]] : 0;
+    a = moved;
+  }
   if (Op::n >= 2)
     fetch64(w, in, 1, Op::w1 == 2, Op::fl, b);
   if (Op::n >= 3)

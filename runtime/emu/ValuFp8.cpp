@@ -32,7 +32,7 @@
 // The SDWA forms of the four conversions from 8 bits have no dst_sel (LLVM's
 // "NoDstSel" SDWA): their control immediates are clamp, omod, src0_sel, which
 // the decoder's generic SDWA reading would take for dst_sel/dst_unused. The
-// DPP form of the packed ones is a 64-bit result's DPP (newbcastLanes).
+// DPP form of the packed ones is a 64-bit result's DPP (dpp64Lanes).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/MiniFloat.h"
@@ -103,33 +103,6 @@ template <bool Bf8> void cvtF32F8(Wave &w, const Inst &original) {
   writeResult(w, in, r, Ty::F32, mask);
 }
 
-/// The DPP form of the packed conversions is a 64-bit result's DPP, which
-/// gfx9 defines for row_newbcast only (LLVM: "64 bit dpp only supports
-/// row_newbcast"): row_newbcast:N reads lane N of each 16-lane row (the
-/// encoding, 0x150 + N, that gfx10 names row_share). A lane whose source
-/// lane has EXEC off reads 0 under bound_ctrl and is not written otherwise;
-/// row_mask and bank_mask disable writes as for any DPP.
-bool newbcastLanes(Wave &w, const Inst &in, const uint32_t *src, uint32_t *out,
-                   uint64_t &mask) {
-  if (in.dppCtrl < 0x150 || in.dppCtrl > 0x15f) {
-    w.fault("DPP control " + hex(in.dppCtrl) +
-            " on a 64-bit result: only row_newbcast is defined");
-    return false;
-  }
-  uint64_t exec = w.exec();
-  mask = 0;
-  for (int l = 0; l < kLanes; ++l) {
-    int s = (l & ~15) | int(in.dppCtrl & 15);
-    bool valid = (exec >> s) & 1;
-    out[l] = valid ? src[s] : 0;
-    if (!((exec >> l) & 1) || !((in.rowMask >> (l >> 4)) & 1) ||
-        !((in.bankMask >> ((l >> 2) & 3)) & 1) || (!valid && !in.boundCtrl))
-      continue;
-    mask |= 1ull << l;
-  }
-  return true;
-}
-
 template <bool Bf8> void cvtPkF32F8(Wave &w, const Inst &original) {
   Inst storage;
   const Inst &in = readable(original, storage);
@@ -138,9 +111,14 @@ template <bool Bf8> void cvtPkF32F8(Wave &w, const Inst &original) {
   alignas(64) uint32_t b0[kLanes];
   const uint32_t *a;
   if (in.form & kFormDpp) {
-    alignas(64) uint32_t raw[kLanes];
-    if (!newbcastLanes(w, in, lanes(w, in.src[0], raw), b0, exec))
+    // A 64-bit result's DPP: row_newbcast only (dpp64Lanes).
+    int src[kLanes];
+    if (!dpp64Lanes(w, in, src, exec))
       return;
+    alignas(64) uint32_t raw[kLanes];
+    const uint32_t *p = lanes(w, in.src[0], raw);
+    for (int l = 0; l < kLanes; ++l)
+      b0[l] = src[l] >= 0 ? p[src[l]] : 0;
     a = b0;
   } else {
     a = fetchSrc(w, in, 0, Ty::B32, b0);

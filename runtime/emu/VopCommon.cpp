@@ -67,6 +67,26 @@ uint64_t dppWriteMask(Wave &w, const Inst &in, uint64_t exec) {
   return mask;
 }
 
+bool dpp64Lanes(Wave &w, const Inst &in, int *srcLane, uint64_t &mask) {
+  if (in.dppCtrl < 0x150 || in.dppCtrl > 0x15f) {
+    w.fault("DPP control " + hex(in.dppCtrl) +
+            " on a 64-bit operand: only row_newbcast is defined");
+    return false;
+  }
+  uint64_t exec = w.exec();
+  mask = 0;
+  for (int l = 0; l < kLanes; ++l) {
+    int s = (l & ~15) | int(in.dppCtrl & 15);
+    bool valid = (exec >> s) & 1;
+    srcLane[l] = valid ? s : -1;
+    if (!((exec >> l) & 1) || !((in.rowMask >> (l >> 4)) & 1) ||
+        !((in.bankMask >> ((l >> 2) & 3)) & 1) || (!valid && !in.boundCtrl))
+      continue;
+    mask |= 1ull << l;
+  }
+  return true;
+}
+
 void dppPermute(Wave &w, const Inst &in, const uint32_t *src, uint32_t *out) {
   uint64_t exec = w.exec();
   uint32_t tmp[kLanes];

@@ -24,6 +24,15 @@ uint64_t dppWriteMask(Wave &w, const Inst &in, uint64_t exec);
 /// bound_ctrl, or not written at all, see dppWriteMask).
 void dppPermute(Wave &w, const Inst &in, const uint32_t *src, uint32_t *out);
 
+/// DPP of an instruction with a 64-bit operand, which gfx9 defines for
+/// row_newbcast only (LLVM: "64 bit dpp only supports row_newbcast"):
+/// row_newbcast:N (0x150 + N, the encoding gfx10 names row_share) reads
+/// lane N of each 16-lane row. Sets `srcLane[l]` to lane l's source, or -1
+/// when that lane has EXEC off (it reads 0), and `mask` to the lanes written
+/// (EXEC, row_mask, bank_mask, and bound_ctrl for invalid sources). Any
+/// other control faults the wave and returns false.
+bool dpp64Lanes(Wave &w, const Inst &in, int *srcLane, uint64_t &mask);
+
 /// Fetches 32-bit source `i` of a VALU instruction of operand type `ty` into
 /// `buf` (or returns a register row when nothing applies).
 const uint32_t *fetchSrc(Wave &w, const Inst &in, unsigned i, Ty ty,

@@ -1994,16 +1994,25 @@ TEST_P(Alu, CarryOpsDppSdwa) {
   run("valu_carry_dpp", rows, a, b, c);
 }
 
-// v_mov_b64_dpp ran as a plain v_mov_b64 (vop64 ignored DPP); it is now
-// refused by name.
-TEST_P(Alu, Mov64DppIsRefused) {
-  auto m = load("mov64_dpp");
-  ASSERT_TRUE(m);
-  auto a = random32();
-  uint64_t da = upload(a), dout = alloc(64 * 4);
-  std::string err = launch(*m, "mov64_dpp", {1, 1, 1}, {64, 1, 1},
-                           ArgPack().add(da).add(da).add(da).add(dout));
-  EXPECT_NE(err.find("v_mov_b64_dpp"), std::string::npos) << "launch gave: " << err;
+// v_mov_b64_dpp once ran as a plain v_mov_b64 (vop64 ignored DPP), then
+// was refused; mov64_dpp.s: row_newbcast:N moves lane N of the lane's 16-lane row, both
+// dwords; row_mask/bank_mask leave the other lanes' registers alone.
+TEST_P(Alu, Mov64Dpp) {
+  auto a = random32(), b = random32(), c = random32();
+  auto src = [](int l, int n) { return (l & ~15) + n; };
+  std::vector<Row> rows = {
+      {"v_mov_b64_dpp row_newbcast:1 lo", [&](uint32_t, uint32_t, uint32_t, int l) { return a[src(l, 1)]; }},
+      {"v_mov_b64_dpp row_newbcast:1 hi", [&](uint32_t, uint32_t, uint32_t, int l) { return b[src(l, 1)]; }},
+      {"v_mov_b64_dpp row_newbcast:15 masked lo", [&](uint32_t, uint32_t, uint32_t cv, int l) {
+         bool written = ((0x6 >> (l / 16)) & 1) && ((0x9 >> ((l / 4) % 4)) & 1);
+         return written ? a[src(l, 15)] : cv;
+       }},
+      {"v_mov_b64_dpp row_newbcast:15 masked hi", [&](uint32_t, uint32_t, uint32_t cv, int l) {
+         bool written = ((0x6 >> (l / 16)) & 1) && ((0x9 >> ((l / 4) % 4)) & 1);
+         return written ? b[src(l, 15)] : cv;
+       }},
+  };
+  run("mov64_dpp", rows, a, b, c);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,9 +1,14 @@
-//===- mov64_dpp.s - v_mov_b64_dpp, which the emulator refuses ------------===//
+//===- mov64_dpp.s - v_mov_b64_dpp with row_newbcast -----------------------===//
 //
-// gfx90a+'s 64-bit DPP move (row_newbcast) is not modelled; AluTests.cpp
-// checks that the launch fails naming it instead of running a plain move.
+// gfx90a+'s 64-bit DPP move: row_newbcast:N reads lane N of each 16-lane
+// row (AluTests.cpp, Alu.Mov64Dpp). v[6:7] = (a, b); before each move the
+// destination pair holds (c, c).
 //
-// Arguments: a, b, c (u32[64]), out (u32[64]).
+//   rows 0, 1: v_mov_b64_dpp row_newbcast:1, low and high dwords
+//   rows 2, 3: v_mov_b64_dpp row_newbcast:15 row_mask:0x6 bank_mask:0x9
+//              (rows 1, 2 and banks 0, 3 written; the other lanes keep c)
+//
+// Arguments: a, b, c (u32[64]), out (u32[4 * 64]).
 //
 //===----------------------------------------------------------------------===//
   .amdhsa_code_object_version 5
@@ -30,8 +35,16 @@ mov64_dpp:
   s_waitcnt vmcnt(0)
   v_mov_b32_e32 v6, v1
   v_mov_b32_e32 v7, v2
+  v_mov_b32_e32 v4, v3
+  v_mov_b32_e32 v5, v3
   v_mov_b64_dpp v[4:5], v[6:7] row_newbcast:1 row_mask:0xf bank_mask:0xf
   ST v4
+  ST v5
+  v_mov_b32_e32 v4, v3
+  v_mov_b32_e32 v5, v3
+  v_mov_b64_dpp v[4:5], v[6:7] row_newbcast:15 row_mask:0x6 bank_mask:0x9
+  ST v4
+  ST v5
   s_endpgm
 .Lfunc_end0:
   .size mov64_dpp, .Lfunc_end0-mov64_dpp
