@@ -15,13 +15,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/Exec.h"
+#include "runtime/emu/MfmaKernels.h"
 #include "runtime/emu/Ops.h"
 
+#include <array>
 #include <cmath>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <vector>
 
 namespace kcc::emu {
 namespace {
@@ -66,20 +64,6 @@ float toXf32(float x) {
     return x;
   u += 0xfff + ((u >> 13) & 1);
   return asF(u & ~0x1fffu);
-}
-
-bool ocpFloat8 = false; // set per call from the chip (single-threaded use)
-
-float elemF(uint32_t word, int idx, In t) {
-  switch (t) {
-  case In::F32: return asF(word);
-  case In::XF32: return toXf32(asF(word));
-  case In::F16: return f16ToFloat(uint16_t(word >> (16 * idx)));
-  case In::BF16: return bf16ToFloat(uint16_t(word >> (16 * idx)));
-  case In::FP8: return minifloat(uint8_t(word >> (8 * idx)), false, ocpFloat8);
-  case In::BF8: return minifloat(uint8_t(word >> (8 * idx)), true, ocpFloat8);
-  default: return 0;
-  }
 }
 
 /// v_mfma_f64_16x16x4_f64: A and B hold one f64 per lane (k = lane / 16),
@@ -155,7 +139,72 @@ void mfmaF64x4(Wave &w, const Inst &in) {
   }
 }
 
-int32_t elemI(uint32_t word, int idx) { return int8_t(word >> (8 * idx)); }
+/// Element conversions of one lane group's words (sub-element `sub` of each
+/// word) into floats, written so that the compiler vectorises them.
+struct Narrow {
+  /// minifloat() of every byte: [e5m2][ocp][bits].
+  std::array<std::array<std::array<float, 256>, 2>, 2> f8;
+  Narrow() {
+    for (int e5 = 0; e5 < 2; ++e5)
+      for (int ocp = 0; ocp < 2; ++ocp)
+        for (int b = 0; b < 256; ++b)
+          f8[e5][ocp][b] = minifloat(uint8_t(b), e5, ocp);
+  }
+};
+const Narrow &narrow() {
+  static const Narrow tables;
+  return tables;
+}
+
+/// f16ToFloat without branches or subnormal arithmetic (a subnormal input
+/// is an integer times 2^-24, computed in normal floats, so the host's
+/// flush-to-zero modes cannot touch it): the same bits as f16ToFloat.
+inline uint32_t f16Bits(uint32_t h) {
+  uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  uint32_t normal = ((e + 112) << 23) | (m << 13);
+  uint32_t sub = asU(float(int32_t(m)) * 0x1p-24f);
+  uint32_t special = 0x7f800000u | (m << 13) | (m ? 0x400000u : 0);
+  return sign | (e == 0 ? sub : e == 31 ? special : normal);
+}
+
+void toFloats(const uint32_t *words, int count, int sub, In t, bool ocp,
+              float *out) {
+  switch (t) {
+  case In::F32:
+    std::memcpy(out, words, size_t(count) * 4);
+    return;
+  case In::XF32:
+    for (int l = 0; l < count; ++l)
+      out[l] = toXf32(asF(words[l]));
+    return;
+  case In::BF16:
+    if (sub)
+      for (int l = 0; l < count; ++l)
+        out[l] = asF(words[l] & 0xffff0000u);
+    else
+      for (int l = 0; l < count; ++l)
+        out[l] = asF(words[l] << 16);
+    return;
+  case In::F16:
+    for (int l = 0; l < count; ++l)
+      out[l] = asF(f16Bits((words[l] >> (16 * sub)) & 0xffff));
+    return;
+  case In::FP8:
+  case In::BF8: {
+    const float *table = narrow().f8[t == In::BF8][ocp].data();
+    for (int l = 0; l < count; ++l)
+      out[l] = table[(words[l] >> (8 * sub)) & 0xff];
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+void toInts(const uint32_t *words, int count, int sub, int32_t *out) {
+  for (int l = 0; l < count; ++l)
+    out[l] = int8_t(words[l] >> (8 * sub));
+}
 
 int blgpLane(int l, unsigned blgp) {
   switch (blgp & 7) {
@@ -170,40 +219,21 @@ int blgpLane(int l, unsigned blgp) {
   }
 }
 
-/// Per-shape tables from (register, lane) to the element index of C/D, so
-/// that the per-instruction gather/scatter needs no division.
-struct Layouts {
-  std::vector<uint16_t> acc;  // [r * 64 + l] -> (b * m + i) * n + j
-};
-const Layouts &layoutsFor(const Shape &s) {
-  static std::mutex lock;
-  static std::map<const Shape *, std::unique_ptr<Layouts>> cache;
-  std::lock_guard<std::mutex> guard(lock);
-  auto &slot = cache[&s];
-  if (slot)
-    return *slot;
-  slot = std::make_unique<Layouts>();
-  int outRegs = s.m * s.n * s.blocks / 64;
-  slot->acc.resize(size_t(outRegs) * kLanes);
-  for (int r = 0; r < outRegs; ++r)
-    for (int l = 0; l < kLanes; ++l) {
-      int b, i, j;
-      if (s.m == 4) {
-        b = l / 4; j = l % 4; i = r;
-      } else {
-        int regsPerBlock = s.m * s.n / 64, rr = r % regsPerBlock;
-        b = r / regsPerBlock;
-        j = l % s.n;
-        i = (rr / 4) * 4 * (64 / s.n) + (l / s.n) * 4 + rr % 4;
-      }
-      slot->acc[size_t(r) * kLanes + l] = uint16_t((size_t(b) * s.m + i) * s.n + j);
-    }
-  return *slot;
+/// Where C/D's register `r`, lanes g * n to g * n + n - 1, start in the
+/// row-major [block][i][j] accumulator: those lanes hold one row's n
+/// consecutive columns (j = l % n), so registers and matrix exchange
+/// whole runs of n values.
+size_t accRun(const Shape &s, int r, int g) {
+  if (s.m == 4) // 4x4 blocks: i = r, block = l / 4
+    return (size_t(g) * 4 + r) * 4;
+  int regsPerBlock = s.m * s.n / 64, rr = r % regsPerBlock, b = r / regsPerBlock;
+  int i = (rr / 4) * 4 * (64 / s.n) + g * 4 + rr % 4;
+  return (size_t(b) * s.m + i) * s.n;
 }
 
 void mfma(Wave &w, const Inst &in) {
   const Shape &s = *static_cast<const Shape *>(in.aux);
-  ocpFloat8 = w.dispatch->chip == Chip::gfx950;
+  bool ocp = w.dispatch->chip == Chip::gfx950;
   In inB = s.inB == In::F32 ? s.in : s.inB;
   unsigned cbsz = in.nctrl > 0 ? unsigned(in.ctrl[0]) : 0;
   unsigned abid = in.nctrl > 1 ? unsigned(in.ctrl[1]) : 0;
@@ -220,8 +250,11 @@ void mfma(Wave &w, const Inst &in) {
     w.fault("MFMA operand widths do not match its shape");
     return;
   }
-  // Gather A[b][i][k] and B[b][k][j] as floats (or ints). The largest shapes
-  // need 2048 accumulator and 1024 A or B entries.
+  // A is kept k-major (At[b][k][i]) and B row-major (B[b][k][j]): a lane
+  // group's register holds one k of m consecutive rows of A, or of n
+  // consecutive columns of B, so operands are gathered in runs, and the
+  // block product (MfmaKernels.h) reads both with unit stride. The largest
+  // shapes need 2048 accumulator and 1024 A or B entries.
   constexpr size_t kMax = 2048;
   alignas(64) static thread_local float A[kMax], B[kMax], C[kMax];
   alignas(64) static thread_local int32_t AI[kMax], BI[kMax], CI[kMax];
@@ -231,84 +264,68 @@ void mfma(Wave &w, const Inst &in) {
     w.fault("MFMA shape exceeds the emulator's operand buffers");
     return;
   }
-  alignas(64) uint32_t buf[kLanes];
+  alignas(64) uint32_t buf[kLanes], permuted[kLanes];
+  int bGroups = 64 / s.n;
   for (int j = 0; j < kPerLane; ++j) {
     const uint32_t *ra = lanes(w, in.src[0], buf, j / pr);
-    for (int l = 0; l < kLanes; ++l) {
-      int i = l % s.m, g = l / s.m;
+    for (int g = 0; g < groups; ++g) {
       int b = s.blocks == 1 ? 0 : g, k = s.blocks == 1 ? g * kPerLane + j : j;
-      size_t idx = (size_t(b) * s.m + i) * s.k + k;
-      if (s.intOut) AI[idx] = elemI(ra[l], j % pr);
-      else A[idx] = elemF(ra[l], j % pr, s.in);
+      size_t at = (size_t(b) * s.k + k) * s.m;
+      if (s.intOut) toInts(ra + g * s.m, s.m, j % pr, AI + at);
+      else toFloats(ra + g * s.m, s.m, j % pr, s.in, ocp, A + at);
     }
-    alignas(64) uint32_t bbuf[kLanes];
-    const uint32_t *rb = lanes(w, in.src[1], bbuf, j / pr);
-    for (int l = 0; l < kLanes; ++l) {
-      int src = blgpLane(l, blgp);
-      int jj = l % s.n, g = l / s.n;
+    const uint32_t *rb = lanes(w, in.src[1], buf, j / pr);
+    if (blgp) {
+      for (int l = 0; l < kLanes; ++l)
+        permuted[l] = rb[blgpLane(l, blgp)];
+      rb = permuted;
+    }
+    for (int g = 0; g < bGroups; ++g) {
       int b = s.blocks == 1 ? 0 : g, k = s.blocks == 1 ? g * kPerLane + j : j;
-      size_t idx = (size_t(b) * s.k + k) * s.n + jj;
-      if (s.intOut) BI[idx] = elemI(rb[src], j % pr);
-      else B[idx] = elemF(rb[src], j % pr, inB);
+      size_t at = (size_t(b) * s.k + k) * s.n;
+      if (s.intOut) toInts(rb + g * s.n, s.n, j % pr, BI + at);
+      else toFloats(rb + g * s.n, s.n, j % pr, inB, ocp, B + at);
     }
   }
-  const uint16_t *accIdx = layoutsFor(s).acc.data();
+  // Accumulator words are copied as bits: C as floats or ints alike.
+  void *acc = s.intOut ? static_cast<void *>(CI) : static_cast<void *>(C);
   for (int r = 0; r < outRegs; ++r) {
     const uint32_t *rc = lanes(w, in.src[2], buf, in.src[2].kind == OpndKind::Vgpr ? r : 0);
-    const uint16_t *idx = accIdx + size_t(r) * kLanes;
-    if (s.intOut)
-      for (int l = 0; l < kLanes; ++l)
-        CI[idx[l]] = int32_t(rc[l]);
-    else
-      for (int l = 0; l < kLanes; ++l)
-        C[idx[l]] = asF(rc[l]);
+    for (int g = 0; g < bGroups; ++g)
+      std::memcpy(static_cast<uint32_t *>(acc) + accRun(s, r, g), rc + g * s.n,
+                  size_t(s.n) * 4);
   }
-  // Products of 16- and 8-bit floats are exact in f32, so acc + a * b rounds
-  // once like the fused multiply-add; f32/xf32 inputs need a real fma.
-  bool exactProducts = s.in != In::F32 && s.in != In::XF32;
+  // Products of 16- and 8-bit floats are exact in f32 (short of underflow),
+  // and are added to the accumulator as they are; f32/xf32 inputs are
+  // summed with fused multiply-adds.
+  MfmaSum sum = s.in != In::F32 && s.in != In::XF32 ? MfmaSum::MulAdd : MfmaSum::Fma;
+  bool nanInputs = false;
+  if (!s.intOut) {
+    auto anyNaN = [](const float *x, size_t n) {
+      bool nan = false;
+      for (size_t i = 0; i < n; ++i)
+        nan |= x[i] != x[i];
+      return nan;
+    };
+    nanInputs = anyNaN(A, aSize) || anyNaN(B, bSize) || anyNaN(C, cSize);
+  }
   unsigned group = 1u << cbsz;
   for (int b = 0; b < s.blocks; ++b) {
     int ab = s.blocks == 1 ? 0 : int((unsigned(b) & ~(group - 1)) | (abid & (group - 1)));
     if (ab >= s.blocks) ab = b;
-    for (int i = 0; i < s.m; ++i) {
-      // k outermost over a row of C keeps each element's sum in k order and
-      // lets the j loop vectorise.
-      size_t row = (size_t(b) * s.m + i) * s.n;
-      if (s.intOut) {
-        for (int k = 0; k < s.k; ++k) {
-          int32_t a = AI[(size_t(ab) * s.m + i) * s.k + k];
-          const int32_t *bk = &BI[(size_t(b) * s.k + k) * s.n];
-          for (int j = 0; j < s.n; ++j)
-            CI[row + j] += a * bk[j];
-        }
-      } else if (exactProducts) {
-        for (int k = 0; k < s.k; ++k) {
-          float a = A[(size_t(ab) * s.m + i) * s.k + k];
-          const float *bk = &B[(size_t(b) * s.k + k) * s.n];
-          float *c = &C[row];
-          for (int j = 0; j < s.n; ++j)
-            c[j] += a * bk[j];
-        }
-      } else {
-        for (int k = 0; k < s.k; ++k) {
-          float a = A[(size_t(ab) * s.m + i) * s.k + k];
-          const float *bk = &B[(size_t(b) * s.k + k) * s.n];
-          for (int j = 0; j < s.n; ++j)
-            C[row + j] = std::fma(a, bk[j], C[row + j]);
-        }
-      }
-    }
+    size_t aAt = size_t(ab) * s.k * s.m, bAt = size_t(b) * s.k * s.n,
+           cAt = size_t(b) * s.m * s.n;
+    if (s.intOut)
+      mfmaBlockI32(AI + aAt, BI + bAt, CI + cAt, s.m, s.n, s.k);
+    else
+      mfmaBlockF32(A + aAt, B + bAt, C + cAt, s.m, s.n, s.k, sum, nanInputs);
   }
   // MFMA ignores EXEC: every lane's accumulator is written.
   for (int r = 0; r < outRegs; ++r) {
     uint32_t *d = w.row(in.dst[0].reg + r);
-    const uint16_t *idx = accIdx + size_t(r) * kLanes;
-    if (s.intOut)
-      for (int l = 0; l < kLanes; ++l)
-        d[l] = uint32_t(CI[idx[l]]);
-    else
-      for (int l = 0; l < kLanes; ++l)
-        d[l] = asU(C[idx[l]]);
+    for (int g = 0; g < bGroups; ++g)
+      std::memcpy(d + g * s.n, static_cast<const uint32_t *>(acc) + accRun(s, r, g),
+                  size_t(s.n) * 4);
   }
 }
 
