@@ -316,6 +316,9 @@ void Decoder::decode(ArrayRef<uint8_t> bytes, uint64_t address, Inst &out,
   for (const char *prefix : {"V_", "BUFFER_", "TBUFFER_", "DS_", "FLAT_", "GLOBAL_", "SCRATCH_"})
     if (StringRef(name).starts_with(prefix))
       out.form |= kFormVskip;
+  if ((out.memClass & (kMemClassVm | kMemClassSmem)) &&
+      !(out.memClass & kMemClassLdsDma) && desc.mayStore())
+    out.form |= kFormDeviceWrite | (desc.mayLoad() ? uint32_t(kFormDeviceRmw) : 0u);
 
   unsigned numDefs = desc.getNumDefs();
   unsigned n = mc.getNumOperands();
@@ -550,14 +553,18 @@ const Inst *Program::fetchSlow(uint64_t pc, std::string &error) {
             " is outside the code object's code";
     return nullptr;
   }
+  std::lock_guard<std::mutex> guard(lock);
+  // Another thread may have decoded it while this one waited.
+  if (const Inst *known = index[off >> 2].load(std::memory_order_acquire))
+    return known;
   Inst in;
   std::string text;
   uint64_t avail = std::min<uint64_t>(16, size - off);
   decoder.decode(ArrayRef<uint8_t>(image + off, avail), pc, in, text);
   in.textIndex = uint32_t(texts.size());
   texts.push_back(std::move(text));
-  index[off >> 2] = int32_t(insts.size());
   insts.push_back(in);
+  index[off >> 2].store(&insts.back(), std::memory_order_release);
   return &insts.back();
 }
 

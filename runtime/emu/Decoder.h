@@ -15,7 +15,9 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <deque>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,25 +48,30 @@ private:
 };
 
 /// A code object's image in device memory, with its decoded instructions.
+/// Host threads running workgroups of one launch fetch from it at once: the
+/// table from address to instruction is read without a lock, and the first
+/// decode of an instruction takes one.
 class Program {
 public:
   Program(const Decoder &decoder, uint64_t base, const uint8_t *image,
           uint64_t size, std::vector<std::pair<uint64_t, uint64_t>> code)
       : decoder(decoder), base(base), image(image), size(size),
-        codeRanges(std::move(code)), index(size / 4, -1) {}
+        codeRanges(std::move(code)),
+        index(new std::atomic<const Inst *>[size / 4]()) {}
 
   /// The instruction at device address `pc`, or nullptr (with `error` set)
   /// when pc is outside the code.
   const Inst *fetch(uint64_t pc, std::string &error) {
     uint64_t off = pc - base;
-    if (off < size && !(off & 3)) {
-      int32_t i = index[off >> 2];
-      if (i >= 0)
-        return &insts[i];
-    }
+    if (off < size && !(off & 3))
+      if (const Inst *in = index[off >> 2].load(std::memory_order_acquire))
+        return in;
     return fetchSlow(pc, error);
   }
-  const std::string &text(const Inst &in) const { return texts[in.textIndex]; }
+  const std::string &text(const Inst &in) const {
+    std::lock_guard<std::mutex> guard(lock);
+    return texts[in.textIndex];
+  }
   uint64_t imageBase() const { return base; }
 
 private:
@@ -75,9 +82,10 @@ private:
   const uint8_t *image;
   uint64_t size;
   std::vector<std::pair<uint64_t, uint64_t>> codeRanges; // [begin, end) offsets
-  std::vector<int32_t> index;
-  std::deque<Inst> insts; // stable addresses: waves hold pointers
-  std::vector<std::string> texts;
+  std::unique_ptr<std::atomic<const Inst *>[]> index;    // by dword offset
+  mutable std::mutex lock;  // guards insts and texts while they grow
+  std::deque<Inst> insts;   // stable addresses: waves hold pointers
+  std::deque<std::string> texts; // stable too: text() returns a reference
 };
 
 } // namespace kcc::emu

@@ -20,6 +20,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 
+#include <thread>
+
 using namespace llvm;
 namespace kcc::emu {
 
@@ -32,6 +34,22 @@ uint64_t defaultBudget(uint64_t waves) {
     return ~uint64_t(0);
   return std::max(floor, waves * perWave);
 }
+Expected<unsigned> hostThreads(uint32_t requested) {
+  if (requested)
+    return requested;
+  if (const char *env = std::getenv("KCC_EMU_THREADS")) {
+    StringRef v = StringRef(env).trim();
+    unsigned n = 0;
+    if (v.getAsInteger(10, n) || n < 1 || n > 1024)
+      return makeError("KCC_EMU_THREADS='" + StringRef(env) +
+                       "' is not understood; use a number of host threads "
+                       "from 1 to 1024 (1: one thread, as before), or unset it "
+                       "for every hardware thread");
+    return n;
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 Device::~Device() = default;
 Context::~Context() = default;
 
@@ -297,6 +315,10 @@ Expected<std::unique_ptr<LaunchPlan>> DeviceImpl::plan(Module &moduleBase, Strin
                        "(also uninitialised LDS reads) or 0 (off)");
     }
   }
+  auto threads = hostThreads(o.threads);
+  if (!threads)
+    return threads.takeError();
+  p->options.threads = *threads;
   Dispatch &d = p->dispatch;
   d.chip = chip_;
   d.memory = &memory();

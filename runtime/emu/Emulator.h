@@ -68,8 +68,20 @@ struct LaunchOptions {
   /// Run only the first N workgroups in dispatch order (0: all), e.g. one
   /// CU's worth for a timing estimate.
   uint64_t workgroupLimit = 0;
+  /// Host threads that run the resident workgroups side by side (0:
+  /// KCC_EMU_THREADS from the environment, else every hardware thread; 1:
+  /// all on the calling thread). A launch that an observer watches (check
+  /// mode, a timing model, a LaunchTrace) runs on one thread: see
+  /// Scheduler.h for why, and for what may differ between thread counts.
+  uint32_t threads = 0;
   CheckOptions check;
 };
+
+/// The host threads a launch asking for `requested` runs on: `requested`
+/// when not 0, else KCC_EMU_THREADS (a whole number from 1 to 1024), else
+/// every hardware thread. A KCC_EMU_THREADS that is not such a number is an
+/// error, not a silent default.
+llvm::Expected<unsigned> hostThreads(uint32_t requested);
 
 /// The wave-instruction budget of a launch of `waves` waves when
 /// LaunchOptions::maxWaveInstructions is 0.

@@ -3,10 +3,18 @@
 
 #include "llvm/Support/Format.h"
 
+#include <atomic>
 #include <cstring>
 
 using namespace llvm;
 namespace kcc::emu {
+
+thread_local Memory::LastHit Memory::lastHit;
+
+uint64_t Memory::newEpoch() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 Expected<uint64_t> Memory::allocate(unsigned device, uint64_t bytes) {
   if (bytes == 0)
@@ -57,10 +65,7 @@ Error Memory::free(uint64_t address) {
                              "free of 0x%llx, which is mapped external memory "
                              "(unmap it instead)",
                              (unsigned long long)address);
-  if (lastBase == address) {
-    lastBase = lastSize = 0;
-    lastData = nullptr;
-  }
+  epoch = newEpoch();
   blocks.erase(it);
   return Error::success();
 }
@@ -100,10 +105,7 @@ Error Memory::unmapExternal(uint64_t address) {
                              "unmap of 0x%llx, which is not the start of an "
                              "external mapping",
                              (unsigned long long)address);
-  if (lastBase == address) {
-    lastBase = lastSize = 0;
-    lastData = nullptr;
-  }
+  epoch = newEpoch();
   blocks.erase(it);
   return Error::success();
 }
@@ -116,10 +118,8 @@ uint8_t *Memory::translateSlow(uint64_t address, uint64_t bytes) {
   uint64_t off = address - it->first;
   if (off >= it->second.size || bytes > it->second.size - off)
     return nullptr;
-  lastBase = it->first;
-  lastSize = it->second.size;
-  lastData = it->second.ptr();
-  return lastData + off;
+  lastHit = {epoch, it->first, it->second.size, it->second.ptr()};
+  return lastHit.data + off;
 }
 
 } // namespace kcc::emu

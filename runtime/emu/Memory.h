@@ -39,10 +39,14 @@ public:
   llvm::Error unmapExternal(uint64_t address);
 
   /// Host pointer to [address, address + bytes) when it lies inside one
-  /// allocation, else nullptr. The last hit is cached: accesses cluster.
+  /// allocation, else nullptr. Each host thread caches its last hit
+  /// (accesses cluster); host threads running workgroups side by side
+  /// translate at once, and a shared cache would be torn between them.
   uint8_t *translate(uint64_t address, uint64_t bytes) {
-    if (address - lastBase < lastSize && bytes <= lastSize - (address - lastBase))
-      return lastData + (address - lastBase);
+    LastHit &h = lastHit;
+    if (h.epoch == epoch && address - h.base < h.size &&
+        bytes <= h.size - (address - h.base))
+      return h.data + (address - h.base);
     return translateSlow(address, bytes);
   }
 
@@ -72,8 +76,17 @@ private:
   bool overlaps(uint64_t address, uint64_t bytes) const;
   std::map<uint64_t, Block> blocks;
   std::map<unsigned, uint64_t> nextFree;
-  uint64_t lastBase = 0, lastSize = 0;
-  uint8_t *lastData = nullptr;
+  /// Names this Memory and the state of its blocks: unique across every
+  /// Memory of the process and renewed whenever a block goes, so that a
+  /// thread's cached hit can never point into freed memory or another
+  /// Memory.
+  uint64_t epoch = newEpoch();
+  static uint64_t newEpoch();
+  struct LastHit {
+    uint64_t epoch = 0, base = 0, size = 0;
+    uint8_t *data = nullptr;
+  };
+  static thread_local LastHit lastHit;
 };
 
 } // namespace kcc::emu

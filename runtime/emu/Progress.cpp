@@ -9,8 +9,8 @@
 
 namespace kcc::emu {
 
-ProgressMeter::ProgressMeter(std::string what, uint64_t total)
-    : what_(std::move(what)), total_(total) {
+ProgressMeter::ProgressMeter(std::string what, uint64_t total, unsigned threads)
+    : what_(std::move(what)), total_(total), threads_(threads) {
   const char *off = std::getenv("KCC_EMU_PROGRESS");
   enabled_ = isatty(STDERR_FILENO) && !(off && std::string(off) == "0");
   if (const char *after = std::getenv("KCC_EMU_PROGRESS_AFTER")) {
@@ -42,6 +42,8 @@ void ProgressMeter::update(uint64_t done, uint64_t executed) {
   llvm::errs() << "\r\033[Kkcc emu: " << what_ << ": " << done << " of " << total_
                << " workgroups, " << llvm::format("%.1f", rate / 1e6)
                << " M wave-instructions/s";
+  if (threads_ > 1)
+    llvm::errs() << " on " << threads_ << " threads";
   if (done > 0 && done < total_)
     llvm::errs() << ", about " << llvm::format("%.0f", elapsed / double(done) * double(total_ - done))
                  << " s left";

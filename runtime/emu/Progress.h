@@ -3,7 +3,8 @@
 // An emulated launch can run for minutes. When standard error is a terminal
 // and a launch has run longer than a few seconds, its progress is shown on
 // one line that is rewritten in place: workgroups done of the total, wave
-// instructions per second and the time left at that rate. Nothing is shown
+// instructions per second (of all host threads running the launch, whose
+// count is shown when it is more than one) and the time left at that rate. Nothing is shown
 // when standard error is not a terminal (a log, a pipe, CI), and the line
 // is cleared when the launch ends.
 //
@@ -22,8 +23,9 @@ namespace kcc::emu {
 
 class ProgressMeter {
 public:
-  /// `what` names the launch ("kernel gemm"); `total` counts its workgroups.
-  ProgressMeter(std::string what, uint64_t total);
+  /// `what` names the launch ("kernel gemm"); `total` counts its workgroups,
+  /// which `threads` host threads run.
+  ProgressMeter(std::string what, uint64_t total, unsigned threads = 1);
   ~ProgressMeter();
   ProgressMeter(const ProgressMeter &) = delete;
   ProgressMeter &operator=(const ProgressMeter &) = delete;
@@ -36,6 +38,7 @@ public:
 private:
   std::string what_;
   uint64_t total_;
+  unsigned threads_;
   bool enabled_ = false, shown_ = false;
   double after_ = 3.0;
   std::chrono::steady_clock::time_point start_, last_;

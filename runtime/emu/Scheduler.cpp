@@ -20,8 +20,11 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <atomic>
 #include <chrono>
 #include <deque>
+#include <mutex>
+#include <thread>
 
 using namespace llvm;
 namespace kcc::emu {
@@ -68,6 +71,20 @@ std::string instAt(LaunchPlan &p, uint64_t pc) {
   if (!in)
     return "0x" + utohexstr(off);
   return "0x" + utohexstr(off) + " '" + p.dispatch.program->text(*in) + "'";
+}
+
+/// The report of a wave that faulted after issuing `last` (null when it
+/// faulted fetching).
+std::string faultMessage(LaunchPlan &p, const Workgroup &wg, const Wave &w,
+                         const Inst *last) {
+  std::string text = last ? instAt(p, last->pc) : instAt(p, w.pc);
+  if (w.error == "unsupported instruction")
+    return "unsupported instruction " + text + " in kernel " +
+           p.dispatch.kernelName;
+  std::string culprit;
+  if (w.faultKind == FaultKind::BadAddress && !w.faultAccess.empty())
+    culprit = nameBuffer(p, w.faultAddress, w.faultAccess);
+  return where(p, wg, w) + " at " + text + ": " + w.error + culprit;
 }
 
 /// Creates workgroup `index` of `plan` with its waves initialised.
@@ -181,9 +198,8 @@ std::unique_ptr<Workgroup> makeWorkgroup(LaunchPlan &plan, uint32_t launch,
   return wg;
 }
 
-} // namespace
-
-Error runLaunches(std::vector<LaunchPlan *> &plans) {
+/// Every launch on the calling thread, the resident workgroups in turn.
+Error runSerial(std::vector<LaunchPlan *> &plans) {
   auto start = std::chrono::steady_clock::now();
   std::vector<Resident> resident;
   std::vector<uint64_t> nextGroup(plans.size(), 0), residentCount(plans.size(), 0);
@@ -392,17 +408,8 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
             checker->addBadAddress(w, last->pc);
             return checkResult(Error::success());
           }
-          std::string text = last ? instAt(p, last->pc) : instAt(p, w.pc);
-          if (w.error == "unsupported instruction")
-            return checkResult(createStringError(
-                inconvertibleErrorCode(), "unsupported instruction %s in kernel %s",
-                text.c_str(), p.dispatch.kernelName.c_str()));
-          std::string culprit;
-          if (w.faultKind == FaultKind::BadAddress && !w.faultAccess.empty())
-            culprit = nameBuffer(p, w.faultAddress, w.faultAccess);
-          return checkResult(createStringError(
-              inconvertibleErrorCode(), "%s at %s: %s%s", where(p, wg, w).c_str(),
-              text.c_str(), w.error.c_str(), culprit.c_str()));
+          return checkResult(createStringError(inconvertibleErrorCode(), "%s",
+                                               faultMessage(p, wg, w, last).c_str()));
         }
         if (w.state == WaveState::Ended) {
           ++wg.ended;
@@ -503,6 +510,425 @@ Error runLaunches(std::vector<LaunchPlan *> &plans) {
   for (LaunchPlan *p : plans)
     p->stats.seconds = seconds;
   return checkResult(Error::success());
+}
+
+//===----------------------------------------------------------------------===//
+// Several host threads
+//===----------------------------------------------------------------------===//
+
+/// A place for one resident workgroup; a thread runs it while it holds the
+/// lock, so the workgroup's waves and LDS belong to one thread at a time.
+struct Slot {
+  std::mutex lock;
+  LaunchPlan *plan = nullptr;
+  uint32_t planIndex = 0;
+  std::unique_ptr<Workgroup> wg;
+  /// The s_memtime count the workgroup last saw: a thread that takes the
+  /// workgroup over starts its own count no lower, so that time never runs
+  /// backwards for a wave.
+  uint64_t clock = 0;
+};
+
+/// One mutex on its own cache line per thread: a store takes its thread's
+/// own (uncontended), an atomic takes all of them, in order.
+struct alignas(64) WriteLock {
+  std::mutex m;
+};
+
+/// What one host thread keeps to itself while it runs workgroups.
+struct Worker {
+  unsigned id = 0;
+  /// A copy of each launch's Dispatch whose progress and clock counters are
+  /// this thread's: handlers bump them without atomics.
+  std::vector<Dispatch> dispatches;
+  uint64_t progress = 0, clock = 0;
+  std::vector<uint64_t> instructions; // per launch
+  std::vector<std::unique_ptr<Wave>> pool;
+  std::string fetchError;
+  /// Passes over all slots so far (read by the other threads' watchdog).
+  std::atomic<uint64_t> sweeps{0};
+};
+
+/// Why the threads stopped before every workgroup ended.
+enum class Stop : uint8_t { None, Fault, Budget, Time, Watchdog, NoWave };
+
+class ParallelRun {
+public:
+  ParallelRun(std::vector<LaunchPlan *> &plans, unsigned threads)
+      : plans(plans), start(std::chrono::steady_clock::now()) {
+    size_t n = plans.size();
+    totals.resize(n);
+    nextGroup.assign(n, 0);
+    residentCount.assign(n, 0);
+    size_t slotCount = 0;
+    for (size_t i = 0; i < n; ++i) {
+      LaunchPlan &p = *plans[i];
+      p.stats = LaunchStats();
+      uint64_t groups = uint64_t(p.dispatch.grid[0]) * p.dispatch.grid[1] *
+                        p.dispatch.grid[2];
+      totals[i] = p.options.workgroupLimit
+                      ? std::min(groups, p.options.workgroupLimit)
+                      : groups;
+      allGroups += totals[i];
+      slotCount += std::min<uint64_t>(p.maxResidentGroups, totals[i]);
+      watchdog = std::min(watchdog, p.options.watchdogInstructions);
+      uint64_t mine = p.options.maxWaveInstructions
+                          ? p.options.maxWaveInstructions
+                          : defaultBudget(groups * p.wavesPerGroup);
+      budget = budget + mine < budget ? ~0ull : budget + mine;
+      if (p.options.timeoutSeconds > 0)
+        timeout = timeout > 0 ? std::min(timeout, p.options.timeoutSeconds)
+                              : p.options.timeoutSeconds;
+    }
+    slotCount = std::max<size_t>(slotCount, 1);
+    slots.reset(new Slot[slotCount]);
+    numSlots = slotCount;
+    // More threads than resident workgroups would only wait.
+    numWorkers = unsigned(std::min<size_t>(threads, slotCount));
+    writeLocks.reset(new WriteLock[numWorkers]);
+    workers.reset(new Worker[numWorkers]);
+    for (unsigned t = 0; t < numWorkers; ++t) {
+      Worker &w = workers[t];
+      w.id = t;
+      w.instructions.assign(n, 0);
+      for (LaunchPlan *p : plans) {
+        w.dispatches.push_back(p->dispatch);
+        w.dispatches.back().progress = &w.progress;
+        w.dispatches.back().clock = &w.clock;
+      }
+    }
+  }
+
+  unsigned threadCount() const { return numWorkers; }
+
+  Error run() {
+    ProgressMeter meter("kernel " + plans.front()->dispatch.kernelName,
+                        allGroups, numWorkers);
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < numWorkers; ++t)
+      threads.emplace_back([this, t] { work(workers[t], nullptr); });
+    work(workers[0], &meter);
+    for (std::thread &t : threads)
+      t.join();
+
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start).count();
+    for (size_t i = 0; i < plans.size(); ++i) {
+      plans[i]->stats.seconds = seconds;
+      for (unsigned t = 0; t < numWorkers; ++t)
+        plans[i]->stats.waveInstructions += workers[t].instructions[i];
+    }
+    switch (stopReason) {
+    case Stop::None:
+      return Error::success();
+    case Stop::Fault:
+      return createStringError(inconvertibleErrorCode(), "%s",
+                               faultText.c_str());
+    case Stop::Budget:
+    case Stop::Time: {
+      uint64_t done = executed.load();
+      std::string msg = "kernel '" + plans.front()->dispatch.kernelName + "'";
+      if (stopReason == Stop::Budget)
+        msg += " stopped after " + std::to_string(done) +
+               " wave instructions, its budget (raise it with "
+               "--max-wave-instructions N, or LaunchOptions::"
+               "maxWaveInstructions; the default is 2^26 per wave of the "
+               "launch, at least 2^28)";
+      else
+        msg += " stopped after " + formatv("{0:F1}", timeout).str() +
+               " seconds, its time limit (--timeout SECONDS, or "
+               "LaunchOptions::timeoutSeconds), having run " +
+               std::to_string(done) + " wave instructions";
+      msg += "; waves still running:" + listWaves();
+      return createStringError(inconvertibleErrorCode(), "%s", msg.c_str());
+    }
+    case Stop::Watchdog:
+    case Stop::NoWave: {
+      std::string msg =
+          stopReason == Stop::Watchdog
+              ? "deadlock: no progress in " +
+                    std::to_string(executed.load() - progressMark.load()) +
+                    " wave instructions (no memory write, barrier release "
+                    "or wave end; waves spin on a condition nothing will "
+                    "change; a longer wait is LaunchOptions::"
+                    "watchdogInstructions, --watchdog N in kcc run); "
+              : "deadlock: no wave can run; ";
+      msg += "waiting waves:" + listWaves();
+      return createStringError(inconvertibleErrorCode(), "%s", msg.c_str());
+    }
+    }
+    return Error::success();
+  }
+
+private:
+  /// One thread's loop: a slice for every resident workgroup whose slot no
+  /// other thread holds, starting from its own share of the slots (so that
+  /// threads rarely meet, and a workgroup mostly stays on one thread's
+  /// caches). Every thread visits every slot: a thread the host does not
+  /// schedule for a while holds back at most the one workgroup it is in.
+  void work(Worker &me, ProgressMeter *meter) {
+    uint64_t nextMeterCheck = uint64_t(1) << 16;
+    uint64_t nextClockCheck = uint64_t(1) << 20;
+    size_t first = me.id * numSlots / numWorkers;
+    // The other threads' sweep counts when this thread first saw the
+    // watchdog's limit passed (see below).
+    std::vector<uint64_t> sweepsAtLimit;
+    while (!stopping.load(std::memory_order_relaxed) &&
+           retired.load(std::memory_order_acquire) < allGroups) {
+      bool ran = false, busy = false;
+      for (size_t k = 0; k < numSlots; ++k)
+        ran |= visit(me, slots[(first + k) % numSlots], busy);
+      me.sweeps.fetch_add(1, std::memory_order_relaxed);
+      uint64_t done = executed.load(std::memory_order_relaxed);
+      if (done > budget)
+        halt(Stop::Budget);
+      // No progress for the watchdog's count of instructions is a deadlock
+      // only once every thread has swept all slots since: a thread held up
+      // by the host in the middle of a slice may be the one about to
+      // release the others.
+      if (done - progressMark.load(std::memory_order_relaxed) > watchdog) {
+        if (sweepsAtLimit.empty()) {
+          for (unsigned t = 0; t < numWorkers; ++t)
+            sweepsAtLimit.push_back(
+                workers[t].sweeps.load(std::memory_order_relaxed));
+        } else {
+          bool allSwept = true;
+          for (unsigned t = 0; t < numWorkers; ++t)
+            allSwept &= workers[t].sweeps.load(std::memory_order_relaxed) >
+                        sweepsAtLimit[t] + 1;
+          if (allSwept)
+            halt(Stop::Watchdog);
+        }
+      } else {
+        sweepsAtLimit.clear();
+      }
+      if (timeout > 0 && done >= nextClockCheck) {
+        nextClockCheck = done + (uint64_t(1) << 20);
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                          start).count() > timeout)
+          halt(Stop::Time);
+      }
+      if (meter && meter->enabled() && done >= nextMeterCheck) {
+        nextMeterCheck = done + (uint64_t(1) << 16);
+        meter->update(retired.load(), done);
+      }
+      if (!ran) {
+        // Every slot was this thread's to look at and none could run: no
+        // other thread can change that (barriers release inside a slice).
+        if (!busy && retired.load() < allGroups && !stopping.load())
+          halt(Stop::NoWave);
+        std::this_thread::yield();
+      }
+    }
+  }
+
+  void halt(Stop why, std::string text = "") {
+    std::lock_guard<std::mutex> guard(stopLock);
+    if (stopReason != Stop::None)
+      return;
+    stopReason = why;
+    faultText = std::move(text);
+    stopping.store(true);
+  }
+
+  /// Admits the next workgroup in dispatch order into `slot` (held by the
+  /// caller); false when every launch is at its residency bound or has
+  /// started all its workgroups.
+  bool admit(Worker &me, Slot &slot) {
+    size_t i = 0;
+    uint64_t index = 0;
+    uint32_t uid = 0;
+    {
+      std::lock_guard<std::mutex> guard(admitLock);
+      for (i = 0; i < plans.size(); ++i)
+        if (residentCount[i] < plans[i]->maxResidentGroups &&
+            nextGroup[i] < totals[i])
+          break;
+      if (i == plans.size())
+        return false;
+      index = nextGroup[i]++;
+      ++residentCount[i];
+      ++plans[i]->stats.workgroups;
+      uid = nextUid;
+      nextUid += plans[i]->wavesPerGroup;
+    }
+    slot.plan = plans[i];
+    slot.planIndex = uint32_t(i);
+    slot.wg = makeWorkgroup(*plans[i], uint32_t(i), index, uid, me.pool, nullptr);
+    slot.clock = 0;
+    return true;
+  }
+
+  /// Runs a slice of the workgroup in `slot` if the slot is free; true when
+  /// a wave ran.
+  bool visit(Worker &me, Slot &slot, bool &busy) {
+    std::unique_lock<std::mutex> held(slot.lock, std::try_to_lock);
+    if (!held) {
+      busy = true;
+      return false;
+    }
+    if (stopping.load(std::memory_order_relaxed))
+      return false;
+    if (!slot.wg && !admit(me, slot))
+      return false;
+    LaunchPlan &p = *slot.plan;
+    Workgroup &wg = *slot.wg;
+    Dispatch &d = me.dispatches[slot.planIndex];
+    Program &prog = *p.dispatch.program;
+    me.clock = std::max(me.clock, slot.clock);
+    uint64_t progressBefore = me.progress;
+    uint32_t slice = p.options.sliceInstructions ? p.options.sliceInstructions : 64;
+    uint64_t ranHere = 0;
+    bool ran = false;
+    wg.dispatch = &d;
+    for (auto &wp : wg.waves) {
+      Wave &w = *wp;
+      w.dispatch = &d;
+      if (w.state != WaveState::Running)
+        continue;
+      ran = true;
+      w.yield = false;
+      uint32_t n = 0;
+      const Inst *last = nullptr;
+      Inst indexed;
+      while (n < slice) {
+        const Inst *in = prog.fetch(w.pc, me.fetchError);
+        if (!in) {
+          w.fault(me.fetchError);
+          break;
+        }
+        last = in;
+        if (w.gprIndexMode && (in->form & kFormValu)) {
+          if (!indexVgprOperands(w, *in, indexed))
+            break;
+          in = &indexed;
+        }
+        w.pc += in->size;
+        if (in->form & kFormDeviceWrite)
+          execWrite(me, w, *in);
+        else
+          in->exec(w, *in);
+        ++n;
+        if (w.yield)
+          break;
+      }
+      w.instructions += n;
+      me.instructions[slot.planIndex] += n;
+      ranHere += n;
+      if (w.state == WaveState::Faulted) {
+        executed.fetch_add(ranHere, std::memory_order_relaxed);
+        halt(Stop::Fault, faultMessage(p, wg, w, last));
+        return true;
+      }
+      if (w.state == WaveState::Ended) {
+        ++wg.ended;
+        ++me.progress;
+      } else if (w.state == WaveState::Barrier) {
+        ++wg.atBarrier;
+      }
+    }
+    if (wg.atBarrier && wg.atBarrier + wg.ended == wg.waves.size()) {
+      for (auto &wp : wg.waves)
+        if (wp->state == WaveState::Barrier)
+          wp->state = WaveState::Running;
+      wg.atBarrier = 0;
+      ++me.progress;
+    }
+    slot.clock = me.clock;
+    uint64_t done = executed.fetch_add(ranHere, std::memory_order_relaxed) + ranHere;
+    if (me.progress != progressBefore)
+      progressMark.store(done, std::memory_order_relaxed);
+    if (wg.ended == wg.waves.size()) {
+      for (auto &wp : wg.waves)
+        me.pool.push_back(std::move(wp));
+      slot.wg.reset();
+      {
+        std::lock_guard<std::mutex> guard(admitLock);
+        --residentCount[slot.planIndex];
+      }
+      retired.fetch_add(1, std::memory_order_release);
+    }
+    return ran;
+  }
+
+  /// A store runs under its thread's write lock, an atomic under all of
+  /// them: no write of another thread lands between an atomic's read and
+  /// its write.
+  void execWrite(Worker &me, Wave &w, const Inst &in) {
+    if (!(in.form & kFormDeviceRmw)) {
+      std::lock_guard<std::mutex> guard(writeLocks[me.id].m);
+      in.exec(w, in);
+      return;
+    }
+    for (unsigned t = 0; t < numWorkers; ++t)
+      writeLocks[t].m.lock();
+    in.exec(w, in);
+    for (unsigned t = numWorkers; t-- > 0;)
+      writeLocks[t].m.unlock();
+  }
+
+  /// The waves that have not ended (at most 16), for the report of a stopped
+  /// launch; called once every thread has stopped.
+  std::string listWaves() {
+    std::string out;
+    unsigned listed = 0;
+    for (size_t k = 0; k < numSlots; ++k) {
+      Slot &slot = slots[k];
+      if (!slot.wg)
+        continue;
+      for (auto &wp : slot.wg->waves) {
+        if (wp->state == WaveState::Ended)
+          continue;
+        if (listed++ == 16)
+          return out + "\n  ...";
+        out += "\n  " + where(*slot.plan, *slot.wg, *wp) +
+               (wp->state == WaveState::Barrier ? " at barrier, next " : " at ") +
+               instAt(*slot.plan, wp->pc);
+      }
+    }
+    return out;
+  }
+
+  std::vector<LaunchPlan *> &plans;
+  std::chrono::steady_clock::time_point start;
+  std::vector<uint64_t> totals, nextGroup, residentCount; // per launch
+  uint64_t allGroups = 0;
+  uint64_t watchdog = ~0ull, budget = 0;
+  double timeout = 0;
+  std::unique_ptr<Slot[]> slots;
+  size_t numSlots = 0;
+  unsigned numWorkers = 1;
+  std::unique_ptr<WriteLock[]> writeLocks;
+  std::unique_ptr<Worker[]> workers;
+  std::mutex admitLock; // nextGroup, residentCount, nextUid, stats.workgroups
+  uint32_t nextUid = 0;
+  std::atomic<uint64_t> executed{0}, progressMark{0}, retired{0};
+  std::atomic<bool> stopping{false};
+  std::mutex stopLock; // stopReason, faultText
+  Stop stopReason = Stop::None;
+  std::string faultText;
+};
+
+Error runParallel(std::vector<LaunchPlan *> &plans, unsigned threads) {
+  ParallelRun run(plans, threads);
+  // One resident workgroup at a time: nothing to share out.
+  if (run.threadCount() == 1)
+    return runSerial(plans);
+  return run.run();
+}
+
+} // namespace
+
+Error runLaunches(std::vector<LaunchPlan *> &plans) {
+  unsigned threads = ~0u;
+  bool observed = false;
+  for (LaunchPlan *p : plans) {
+    threads = std::min(threads, std::max(1u, p->options.threads));
+    observed |= p->dispatch.observer || p->options.check.enabled;
+  }
+  if (plans.empty() || threads <= 1 || observed)
+    return runSerial(plans);
+  return runParallel(plans, threads);
 }
 
 } // namespace kcc::emu

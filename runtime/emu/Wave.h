@@ -103,6 +103,13 @@ enum FormFlags : uint32_t {
   kFormDpp8 = 1u << 18,
   kFormValu = 1u << 19, // a vector ALU instruction (VGPR index mode applies)
   kFormVskip = 1u << 20, // VOP*, MUBUF/MTBUF, DS or FLAT: what VSKIP skips
+  // Writes device memory (global, flat, buffer, scalar; not LDS DMA, which
+  // writes LDS): a plain store, or with kFormDeviceRmw an atomic
+  // read-modify-write. Host threads running workgroups side by side
+  // serialise an atomic against every other write (Scheduler.cpp), so that
+  // an atomic stays indivisible as on hardware.
+  kFormDeviceWrite = 1u << 21,
+  kFormDeviceRmw = 1u << 22,
 };
 
 /// What an instruction does to the memory counters and ordering, for the

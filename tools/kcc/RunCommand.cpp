@@ -41,7 +41,10 @@ constexpr const char *kEnvironment =
     "  KCC_EMU_CHECK=1|uninit    check mode for every emulated launch\n"
     "  KCC_EMU_PROGRESS=0        no progress line on a terminal (shown when a\n"
     "                            launch runs longer than 3 s)\n"
-    "  KCC_EMU_PROGRESS_AFTER=S  show it after S seconds instead\n";
+    "  KCC_EMU_PROGRESS_AFTER=S  show it after S seconds instead\n"
+    "  KCC_EMU_THREADS=N         host threads that run workgroups (default:\n"
+    "                            every hardware thread; check mode, --timing\n"
+    "                            and traces run on one)\n";
 
 int fail(const Twine &message) {
   errs() << "kcc run: error: " << message << "\n";
