@@ -299,15 +299,23 @@ void mfma(Wave &w, const Inst &in) {
   // and are added to the accumulator as they are; f32/xf32 inputs are
   // summed with fused multiply-adds.
   MfmaSum sum = s.in != In::F32 && s.in != In::XF32 ? MfmaSum::MulAdd : MfmaSum::Fma;
+  // A NaN in C matters only where a product can be NaN too (an A or B
+  // NaN or infinity): otherwise every path returns C's NaN itself.
   bool nanInputs = false;
   if (!s.intOut) {
-    auto anyNaN = [](const float *x, size_t n) {
-      bool nan = false;
+    // On the bits, so that the loops vectorise (float compares with NaNs
+    // do not).
+    auto count = [](const float *x, size_t n, uint32_t above) {
+      const uint32_t *u = reinterpret_cast<const uint32_t *>(x);
+      uint32_t hit = 0;
       for (size_t i = 0; i < n; ++i)
-        nan |= x[i] != x[i];
-      return nan;
+        hit |= uint32_t(int32_t(u[i] & 0x7fffffffu) > int32_t(above));
+      return hit != 0;
     };
-    nanInputs = anyNaN(A, aSize) || anyNaN(B, bSize) || anyNaN(C, cSize);
+    constexpr uint32_t kBelowInf = 0x7f7fffffu, kInf = 0x7f800000u;
+    if (count(A, aSize, kBelowInf) || count(B, bSize, kBelowInf))
+      nanInputs = count(A, aSize, kInf) || count(B, bSize, kInf) ||
+                  count(C, cSize, kInf);
   }
   unsigned group = 1u << cbsz;
   for (int b = 0; b < s.blocks; ++b) {

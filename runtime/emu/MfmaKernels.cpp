@@ -139,30 +139,43 @@ void blockAvx512(const float *At, const float *B, float *C, int m, int n, int K)
     rowsAvx512<R, V, Fused>(At, B, C, m, n, K, i);
 }
 
-enum class Vectors { Portable, Avx2, Avx512 };
-Vectors hostVectors() {
-  static const Vectors v = [] {
+#endif // KCC_MFMA_X86
+
+/// The widest path this host runs, found once.
+MfmaVectors hostVectors() {
+  static const MfmaVectors v = [] {
+#ifdef KCC_MFMA_X86
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f"))
-      return Vectors::Avx512;
+      return MfmaVectors::Avx512;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-      return Vectors::Avx2;
-    return Vectors::Portable;
+      return MfmaVectors::Avx2;
+#endif
+    return MfmaVectors::Portable;
   }();
   return v;
 }
 
-#endif // KCC_MFMA_X86
-
 } // namespace
 
-void mfmaBlockF32(const float *At, const float *B, float *C, int m, int n,
-                  int K, MfmaSum sum, bool nanInputs) {
+bool mfmaHostRuns(MfmaVectors v) {
+#ifdef KCC_MFMA_X86
+  __builtin_cpu_init();
+  if (v == MfmaVectors::Avx2)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (v == MfmaVectors::Avx512)
+    return __builtin_cpu_supports("avx512f");
+#endif
+  return v == MfmaVectors::Portable;
+}
+
+void mfmaBlockF32On(MfmaVectors v, const float *At, const float *B, float *C,
+                    int m, int n, int K, MfmaSum sum, bool nanInputs) {
 #ifdef KCC_MFMA_X86
   bool fused = sum == MfmaSum::Fma;
   if (!nanInputs && m % 8 == 0 && (n == 16 || n == 32)) {
-    switch (hostVectors()) {
-    case Vectors::Avx512:
+    switch (v) {
+    case MfmaVectors::Avx512:
       if (n == 32)
         fused ? blockAvx512<8, 2, true>(At, B, C, m, n, K)
               : blockAvx512<8, 2, false>(At, B, C, m, n, K);
@@ -170,7 +183,7 @@ void mfmaBlockF32(const float *At, const float *B, float *C, int m, int n,
         fused ? blockAvx512<8, 1, true>(At, B, C, m, n, K)
               : blockAvx512<8, 1, false>(At, B, C, m, n, K);
       return;
-    case Vectors::Avx2:
+    case MfmaVectors::Avx2:
       if (n == 32)
         fused ? blockAvx2<2, 4, true>(At, B, C, m, n, K)
               : blockAvx2<2, 4, false>(At, B, C, m, n, K);
@@ -178,15 +191,22 @@ void mfmaBlockF32(const float *At, const float *B, float *C, int m, int n,
         fused ? blockAvx2<4, 2, true>(At, B, C, m, n, K)
               : blockAvx2<4, 2, false>(At, B, C, m, n, K);
       return;
-    case Vectors::Portable:
+    case MfmaVectors::Portable:
       break;
     }
   }
+#else
+  (void)v;
 #endif
   if (nanInputs)
     blockWithNaNs(At, B, C, m, n, K, sum);
   else
     blockPortable(At, B, C, m, n, K, sum);
+}
+
+void mfmaBlockF32(const float *At, const float *B, float *C, int m, int n,
+                  int K, MfmaSum sum, bool nanInputs) {
+  mfmaBlockF32On(hostVectors(), At, B, C, m, n, K, sum, nanInputs);
 }
 
 void mfmaBlockI32(const int32_t *At, const int32_t *B, int32_t *C, int m,
@@ -203,13 +223,11 @@ void mfmaBlockI32(const int32_t *At, const int32_t *B, int32_t *C, int m,
 }
 
 const char *mfmaHostVectors() {
-#ifdef KCC_MFMA_X86
   switch (hostVectors()) {
-  case Vectors::Avx512: return "avx512";
-  case Vectors::Avx2: return "avx2";
-  case Vectors::Portable: break;
+  case MfmaVectors::Avx512: return "avx512";
+  case MfmaVectors::Avx2: return "avx2";
+  case MfmaVectors::Portable: break;
   }
-#endif
   return "portable";
 }
 

@@ -37,6 +37,14 @@ void mfmaBlockF32(const float *At, const float *B, float *C, int m, int n,
 void mfmaBlockI32(const int32_t *At, const int32_t *B, int32_t *C, int m,
                   int n, int K);
 
+/// The paths of mfmaBlockF32, which tests hold to the same bits.
+enum class MfmaVectors : uint8_t { Portable, Avx2, Avx512 };
+/// Whether this host runs path `v` (Portable always).
+bool mfmaHostRuns(MfmaVectors v);
+/// mfmaBlockF32 on path `v`, which the host must run.
+void mfmaBlockF32On(MfmaVectors v, const float *At, const float *B, float *C,
+                    int m, int n, int K, MfmaSum sum, bool nanInputs);
+
 /// The vector instructions the block products use on this host: "avx512",
 /// "avx2" or "portable" (for emu_bench's report).
 const char *mfmaHostVectors();
