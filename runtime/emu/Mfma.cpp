@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cmath>
+#include <vector>
 
 namespace kcc::emu {
 namespace {
@@ -223,16 +224,36 @@ int blgpLane(int l, unsigned blgp) {
 /// row-major [block][i][j] accumulator: those lanes hold one row's n
 /// consecutive columns (j = l % n), so registers and matrix exchange
 /// whole runs of n values.
-size_t accRun(const Shape &s, int r, int g) {
+uint32_t accRun(const Shape &s, int r, int g) {
   if (s.m == 4) // 4x4 blocks: i = r, block = l / 4
-    return (size_t(g) * 4 + r) * 4;
+    return (uint32_t(g) * 4 + r) * 4;
   int regsPerBlock = s.m * s.n / 64, rr = r % regsPerBlock, b = r / regsPerBlock;
   int i = (rr / 4) * 4 * (64 / s.n) + g * 4 + rr % 4;
-  return (size_t(b) * s.m + i) * s.n;
+  return (uint32_t(b) * s.m + i) * s.n;
+}
+
+/// A shape with the start of every C/D run (accRun), computed once at
+/// registration: the divisions would cost an MFMA more than its copies.
+struct Prepared {
+  const Shape *shape = nullptr;
+  std::vector<uint32_t> runs; // [r * (64 / n) + g]
+};
+
+/// Copies a run of `n` words: the MFMA shapes' n (4, 16, 32) as fixed
+/// sizes the compiler turns into a few vector moves, not a call.
+inline void copyRun(uint32_t *dst, const uint32_t *src, int n) {
+  switch (n) {
+  case 32: std::memcpy(dst, src, 128); return;
+  case 16: std::memcpy(dst, src, 64); return;
+  case 4: std::memcpy(dst, src, 16); return;
+  default: std::memcpy(dst, src, size_t(n) * 4); return;
+  }
 }
 
 void mfma(Wave &w, const Inst &in) {
-  const Shape &s = *static_cast<const Shape *>(in.aux);
+  const Prepared &prepared = *static_cast<const Prepared *>(in.aux);
+  const Shape &s = *prepared.shape;
+  const uint32_t *runs = prepared.runs.data();
   bool ocp = w.dispatch->chip == Chip::gfx950;
   In inB = s.inB == In::F32 ? s.in : s.inB;
   unsigned cbsz = in.nctrl > 0 ? unsigned(in.ctrl[0]) : 0;
@@ -292,8 +313,7 @@ void mfma(Wave &w, const Inst &in) {
   for (int r = 0; r < outRegs; ++r) {
     const uint32_t *rc = lanes(w, in.src[2], buf, in.src[2].kind == OpndKind::Vgpr ? r : 0);
     for (int g = 0; g < bGroups; ++g)
-      std::memcpy(static_cast<uint32_t *>(acc) + accRun(s, r, g), rc + g * s.n,
-                  size_t(s.n) * 4);
+      copyRun(static_cast<uint32_t *>(acc) + runs[r * bGroups + g], rc + g * s.n, s.n);
   }
   // Products of 16- and 8-bit floats are exact in f32 (short of underflow),
   // and are added to the accumulator as they are; f32/xf32 inputs are
@@ -332,8 +352,7 @@ void mfma(Wave &w, const Inst &in) {
   for (int r = 0; r < outRegs; ++r) {
     uint32_t *d = w.row(in.dst[0].reg + r);
     for (int g = 0; g < bGroups; ++g)
-      std::memcpy(d + g * s.n, static_cast<const uint32_t *>(acc) + accRun(s, r, g),
-                  size_t(s.n) * 4);
+      copyRun(d + g * s.n, static_cast<const uint32_t *>(acc) + runs[r * bGroups + g], s.n);
   }
 }
 
@@ -385,8 +404,22 @@ const Named kShapes[] = {
 } // namespace
 
 void registerMfmaOps(OpTable &t) {
-  for (const Named &n : kShapes)
-    t.add(n.name, mfma, Layout::Plain, 0, &n.shape);
+  static const std::vector<Prepared> prepared = [] {
+    std::vector<Prepared> all;
+    for (const Named &n : kShapes) {
+      Prepared p;
+      p.shape = &n.shape;
+      const Shape &s = n.shape;
+      int outRegs = s.m * s.n * s.blocks / 64, groups = 64 / s.n;
+      for (int r = 0; r < outRegs; ++r)
+        for (int g = 0; g < groups; ++g)
+          p.runs.push_back(accRun(s, r, g));
+      all.push_back(std::move(p));
+    }
+    return all;
+  }();
+  for (size_t i = 0; i < prepared.size(); ++i)
+    t.add(kShapes[i].name, mfma, Layout::Plain, 0, &prepared[i]);
   t.add("V_MFMA_F64_16X16X4F64", mfmaF64);
   t.add("V_MFMA_F64_4X4X4F64", mfmaF64x4);
 }
