@@ -56,9 +56,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
+#include <mutex>
 #include <set>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 using namespace llvm;
@@ -167,16 +170,19 @@ enum AccFlags : uint8_t {
 /// The epoch of an LDS DMA write still in flight: ordered before nothing.
 constexpr uint32_t kInFlight = ~0u;
 
-/// One access in shadow memory (16 bytes).
+/// One access in shadow memory (16 bytes). Trivial, so that shadow is
+/// cleared with memset (all zeros: no access), not field by field: clearing
+/// it was a third of the time check mode spent on a memory-bound kernel.
 struct Acc {
-  uint32_t uid = 0, epoch = 0, pc = 0;
-  uint8_t lane = 0, mask = 0, flags = 0;
-  uint8_t written = 0; // (write slot only) bytes of the granule ever written
+  uint32_t uid, epoch, pc;
+  uint8_t lane, mask, flags;
+  uint8_t written; // (write slot only) bytes of the granule ever written
 };
 /// Shadow of one 4-byte granule.
 struct Cell {
   Acc w, r[2];
 };
+static_assert(std::is_trivial_v<Cell>, "shadow is cleared with memset");
 
 /// Release clocks of a synchronisation location (a flag).
 struct SyncVar {
@@ -232,6 +238,54 @@ struct WaveInfo {
   uint32_t waveInGroup = 0;
 };
 
+/// Shadow of one 4 KiB page of device memory: a Cell per 4-byte granule.
+struct ShadowPage {
+  static constexpr size_t kCells = (size_t(1) << 12) / 4;
+  Cell cells[kCells];
+};
+
+/// Shadow pages kept for the next checker of the process instead of going
+/// back to the system: a memory-bound kernel has shadow for every byte it
+/// moves, 12 bytes per byte, and the allocator handed those pages back after
+/// each launch, so that every launch faulted them in again. A page is
+/// cleared when it is taken, i.e. at the first access to its 4 KiB, so that
+/// its cells are still in the cache when they are used (clearing blocks of
+/// it on first touch instead measured slower). Up to kKeep pages (192 MiB)
+/// are kept.
+class ShadowPagePool {
+public:
+  static constexpr size_t kKeep = 4096;
+
+  static ShadowPagePool &get() {
+    static ShadowPagePool pool;
+    return pool;
+  }
+  /// A page of empty cells (all zeros: no access).
+  std::unique_ptr<ShadowPage> take() {
+    std::unique_ptr<ShadowPage> page;
+    {
+      std::lock_guard<std::mutex> guard(lock);
+      if (!free.empty()) {
+        page = std::move(free.back());
+        free.pop_back();
+      }
+    }
+    if (!page)
+      page.reset(new ShadowPage);
+    std::memset(page->cells, 0, sizeof(page->cells));
+    return page;
+  }
+  void give(std::unique_ptr<ShadowPage> page) {
+    std::lock_guard<std::mutex> guard(lock);
+    if (free.size() < kKeep)
+      free.push_back(std::move(page));
+  }
+
+private:
+  std::mutex lock;
+  std::vector<std::unique_ptr<ShadowPage>> free;
+};
+
 struct LdsShadow {
   std::vector<Cell> cells;
   DenseMap<uint32_t, std::unique_ptr<SyncVar>> sync;
@@ -242,6 +296,10 @@ public:
   explicit CheckerImpl(const std::vector<LaunchPlan *> &plans) : plans(plans) {
     for (LaunchPlan *p : plans)
       uninit |= p->options.check.uninit;
+  }
+  ~CheckerImpl() override {
+    for (auto &[page, cells] : global)
+      ShadowPagePool::get().give(std::move(cells));
   }
 
   void workgroupBegin(Workgroup &g) override {
@@ -257,7 +315,7 @@ public:
     }
     auto &sh = lds[&g];
     sh = std::make_unique<LdsShadow>();
-    sh->cells.assign((g.lds.size() + 3) / 4, Cell());
+    sh->cells.resize((g.lds.size() + 3) / 4); // zeros: no access yet
   }
 
   void workgroupEnd(Workgroup &g) override {
@@ -845,14 +903,15 @@ private:
   static constexpr unsigned kPageBits = 12;
   Cell *globalCells(uint64_t granuleAddr) {
     uint64_t page = granuleAddr >> kPageBits;
+    size_t i = (granuleAddr & ((1u << kPageBits) - 1)) >> 2;
     if (page == lastPage)
-      return lastCells + ((granuleAddr & ((1u << kPageBits) - 1)) >> 2);
+      return &lastShadow->cells[i];
     auto &p = global[page];
     if (!p)
-      p.reset(new Cell[(1u << kPageBits) / 4]());
+      p = ShadowPagePool::get().take();
     lastPage = page;
-    lastCells = p.get();
-    return lastCells + ((granuleAddr & ((1u << kPageBits) - 1)) >> 2);
+    lastShadow = p.get();
+    return &lastShadow->cells[i];
   }
 
   bool hb(const Acc &a, const WaveCk &c) const {
@@ -877,7 +936,7 @@ private:
       } else {
         cell = globalCells(g);
       }
-      Acc cur;
+      Acc cur{};
       cur.uid = vid(c.uid, isLds);
       cur.epoch = e;
       cur.pc = pcOff;
@@ -994,9 +1053,9 @@ private:
   std::vector<std::unique_ptr<WaveCk>> waves;
   std::vector<WaveInfo> info;
   std::unordered_map<const Workgroup *, std::unique_ptr<LdsShadow>> lds;
-  std::unordered_map<uint64_t, std::unique_ptr<Cell[]>> global;
+  std::unordered_map<uint64_t, std::unique_ptr<ShadowPage>> global;
   uint64_t lastPage = ~0ull;
-  Cell *lastCells = nullptr;
+  ShadowPage *lastShadow = nullptr;
   std::unordered_map<uint64_t, std::unique_ptr<SyncVar>> globalSync;
   std::set<const Workgroup *> endedWhileWaiting;
   std::map<std::tuple<uint8_t, uint64_t, uint64_t>, size_t> seen;
