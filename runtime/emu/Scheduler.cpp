@@ -545,7 +545,8 @@ struct Worker {
   std::vector<uint64_t> instructions; // per launch
   std::vector<std::unique_ptr<Wave>> pool;
   std::string fetchError;
-  /// Passes over all slots so far (read by the other threads' watchdog).
+  /// Passes over its own slots so far (read by the other threads, to tell
+  /// whether this one is held up, and by their watchdog).
   std::atomic<uint64_t> sweeps{0};
 };
 
@@ -661,29 +662,48 @@ public:
   }
 
 private:
-  /// One thread's loop: a slice for every resident workgroup whose slot no
-  /// other thread holds, starting from its own share of the slots (so that
-  /// threads rarely meet, and a workgroup mostly stays on one thread's
-  /// caches). Every thread visits every slot: a thread the host does not
-  /// schedule for a while holds back at most the one workgroup it is in.
+  /// One thread's loop: a slice for each workgroup in its own slots (slot k
+  /// belongs to thread k % threads), so that a workgroup stays in one core's
+  /// caches. Every fourth pass, and whenever none of its own could run, it
+  /// also visits the slots of threads that have not finished a pass since
+  /// it last looked - a thread the host holds up, or one not started yet,
+  /// must not hold back the workgroups in its slots, which others may wait
+  /// for - and, when idle, every slot: the last workgroups of a grid then
+  /// run on every thread.
   void work(Worker &me, ProgressMeter *meter) {
     uint64_t nextMeterCheck = uint64_t(1) << 16;
     uint64_t nextClockCheck = uint64_t(1) << 20;
-    size_t first = me.id * numSlots / numWorkers;
-    // The other threads' sweep counts when this thread first saw the
+    std::vector<uint64_t> seen(numWorkers, ~0ull);
+    unsigned sinceOthers = 0;
+    // The other threads' pass counts when this thread first saw the
     // watchdog's limit passed (see below).
     std::vector<uint64_t> sweepsAtLimit;
     while (!stopping.load(std::memory_order_relaxed) &&
            retired.load(std::memory_order_acquire) < allGroups) {
       bool ran = false, busy = false;
-      for (size_t k = 0; k < numSlots; ++k)
-        ran |= visit(me, slots[(first + k) % numSlots], busy);
+      for (size_t k = me.id; k < numSlots; k += numWorkers)
+        ran |= visit(me, slots[k], busy);
+      bool idle = !ran;
+      if (idle || ++sinceOthers == 4) {
+        sinceOthers = 0;
+        for (unsigned t = 0; t < numWorkers; ++t) {
+          if (t == me.id)
+            continue;
+          uint64_t passes = workers[t].sweeps.load(std::memory_order_relaxed);
+          bool stalled = passes == seen[t];
+          seen[t] = passes;
+          if (!idle && !stalled)
+            continue;
+          for (size_t k = t; k < numSlots; k += numWorkers)
+            ran |= visit(me, slots[k], busy);
+        }
+      }
       me.sweeps.fetch_add(1, std::memory_order_relaxed);
       uint64_t done = executed.load(std::memory_order_relaxed);
       if (done > budget)
         halt(Stop::Budget);
       // No progress for the watchdog's count of instructions is a deadlock
-      // only once every thread has swept all slots since: a thread held up
+      // only once every thread has made two passes since: a thread held up
       // by the host in the middle of a slice may be the one about to
       // release the others.
       if (done - progressMark.load(std::memory_order_relaxed) > watchdog) {
@@ -713,8 +733,9 @@ private:
         meter->update(retired.load(), done);
       }
       if (!ran) {
-        // Every slot was this thread's to look at and none could run: no
-        // other thread can change that (barriers release inside a slice).
+        // Every slot was this thread's to look at (an idle pass visits
+        // them all) and none could run: no other thread can change that
+        // (barriers release inside a slice).
         if (!busy && retired.load() < allGroups && !stopping.load())
           halt(Stop::NoWave);
         std::this_thread::yield();
