@@ -3,11 +3,14 @@
 // Runs three clang-built kernels (emu_bench_kernels.hip) on each emulated
 // chip and prints wave-instructions per second: a VALU-bound FMA chain, an
 // MFMA-bound loop (also as GFLOP/s) and a memory-bound triad (also as GB/s),
-// each on one host thread (KCC_EMU_THREADS=1), so the figures are per core.
+// each on one host thread (KCC_EMU_THREADS=1) and timed by that thread's CPU
+// time, so the figures are per core even on a machine shared with other
+// work.
 // Then it runs the MFMA-heavy and the memory-bound kernel again in check mode
 // (LaunchOptions::check, which runs on one thread) and prints the slowdown
-// against plain emulation, and the VALU and MFMA kernels on more workgroups
-// on one thread and on every hardware thread: the scaling.
+// against plain emulation (both on one thread, by CPU time), and the VALU
+// and MFMA kernels on more workgroups on one thread and on every hardware
+// thread (wall time): the scaling.
 //
 //   ninja emu_bench && ./bin/emu_bench [KERNEL_DIR]
 //
@@ -23,6 +26,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -68,9 +72,20 @@ struct Args {
   }
 };
 
+/// CPU seconds the calling thread has run.
+double threadCpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
 /// The host threads later launches run on (the emulator reads
 /// KCC_EMU_THREADS at every launch); 0: every hardware thread.
+unsigned threads = 0;
+/// Scaling compares wall times, on one thread too.
+bool wallClock = false;
 void useThreads(unsigned n) {
+  threads = n;
   if (n)
     setenv("KCC_EMU_THREADS", std::to_string(n).c_str(), 1);
   else
@@ -129,8 +144,8 @@ int main(int argc, char **argv) {
   // Measured once: each burn runs a few hundred milliseconds.
   double hostGives = hostScaling(hardware);
   outs() << "MFMA block products on " << emu::mfmaHostVectors()
-         << "; per-core figures on 1 host thread (fastest of 3 runs), scaling "
-            "to "
+         << "; per-core figures on 1 host thread (its CPU time, fastest of 3 "
+            "runs), scaling to "
          << hardware << " threads; this host gives " << format("%.2f", hostGives)
          << "x one thread's arithmetic on " << hardware << " threads\n";
   Runtime &runtime = check(Runtime::shared());
@@ -148,10 +163,17 @@ int main(int argc, char **argv) {
         reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
         (*file)->getBufferSize())));
     // A launch through the device interface, as every op makes it.
+    // On one thread the launch runs on this one, so its CPU time is the
+    // work of one core, whatever else the machine runs; on several threads
+    // the wall time is what counts.
     auto launch = [&](StringRef kernel, const LaunchConfig &config,
                       ArrayRef<uint8_t> kernarg) {
       Kernel k = check(module.kernel(kernel));
-      return check(dev.launch(k.loadedCode(), k.info(), config, kernarg));
+      double cpu0 = threadCpuSeconds();
+      LaunchResult r = check(dev.launch(k.loadedCode(), k.info(), config, kernarg));
+      if (threads == 1 && !wallClock)
+        r.hostSeconds = threadCpuSeconds() - cpu0;
+      return r;
     };
 
     useThreads(1);
@@ -247,10 +269,12 @@ int main(int argc, char **argv) {
     // thread, with enough workgroups (the residency bound of 8 CUs holds
     // 64 and more) to keep every thread busy.
     auto scaling = [&](StringRef what, auto run) {
+      wallClock = true;
       useThreads(1);
       LaunchResult one = fastest(run);
       useThreads(0);
       LaunchResult all = fastest(run);
+      wallClock = false;
       outs() << format("%-7s %-10s 1 thread %8.3f s, %u threads %8.3f s: "
                        "%4.2fx (the host gives %4.2fx)",
                        name.str().c_str(), what.str().c_str(), one.hostSeconds,
