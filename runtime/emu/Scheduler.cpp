@@ -16,6 +16,7 @@
 #include "runtime/emu/Memory.h"
 #include "runtime/emu/Observer.h"
 #include "runtime/emu/Progress.h"
+#include "runtime/emu/WorkerPool.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/StringExtras.h"
@@ -23,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -605,12 +607,10 @@ public:
   Error run() {
     ProgressMeter meter("kernel " + plans.front()->dispatch.kernelName,
                         allGroups, numWorkers);
-    std::vector<std::thread> threads;
+    std::vector<std::function<void()>> others;
     for (unsigned t = 1; t < numWorkers; ++t)
-      threads.emplace_back([this, t] { work(workers[t], nullptr); });
-    work(workers[0], &meter);
-    for (std::thread &t : threads)
-      t.join();
+      others.push_back([this, t] { work(workers[t], nullptr); });
+    runOnPool(std::move(others), [&] { work(workers[0], &meter); });
 
     double seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start).count();

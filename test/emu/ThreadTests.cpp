@@ -17,6 +17,9 @@
 #include <cstdlib>
 #include <random>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace kcc;
 using namespace kcc::emutest;
 
@@ -218,6 +221,40 @@ TEST_P(Threads, CheckModeFollowsItsSeedOnAnyThreadCount) {
     else
       EXPECT_EQ(found, first) << "check mode on " << t << " threads";
   }
+}
+
+TEST_P(Threads, ThreadedLaunchInAForkedChild) {
+  // The host threads are kept between launches: a child forked after a
+  // threaded launch has none of them and must start its own.
+  auto m = load("sync");
+  ASSERT_TRUE(m);
+  const int nwg = 8;
+  uint64_t din = alloc(nwg * 64 * 4);
+  auto chain = [&]() -> bool {
+    uint64_t data = alloc(nwg * 64 * 4), flags = alloc(nwg * 4);
+    emu::LaunchOptions o;
+    o.grid = {nwg, 1, 1};
+    o.block = {64, 1, 1};
+    o.threads = 4;
+    auto stats = dev->launch(*m, "chain", o,
+                             ArgPack().add(din).add(data).add(flags).add(nwg).data());
+    if (!stats) {
+      llvm::consumeError(stats.takeError());
+      return false;
+    }
+    return download<uint32_t>(flags, nwg) == std::vector<uint32_t>(nwg, 1);
+  };
+  ASSERT_TRUE(chain());
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    alarm(60);
+    _exit(chain() ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << "the child's threaded launch failed or hung (status " << status << ")";
 }
 
 TEST_P(Threads, BadThreadCountInTheEnvironmentIsAnError) {
