@@ -922,17 +922,17 @@ private:
                    const MemRecord &m, uint32_t e, bool sync, bool dma) {
     bool isLds = m.space == MemSpace::Lds;
     uint64_t end = m.addr + m.bytes;
+    std::vector<Cell> *ldsCells = isLds ? &lds[w.wg]->cells : nullptr;
     for (uint64_t g = m.addr & ~3ull; g < end; g += 4) {
-      uint8_t mask = 0;
-      for (unsigned b = 0; b < 4; ++b)
-        if (g + b >= m.addr && g + b < end)
-          mask |= uint8_t(1u << b);
+      // The bytes of the granule the access covers, [lo, hi).
+      unsigned lo = g < m.addr ? unsigned(m.addr - g) : 0;
+      unsigned hi = g + 4 > end ? unsigned(end - g) : 4;
+      uint8_t mask = uint8_t(((1u << hi) - 1) & ~((1u << lo) - 1));
       Cell *cell;
       if (isLds) {
-        auto &cells = lds[w.wg]->cells;
-        if ((g >> 2) >= cells.size())
+        if ((g >> 2) >= ldsCells->size())
           continue;
-        cell = &cells[g >> 2];
+        cell = &(*ldsCells)[g >> 2];
       } else {
         cell = globalCells(g);
       }
