@@ -520,7 +520,8 @@ Error runSerial(std::vector<LaunchPlan *> &plans) {
 
 /// A place for one resident workgroup; a thread runs it while it holds the
 /// lock, so the workgroup's waves and LDS belong to one thread at a time.
-struct Slot {
+/// On its own cache line: neighbouring slots belong to different threads.
+struct alignas(64) Slot {
   std::mutex lock;
   LaunchPlan *plan = nullptr;
   uint32_t planIndex = 0;
@@ -537,8 +538,9 @@ struct alignas(64) WriteLock {
   std::mutex m;
 };
 
-/// What one host thread keeps to itself while it runs workgroups.
-struct Worker {
+/// What one host thread keeps to itself while it runs workgroups (on cache
+/// lines of its own: handlers bump its counters on every store).
+struct alignas(64) Worker {
   unsigned id = 0;
   /// A copy of each launch's Dispatch whose progress and clock counters are
   /// this thread's: handlers bump them without atomics.
@@ -547,6 +549,10 @@ struct Worker {
   std::vector<uint64_t> instructions; // per launch
   std::vector<std::unique_ptr<Wave>> pool;
   std::string fetchError;
+  /// Wave instructions run, and whether anything progressed, since this
+  /// thread last added them to the shared counters.
+  uint64_t unpublished = 0;
+  bool progressed = false;
   /// Passes over its own slots so far (read by the other threads, to tell
   /// whether this one is held up, and by their watchdog).
   std::atomic<uint64_t> sweeps{0};
@@ -699,7 +705,16 @@ private:
         }
       }
       me.sweeps.fetch_add(1, std::memory_order_relaxed);
-      uint64_t done = executed.load(std::memory_order_relaxed);
+      // The shared counters once a pass, not once a slice: every thread
+      // writing them on every slice kept their cache line moving between
+      // cores.
+      uint64_t done =
+          executed.fetch_add(me.unpublished, std::memory_order_relaxed) +
+          me.unpublished;
+      me.unpublished = 0;
+      if (me.progressed)
+        progressMark.store(done, std::memory_order_relaxed);
+      me.progressed = false;
       if (done > budget)
         halt(Stop::Budget);
       // No progress for the watchdog's count of instructions is a deadlock
@@ -837,7 +852,7 @@ private:
       me.instructions[slot.planIndex] += n;
       ranHere += n;
       if (w.state == WaveState::Faulted) {
-        executed.fetch_add(ranHere, std::memory_order_relaxed);
+        me.unpublished += ranHere;
         halt(Stop::Fault, faultMessage(p, wg, w, last));
         return true;
       }
@@ -856,9 +871,8 @@ private:
       ++me.progress;
     }
     slot.clock = me.clock;
-    uint64_t done = executed.fetch_add(ranHere, std::memory_order_relaxed) + ranHere;
-    if (me.progress != progressBefore)
-      progressMark.store(done, std::memory_order_relaxed);
+    me.unpublished += ranHere;
+    me.progressed |= me.progress != progressBefore;
     if (wg.ended == wg.waves.size()) {
       for (auto &wp : wg.waves)
         me.pool.push_back(std::move(wp));
