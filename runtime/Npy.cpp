@@ -20,11 +20,14 @@ StringRef npyDescr(NpyType type) {
   case NpyType::F32: return "<f4";
   case NpyType::F16: return "<f2";
   case NpyType::U16: return "<u2";
+  case NpyType::U8: return "|u1";
   }
   return "?";
 }
 
-unsigned npyTypeSize(NpyType type) { return type == NpyType::F32 ? 4 : 2; }
+unsigned npyTypeSize(NpyType type) {
+  return type == NpyType::F32 ? 4 : type == NpyType::U8 ? 1 : 2;
+}
 
 uint64_t NpyArray::elementCount() const {
   uint64_t n = 1;
@@ -99,9 +102,12 @@ Expected<NpyArray> parseNpy(ArrayRef<uint8_t> bytes) {
     a.type = NpyType::F16;
   else if (d == "<u2")
     a.type = NpyType::U16;
+  else if (d == "|u1" || d == "<u1")
+    a.type = NpyType::U8;
   else
     return makeError("unsupported .npy dtype '" + d +
-                 "'; kcc reads '<f4' (f32), '<f2' (f16) and '<u2' (bf16 bits)");
+                 "'; kcc reads '<f4' (f32), '<f2' (f16), '<u2' (bf16 bits) and '|u1' "
+                 "(FP8 bits)");
   if (*fortran == "True")
     return makeError(".npy array is in Fortran order; save it in C order "
                  "(numpy.ascontiguousarray)");

@@ -1,10 +1,11 @@
 //===- Npy.h - NumPy .npy files for kernel inputs and outputs --*- C++ -*-===//
 //
 // The subset of the .npy format (NumPy's format.py, versions 1.0 and 2.0)
-// that kernels exchange: little-endian '<f4', '<f2' and '<u2', C order, any
-// number of dimensions. NumPy has no bfloat16, so bf16 data is stored as
-// '<u2' (the raw bits) and read back as bf16 by whoever knows the kernel's
-// dtype; ml_dtypes users can view such an array with `.view(bfloat16)`.
+// that kernels exchange: little-endian '<f4', '<f2' and '<u2', and '|u1',
+// C order, any number of dimensions. NumPy has no bfloat16 or FP8, so bf16
+// data is stored as '<u2' and FP8 as '|u1' (the raw bits) and read back by
+// whoever knows the kernel's dtype; ml_dtypes users can view such arrays
+// with `.view(bfloat16)`, `.view(float8_e4m3fn)`.
 // Fortran order, big-endian and other dtypes are rejected with an error
 // naming what was found.
 //
@@ -23,8 +24,8 @@
 namespace kcc {
 
 /// The element type as NumPy writes it.
-enum class NpyType { F32, F16, U16 };
-llvm::StringRef npyDescr(NpyType type); // "<f4", "<f2", "<u2"
+enum class NpyType { F32, F16, U16, U8 };
+llvm::StringRef npyDescr(NpyType type); // "<f4", "<f2", "<u2", "|u1"
 unsigned npyTypeSize(NpyType type);
 
 struct NpyArray {

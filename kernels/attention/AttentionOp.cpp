@@ -73,9 +73,44 @@ AttentionPath attentionPath(Chip chip, int64_t headDim) {
   return headDim == 128 ? AttentionPath::Gfx950Fast : AttentionPath::Generic;
 }
 
+StringRef attentionKernelName(DType dtype) {
+  return isFp8(dtype) ? "fmha_fwd_fp8" : "fmha_fwd";
+}
+
+DType attentionFp8DType(Chip chip) {
+  return chip == Chip::gfx942 ? DType::e4m3fnuz : DType::e4m3fn;
+}
+
+std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDtype,
+                                            int64_t headDim, bool causal, bool lse,
+                                            const std::vector<std::string> &overrides) {
+  auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
+  std::vector<std::string> params = {"DTYPE=" + dtypeKernelName(dtype).str(),
+                                     "ODTYPE=" + dtypeName(outDtype).str(), p("D", headDim),
+                                     p("CAUSAL", causal), p("LSE_OUT", lse)};
+  // The bf16 kernel's structure per chip (attentionParams), with rows of
+  // one-byte elements: K's rows (D bytes) are shorter than a 256-byte DMA
+  // line, so they cannot be padded; V^T's rows of 32 keys (gfx942) are
+  // padded by 8 bytes, keeping the 8-byte operand reads aligned.
+  //  - P's scale 2^PLOG2 keeps the largest P the lazy rescale allows (2^8)
+  //    below the format's maximum: 448 for e4m3fn, 240 for e4m3fnuz.
+  std::vector<std::string> shape;
+  if (chip == Chip::gfx950)
+    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", "PAD=0", "VPAD=0",
+             p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+  else
+    shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", "PAD=0", "VPAD=8",
+             p("VR", headDim), p("VC", 32), p("VROWS", 8)};
+  shape.push_back(p("PLOG2", dtype == DType::e4m3fnuz ? -1 : 0));
+  params.insert(params.end(), shape.begin(), shape.end());
+  return withKernelParamOverrides(std::move(params), overrides);
+}
+
 std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim,
                                          bool causal, bool lse,
                                          const std::vector<std::string> &overrides) {
+  if (isFp8(dtype))
+    return attentionFp8Params(chip, dtype, DType::bf16, headDim, causal, lse, overrides);
   auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
   std::vector<std::string> params = {"DTYPE=" + dtypeName(dtype).str(), p("D", headDim),
                                      p("CAUSAL", causal), p("LSE_OUT", lse)};
@@ -160,12 +195,40 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
     if (Error e = sameDevice("LSE", *lse->buffer))
       return e;
 
-  if (q.dtype != DType::bf16 && q.dtype != DType::f16)
-    return makeError(kComponent, "Q is " + dtypeName(q.dtype) + "; Q, K, V and O must be bf16 or f16");
-  for (auto [name, t] : ArrayRef(all).drop_front())
+  bool fp8 = isFp8(q.dtype);
+  if (q.dtype != DType::bf16 && q.dtype != DType::f16 && !fp8)
+    return makeError(kComponent, "Q is " + dtypeName(q.dtype) +
+                                     "; Q, K, V must be bf16, f16 or the chip's FP8 e4m3 "
+                                     "(e4m3fn on gfx950, e4m3fnuz on gfx942)");
+  if (fp8 && q.dtype != attentionFp8DType(device.chip()))
+    return makeError(kComponent,
+                     "Q is " + dtypeName(q.dtype) + ", an FP8 encoding " +
+                         getChipInfo(device.chip()).name + " lacks; " + getChipInfo(device.chip()).name +
+                         " takes " + dtypeName(attentionFp8DType(device.chip())) +
+                         (device.chip() == Chip::gfx942 ? " (FNUZ)" : " (OCP)"));
+  for (auto [name, t] : ArrayRef(all).drop_front(1).take_front(2))
     if (t->dtype != q.dtype)
       return makeError(kComponent, Twine(name) + " is " + dtypeName(t->dtype) + " but Q is " +
-                   dtypeName(q.dtype) + "; Q, K, V and O must have one dtype");
+                   dtypeName(q.dtype) +
+                   (fp8 ? "; Q, K and V must have one dtype" : "; Q, K, V and O must have one dtype"));
+  if (fp8 && o.dtype != DType::bf16 && o.dtype != DType::f16)
+    return makeError(kComponent, "O is " + dtypeName(o.dtype) +
+                                     "; with FP8 inputs O must be bf16 or f16");
+  if (!fp8 && o.dtype != q.dtype)
+    return makeError(kComponent, "O is " + dtypeName(o.dtype) + " but Q is " +
+                                     dtypeName(q.dtype) + "; Q, K, V and O must have one dtype");
+  if (options.descale && !fp8)
+    return makeError(kComponent, "descale factors apply to FP8 inputs; Q is " +
+                                     dtypeName(q.dtype));
+  if (options.descale)
+    for (auto [name, x] : {std::pair{"Q", options.descale->q}, {"K", options.descale->k},
+                           {"V", options.descale->v}})
+      if (!(std::isfinite(x) && x > 0)) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", x);
+        return makeError(kComponent, Twine(name) + "'s descale factor " + text +
+                                         " must be positive and finite");
+      }
   if (lse && lse->dtype != DType::f32)
     return makeError(kComponent, "LSE is " + dtypeName(lse->dtype) + "; it must be f32");
 
@@ -198,6 +261,15 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
   for (auto [name, t] : all)
     if (Error e = checkTensorLayout(kComponent, name, *t))
       return e;
+  // FP8 rows move by 4-byte DMA and loads, and there is no packing copy of
+  // one-byte elements: the views must keep every row 4-byte aligned.
+  if (fp8)
+    for (auto [name, t] : ArrayRef(all).take_front(3))
+      if (t->offset % 4 || t->batchStrideOrPacked() % 4 || t->tokenStrideOrPacked() % 4 ||
+          t->headStrideOrPacked() % 4)
+        return makeError(kComponent, Twine(name) + "'s offset and strides (" +
+                                         Twine(t->offset) + "; " + tensorStridesText(*t) +
+                                         ") must be multiples of 4 for FP8 (4-byte aligned rows)");
   if (tensorOverlaps(o))
     return makeError(kComponent, "O's strides (" + tensorStridesText(o) +
                  ") make elements overlap; every output element needs its own "
@@ -252,15 +324,20 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   Device &device = q.buffer->device();
   AttentionResult result;
   result.path = attentionPath(device.chip(), q.headDim);
-  result.params = attentionParams(device.chip(), q.dtype, q.headDim, options.causal,
-                                  options.lse.has_value(), options.params);
+  bool fp8 = isFp8(q.dtype);
+  result.params = fp8 ? attentionFp8Params(device.chip(), q.dtype, o.dtype, q.headDim,
+                                           options.causal, options.lse.has_value(),
+                                           options.params)
+                      : attentionParams(device.chip(), q.dtype, q.headDim, options.causal,
+                                        options.lse.has_value(), options.params);
   Jit &jit = options.jit ? *options.jit : Jit::shared();
-  Expected<Module> module = compileEmbeddedKernel(device, jit, "fmha_fwd", result.params);
+  StringRef kernelName = attentionKernelName(q.dtype);
+  Expected<Module> module = compileEmbeddedKernel(device, jit, kernelName, result.params);
   if (!module)
     return createStringError(inconvertibleErrorCode(),
                              "attention: cannot compile the kernel: " +
                                  toString(module.takeError()));
-  Expected<Kernel> kernel = module->kernel("fmha_fwd");
+  Expected<Kernel> kernel = module->kernel(kernelName);
   if (!kernel)
     return kernel.takeError();
 
@@ -301,8 +378,11 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   config.stream = options.stream;
 
   double scale = options.scale.value_or(1.0 / std::sqrt(double(q.headDim)));
-  // The softmax runs on exp2: scores are scaled by scale * log2(e).
-  float kernelScale = float(scale * 1.4426950408889634);
+  // The softmax runs on exp2: scores are scaled by scale * log2(e), and, for
+  // FP8, by Q's and K's descale factors (the kernel's scores are sums of
+  // products of codes).
+  AttentionDescale descale = options.descale.value_or(AttentionDescale{});
+  float kernelScale = float(scale * 1.4426950408889634 * (fp8 ? descale.q * descale.k : 1.0));
   // Without LSE the kernel never touches the pointer, but the slot still
   // takes a device address: Q's is a valid one.
   KernelArgValue lseArg =
@@ -316,6 +396,8 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
       i32(V.batchStrideOrPacked()), i32(V.tokenStrideOrPacked()), i32(V.headStrideOrPacked()),
       i32(O.batchStrideOrPacked()), i32(O.tokenStrideOrPacked()), i32(O.headStrideOrPacked()),
       kernelScale};
+  if (fp8)
+    args.push_back(float(descale.v));
   Expected<LaunchResult> launched = kernel->launch(config, args);
   if (!launched)
     return launched.takeError();
@@ -366,6 +448,55 @@ void attentionReference(const AttentionShape &s, ArrayRef<double> q, ArrayRef<do
             oi[e] += p * vj[e];
         }
         lse[size_t((b * H + h) * Sq + i)] = mx + std::log(sum);
+      }
+    }
+}
+
+void attentionFp8Tolerance(const AttentionShape &s, ArrayRef<double> q, ArrayRef<double> k,
+                           ArrayRef<double> v, bool causal, double scale, DType outDtype,
+                           ArrayRef<double> refO, std::vector<double> &tolerance) {
+  int64_t B = s.batch, Sq = s.seqQ, Skv = s.seqKv, H = s.heads, Hkv = s.kvHeads,
+          D = s.headDim, group = H / Hkv;
+  const double rel = std::ldexp(1.0, -4), floorAbs = std::ldexp(1.0, -10);
+  const double outRel = outDtype == DType::f16 ? std::ldexp(1.0, -10) : std::ldexp(1.0, -8);
+  tolerance.assign(size_t(B * Sq * H * D), 1e-5);
+  std::vector<double> p(static_cast<size_t>(Skv)), worst(static_cast<size_t>(D)),
+      var(static_cast<size_t>(D));
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h) {
+      int64_t hk = h / group;
+      for (int64_t i = 0; i < Sq; ++i) {
+        const double *qi = &q[size_t(((b * Sq + i) * H + h) * D)];
+        int64_t visible = causal ? std::min(Skv, std::max<int64_t>(0, i + Skv - Sq + 1)) : Skv;
+        if (!visible)
+          continue;
+        double mx = -std::numeric_limits<double>::infinity();
+        for (int64_t j = 0; j < visible; ++j) {
+          const double *kj = &k[size_t(((b * Skv + j) * Hkv + hk) * D)];
+          double dot = 0;
+          for (int64_t e = 0; e < D; ++e)
+            dot += qi[e] * kj[e];
+          p[size_t(j)] = dot * scale;
+          mx = std::max(mx, p[size_t(j)]);
+        }
+        double l = 0;
+        for (int64_t j = 0; j < visible; ++j)
+          l += p[size_t(j)] = std::exp(p[size_t(j)] - mx);
+        std::fill(worst.begin(), worst.end(), 0.0);
+        std::fill(var.begin(), var.end(), 0.0);
+        for (int64_t j = 0; j < visible; ++j) {
+          double u = std::max(rel * p[size_t(j)], floorAbs);
+          const double *vj = &v[size_t(((b * Skv + j) * Hkv + hk) * D)];
+          for (int64_t e = 0; e < D; ++e) {
+            worst[size_t(e)] += u * std::fabs(vj[e]);
+            var[size_t(e)] += u * u * vj[e] * vj[e] / 3;
+          }
+        }
+        size_t at = size_t(((b * Sq + i) * H + h) * D);
+        for (int64_t e = 0; e < D; ++e)
+          tolerance[at + size_t(e)] +=
+              std::min(worst[size_t(e)], 8 * std::sqrt(var[size_t(e)])) / l +
+              outRel * std::fabs(refO[at + size_t(e)]);
       }
     }
 }

@@ -3,7 +3,10 @@
 //   O = softmax(scale * Q K^T [+ causal mask]) V,  f32 accumulation
 //
 // Q, O [B, S_q, H, D] and K, V [B, S_kv, H_kv, D], bf16 or f16 (all four the
-// same), H a multiple of H_kv (MHA, GQA, MQA), D 64 or 128. Each tensor is a
+// same), H a multiple of H_kv (MHA, GQA, MQA), D 64 or 128. Or FP8: Q, K, V
+// in the chip's e4m3 (e4m3fn on gfx950, e4m3fnuz on gfx942) with per-tensor
+// descale factors (the values are code x descale), O bf16 or f16; kernel
+// fmha_fwd_fp8.mlir, which also quantises P to e4m3 for the P V product. Each tensor is a
 // view of a device buffer: an element offset and element strides for batch,
 // token and head; the head dimension is contiguous. Causal masking aligns
 // the diagonal bottom-right: query i sees keys j <= i + (S_kv - S_q), so a
@@ -55,8 +58,17 @@ enum class AttentionPath {
 /// "gfx950-fast", "gfx942", "generic".
 llvm::StringRef attentionPathName(AttentionPath path);
 
+/// FP8 inputs' descale factors: Q's true values are its codes times `q`,
+/// and so on; per tensor, positive and finite.
+struct AttentionDescale {
+  double q = 1, k = 1, v = 1;
+};
+
 struct AttentionOptions {
   bool causal = false;
+  /// FP8 inputs only (an error with bf16/f16): the descale factors; none is
+  /// 1, 1, 1.
+  std::optional<AttentionDescale> descale;
   /// The softmax scale; default 1/sqrt(D). The kernel receives
   /// scale * log2(e) (its softmax runs on exp2).
   std::optional<double> scale;
@@ -92,11 +104,23 @@ std::vector<std::string> withKernelParamOverrides(std::vector<std::string> param
 /// The path attention_forward() takes on `chip` for head size `headDim`.
 AttentionPath attentionPath(Chip chip, int64_t headDim);
 
+/// The kernel of dtype `dtype`: "fmha_fwd_fp8" for FP8, else "fmha_fwd".
+llvm::StringRef attentionKernelName(DType dtype);
+
+/// The chip's FP8 e4m3 encoding: e4m3fn on gfx950, e4m3fnuz on gfx942.
+DType attentionFp8DType(Chip chip);
+
 /// The kernel parameters of that path (DTYPE, D, CAUSAL, LSE_OUT, BN,
-/// BLOCK, STAGGER, V_TR, PAD, VR, VC, VROWS), overrides applied last.
+/// BLOCK, STAGGER, V_TR, PAD, VR, VC, VROWS), overrides applied last. An
+/// FP8 dtype gives fmha_fwd_fp8's, with a bf16 O.
 std::vector<std::string>
 attentionParams(Chip chip, DType dtype, int64_t headDim, bool causal, bool lse,
                 const std::vector<std::string> &overrides = {});
+/// fmha_fwd_fp8's parameters for inputs of `dtype` (FP8) and O of `outDtype`
+/// (bf16, f16): attentionParams' plus ODTYPE and PLOG2.
+std::vector<std::string>
+attentionFp8Params(Chip chip, DType dtype, DType outDtype, int64_t headDim, bool causal,
+                   bool lse, const std::vector<std::string> &overrides = {});
 
 /// Checks the operands (see above) without launching.
 llvm::Error checkAttention(const AttentionTensorRef &q,
@@ -123,6 +147,25 @@ void attentionReference(const AttentionShape &shape, llvm::ArrayRef<double> q,
                         llvm::ArrayRef<double> k, llvm::ArrayRef<double> v,
                         bool causal, double scale, std::vector<double> &o,
                         std::vector<double> &lse);
+
+/// Per element of O, how far fmha_fwd_fp8's result may be from
+/// attentionReference's on the dequantised inputs (same arguments; `dtype`
+/// the inputs' FP8 encoding, `outDtype` O's). Q, K and V enter the
+/// reference exactly, so what remains is P's quantisation: e4m3 rounds P to
+/// nearest with a relative error of at most 2^-4 (3 mantissa bits) while P
+/// is normal, and an absolute 2^-10 below (half the subnormal step, P's
+/// scale 2^PLOG2 included), u_j = max(2^-4 P_j, 2^-10) for P_j = e^(s_j - m).
+/// O's error sum_j d_j P_j V_j / l (|d_j P_j| <= u_j) is bounded by
+/// sum_j u_j |V_j| / l, and, the roundings being independent and uniform,
+/// has a standard deviation of at most sqrt(sum_j u_j^2 V_j^2 / 3) / l: the
+/// bound is the smaller of the worst case and eight standard deviations (the
+/// largest of a few million errors stays below), plus
+/// O's own rounding (2^-8 relative for bf16, 2^-10 for f16) and 1e-5 for
+/// the f32 arithmetic.
+void attentionFp8Tolerance(const AttentionShape &shape, llvm::ArrayRef<double> q,
+                           llvm::ArrayRef<double> k, llvm::ArrayRef<double> v, bool causal,
+                           double scale, DType outDtype, llvm::ArrayRef<double> refO,
+                           std::vector<double> &tolerance);
 
 } // namespace ops
 } // namespace kcc

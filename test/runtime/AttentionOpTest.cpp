@@ -387,7 +387,8 @@ TEST_F(BadArgs, Devices) {
 
 TEST_F(BadArgs, DTypes) {
   q.dtype = k.dtype = v.dtype = o.dtype = DType::f32;
-  EXPECT_EQ(message(), "attention: Q is f32; Q, K, V and O must be bf16 or f16");
+  EXPECT_EQ(message(), "attention: Q is f32; Q, K, V must be bf16, f16 or the chip's FP8 "
+                       "e4m3 (e4m3fn on gfx950, e4m3fnuz on gfx942)");
   q.dtype = k.dtype = v.dtype = o.dtype = DType::bf16;
   v.dtype = DType::f16;
   EXPECT_EQ(message(), "attention: V is f16 but Q is bf16; Q, K, V and O must have "

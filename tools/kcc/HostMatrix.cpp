@@ -16,6 +16,7 @@ static DType dtypeOf(NpyType type) {
   case NpyType::F32: return DType::f32;
   case NpyType::F16: return DType::f16;
   case NpyType::U16: return DType::bf16;
+  case NpyType::U8: return DType::e4m3fn;
   }
   return DType::f32;
 }
@@ -26,6 +27,8 @@ static std::string describe(DType dtype) {
   case DType::f32: return "f32 ('<f4')";
   case DType::f16: return "f16 ('<f2')";
   case DType::bf16: return "bf16 ('<u2' bits)";
+  case DType::e4m3fn:
+  case DType::e4m3fnuz: return "FP8 ('|u1' bits)";
   default: return dtypeName(dtype).str();
   }
 }
