@@ -3,7 +3,8 @@
 // Each named kernel gets a runner that knows its operands (names, shapes,
 // dtypes from the -D parameters) and calls its op wrapper, in one file each:
 // the GEMM (RunGemm.cpp), attention (RunAttention.cpp, the kernel
-// fmha_fwd.mlir, also runnable as `kcc run fmha_fwd`) and its backward
+// fmha_fwd.mlir and fmha_fwd_fp8.mlir, also runnable as `kcc run fmha_fwd`,
+// `kcc run fmha_fwd_fp8`) and its backward
 // (RunAttentionBackward.cpp: Delta, dK/dV and dQ). This file parses the
 // options (RunKernelOptions.cpp) and dispatches on the name.
 //
@@ -32,8 +33,11 @@ int runNamedKernel(ArrayRef<StringRef> args) {
   Options o;
   if (std::optional<int> exit = parseOptions(args, o))
     return *exit;
-  if (o.kernel == "attention" || o.kernel == "fmha_fwd")
+  if (o.kernel == "attention" || o.kernel == "fmha_fwd" || o.kernel == "fmha_fwd_fp8")
     return runAttention(o);
+  if (!o.descale.empty())
+    return fail("--descale gives the FP8 inputs' descale factors of attention "
+                "(-D DTYPE=fp8); " + o.kernel + " takes none");
   if (o.kernel == "attention_backward")
     return runAttentionBackward(o);
   if (!o.scopedDefines.empty())

@@ -8,8 +8,11 @@
 #include "runtime/Device.h"
 #include "runtime/Runtime.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
 
 using namespace llvm;
 
@@ -26,6 +29,8 @@ constexpr const char *kUsage =
     "[--shape B=..,Sq=..,Skv=..,H=..,Hkv=..,D=..] [--causal] [--scale X] "
     "[--seed N] [--inputs q=Q.npy,k=K.npy,v=V.npy] [--outputs DIR] [--atol X] [--verify] [--check] "
     "[--timing [--steady-state[=K]] ...]\n"
+    "       kcc run attention -D DTYPE=fp8|e4m3fn|e4m3fnuz [-D ODTYPE=bf16|f16] "
+    "[--descale q=X,k=Y,v=Z] ... (the options above; inputs as '|u1' FP8 bits)\n"
     "       kcc run attention_backward [--device ...] [-D DTYPE=bf16|f16] "
     "[-D dkdv.NAME=VALUE]... [-D dq.NAME=VALUE]... "
     "[--shape B=..,Sq=..,Skv=..,H=..,Hkv=..,D=..] [--causal] [--scale X] [--seed N] "
@@ -162,6 +167,20 @@ std::optional<int> parseOptions(ArrayRef<StringRef> args, Options &o) {
       auto v = value("--inputs");
       if (!v || !parsePairs(*v, o.inputs))
         return fail("--inputs needs NAME=FILE.npy[,NAME=FILE.npy...]");
+    } else if (a == "--descale" || a.starts_with("--descale=")) {
+      auto v = value("--descale");
+      StringMap<std::string> pairs;
+      if (!v || !parsePairs(*v, pairs))
+        return fail("--descale needs q=X,k=Y,v=Z (any of them; the others are 1)");
+      for (auto &e : pairs) {
+        double x;
+        if (!is_contained({"q", "k", "v"}, e.getKey()))
+          return fail("--descale takes q, k and v; got '" + e.getKey() + "'");
+        if (StringRef(e.second).getAsDouble(x) || !(std::isfinite(x) && x > 0))
+          return fail("--descale " + e.getKey() + "=" + e.second +
+                      ": a descale factor is a positive finite number");
+        o.descale[e.getKey()] = x;
+      }
     } else if (a == "--outputs" || a.starts_with("--outputs=")) {
       auto v = value("--outputs");
       if (!v) return fail("--outputs needs a directory");

@@ -43,6 +43,8 @@ struct Options {
   llvm::StringMap<int64_t> shape;
   uint64_t seed = 1;
   llvm::StringMap<std::string> inputs;
+  /// --descale q=X,k=Y,v=Z: FP8 attention's descale factors.
+  llvm::StringMap<double> descale;
   std::string outputs, reference;
   std::optional<double> atol, rtol, scale;
   bool verify = false, causal = false, check = false;
