@@ -90,17 +90,24 @@ std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDty
                                      p("CAUSAL", causal), p("LSE_OUT", lse)};
   // The bf16 kernel's structure per chip (attentionParams), with rows of
   // one-byte elements: K's rows (D bytes) are shorter than a 256-byte DMA
-  // line, so they cannot be padded; V^T's rows of 32 keys (gfx942) are
-  // padded by 8 bytes, keeping the 8-byte operand reads aligned.
+  // line, so they cannot be padded but are swizzled (16-byte chunk j of row
+  // r at j XOR (r / G mod 8), G the rows per line of banks); so is V's on
+  // gfx950 for ds_read_b64_tr_b8. Timing model, gfx950, S = 4096: the K
+  // reads were 8-way and the V reads 4-way conflicted unswizzled, 1245 ->
+  // 1901 TFLOPS with both swizzled by 8 (by 4: 1813); gfx942 (K only):
+  // 16-way, 375 -> 841 TFLOPS. V^T's rows of 32 keys (gfx942) are padded by
+  // 8 bytes, keeping the 8-byte operand reads aligned. D = 64's rows hold
+  // 4 chunks: swizzled by 4.
   //  - P's scale 2^PLOG2 keeps the largest P the lazy rescale allows (2^8)
   //    below the format's maximum: 448 for e4m3fn, 240 for e4m3fnuz.
+  int64_t swz = std::min<int64_t>(8, headDim / 16);
   std::vector<std::string> shape;
   if (chip == Chip::gfx950)
     shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", "PAD=0", "VPAD=0",
-             p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+             p("VR", 64), p("VC", headDim), p("VROWS", 8), p("KSWZ", swz), p("VSWZ", swz)};
   else
     shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", "PAD=0", "VPAD=8",
-             p("VR", headDim), p("VC", 32), p("VROWS", 8)};
+             p("VR", headDim), p("VC", 32), p("VROWS", 8), p("KSWZ", swz), "VSWZ=0"};
   shape.push_back(p("PLOG2", dtype == DType::e4m3fnuz ? -1 : 0));
   params.insert(params.end(), shape.begin(), shape.end());
   return withKernelParamOverrides(std::move(params), overrides);

@@ -17,12 +17,14 @@
 //    the matrix time of bf16 and the schedules are retuned (@schedule_a,
 //    @schedule_b);
 //  - rows of D one-byte elements (128 bytes for D = 128) are shorter than a
-//    256-byte DMA line: K and V rows are not padded (PAD = VPAD = 0 when
-//    filled by DMA), and K always comes by DMA.
+//    256-byte DMA line: K and V rows filled by DMA are not padded but
+//    swizzled (KSWZ, VSWZ: the LDS type's swizzle), and K always comes by
+//    DMA.
 //
 // Parameters: DTYPE (f8E4M3FN, f8E4M3FNUZ), ODTYPE (bf16, f16), D (64, 128),
 // BN, BLOCK, CAUSAL, LSE_OUT, STAGGER, V_TR, LAZY, PAD, VPAD, VR/VC, VROWS
-// as in fmha_fwd.mlir; PLOG2 (P's scale exponent).
+// as in fmha_fwd.mlir; PLOG2 (P's scale exponent), KSWZ, VSWZ (K's and V's
+// LDS swizzle, 0 for none).
 // Launch: grid (ceil(S_q / (32 * waves)), H, B), block BLOCK; arguments
 // those of fmha_fwd plus `vdescale` (f32) after `scale`.
 
@@ -42,10 +44,12 @@ tile.param_decl @VR : i64 = 64
 tile.param_decl @VC : i64 = 128
 tile.param_decl @VROWS : i64 = 8
 tile.param_decl @PLOG2 : i64 = 0
+tile.param_decl @KSWZ : i64 = 0
+tile.param_decl @VSWZ : i64 = 0
 
 // K and V tiles in LDS, and the register tiles of one wave.
-!kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD>
-!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = VPAD>
+!kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD, swizzle = KSWZ>
+!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = VPAD, swizzle = VSWZ>
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
 !qt = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<b>>
