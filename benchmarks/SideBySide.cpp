@@ -79,6 +79,17 @@ Expected<Buffer> randomBf16(Device &device, uint64_t elements, uint32_t seed) {
   return Buffer::fromHost(device, ArrayRef<uint16_t>(bits));
 }
 
+/// The values of randomBf16 (uniform in [-0.5, 0.5)) as FP8 codes of `type`.
+Expected<Buffer> randomFp8(Device &device, DType type, uint64_t elements, uint32_t seed) {
+  std::vector<uint8_t> bits(static_cast<size_t>(elements));
+  uint32_t state = seed;
+  for (uint8_t &b : bits) {
+    state = state * 1664525u + 1013904223u;
+    b = floatToFp8(type, float(int32_t(state >> 8) - (1 << 23)) / float(1 << 24));
+  }
+  return Buffer::fromHost(device, ArrayRef<uint8_t>(bits));
+}
+
 Expected<timing::TimingReport> timeLaunch(Device &device, const timing::TimingOptions &options,
                                           function_ref<Expected<LaunchResult>()> launch) {
   Expected<std::unique_ptr<LaunchTiming>> timing = LaunchTiming::attach(device, options);
@@ -157,13 +168,17 @@ Expected<AttentionBuffers> attentionBuffers(Chip chip, const AttentionShape &s) 
     return device.takeError();
   uint64_t nq = s.batch * s.seq * s.heads * s.headDim;
   uint64_t nkv = s.batch * s.seq * s.kvHeads * s.headDim;
-  Expected<Buffer> q = randomBf16(*device, nq, 3);
+  DType f8 = ops::attentionFp8DType(chip);
+  auto random = [&](uint64_t n, uint32_t seed) {
+    return s.fp8 ? randomFp8(*device, f8, n, seed) : randomBf16(*device, n, seed);
+  };
+  Expected<Buffer> q = random(nq, 3);
   if (!q)
     return q.takeError();
-  Expected<Buffer> k = randomBf16(*device, nkv, 4);
+  Expected<Buffer> k = random(nkv, 4);
   if (!k)
     return k.takeError();
-  Expected<Buffer> v = randomBf16(*device, nkv, 5);
+  Expected<Buffer> v = random(nkv, 5);
   if (!v)
     return v.takeError();
   Expected<Buffer> o = Buffer::allocate(*device, nq * 2);
@@ -254,12 +269,15 @@ Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &s,
     return buffers.takeError();
   Device &device = buffers->device;
   int64_t B = int64_t(s.batch), S = int64_t(s.seq), D = int64_t(s.headDim);
-  ops::AttentionTensorRef tq(buffers->q, DType::bf16, B, S, int64_t(s.heads), D),
-      tk(buffers->k, DType::bf16, B, S, int64_t(s.kvHeads), D),
-      tv(buffers->v, DType::bf16, B, S, int64_t(s.kvHeads), D),
+  DType in = s.fp8 ? ops::attentionFp8DType(chip) : DType::bf16;
+  ops::AttentionTensorRef tq(buffers->q, in, B, S, int64_t(s.heads), D),
+      tk(buffers->k, in, B, S, int64_t(s.kvHeads), D),
+      tv(buffers->v, in, B, S, int64_t(s.kvHeads), D),
       to(buffers->o, DType::bf16, B, S, int64_t(s.heads), D);
   ops::AttentionOptions ao;
   ao.causal = s.causal;
+  if (s.fp8)
+    ao.descale = ops::AttentionDescale{};
   auto report = timeLaunch(device, attentionFlops(s), iterations,
                            [&]() -> Expected<LaunchResult> {
                              auto r = ops::attention_forward(tq, tk, tv, to, ao);
@@ -270,7 +288,7 @@ Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &s,
   if (!report)
     return report.takeError();
   ModelFigures f = figuresOf(*report);
-  f.what = join(ops::attentionParams(chip, DType::bf16, D, s.causal, false), " ");
+  f.what = join(ops::attentionParams(chip, in, D, s.causal, false), " ");
   return f;
 }
 
@@ -371,8 +389,20 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
   Expected<Buffer> lse = Buffer::allocate(device, s.batch * s.heads * s.seq * 4);
   if (!lse)
     return lse.takeError();
+  // FP8: descale factors of 1 (per tensor: strides 0), read by the kernel
+  // from memory.
+  std::vector<float> ones(4, 1.0f);
+  Expected<Buffer> descale = Buffer::fromHost(device, ArrayRef<float>(ones));
+  if (!descale)
+    return descale.takeError();
   std::string file, name;
-  if (chip == Chip::gfx950) {
+  if (s.fp8) {
+    if (chip != Chip::gfx950)
+      return makeError("aiter's fp8 fmha_v3_fwd is gfx950's only");
+    file = s.causal ? "fwd_hd128_fp8_causal.co" : "fwd_hd128_fp8.co";
+    name = s.causal ? "_ZN5aiter31fmha_fwd_hd128_fp8_causal_gfx950E"
+                    : "_ZN5aiter24fmha_fwd_hd128_fp8_gfx950E";
+  } else if (chip == Chip::gfx950) {
     file = s.causal ? "fwd_hd128_bf16_causal.co" : "fwd_hd128_bf16.co";
     name = s.causal ? "_ZN5aiter26fmha_fwd_hd128_bf16_causalE"
                     : "_ZN5aiter19fmha_fwd_hd128_bf16E";
@@ -381,10 +411,12 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
     name = s.causal ? "_ZN5aiter31fmha_fwd_hd128_bf16_causal_rtneE"
                     : "_ZN5aiter24fmha_fwd_hd128_bf16_rtneE";
   }
-  const uint32_t bpe = 2, tsQo = 256;
+  // Q, K, V strides in bytes of the input type, O's of bf16.
+  const uint32_t bpe = s.fp8 ? 1 : 2, obpe = 2, tsQo = 256;
   uint32_t tokQ = uint32_t(s.heads * s.headDim * bpe);
   uint32_t tokKv = uint32_t(s.kvHeads * s.headDim * bpe);
   uint32_t headBytes = uint32_t(s.headDim * bpe);
+  uint32_t tokO = uint32_t(s.heads * s.headDim * obpe), headO = uint32_t(s.headDim * obpe);
   // A causal launch pairs the first and last query blocks in one workgroup
   // (aiter's get_grid_dim: tg_div 2); its tuning option drops from 5 to 3
   // past 16K queries or with a head count not a multiple of 8.
@@ -419,10 +451,17 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
         x.set(21, tokKv); // V strides
         x.set(22, headBytes);
         x.set(23, uint32_t(s.seq) * tokKv);
-        x.set(24, tokQ); // O strides
-        x.set(25, headBytes);
-        x.set(26, uint32_t(s.seq) * tokQ);
+        x.set(24, tokO); // O strides
+        x.set(25, headO);
+        x.set(26, uint32_t(s.seq) * tokO);
         x.set(29, uint32_t(s.seq * 4)); // LSE head stride
+        if (s.fp8) {
+          // Q, K, V descale pointers; their batch and head strides (slots
+          // 35-40) stay 0: one factor per tensor.
+          x.set(32, descale->address());
+          x.set(33, descale->address());
+          x.set(34, descale->address());
+        }
       });
 }
 

@@ -100,10 +100,12 @@ struct GemmShape {
   uint64_t m = 0, n = 0, k = 0;
   bool outBf16 = true;
 };
-/// [B, S, H, D] attention, bf16, S_q = S_kv = S.
+/// [B, S, H, D] attention, bf16 (or, with fp8, the chip's e4m3 Q, K, V
+/// with descales of 1 and a bf16 O), S_q = S_kv = S.
 struct AttentionShape {
   uint64_t batch = 1, heads = 1, kvHeads = 1, seq = 1, headDim = 128;
   bool causal = false;
+  bool fp8 = false;
 };
 
 /// kcc's GEMM (kcc::ops::gemm, its own tile choice unless `params`
@@ -121,7 +123,8 @@ llvm::Expected<ModelFigures> timeAiterGemm(const std::string &aiter,
 /// or what it reports.
 llvm::Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &shape);
 /// aiter's fmha_v3_fwd, D = 128 bf16 (gfx950: fwd_hd128_bf16[_causal].co;
-/// gfx942: MI300/fwd_hd128_bf16[_causal]_rtne.co).
+/// gfx942: MI300/fwd_hd128_bf16[_causal]_rtne.co), or fp8 (gfx950 only:
+/// fwd_hd128_fp8[_causal].co, per-tensor descales of 1).
 llvm::Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
                                                 const AttentionShape &shape,
                                                 unsigned iterations);

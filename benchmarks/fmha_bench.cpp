@@ -1,6 +1,6 @@
 //===- fmha_bench.cpp - FlashAttention's code and loop, against aiter's ---===//
 //
-//   fmha_bench [--skv N]
+//   fmha_bench [--skv N] [--fp8-only]
 //
 // For each configuration (chip x D x causal x dtype) of kcc's attention
 // kernel, compiled with the parameters kcc::ops::attention_forward picks
@@ -20,7 +20,12 @@
 //     timing model estimates for that run;
 //   - kcc's kernel beside aiter's fmha_v3_fwd at B=1 H=64 Hkv=8 S=16384
 //     D=128, causal and not, both chips, on the calibrated timing model
-//     (aiter's code objects from KCC_AITER_DIR; without it kcc's alone).
+//     (aiter's code objects from KCC_AITER_DIR; without it kcc's alone);
+//     then the FP8 forward (fmha_fwd_fp8: the chip's e4m3 Q, K, V with
+//     descales of 1, bf16 O) beside aiter's fwd_hd128_fp8 (gfx950 only; its
+//     descales are read through pointers, per tensor).
+// The configurations include each chip's e4m3 beside bf16 and f16;
+// --fp8-only runs those alone.
 // It is a proxy for the hardware figures nothing here can measure: every
 // VALU instruction in the loop is issue time the other wave group's MFMAs
 // must hide.
@@ -84,7 +89,9 @@ struct Figures {
 Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
   std::vector<std::string> params =
       ops::attentionParams(c.chip, c.dtype, c.d, c.causal, /*lse=*/false);
-  Expected<CompiledKernel> compiled = jit.compile("fmha_fwd", params, c.chip);
+  bool fp8 = isFp8(c.dtype);
+  StringRef name = ops::attentionKernelName(c.dtype);
+  Expected<CompiledKernel> compiled = jit.compile(name, params, c.chip);
   if (!compiled)
     return compiled.takeError();
   ArrayRef<uint8_t> hsaco = *compiled->codeObject;
@@ -94,9 +101,9 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
   Expected<CodeObject> co = CodeObject::parse(hsaco);
   if (!co)
     return co.takeError();
-  const KernelInfo *info = co->findKernel("fmha_fwd");
+  const KernelInfo *info = co->findKernel(name);
   if (!info || stats->empty())
-    return makeError("no kernel 'fmha_fwd' in the code object");
+    return makeError("no kernel '" + name + "' in the code object");
 
   Figures f;
   f.stats = stats->front();
@@ -120,25 +127,37 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
   Device &d = *dev;
   std::mt19937 rng(7);
   std::normal_distribution<float> normal;
-  auto upload = [&](int64_t elements) -> Expected<uint64_t> {
-    std::vector<uint16_t> bits(static_cast<size_t>(elements));
-    for (uint16_t &b : bits)
-      b = c.dtype == DType::bf16 ? floatToBf16(normal(rng)) : floatToF16(normal(rng));
-    auto p = d.allocate(uint64_t(elements) * 2);
+  // Q, K, V in the kernel's dtype (FP8 codes with descales of 1); O bf16
+  // for FP8 inputs.
+  auto upload = [&](int64_t elements, DType t) -> Expected<uint64_t> {
+    std::vector<uint8_t> bytes(size_t(elements) * dtypeSize(t));
+    for (int64_t i = 0; i < elements; ++i) {
+      float x = normal(rng);
+      if (isFp8(t)) {
+        bytes[size_t(i)] = floatToFp8(t, x);
+        continue;
+      }
+      uint16_t b = t == DType::bf16 ? floatToBf16(x) : floatToF16(x);
+      std::memcpy(&bytes[size_t(i) * 2], &b, 2);
+    }
+    auto p = d.allocate(bytes.size());
     if (!p)
       return p.takeError();
-    if (Error e = d.copyToDevice(*p, bits.data(), bits.size() * 2))
+    if (Error e = d.copyToDevice(*p, bytes.data(), bytes.size()))
       return std::move(e);
     return *p;
   };
-  Expected<uint64_t> q = upload(B * sq * H * D), k = upload(B * skv * H * D),
-                     v = upload(B * skv * H * D), o = upload(B * sq * H * D);
+  DType out = fp8 ? DType::bf16 : c.dtype;
+  Expected<uint64_t> q = upload(B * sq * H * D, c.dtype), k = upload(B * skv * H * D, c.dtype),
+                     v = upload(B * skv * H * D, c.dtype), o = upload(B * sq * H * D, out);
   for (Expected<uint64_t> *p : {&q, &k, &v, &o})
     if (!*p)
       return p->takeError();
   std::vector<const KernelArg *> slots = info->explicitArgs();
-  if (slots.size() != 22)
-    return makeError("fmha_fwd takes " + Twine(slots.size()) + " arguments, expected 22");
+  size_t nargs = fp8 ? 23 : 22; // FP8: V's descale after the scale
+  if (slots.size() != nargs)
+    return makeError(name + " takes " + Twine(slots.size()) + " arguments, expected " +
+                     Twine(nargs));
   std::vector<uint8_t> args(info->explicitArgsSize(), 0);
   uint64_t ptrs[5] = {*q, *k, *v, *o, *q}; // LSE unused (LSE_OUT=0)
   for (int i = 0; i < 5; ++i)
@@ -151,17 +170,20 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
     std::memcpy(&args[slots[5 + i]->offset], &ints[i], 4);
   float scale = float(1.0 / std::sqrt(double(D)) * 1.4426950408889634);
   std::memcpy(&args[slots[21]->offset], &scale, 4);
+  float one = 1.0f;
+  if (fp8)
+    std::memcpy(&args[slots[22]->offset], &one, 4);
 
   LaunchConfig launch;
   launch.grid = {1, uint32_t(H), uint32_t(B)};
   launch.block = {block, 1, 1};
   timing::TimingOptions to; // the whole run: every tile, diagonal ones too
   Expected<timing::TimingReport> report =
-      LaunchTiming::time(d, hsaco, "fmha_fwd", launch, args, to);
+      LaunchTiming::time(d, hsaco, name, launch, args, to);
   if (!report)
     return report.takeError();
   if (report->hotLoop < 0)
-    return makeError("no loop found in fmha_fwd");
+    return makeError("no loop found in " + name);
   const timing::LoopTiming &loop = report->loops[size_t(report->hotLoop)];
   f.iterations = loop.iterations;
   auto kind = [&](timing::Kind k) { return loop.mixPerIteration[unsigned(k)] / 2; };
@@ -186,14 +208,19 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
 int main(int argc, char **argv) {
   kcc::registerEmbeddedKernels();
   int64_t skv = 2048;
+  bool fp8Only = false;
   for (int i = 1; i < argc; ++i) {
     StringRef a = argv[i];
+    if (a == "--fp8-only") {
+      fp8Only = true;
+      continue;
+    }
     if (a == "--skv" && i + 1 < argc && !StringRef(argv[i + 1]).getAsInteger(10, skv) &&
         skv > 0) {
       ++i;
       continue;
     }
-    errs() << "usage: fmha_bench [--skv N]\n";
+    errs() << "usage: fmha_bench [--skv N] [--fp8-only]\n";
     return 2;
   }
   // The benchmark's own disk cache would only hide compile errors of older
@@ -213,7 +240,9 @@ int main(int argc, char **argv) {
   for (Chip chip : {Chip::gfx950, Chip::gfx942})
     for (int64_t d : {128, 64})
       for (bool causal : {false, true})
-        for (DType dtype : {DType::bf16, DType::f16}) {
+        for (DType dtype : {DType::bf16, DType::f16, ops::attentionFp8DType(chip)}) {
+          if (fp8Only && !isFp8(dtype))
+            continue;
           Config c{chip, d, causal, dtype};
           std::string name = getChipInfo(chip).name.str() + " D=" + std::to_string(d) +
                              " " + dtypeName(dtype).str() +
@@ -248,20 +277,25 @@ int main(int argc, char **argv) {
   // Side by side with aiter's fmha_v3_fwd at the calibration shape, on the
   // calibrated model, both launched the same way (benchmarks/SideBySide.h).
   std::optional<std::string> aiter = bench::aiterCheckout();
-  outs() << "\nkcc vs aiter fmha_v3_fwd, B=1 H=64 Hkv=8 S=16384 D=128 bf16, calibrated timing "
-            "model, steady state over 8 iterations\n";
+  outs() << "\nkcc vs aiter fmha_v3_fwd, B=1 H=64 Hkv=8 S=16384 D=128 bf16 and fp8 (e4m3 "
+            "Q, K, V, descales 1, bf16 O), calibrated timing model, steady state over 8 "
+            "iterations\n";
   if (!aiter)
     bench::printAiterHowTo(outs(), "fmha_bench");
+  for (bool fp8 : {false, true})
   for (Chip chip : {Chip::gfx950, Chip::gfx942})
+    if (fp8 || !fp8Only)
     for (bool causal : {false, true}) {
       bench::AttentionShape shape;
       shape.heads = 64;
       shape.kvHeads = 8;
       shape.seq = 16384;
       shape.causal = causal;
-      std::string label = getChipInfo(chip).name.str() + (causal ? " causal" : " non-causal");
+      shape.fp8 = fp8;
+      std::string label = getChipInfo(chip).name.str() + (fp8 ? " fp8" : " bf16") +
+                          (causal ? " causal" : " non-causal");
       auto row = [&](StringRef who, const bench::ModelFigures &f) {
-        outs() << format("  %-18s %-6s %7.1f TFLOPS %7.0f cyc/it %5.1f%% busy %5.2f GHz "
+        outs() << format("  %-24s %-6s %7.1f TFLOPS %7.0f cyc/it %5.1f%% busy %5.2f GHz "
                          "%5.2f oth/MFMA",
                          label.c_str(), who.str().c_str(), f.tflops, f.cyclesPerIteration,
                          100 * f.mfmaBusy, f.clockGHz, f.otherPerMfma);
@@ -275,7 +309,8 @@ int main(int argc, char **argv) {
       } else {
         outs() << "  " << label << " kcc: " << toString(k.takeError()) << "\n";
       }
-      if (!aiter)
+      // aiter has no fp8 fmha_v3_fwd for gfx942.
+      if (!aiter || (fp8 && chip == Chip::gfx942))
         continue;
       auto a = bench::timeAiterAttention(*aiter, chip, shape, 8);
       if (!a) {
