@@ -1,0 +1,63 @@
+// FP8 FlashAttention forward (kernels/attention/fmha_fwd_fp8.mlir) on gfx942
+// with the parameters kcc::ops::attention_forward picks for e4m3fnuz and
+// D = 128 (attentionFp8Params): 8 waves in two staggered groups, 32-key
+// tiles, K by 4-byte LDS DMA into rows swizzled by 8 chunks, V moved through
+// registers by the leading waves and stored transposed (no transposing LDS
+// read on gfx942), v_mfma_f32_32x32x16_fp8_fp8, P scaled by 2^-1 to fit FNUZ
+// e4m3 (max 240).
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FNUZ -D ODTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=0 -D VPAD=8 -D VR=128 -D VC=32 -D VROWS=8 -D KSWZ=8 -D VSWZ=0 -D PLOG2=-1 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FNUZ -D ODTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=0 -D VPAD=8 -D VR=128 -D VC=32 -D VROWS=8 -D KSWZ=8 -D VSWZ=0 -D PLOG2=-1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FNUZ -D ODTYPE=f16 -D D=64 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=0 -D VPAD=8 -D VR=64 -D VC=32 -D VROWS=8 -D KSWZ=4 -D VSWZ=0 -D PLOG2=-1 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
+// The OCP encoding is gfx950's: refused at the kernel's first use of it.
+// RUN: not kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FN --emit=asm -o /dev/null 2>&1 | FileCheck %s --check-prefix=OCP
+// OCP: error: 'func.func' op uses f8E4M3FN, an OCP FP8 format that gfx942 lacks: gfx942 has f8E4M3FNUZ and f8E5M2FNUZ (FNUZ), gfx950 has f8E4M3FN and f8E5M2 (OCP)
+
+// The step: K j+2's DMA (4 lines per leading wave), V j+1's rows into
+// registers (one byte per element and row), then cluster A: the 8 MFMAs of
+// S_{j+1} (D in 16-deep steps), each fed by one 8-byte read of K issued an
+// MFMA ahead and followed by two of S_j's exponentials.
+// CHECK-LABEL: fmha_fwd_fp8:
+// CHECK: s_cbranch_scc0
+// CHECK-COUNT-4: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK-COUNT-16: buffer_load_ubyte
+// CHECK: s_setprio 1
+// CHECK-NEXT: ds_read_b64
+// CHECK-NEXT: ds_read_b64
+// CHECK: s_waitcnt lgkmcnt(1)
+// CHECK-NEXT: v_mfma_f32_32x32x16_fp8_fp8 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
+// CHECK-NOT: v_mfma
+// CHECK: v_exp_f32
+// CHECK-NEXT: v_exp_f32
+// CHECK-NEXT: ds_read_b64
+// CHECK-NEXT: s_waitcnt lgkmcnt(1)
+// CHECK-NEXT: v_mfma_f32_32x32x16_fp8_fp8
+// CHECK-COUNT-6: v_mfma_f32_32x32x16_fp8_fp8
+// CHECK-NOT: v_mfma
+// CHECK: s_setprio 0
+// Barrier X, V j+1 stored transposed, then P_j to FNUZ e4m3 and cluster B:
+// the 8 MFMAs of O^T += V_j^T P_j^T (32 keys in two 16-deep steps per 32
+// rows of D), each fed by one read of V^T issued an MFMA ahead.
+// CHECK: s_barrier
+// CHECK: ds_write2st64_b32
+// CHECK-COUNT-4: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}}{{$}}
+// CHECK-COUNT-4: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel:[0,0,1]
+// CHECK-NEXT: s_setprio 1
+// CHECK-NOT: v_mfma
+// CHECK: ds_read2_b32
+// CHECK-NOT: v_mfma
+// CHECK: ds_read2_b32
+// CHECK: s_waitcnt lgkmcnt(1)
+// CHECK-NEXT: v_mfma_f32_32x32x16_fp8_fp8
+// CHECK-NEXT: ds_read2_b32
+// CHECK: s_waitcnt lgkmcnt(1)
+// CHECK-NEXT: v_mfma_f32_32x32x16_fp8_fp8
+// CHECK-COUNT-6: v_mfma_f32_32x32x16_fp8_fp8
+// CHECK-NOT: v_mfma
+// CHECK: s_setprio 0
+// CHECK: s_endpgm
+
+// No VGPR spill and no scratch.
+// STATS: kernel fmha_fwd_fp8 (gfx942)
+// STATS: spills        0 VGPR,
+// STATS-NEXT: scratch       0 bytes per work-item
+// STATS: occupancy     {{[24]}} of 8 waves per SIMD

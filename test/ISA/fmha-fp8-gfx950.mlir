@@ -1,0 +1,60 @@
+// FP8 FlashAttention forward (kernels/attention/fmha_fwd_fp8.mlir) on gfx950
+// with the parameters kcc::ops::attention_forward picks for e4m3fn and
+// D = 128 (attentionFp8Params): 8 waves in two staggered groups, 64-key
+// tiles, K and V by 4-byte LDS DMA into rows swizzled by 8 chunks, V read
+// by ds_read_b64_tr_b8, the f8f6f4 MFMA at 32x32x64.
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=128 -D VROWS=8 -D KSWZ=8 -D VSWZ=8 -D PLOG2=0 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=128 -D VROWS=8 -D KSWZ=8 -D VSWZ=8 -D PLOG2=0 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=f16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=128 -D VROWS=8 -D KSWZ=8 -D VSWZ=8 -D PLOG2=0 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=bf16 -D D=64 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=64 -D VROWS=8 -D KSWZ=4 -D VSWZ=4 -D PLOG2=0 -D CAUSAL=1 --stats | FileCheck %s --check-prefix=STATS
+
+// The pipeline's step: K j+2's DMA (8 lines of 256 bytes per leading wave:
+// one-byte elements), then cluster A between s_setprio 1 and 0: the 4 MFMAs
+// of S_{j+1} = K_{j+1} Q^T (two row blocks of 32 keys, D in two 64-deep
+// halves), each fed by two 16-byte reads of K and followed by 8 of S_j's
+// exponentials (the pattern [ds_read 2] [mfma 1, trans 8, ds_read 2] x 4).
+// CHECK-LABEL: fmha_fwd_fp8:
+// CHECK: s_cbranch_scc0
+// CHECK-COUNT-8: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK: s_setprio 1
+// CHECK-NEXT: ds_read_b128
+// CHECK-NEXT: ds_read_b128
+// CHECK: v_mfma_f32_32x32x64_f8f6f4 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
+// CHECK-COUNT-8: v_exp_f32
+// CHECK-NEXT: ds_read_b128
+// CHECK-NEXT: ds_read_b128
+// CHECK: v_mfma_f32_32x32x64_f8f6f4
+// CHECK-COUNT-8: v_exp_f32
+// CHECK: v_mfma_f32_32x32x64_f8f6f4 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
+// CHECK-COUNT-8: v_exp_f32
+// CHECK: v_mfma_f32_32x32x64_f8f6f4
+// CHECK-COUNT-8: v_exp_f32
+// CHECK-NOT: v_mfma
+// CHECK: s_setprio 0
+// Barrier X, V j+1's DMA, then P_j to e4m3, two per conversion, four bytes
+// per register (no clamp: fast_rounding), and cluster B: O^T += V_j^T P_j^T,
+// 4 MFMAs of 64 keys, each fed by four transposing 8-byte reads of V.
+// CHECK: s_barrier
+// CHECK-COUNT-8: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK-COUNT-8: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}}{{$}}
+// CHECK-COUNT-8: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel:[0,0,1]
+// CHECK-NEXT: s_setprio 1
+// CHECK-COUNT-4: ds_read_b64_tr_b8
+// CHECK: v_mfma_f32_32x32x64_f8f6f4 [[O:v\[[0-9]+:[0-9]+\]]], v[{{[0-9]+}}:{{[0-9]+}}], [[P:v\[[0-9]+:[0-9]+\]]], [[O]]
+// CHECK-COUNT-4: ds_read_b64_tr_b8
+// CHECK: v_max3_f32
+// CHECK: v_mfma_f32_32x32x64_f8f6f4 {{.*}}, [[P]], v
+// CHECK: v_permlane32_swap_b32
+// CHECK: v_mfma_f32_32x32x64_f8f6f4 {{.*}}, [[P]], v
+// CHECK: v_mfma_f32_32x32x64_f8f6f4 {{.*}}, [[P]], v
+// CHECK-NEXT: s_setprio 0
+// No MFMA of another shape anywhere, nor a bf16 one.
+// CHECK-NOT: v_mfma_f32_32x32x16
+// CHECK: s_endpgm
+
+// No VGPR spill and no scratch in any configuration (the D = 64 causal one
+// spills SGPRs, into VGPR lanes).
+// STATS: kernel fmha_fwd_fp8 (gfx950)
+// STATS: spills        0 VGPR,
+// STATS-NEXT: scratch       0 bytes per work-item
+// STATS: occupancy     2 of 8 waves per SIMD
