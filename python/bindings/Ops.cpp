@@ -17,6 +17,7 @@
 
 #include <pybind11/stl.h>
 
+#include <array>
 #include <chrono>
 
 namespace kcc::python {
@@ -81,23 +82,56 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+/// FP8 inputs come as their bits (uint8: NumPy has no FP8, and the
+/// Python side views torch's float8 tensors as uint8) with `fp8Format`
+/// naming the encoding; O is then bfloat16 or float16.
 LaunchInfo attention(py::handle qArg, py::handle kArg, py::handle vArg,
                      py::handle oArg, py::handle lseArg, bool causal,
                      std::optional<double> scale, py::handle where,
-                     std::vector<std::string> params, uint64_t stream) {
+                     std::vector<std::string> params, uint64_t stream,
+                     std::optional<std::string> fp8Format,
+                     std::optional<std::array<double, 3>> descale) {
   auto start = std::chrono::steady_clock::now();
   TensorView q = importTensor(qArg, "q"), k = importTensor(kArg, "k"),
              v = importTensor(vArg, "v"), o = importTensor(oArg, "out");
   std::optional<TensorView> lse;
   if (!lseArg.is_none())
     lse = importTensor(lseArg, "lse");
-  for (TensorView *t : {&q, &k, &v, &o}) {
+  std::optional<DType> fp8;
+  if (fp8Format) {
+    fp8 = parseDType(*fp8Format);
+    if (!fp8 || !isFp8(*fp8))
+      throw py::value_error("fp8_format='" + *fp8Format +
+                            "'; kcc's FP8 formats are 'e4m3fn' (OCP, gfx950) and "
+                            "'e4m3fnuz' (FNUZ, gfx942)");
+  }
+  for (TensorView *t : {&q, &k, &v}) {
     requireRank(*t, 4, "[B, S, H, D]");
-    requireType(*t, {DType::bf16, DType::f16},
-                "attention takes bfloat16 or float16 (NumPy: uint16 bits of "
-                "bfloat16, or float16)");
+    if (fp8) {
+      if (t->typeName != "uint8")
+        throw py::type_error(t->name + " has elements of type " + t->typeName +
+                             "; FP8 attention takes torch.float8_e4m3fn / "
+                             "float8_e4m3fnuz tensors or uint8 bits");
+      t->dtype = *fp8;
+    } else if (t->typeName == "uint8") {
+      throw py::type_error(t->name + " holds uint8 values; FP8 bits need "
+                           "fp8_format='e4m3fn' (gfx950) or 'e4m3fnuz' (gfx942)");
+    } else {
+      requireType(*t, {DType::bf16, DType::f16},
+                  "attention takes bfloat16 or float16 (NumPy: uint16 bits of "
+                  "bfloat16, or float16), or FP8");
+    }
     requireUnitInnerStride(*t, "head (D)");
   }
+  requireRank(o, 4, "[B, S, H, D]");
+  requireType(o, {DType::bf16, DType::f16},
+              fp8 ? "FP8 attention writes bfloat16 or float16"
+                  : "attention takes bfloat16 or float16 (NumPy: uint16 bits of "
+                    "bfloat16, or float16)");
+  requireUnitInnerStride(o, "head (D)");
+  if (descale && !fp8)
+    throw py::value_error("descale applies to FP8 inputs (fp8_format or "
+                          "torch.float8 tensors); q is " + q.typeName);
   if (lse) {
     requireRank(*lse, 3, "[B, H, S_q]");
     requireType(*lse, {DType::f32}, "the log-sum-exp is float32");
@@ -124,6 +158,10 @@ LaunchInfo attention(py::handle qArg, py::handle kArg, py::handle vArg,
   options.scale = scale;
   options.params = std::move(params);
   options.stream = stream;
+  if (fp8)
+    options.descale = descale ? ops::AttentionDescale{(*descale)[0], (*descale)[1],
+                                                      (*descale)[2]}
+                              : ops::AttentionDescale{};
   if (lse)
     options.lse = VectorRef(slse->buffer(), DType::f32, lse->elements());
   ops::AttentionTensorRef rq = attentionRef(q, sq), rk = attentionRef(k, sk),
@@ -294,7 +332,8 @@ LaunchInfo gemm(py::handle aArg, py::handle btArg, py::handle cArg,
 void bindOps(py::module_ &m) {
   m.def("_attention", &attention, py::arg("q"), py::arg("k"), py::arg("v"),
         py::arg("out"), py::arg("lse"), py::arg("causal"), py::arg("scale"),
-        py::arg("device"), py::arg("params"), py::arg("stream") = 0);
+        py::arg("device"), py::arg("params"), py::arg("stream") = 0,
+        py::arg("fp8_format") = py::none(), py::arg("descale") = py::none());
   m.def("_attention_backward", &attentionBackward, py::arg("q"), py::arg("k"), py::arg("v"),
         py::arg("out"), py::arg("grad_out"), py::arg("lse"), py::arg("grad_q"),
         py::arg("grad_k"), py::arg("grad_v"), py::arg("causal"), py::arg("scale"),

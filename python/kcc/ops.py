@@ -2,7 +2,8 @@
 kcc::ops in C++ (kernels/attention/AttentionOp.h, kernels/gemm/GemmOp.h).
 
 Inputs are torch tensors or NumPy arrays (bfloat16 as torch.bfloat16, or as
-NumPy uint16 bits; float16), all on one device: host arrays run on the
+NumPy uint16 bits; float16; attention's FP8 as torch.float8_e4m3fn /
+float8_e4m3fnuz, or uint8 bits with fp8_format), all on one device: host arrays run on the
 emulator (or `device=`), ROCm tensors in place, on torch's current
 stream. Results come back as the inputs' kind. Every argument is checked
 before anything runs: a wrong dtype is a TypeError, a wrong shape, stride
@@ -15,7 +16,7 @@ from ._launches import record
 
 
 def attention(q, k, v, *, causal=False, scale=None, return_lse=False, out=None,
-              device=None, params=None):
+              device=None, params=None, fp8_format=None, descale=None, out_dtype=None):
     """O = softmax(scale * Q K^T [+ causal mask]) V on [B, S, H, D] tensors.
 
     q [B, S_q, H, D], k and v [B, S_kv, H_kv, D] with H a multiple of H_kv
@@ -26,22 +27,65 @@ def attention(q, k, v, *, causal=False, scale=None, return_lse=False, out=None,
     log-sum-exp [B, H, S_q] (float32, natural log). `params` overrides the
     kernel's parameters ({"BN": 32}), for tuning.
 
+    FP8: q, k, v as torch.float8_e4m3fn (gfx950) / torch.float8_e4m3fnuz
+    (gfx942) tensors, or as uint8 bits with fp8_format="e4m3fn" /
+    "e4m3fnuz" (NumPy, or a torch without float8); their true values are the
+    codes times descale = (q, k, v) (default 1, 1, 1). O is out_dtype
+    (bfloat16 by default, or float16); P is quantised to e4m3 for P V
+    (kernels/attention/fmha_fwd_fp8.mlir). Not differentiable.
+
     On torch tensors that require grad (and out not given) the result is
     differentiable: torch.autograd runs attention_backward for q, k and v.
     """
-    if out is None and _needs_grad(q, k, v):
+    fmt = _fp8_format((q, k, v), fp8_format)
+    if fmt is not None:
+        q, k, v = (_fp8_bits(t) for t in (q, k, v))
+    elif out_dtype is not None:
+        raise ValueError("out_dtype is FP8 attention's (O is q's type otherwise)")
+    if descale is not None:
+        descale = tuple(float(x) for x in descale)
+        if len(descale) != 3:
+            raise ValueError(f"descale is (q, k, v); got {len(descale)} values")
+    if fmt is None and out is None and _needs_grad(q, k, v):
         # torch autograd: the backward runs kcc::ops::attention_backward.
         o, lse = _attention_function().apply(q, k, v, bool(causal), scale, device,
                                              _params(params))
         return (o, lse) if return_lse else o
     b, sq, h, _ = shape_of(q, "q", 4)
     if out is None:
-        out = empty(q, shape_of(q, "q", 4), type_name(None, q))
+        out_type = type_name(out_dtype if out_dtype is not None else "bfloat16", q) \
+            if fmt is not None else type_name(None, q)
+        out = empty(q, shape_of(q, "q", 4), out_type)
     lse = empty(q, (b, h, sq), "float32") if return_lse else None
     record(_kcc._attention(for_kcc(q), for_kcc(k), for_kcc(v), for_kcc(out), lse,
                            bool(causal), None if scale is None else float(scale),
-                           device, _params(params), stream_of(q)))
+                           device, _params(params), stream_of(q), fmt, descale))
     return (out, lse) if return_lse else out
+
+
+_TORCH_FP8 = {"float8_e4m3fn": "e4m3fn", "float8_e4m3fnuz": "e4m3fnuz"}
+
+
+def _fp8_format(tensors, fp8_format):
+    """The FP8 encoding of attention's inputs: torch's float8 dtype, else
+    fp8_format (for uint8 bits); None for bf16/f16."""
+    found = None
+    for t in tensors:
+        name = str(getattr(t, "dtype", "")).replace("torch.", "")
+        if name in _TORCH_FP8:
+            found = found or _TORCH_FP8[name]
+    if found and fp8_format is not None and fp8_format != found:
+        raise ValueError(f"fp8_format={fp8_format!r} but the tensors are float8_{found}")
+    return found or fp8_format
+
+
+def _fp8_bits(t):
+    """torch float8 tensors as their uint8 bits (what kcc reads)."""
+    name = str(getattr(t, "dtype", "")).replace("torch.", "")
+    if name in _TORCH_FP8:
+        import torch
+        return t.view(torch.uint8)
+    return t
 
 
 def attention_backward(q, k, v, out, grad_out, lse, *, causal=False, scale=None, device=None):
