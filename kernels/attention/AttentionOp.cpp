@@ -97,14 +97,17 @@ std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDty
   // 1901 TFLOPS with both swizzled by 8 (by 4: 1813); gfx942 (K only):
   // 16-way, 375 -> 841 TFLOPS. V^T's rows of 32 keys (gfx942) are padded by
   // 8 bytes, keeping the 8-byte operand reads aligned. D = 64's rows hold
-  // 4 chunks: swizzled by 4.
+  // 4 chunks: swizzled by 4. Swizzled rows also take gfx950's 16-byte DMA
+  // (WIDE: a quarter of the DMA instructions and their address arithmetic
+  // in the issuing waves; 1901 -> 1962 TFLOPS at S = 4096).
   //  - P's scale 2^PLOG2 keeps the largest P the lazy rescale allows (2^8)
   //    below the format's maximum: 448 for e4m3fn, 240 for e4m3fnuz.
   int64_t swz = std::min<int64_t>(8, headDim / 16);
   std::vector<std::string> shape;
   if (chip == Chip::gfx950)
     shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", "PAD=0", "VPAD=0",
-             p("VR", 64), p("VC", headDim), p("VROWS", 8), p("KSWZ", swz), p("VSWZ", swz)};
+             p("VR", 64), p("VC", headDim), p("VROWS", 8), p("KSWZ", swz), p("VSWZ", swz),
+             "WIDE=1"};
   else
     shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", "PAD=0", "VPAD=8",
              p("VR", headDim), p("VC", 32), p("VROWS", 8), p("KSWZ", swz), "VSWZ=0"};

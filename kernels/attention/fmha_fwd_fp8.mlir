@@ -24,7 +24,7 @@
 // Parameters: DTYPE (f8E4M3FN, f8E4M3FNUZ), ODTYPE (bf16, f16), D (64, 128),
 // BN, BLOCK, CAUSAL, LSE_OUT, STAGGER, V_TR, LAZY, PAD, VPAD, VR/VC, VROWS
 // as in fmha_fwd.mlir; PLOG2 (P's scale exponent), KSWZ, VSWZ (K's and V's
-// LDS swizzle, 0 for none).
+// LDS swizzle, 0 for none), WIDE (16-byte LDS DMA, gfx950).
 // Launch: grid (ceil(S_q / (32 * waves)), H, B), block BLOCK; arguments
 // those of fmha_fwd plus `vdescale` (f32) after `scale`.
 
@@ -46,6 +46,7 @@ tile.param_decl @VROWS : i64 = 8
 tile.param_decl @PLOG2 : i64 = 0
 tile.param_decl @KSWZ : i64 = 0
 tile.param_decl @VSWZ : i64 = 0
+tile.param_decl @WIDE : i1 = false
 
 // K and V tiles in LDS, and the register tiles of one wave.
 !kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD, swizzle = KSWZ>
@@ -79,7 +80,14 @@ func.func private @fetch_k(%kbuf: !buf, %kb: !kl, %j: index, %Skv: index,
   %bn = tile.param @BN : index
   %d = tile.param @D : index
   %r = arith.muli %j, %bn : index
-  tile.async_copy %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers : !buf, !kl
+  // WIDE: gfx950's 16-byte DMA, a quarter of the instructions (and of the
+  // address arithmetic the issuing waves spend on them).
+  %wide = tile.param @WIDE : i1
+  scf.if %wide {
+    tile.async_copy %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers {width = 16 : i64} : !buf, !kl
+  } else {
+    tile.async_copy %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers : !buf, !kl
+  }
   return
 }
 
@@ -94,7 +102,12 @@ func.func private @fetch_v(%vbuf: !buf, %vb: !vl, %j: index, %Skv: index,
   // freely (VPAD), which the DMA's 256-byte lines could not fill.
   %vtr = tile.param @V_TR : i1
   scf.if %vtr {
-    tile.async_copy %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers : !buf, !vl
+    %wide = tile.param @WIDE : i1
+    scf.if %wide {
+      tile.async_copy %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers {width = 16 : i64} : !buf, !vl
+    } else {
+      tile.async_copy %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers : !buf, !vl
+    }
   }
   return
 }
@@ -564,7 +577,11 @@ func.func @fmha_fwd_fp8(%q: !ptr, %k: !ptr, %v: !ptr, %o: !optr, %lse: !tile.ptr
   %is_lead = arith.cmpi ult, %wave, %issuers : index
   // DMA instructions per issuing wave for one K and one V tile.
   %tile_bytes = arith.muli %bn, %d : index
-  %tile_lines = arith.divui %tile_bytes, %c256 : index
+  // A DMA instruction moves 64 lanes x 4 bytes, or x 16 with WIDE.
+  %c1024 = arith.constant 1024 : index
+  %wide = tile.param @WIDE : i1
+  %line = arith.select %wide, %c1024, %c256 : index
+  %tile_lines = arith.divui %tile_bytes, %line : index
   %ndma = arith.divui %tile_lines, %issuers : index
   %nk = arith.addi %ndma, %c0 : index
   %nv = arith.select %vtr, %ndma, %c0 : index

@@ -1,21 +1,22 @@
 // FP8 FlashAttention forward (kernels/attention/fmha_fwd_fp8.mlir) on gfx950
 // with the parameters kcc::ops::attention_forward picks for e4m3fn and
 // D = 128 (attentionFp8Params): 8 waves in two staggered groups, 64-key
-// tiles, K and V by 4-byte LDS DMA into rows swizzled by 8 chunks, V read
+// tiles, K and V by 16-byte LDS DMA into rows swizzled by 8 chunks, V read
 // by ds_read_b64_tr_b8, the f8f6f4 MFMA at 32x32x64.
-// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=128 -D VROWS=8 -D KSWZ=8 -D VSWZ=8 -D PLOG2=0 --emit=asm -o - | FileCheck %s
-// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=128 -D VROWS=8 -D KSWZ=8 -D VSWZ=8 -D PLOG2=0 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=f16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=128 -D VROWS=8 -D KSWZ=8 -D VSWZ=8 -D PLOG2=0 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=bf16 -D D=64 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=64 -D VROWS=8 -D KSWZ=4 -D VSWZ=4 -D PLOG2=0 -D CAUSAL=1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=128 -D VROWS=8 -D KSWZ=8 -D VSWZ=8 -D WIDE=1 -D PLOG2=0 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=128 -D VROWS=8 -D KSWZ=8 -D VSWZ=8 -D WIDE=1 -D PLOG2=0 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=f16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=128 -D VROWS=8 -D KSWZ=8 -D VSWZ=8 -D WIDE=1 -D PLOG2=0 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx950 -D DTYPE=f8E4M3FN -D ODTYPE=bf16 -D D=64 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D VR=64 -D VC=64 -D VROWS=8 -D KSWZ=4 -D VSWZ=4 -D WIDE=1 -D PLOG2=0 -D CAUSAL=1 --stats | FileCheck %s --check-prefix=STATS
 
-// The pipeline's step: K j+2's DMA (8 lines of 256 bytes per leading wave:
+// The pipeline's step: K j+2's DMA (2 lines of 1 KiB per leading wave:
 // one-byte elements), then cluster A between s_setprio 1 and 0: the 4 MFMAs
 // of S_{j+1} = K_{j+1} Q^T (two row blocks of 32 keys, D in two 64-deep
 // halves), each fed by two 16-byte reads of K and followed by 8 of S_j's
 // exponentials (the pattern [ds_read 2] [mfma 1, trans 8, ds_read 2] x 4).
 // CHECK-LABEL: fmha_fwd_fp8:
 // CHECK: s_cbranch_scc0
-// CHECK-COUNT-8: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK-COUNT-2: buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK-NOT: buffer_load_dword
 // CHECK: s_setprio 1
 // CHECK-NEXT: ds_read_b128
 // CHECK-NEXT: ds_read_b128
@@ -35,7 +36,7 @@
 // per register (no clamp: fast_rounding), and cluster B: O^T += V_j^T P_j^T,
 // 4 MFMAs of 64 keys, each fed by four transposing 8-byte reads of V.
 // CHECK: s_barrier
-// CHECK-COUNT-8: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK-COUNT-2: buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
 // CHECK-COUNT-8: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}}{{$}}
 // CHECK-COUNT-8: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel:[0,0,1]
 // CHECK-NEXT: s_setprio 1
