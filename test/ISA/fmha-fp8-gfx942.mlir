@@ -34,26 +34,29 @@
 // CHECK-COUNT-6: v_mfma_f32_32x32x16_fp8_fp8
 // CHECK-NOT: v_mfma
 // CHECK: s_setprio 0
-// Barrier X, V j+1 stored transposed, then P_j to FNUZ e4m3 and cluster B:
+// Barrier X, V j+1 stored transposed, then P_j to FNUZ e4m3 and cluster B
+// (normal priority):
 // the 8 MFMAs of O^T += V_j^T P_j^T (32 keys in two 16-deep steps per 32
-// rows of D), each fed by one read of V^T issued an MFMA ahead.
+// rows of D, P's two halves alternating), one read of V^T between MFMAs,
+// P's conversions among the first.
 // CHECK: s_barrier
 // CHECK: ds_write2st64_b32
-// CHECK-COUNT-4: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}}{{$}}
-// CHECK-COUNT-4: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel:[0,0,1]
-// CHECK-NEXT: s_setprio 1
+// CHECK: ds_read2_b32
+// CHECK: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}}{{$}}
+// CHECK: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel:[0,0,1]
+// CHECK: v_mfma_f32_32x32x16_fp8_fp8 [[O:v\[[0-9]+:[0-9]+\]]], v[{{[0-9]+}}:{{[0-9]+}}], [[P0:v\[[0-9]+:[0-9]+\]]], [[O]]
+// CHECK: v_mfma_f32_32x32x16_fp8_fp8 [[O]], v[{{[0-9]+}}:{{[0-9]+}}], [[P1:v\[[0-9]+:[0-9]+\]]], [[O]]
 // CHECK-NOT: v_mfma
 // CHECK: ds_read2_b32
+// CHECK-NOT: ds_read
+// CHECK: v_mfma_f32_32x32x16_fp8_fp8 {{.*}}, [[P0]], v
 // CHECK-NOT: v_mfma
 // CHECK: ds_read2_b32
-// CHECK: s_waitcnt lgkmcnt(1)
-// CHECK-NEXT: v_mfma_f32_32x32x16_fp8_fp8
-// CHECK-NEXT: ds_read2_b32
-// CHECK: s_waitcnt lgkmcnt(1)
-// CHECK-NEXT: v_mfma_f32_32x32x16_fp8_fp8
-// CHECK-COUNT-6: v_mfma_f32_32x32x16_fp8_fp8
-// CHECK-NOT: v_mfma
-// CHECK: s_setprio 0
+// CHECK-NOT: ds_read
+// CHECK: v_mfma_f32_32x32x16_fp8_fp8 {{.*}}, [[P1]], v
+// CHECK-COUNT-4: v_mfma_f32_32x32x16_fp8_fp8
+// CHECK-NOT: s_setprio
+// CHECK: s_cbranch_vccz
 // CHECK: s_endpgm
 
 // No VGPR spill and no scratch.
