@@ -30,8 +30,14 @@
 // Both sides walk the k groups starting at this rank's own shard (rotated
 // order): the local copy is the fastest, so workers start at once, and the
 // remote groups arrive in the order they are consumed. Fetchers take jobs
-// group-major (all m tiles of a group before the next group) for the same
-// reason. Program ids are dispatched in order, so every fetcher is resident
+// m-tile-major (every k group of an m tile before the next m tile), the
+// order in which workers take output tiles: the first round of tiles has
+// all its data once its few m tiles have arrived, instead of each of its
+// tiles waiting for its last k group until the whole gather is done (as a
+// group-major order would make it: at 8 ranks, M = 16384 the workers would
+// idle for most of the gather; ag_gemm_bench --estimate). The consecutive
+// jobs of one m tile read every rank's shard, so all links carry data at
+// once. Program ids are dispatched in order, so every fetcher is resident
 // before any worker: a worker can only wait on a workgroup that runs. The
 // host op additionally sizes the grid to the chip's residency (persistent
 // kernel), so no workgroup waits for a slot that a spinning one holds.
@@ -248,7 +254,7 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
   %is_fetcher = arith.cmpi ult, %pid, %fetchers : index
   scf.if %is_fetcher {
     //===------------------------------------------------------------===//
-    // Fetcher: jobs pid, pid + FETCHERS, ... of nkg * nmt, group-major.
+    // Fetcher: jobs pid, pid + FETCHERS, ... of nmt * nkg, m-tile-major.
     //===------------------------------------------------------------===//
     %t_fbegin = tile.memtime
     %njobs = arith.muli %nkg, %nmt : index
@@ -256,8 +262,8 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
     %shard_n = arith.muli %M, %Kl : index
     %njobs_done, %nblocks = scf.for %j = %pid to %njobs step %fetchers
         iter_args(%jd = %c0, %bd = %c0) -> (index, index) {
-      %i = arith.divui %j, %nmt : index
-      %mt = arith.remui %j, %nmt : index
+      %mt = arith.divui %j, %nkg : index
+      %i = arith.remui %j, %nkg : index
       %rot = arith.muli %rank, %gpr : index
       %gi = arith.addi %rot, %i : index
       %g = arith.remui %gi, %nkg : index
