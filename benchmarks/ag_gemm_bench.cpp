@@ -13,12 +13,49 @@
 //    kernels, slowest rank). Without a GPU the column says "not available".
 //
 //   ag_gemm_bench [--chip gfx942|gfx950] [--world N] [--check]
+//   ag_gemm_bench --estimate [--iterations K]
+//
+// --estimate puts milliseconds on the first seed's shape without GPUs: 8
+// ranks of an MI300X/MI325X node (gfx942), M = 16384, N = 3584, K = 8192,
+// f16, each rank computing C[M, N] = A_gathered[M, K] B[K, N] (A gathered
+// from 8 shards of M x K/8; the same bytes cross the links whichever axis A
+// is split on). It is a model with these parts and assumptions:
+//
+//  * GEMM: kcc::ops::gemm at M x N x K on the calibrated timing model
+//    (benchmarks/SideBySide: one CU's workgroups, steady state over K
+//    iterations, the full run's time from the trip count), bf16 in place of
+//    f16: CDNA 3's f16 and bf16 MFMAs have the same shapes and rate.
+//  * Links: kernels/collective/XgmiModel.h (7 xGMI links per GPU at 64 GB/s
+//    per direction, full mesh, sources there). The all-gather moves one
+//    shard (M x K/8 x 2 bytes = 32 MiB) over each link at once.
+//  * Gather-then-GEMM: the gather, then the GEMM on the whole chip; nothing
+//    overlaps.
+//  * Fused (ag_gemm.mlir's structure): a persistent grid of `resident`
+//    workgroups (the CUs x the kernel's occupancy); the op gives a quarter
+//    of them to fetchers, which only move bytes and leave their slots idle
+//    once done (the grid never grows), the rest to GEMM workers, which take
+//    the output tiles in rounds. A worker's first tile needs all of K, whose
+//    last k group arrives when the gather ends; later rounds find their data
+//    in place. So fused = max(one tile, gather + the tile's last k group) +
+//    (rounds - 1) x one tile, where one tile takes what the whole-chip GEMM
+//    spends per tile per slot (T_gemm x resident / tiles). Assumed, not
+//    measured: workers multiply at ops::gemm's per-slot rate (item 5 of
+//    issue 17 moves them onto its loop; today they run ag_gemm.mlir's 64x64
+//    loop), fetchers are enough to keep the links full (the model prints
+//    the rate each would need), and the fetchers' HBM traffic does not slow
+//    the workers.
+//
+// The chip's peak (CUs x 2048 f16 FLOP per cycle x the model's clock) and
+// the links' bandwidth bound every figure printed; one above either is
+// reported as a bug (exit 1).
 //
 //===----------------------------------------------------------------------===//
 #include "test/collective/AgGemmProblem.h"
+#include "benchmarks/SideBySide.h"
 #include "kernels/EmbeddedKernels.h"
 
 #include "kernels/collective/AgGemmOp.h"
+#include "kernels/collective/XgmiModel.h"
 #include "target/CodeObject.h"
 #include "runtime/Jit.h"
 #include "runtime/Module.h"
@@ -26,15 +63,18 @@
 #include "runtime/SymmetricHeap.h"
 #include "runtime/emu/Emulator.h"
 #include "runtime/LaunchTrace.h"
+#include "runtime/emu/timing/Timing.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <string>
 
 using namespace kcc;
 
@@ -79,13 +119,158 @@ int fail(llvm::Error e) {
   return 1;
 }
 
+/// The fused kernel's time for `fetchers` of `resident` slots (the model in
+/// the file header). Workers take output tiles m-major in rounds of
+/// `workers`; fetchers deliver m tiles at an even pace over the gather,
+/// every k group of an m tile together (`mMajorFetch`, the kernel's order)
+/// or k group by k group over all m tiles (group-major: every m tile's last
+/// group arrives when the gather ends). A round ends one tile after the
+/// previous one, or a last k group's share of a tile after its data is in.
+struct FusedEstimate {
+  unsigned fetchers = 0, workers = 0;
+  int64_t rounds = 0;
+  double tileSeconds = 0, seconds = 0;
+  double waitSeconds = 0; // rounds' time spent on data, summed over rounds
+};
+FusedEstimate estimateFused(double gemmSeconds, double gatherSeconds,
+                            unsigned resident, unsigned fetchers, int64_t mTiles,
+                            int64_t nTiles, int64_t kGroups, bool mMajorFetch) {
+  FusedEstimate e;
+  const int64_t outTiles = mTiles * nTiles;
+  e.fetchers = fetchers;
+  e.workers = unsigned(std::clamp<int64_t>(outTiles, 1, resident - fetchers));
+  e.rounds = (outTiles + e.workers - 1) / e.workers;
+  e.tileSeconds = gemmSeconds * resident / double(outTiles);
+  double end = 0;
+  for (int64_t r = 0; r < e.rounds; ++r) {
+    int64_t lastTile = std::min<int64_t>((r + 1) * e.workers, outTiles) - 1;
+    int64_t lastM = lastTile / nTiles;
+    double arrived = mMajorFetch ? gatherSeconds * double(lastM + 1) / double(mTiles)
+                                 : gatherSeconds;
+    double computeBound = end + e.tileSeconds;
+    double dataBound = arrived + e.tileSeconds / double(kGroups);
+    e.waitSeconds += std::max(0.0, dataBound - computeBound);
+    end = std::max(computeBound, dataBound);
+  }
+  e.seconds = end;
+  return e;
+}
+
+/// --estimate: the first seed's shape on the timing model and the link
+/// model; returns the exit code.
+int estimateSeed(unsigned iterations) {
+  const Chip chip = Chip::gfx942; // MI300X and MI325X: the same CDNA 3 die
+  const unsigned world = 8;
+  const int64_t M = 16384, N = 3584, K = 8192;
+  const ChipInfo &info = getChipInfo(chip);
+  ops::XgmiLinks links;
+  const double flops = 2.0 * M * N * K; // per rank
+  const double shardBytes = double(M) * (K / world) * 2;
+  llvm::outs() << "ag_gemm_bench --estimate: " << world << " x " << info.marketing
+               << "/MI325X (gfx942, " << info.computeUnits
+               << " CUs), full-mesh xGMI\n  C[" << M << ", " << N << "] = A_gathered["
+               << M << ", " << K << "] * B[" << K << ", " << N << "] per rank, f16 (timed as bf16)\n";
+
+  // The GEMM on the calibrated model.
+  llvm::Expected<bench::ModelFigures> g = bench::timeKccGemm(
+      chip, {uint64_t(M), uint64_t(N), uint64_t(K)}, iterations);
+  if (!g)
+    return fail(g.takeError());
+  const double peakTflops = info.computeUnits * 2048.0 * g->clockGHz * 1e9 / 1e12;
+  llvm::outs() << "  GEMM (kcc::ops::gemm, timing model, steady state over " << iterations
+               << " iterations): "
+               << llvm::format("%.3f ms, %.1f TFLOPS (%.0f%% MFMA busy; peak %.0f TFLOPS at %.2f GHz)",
+                               g->seconds * 1e3, g->tflops, 100 * g->mfmaBusy,
+                               peakTflops, g->clockGHz)
+               << "\n    " << g->what << "\n";
+
+  // The links.
+  const double gather =
+      ops::allGatherSeconds(ops::XgmiTopology::FullMesh, world, shardBytes, links);
+  const double ring =
+      ops::allGatherSeconds(ops::XgmiTopology::Ring, world, shardBytes, links);
+  const double inbound = (world - 1) * shardBytes / gather;
+  llvm::outs() << "  all-gather: " << world - 1 << " shards of "
+               << llvm::format("%.1f MiB", shardBytes / (1 << 20)) << " in over "
+               << links.linksPerGpu << " links x "
+               << llvm::format("%.0f GB/s", links.bytesPerSecond() / 1e9)
+               << ": " << llvm::format("%.3f ms (%.0f GB/s in per GPU)", gather * 1e3, inbound / 1e9)
+               << "; a ring over one link would take "
+               << llvm::format("%.3f ms", ring * 1e3) << "\n";
+
+  // The fused kernel's grid, by the op's own rule (AgGemmOp.cpp).
+  llvm::Expected<ops::AgGemmTiles> tiles = ops::allGatherGemmTiles(chip, M, K, world);
+  if (!tiles)
+    return fail(tiles.takeError());
+  llvm::Expected<Device &> device = bench::emulatedDevice(chip);
+  if (!device)
+    return fail(device.takeError());
+  ops::AllGatherGemmOptions o;
+  std::vector<std::string> params =
+      ops::allGatherGemmParams(DType::f16, DType::f32, false, *tiles, o);
+  llvm::Expected<Module> mod = Module::compile(*device, Jit::shared(), "ag_gemm", params);
+  if (!mod)
+    return fail(mod.takeError());
+  llvm::Expected<Kernel> kernel = mod->kernel("ag_gemm");
+  if (!kernel)
+    return fail(kernel.takeError());
+  const unsigned resident =
+      info.computeUnits *
+      unsigned(emu::timing::workgroupsPerCu(kernel->info(), chip, 4, 0));
+  const int64_t outTiles = tiles->mTiles * ((N + 2 * tiles->wn - 1) / (2 * tiles->wn));
+  const int64_t kGroups = K / tiles->kg;
+  const int64_t jobs = tiles->mTiles * tiles->nkGroups;
+  const unsigned opFetchers = unsigned(std::clamp<int64_t>(resident / 4, 1, jobs));
+
+  const double base = gather + g->seconds;
+  bool bug = false;
+  auto row = [&](llvm::StringRef name, double seconds, llvm::StringRef bound) {
+    double tflops = flops / seconds / 1e12;
+    bug |= tflops > peakTflops;
+    llvm::outs() << "  " << llvm::format("%-44s", name.str().c_str())
+                 << llvm::format("%.3f ms, %6.1f TFLOPS per GPU", seconds * 1e3, tflops)
+                 << "  (" << bound << ")\n";
+  };
+  llvm::outs() << "  fused grid: " << resident << " resident workgroups ("
+               << info.computeUnits << " CUs x " << resident / info.computeUnits
+               << "), " << outTiles << " output tiles of " << 2 * tiles->wm << "x"
+               << 2 * tiles->wn << ", " << kGroups << " k groups of " << tiles->kg << "\n";
+  row("gather-then-GEMM", base, "links, then the GEMM: no overlap");
+  const int64_t nTiles = (N + 2 * tiles->wn - 1) / (2 * tiles->wn);
+  for (bool mMajor : {true, false})
+    for (unsigned f : {opFetchers, std::max(1u, resident / 8), std::max(1u, resident / 16)}) {
+      if (!mMajor && f != opFetchers)
+        continue;
+      FusedEstimate e = estimateFused(g->seconds, gather, resident, f, tiles->mTiles,
+                                      nTiles, kGroups, mMajor);
+      std::string name = "fused, " + std::to_string(f) + " fetchers" +
+                         (f == opFetchers ? " (op)" : "") +
+                         (mMajor ? "" : ", group-major");
+      std::string bound =
+          std::to_string(e.workers) + " workers, " + std::to_string(e.rounds) +
+          " rounds of " + llvm::formatv("{0:F3}", e.tileSeconds * 1e3).str() +
+          " ms, waiting on data " + llvm::formatv("{0:F3}", e.waitSeconds * 1e3).str() +
+          " ms; each fetcher must pull " +
+          llvm::formatv("{0:F1}", inbound / f / 1e9).str() + " GB/s";
+      row(name, e.seconds, bound);
+    }
+  row("seed: RCCL + hipBLASLt, 8x MI325X", 2.30e-3, "measured, reported by the seed");
+  bug |= inbound > ops::allGatherInboundBytesPerSecond(ops::XgmiTopology::FullMesh, links) * 1.000001;
+  if (bug) {
+    llvm::errs() << "ag_gemm_bench: BUG: a figure above the chip's peak or the links' bandwidth\n";
+    return 1;
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   kcc::registerEmbeddedKernels();
   Chip chip = Chip::gfx942;
   unsigned world = 4;
-  bool check = false;
+  bool check = false, estimate = false;
+  unsigned iterations = 32; // as gemm_bench: 8 end before the CU's traffic settles
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef a = argv[i];
     if (a == "--chip" && i + 1 < argc)
@@ -94,11 +279,18 @@ int main(int argc, char **argv) {
       world = unsigned(std::atoi(argv[++i]));
     else if (a == "--check")
       check = true;
+    else if (a == "--estimate")
+      estimate = true;
+    else if (a == "--iterations" && i + 1 < argc)
+      iterations = unsigned(std::max(1, std::atoi(argv[++i])));
     else {
-      llvm::errs() << "usage: ag_gemm_bench [--chip gfx942|gfx950] [--world N] [--check]\n";
+      llvm::errs() << "usage: ag_gemm_bench [--chip gfx942|gfx950] [--world N] [--check]\n"
+                      "       ag_gemm_bench --estimate [--iterations K]\n";
       return 2;
     }
   }
+  if (estimate)
+    return estimateSeed(iterations);
 
   llvm::Expected<std::unique_ptr<Runtime>> rt = Runtime::create();
   if (!rt)
