@@ -164,7 +164,14 @@ std::vector<std::string> allGatherGemmParams(DType in, DType out, bool hasBias,
       std::string("HAS_BIAS=") + (hasBias ? "1" : "0"),
       std::string("STAGE_MN=") + (o.mContiguousStaging ? "1" : "0"),
       std::string("RELEASE_BARRIER=") + (o.releaseBarrier ? "1" : "0"),
-      std::string("RECORD=") + (o.record ? "1" : "0")};
+      std::string("RECORD=") + (o.record ? "1" : "0"),
+      // The LDS swizzle ops::gemm takes for its 4-byte DMA into BK = 32 rows
+      // (at most one XOR per 16-byte chunk of a row). The m-contiguous path
+      // stores its transposed blocks into LDS by register and keeps plain
+      // rows.
+      "SWZ=" + std::to_string(o.mContiguousStaging
+                                  ? 0
+                                  : std::min<int64_t>(4, t.bk * int64_t(dtypeSize(in)) / 16))};
   for (const std::string &ov : o.params) {
     StringRef key = StringRef(ov).split('=').first.trim();
     erase_if(p, [&](const std::string &e) {

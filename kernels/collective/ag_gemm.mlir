@@ -64,7 +64,11 @@
 //
 // Parameters: DTYPE (bf16, f16), OUT (bf16, f16, f32), WM, WN (64), BK
 // (multiple of the MFMA K), KG (k group: a multiple of BK dividing Kl), FR
-// (= WM / 2), HAS_BIAS, STAGE_MN, RELEASE_BARRIER, RECORD.
+// (= WM / 2), HAS_BIAS, STAGE_MN, RELEASE_BARRIER, RECORD, SWZ (the LDS
+// rows' swizzle, as kernels/gemm's: 16-byte chunks XORed by row, so that the
+// MFMA operand reads of a wave's rows spread over the banks; unswizzled rows
+// of BK = 32 put the reads of 4 rows on the same banks, and the GEMM's loop
+// on gfx942 runs at 0.43x the swizzled one's rate on the timing model).
 // Launch: grid (FETCHERS + workers), block 256; every K block lies inside
 // one k group and every k group inside one shard (K % (world * KG) == 0).
 
@@ -79,11 +83,12 @@ tile.param_decl @HAS_BIAS : i1 = false
 tile.param_decl @STAGE_MN : i1 = false
 tile.param_decl @RELEASE_BARRIER : i1 = true
 tile.param_decl @RECORD : i1 = false
+tile.param_decl @SWZ : i64 = 0
 
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
-!la = !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2>
-!lb = !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2>
+!la = !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2, swizzle = SWZ>
+!lb = !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2, swizzle = SWZ>
 !acc = !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
 !fa = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>
 !fb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
