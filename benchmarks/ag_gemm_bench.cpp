@@ -36,14 +36,23 @@
 //    once done (the grid never grows), the rest to GEMM workers, which take
 //    the output tiles in rounds. A worker's first tile needs all of K, whose
 //    last k group arrives when the gather ends; later rounds find their data
-//    in place. So fused = max(one tile, gather + the tile's last k group) +
-//    (rounds - 1) x one tile, where one tile takes what the whole-chip GEMM
-//    spends per tile per slot (T_gemm x resident / tiles). Assumed, not
-//    measured: workers multiply at ops::gemm's per-slot rate (item 5 of
-//    issue 17 moves them onto its loop; today they run ag_gemm.mlir's 64x64
-//    loop), fetchers are enough to keep the links full (the model prints
-//    the rate each would need), and the fetchers' HBM traffic does not slow
-//    the workers.
+//    in place. A round ends one tile after the previous one or, if later,
+//    a last k group's share of a tile after its data is in (fetchers
+//    deliver m tiles in the workers' order at the links' pace, every k
+//    group of an m tile together; the group-major order the kernel had
+//    before is printed beside it). One tile on one slot takes what the
+//    workers' loop spends per tile per slot on the whole chip (T_loop x
+//    resident / tiles).
+//  * The workers' loop: the fused kernel itself cannot run in the model's
+//    steady-state mode (one CU's workers would wait for flags that fetchers
+//    on other CUs release), so its loop is timed as kernels/gemm with the
+//    workers' tile and pipeline: 2 x 2 waves of 64 x 64, BK = 32, LDS
+//    ping/pong by 4-byte DMA into rows swizzled by 4, whole-block operand
+//    reads (KS = 32), two workgroups per CU as the fused kernel has on
+//    gfx942. Not in it: the flag check per k group and the rotated k order.
+//  * Assumed, not measured: fetchers keep the links full (the model prints
+//    the rate each would need), and their HBM traffic does not slow the
+//    workers.
 //
 // The chip's peak (CUs x 2048 f16 FLOP per cycle x the model's clock) and
 // the links' bandwidth bound every figure printed; one above either is
@@ -184,6 +193,22 @@ int estimateSeed(unsigned iterations) {
                                peakTflops, g->clockGHz)
                << "\n    " << g->what << "\n";
 
+  // The fused kernel's workers' loop (the file header: kernels/gemm with
+  // their tile and pipeline).
+  llvm::Expected<bench::ModelFigures> w = bench::timeKccGemm(
+      chip, {uint64_t(M), uint64_t(N), uint64_t(K)}, iterations,
+      {"WM=64", "WN=64", "BK=32", "KS=32", "SWZ=4"});
+  if (!w)
+    return fail(w.takeError());
+  llvm::outs() << "  fused workers' loop (the same, with their tile): "
+               << llvm::format("%.3f ms, %.1f TFLOPS (%.0f%% MFMA busy)", w->seconds * 1e3,
+                               w->tflops, 100 * w->mfmaBusy)
+               << "\n    " << w->what << "\n";
+  if (g->tflops > peakTflops || w->tflops > peakTflops) {
+    llvm::errs() << "ag_gemm_bench: BUG: a GEMM above the chip's peak\n";
+    return 1;
+  }
+
   // The links.
   const double gather =
       ops::allGatherSeconds(ops::XgmiTopology::FullMesh, world, shardBytes, links);
@@ -241,13 +266,14 @@ int estimateSeed(unsigned iterations) {
     for (unsigned f : {opFetchers, std::max(1u, resident / 8), std::max(1u, resident / 16)}) {
       if (!mMajor && f != opFetchers)
         continue;
-      FusedEstimate e = estimateFused(g->seconds, gather, resident, f, tiles->mTiles,
+      FusedEstimate e = estimateFused(w->seconds, gather, resident, f, tiles->mTiles,
                                       nTiles, kGroups, mMajor);
       std::string name = "fused, " + std::to_string(f) + " fetchers" +
                          (f == opFetchers ? " (op)" : "") +
                          (mMajor ? "" : ", group-major");
       std::string bound =
-          std::to_string(e.workers) + " workers, " + std::to_string(e.rounds) +
+          std::string(e.waitSeconds > 0 ? "waits for the links" : "the workers' GEMM") +
+          ": " + std::to_string(e.workers) + " workers, " + std::to_string(e.rounds) +
           " rounds of " + llvm::formatv("{0:F3}", e.tileSeconds * 1e3).str() +
           " ms, waiting on data " + llvm::formatv("{0:F3}", e.waitSeconds * 1e3).str() +
           " ms; each fetcher must pull " +
