@@ -51,8 +51,9 @@
 //    reads (KS = 32), two workgroups per CU as the fused kernel has on
 //    gfx942. Not in it: the flag check per k group and the rotated k order.
 //  * Assumed, not measured: fetchers keep the links full (the model prints
-//    the rate each would need), and their HBM traffic does not slow the
-//    workers.
+//    the rate each would need and, since each wave has one 2 KiB piece in
+//    flight, the longest remote-read latency at which they still do), and
+//    their HBM traffic does not slow the workers.
 //
 // The chip's peak (CUs x 2048 f16 FLOP per cycle x the model's clock) and
 // the links' bandwidth bound every figure printed; one above either is
@@ -262,6 +263,11 @@ int estimateSeed(unsigned iterations) {
                << 2 * tiles->wn << ", " << kGroups << " k groups of " << tiles->kg << "\n";
   row("gather-then-GEMM", base, "links, then the GEMM: no overlap");
   const int64_t nTiles = (N + 2 * tiles->wn - 1) / (2 * tiles->wn);
+  // A fetcher's four waves each load one piece (WM / 2 rows x BK, 16-bit)
+  // and store it before the next: by Little's law the links stay full only
+  // while a remote read's latency is below the bytes in flight over the
+  // links' rate.
+  const double pieceBytes = double(tiles->wm / 2) * double(tiles->bk) * 2;
   for (bool mMajor : {true, false})
     for (unsigned f : {opFetchers, std::max(1u, resident / 8), std::max(1u, resident / 16)}) {
       if (!mMajor && f != opFetchers)
@@ -277,7 +283,9 @@ int estimateSeed(unsigned iterations) {
           " rounds of " + llvm::formatv("{0:F3}", e.tileSeconds * 1e3).str() +
           " ms, waiting on data " + llvm::formatv("{0:F3}", e.waitSeconds * 1e3).str() +
           " ms; each fetcher must pull " +
-          llvm::formatv("{0:F1}", inbound / f / 1e9).str() + " GB/s";
+          llvm::formatv("{0:F1}", inbound / f / 1e9).str() + " GB/s, so remote reads of " +
+          llvm::formatv("{0:F1}", f * 4 * pieceBytes / inbound * 1e6).str() +
+          " us at most";
       row(name, e.seconds, bound);
     }
   row("seed: RCCL + hipBLASLt, 8x MI325X", 2.30e-3, "measured, reported by the seed");
