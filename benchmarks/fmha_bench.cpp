@@ -228,8 +228,8 @@ int main(int argc, char **argv) {
   JitOptions jo;
   jo.useDiskCache = false;
   Jit jit(jo);
-  outs() << "kcc FlashAttention forward (kernels/attention/fmha_fwd.mlir), one query block "
-            "per head, S_kv = "
+  outs() << "kcc FlashAttention forward (kernels/attention/fmha_fwd.mlir; FP8 rows "
+            "fmha_fwd_fp8.mlir), one query block per head, S_kv = "
          << skv << "; mix = one wave's instructions per KV tile of the hot loop\n\n";
   outs() << format("%-30s %-12s %4s %4s %6s %7s %6s %3s | %5s %5s %4s %4s %5s %4s %4s %4s "
                    "%5s | %6s %6s %6s %6s %5s\n",
