@@ -203,28 +203,40 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   return p;
 }
 
+namespace {
+/// The workgroup's block of C and its waves, from the kernel's parameters
+/// (gemm.mlir's defaults where one is not given).
+struct GemmBlock {
+  int64_t bm, bn, waves;
+  explicit GemmBlock(const std::vector<std::string> &params) {
+    int64_t wgm = paramValue(params, "WGM").value_or(2);
+    int64_t wgn = paramValue(params, "WGN").value_or(2);
+    bm = paramValue(params, "WM").value_or(64) * wgm;
+    bn = paramValue(params, "WN").value_or(64) * wgn;
+    waves = wgm * wgn;
+  }
+};
+} // namespace
+
 Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n) {
-  int64_t bm = paramValue(params, "WM").value_or(64) * paramValue(params, "WGM").value_or(2);
-  int64_t bn = paramValue(params, "WN").value_or(64) * paramValue(params, "WGN").value_or(2);
-  return Dim3(uint32_t((m + bm - 1) / bm), uint32_t((n + bn - 1) / bn));
+  GemmBlock block(params);
+  return Dim3(uint32_t((m + block.bm - 1) / block.bm), uint32_t((n + block.bn - 1) / block.bn));
 }
 
 LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64_t m,
                         int64_t n, uint32_t staticLdsBytes) {
+  GemmBlock block(params);
   LaunchConfig config;
   config.grid = gemmGrid(params, m, n);
-  config.block = Dim3(uint32_t(64 * paramValue(params, "WGM").value_or(2) *
-                               paramValue(params, "WGN").value_or(2)));
+  config.block = Dim3(uint32_t(64 * block.waves));
   // gfx950's 128x128 tile at BK=32 holds 32 KiB of LDS and 96 VGPRs, so
   // five workgroups would share a CU; the fifth adds L2 traffic and no
   // matrix throughput (8192^3 on the calibrated model: 1200 TFLOPS with
-  // five, 1567 with four). Dynamic LDS up to a quarter of the CU's keeps
+  // five, 1560 with four). Dynamic LDS up to a quarter of the CU's keeps
   // four; the code is the same (LLVM schedules it for the static LDS).
-  const ChipInfo &info = getChipInfo(chip);
-  bool tile128 = paramValue(params, "WM").value_or(64) * paramValue(params, "WGM").value_or(2) == 128 &&
-                 paramValue(params, "WN").value_or(64) * paramValue(params, "WGN").value_or(2) == 128;
+  bool tile128 = block.bm == 128 && block.bn == 128;
   if (chip == Chip::gfx950 && tile128 && paramValue(params, "BK").value_or(32) == 32) {
-    uint32_t quarter = uint32_t(info.ldsBytesPerCU / 4) / 512 * 512;
+    uint32_t quarter = uint32_t(getChipInfo(chip).ldsBytesPerCU / 4) / 512 * 512;
     if (staticLdsBytes < quarter)
       config.dynamicLdsBytes = quarter - staticLdsBytes;
   }

@@ -82,7 +82,6 @@ func.func private @dma(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.b
                        %k0: index, %m0: index, %n0: index,
                        %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
   %bk = tile.param @BK : index
   %bm = tile.param @BM : index
   %bn = tile.param @BN : index
@@ -167,7 +166,6 @@ func.func private @no_regs() -> (!reg, !reg, !reg, !reg) {
 func.func private @store_regs(%a0: !reg, %a1: !reg, %b0: !reg, %b1: !reg,
                               %lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>) {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
   %rrows = tile.param @RROWS : index
   %wave = tile.wave_id
   %r = arith.muli %wave, %rrows : index
@@ -183,8 +181,8 @@ func.func private @store_regs(%a0: !reg, %a1: !reg, %b0: !reg, %b1: !reg,
 }
 
 // acc += A block * B block, from one buffer; the wave's rows of A start at
-// row `ra` of the buffer and its columns of B at row `rb` of Bt's. K goes KS columns at a time,
-// software-pipelined: the operands of slice s + 1 are read from LDS while
+// row `ra` of the buffer and its columns of B at row `rb` of Bt's. K goes
+// KS columns at a time, software-pipelined: the operands of slice s + 1 are read from LDS while
 // the MFMAs of slice s run, so that no MFMA waits for a read issued just
 // before it.
 func.func private @multiply(%lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %ra: index, %rb: index,
