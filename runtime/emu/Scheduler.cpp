@@ -75,6 +75,24 @@ std::string instAt(LaunchPlan &p, uint64_t pc) {
   return "0x" + utohexstr(off) + " '" + p.dispatch.program->text(*in) + "'";
 }
 
+/// Appends a line for workgroup `wg`'s waves that have not ended to `out`,
+/// for the report of a stopped launch: at most 16 lines in all (`listed`
+/// counts them), then "...". False once the list is full.
+bool listWaves(std::string &out, unsigned &listed, LaunchPlan &p, const Workgroup &wg) {
+  for (auto &wp : wg.waves) {
+    if (wp->state == WaveState::Ended)
+      continue;
+    if (listed++ == 16) {
+      out += "\n  ...";
+      return false;
+    }
+    out += "\n  " + where(p, wg, *wp) +
+           (wp->state == WaveState::Barrier ? " at barrier, next " : " at ") +
+           instAt(p, wp->pc);
+  }
+  return true;
+}
+
 /// The report of a wave that faulted after issuing `last` (null when it
 /// faulted fetching).
 std::string faultMessage(LaunchPlan &p, const Workgroup &wg, const Wave &w,
@@ -252,15 +270,8 @@ Error runSerial(std::vector<LaunchPlan *> &plans) {
     std::string out;
     unsigned listed = 0;
     for (auto &res : resident)
-      for (auto &wp : res.wg->waves) {
-        if (wp->state == WaveState::Ended)
-          continue;
-        if (listed++ == 16)
-          return out + "\n  ...";
-        out += "\n  " + where(*res.plan, *res.wg, *wp) +
-               (wp->state == WaveState::Barrier ? " at barrier, next " : " at ") +
-               instAt(*res.plan, wp->pc);
-      }
+      if (!emu::listWaves(out, listed, *res.plan, *res.wg))
+        break;
     return out;
   };
   std::string error;
@@ -909,17 +920,8 @@ private:
     unsigned listed = 0;
     for (size_t k = 0; k < numSlots; ++k) {
       Slot &slot = slots[k];
-      if (!slot.wg)
-        continue;
-      for (auto &wp : slot.wg->waves) {
-        if (wp->state == WaveState::Ended)
-          continue;
-        if (listed++ == 16)
-          return out + "\n  ...";
-        out += "\n  " + where(*slot.plan, *slot.wg, *wp) +
-               (wp->state == WaveState::Barrier ? " at barrier, next " : " at ") +
-               instAt(*slot.plan, wp->pc);
-      }
+      if (slot.wg && !emu::listWaves(out, listed, *slot.plan, *slot.wg))
+        break;
     }
     return out;
   }
