@@ -418,6 +418,32 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   return result;
 }
 
+/// Query i of head h in batch b: how many keys it sees (bottom-right
+/// aligned diagonal when causal: keys up to i + (S_kv - S_q)), their
+/// weights exp(s_j - max) in `w` and the row's maximum and sum of weights.
+/// Shared by the reference and the FP8 tolerance, which must see the same P.
+static int64_t softmaxRow(const AttentionShape &s, ArrayRef<double> q, ArrayRef<double> k,
+                          bool causal, double scale, int64_t b, int64_t h, int64_t i,
+                          std::vector<double> &w, double &mx, double &sum) {
+  int64_t Sq = s.seqQ, Skv = s.seqKv, H = s.heads, Hkv = s.kvHeads, D = s.headDim;
+  int64_t hk = h / (H / Hkv);
+  int64_t visible = causal ? std::min(Skv, std::max<int64_t>(0, i + Skv - Sq + 1)) : Skv;
+  const double *qi = &q[size_t(((b * Sq + i) * H + h) * D)];
+  mx = -std::numeric_limits<double>::infinity();
+  for (int64_t j = 0; j < visible; ++j) {
+    const double *kj = &k[size_t(((b * Skv + j) * Hkv + hk) * D)];
+    double dot = 0;
+    for (int64_t e = 0; e < D; ++e)
+      dot += qi[e] * kj[e];
+    w[size_t(j)] = dot * scale;
+    mx = std::max(mx, w[size_t(j)]);
+  }
+  sum = 0;
+  for (int64_t j = 0; j < visible; ++j)
+    sum += w[size_t(j)] = std::exp(w[size_t(j)] - mx);
+  return visible;
+}
+
 void attentionReference(const AttentionShape &s, ArrayRef<double> q, ArrayRef<double> k,
                         ArrayRef<double> v, bool causal, double scale,
                         std::vector<double> &o, std::vector<double> &lse) {
@@ -430,26 +456,10 @@ void attentionReference(const AttentionShape &s, ArrayRef<double> q, ArrayRef<do
     for (int64_t h = 0; h < H; ++h) {
       int64_t hk = h / group;
       for (int64_t i = 0; i < Sq; ++i) {
-        const double *qi = &q[size_t(((b * Sq + i) * H + h) * D)];
-        // Bottom-right aligned diagonal: query i sees keys up to
-        // i + (S_kv - S_q).
-        int64_t visible = causal ? std::min(Skv, std::max<int64_t>(0, i + Skv - Sq + 1)) : Skv;
+        double mx, sum;
+        int64_t visible = softmaxRow(s, q, k, causal, scale, b, h, i, w, mx, sum);
         if (!visible)
           continue; // no key: O = 0, LSE = -inf
-        double mx = -std::numeric_limits<double>::infinity();
-        for (int64_t j = 0; j < visible; ++j) {
-          const double *kj = &k[size_t(((b * Skv + j) * Hkv + hk) * D)];
-          double dot = 0;
-          for (int64_t e = 0; e < D; ++e)
-            dot += qi[e] * kj[e];
-          w[size_t(j)] = dot * scale;
-          mx = std::max(mx, w[size_t(j)]);
-        }
-        double sum = 0;
-        for (int64_t j = 0; j < visible; ++j) {
-          w[size_t(j)] = std::exp(w[size_t(j)] - mx);
-          sum += w[size_t(j)];
-        }
         double *oi = &o[size_t(((b * Sq + i) * H + h) * D)];
         for (int64_t j = 0; j < visible; ++j) {
           const double *vj = &v[size_t(((b * Skv + j) * Hkv + hk) * D)];
@@ -476,22 +486,10 @@ void attentionFp8Tolerance(const AttentionShape &s, ArrayRef<double> q, ArrayRef
     for (int64_t h = 0; h < H; ++h) {
       int64_t hk = h / group;
       for (int64_t i = 0; i < Sq; ++i) {
-        const double *qi = &q[size_t(((b * Sq + i) * H + h) * D)];
-        int64_t visible = causal ? std::min(Skv, std::max<int64_t>(0, i + Skv - Sq + 1)) : Skv;
+        double mx, l;
+        int64_t visible = softmaxRow(s, q, k, causal, scale, b, h, i, p, mx, l);
         if (!visible)
           continue;
-        double mx = -std::numeric_limits<double>::infinity();
-        for (int64_t j = 0; j < visible; ++j) {
-          const double *kj = &k[size_t(((b * Skv + j) * Hkv + hk) * D)];
-          double dot = 0;
-          for (int64_t e = 0; e < D; ++e)
-            dot += qi[e] * kj[e];
-          p[size_t(j)] = dot * scale;
-          mx = std::max(mx, p[size_t(j)]);
-        }
-        double l = 0;
-        for (int64_t j = 0; j < visible; ++j)
-          l += p[size_t(j)] = std::exp(p[size_t(j)] - mx);
         std::fill(worst.begin(), worst.end(), 0.0);
         std::fill(var.begin(), var.end(), 0.0);
         for (int64_t j = 0; j < visible; ++j) {
