@@ -1,6 +1,6 @@
 //===- gemm_bench.cpp - kcc's GEMM beside AMD's hand-written one ----------===//
 //
-//   [KCC_AITER_DIR=/path/to/aiter] gemm_bench [--iterations K] [--shapes M,N,K;...]
+//   [KCC_AITER_DIR=/path/to/aiter] gemm_bench [--iterations K | --full] [--shapes M,N,K;...]
 //              [--chip gfx942|gfx950] [--params 'WM=128 BK=64 ...']
 //   KCC_AITER_DIR=/path/to/aiter gemm_bench --check [--shapes M,N,K;...]
 //
@@ -14,7 +14,10 @@
 // device, one CU's workgroups, steady state over K iterations, default 32:
 // with four workgroups sharing a CU, 8 iterations end before the CU's
 // memory traffic settles and read 3-6% fast against a full run).
-// --params overrides kcc's tile choice (the GEMM's parameters, as -D binds
+// --full replays one CU's workgroups whole instead (slower): the code
+// after the hot loop is then timed too, which the steady state leaves out
+// (a kernel that peels its last iteration out of the loop gains that
+// iteration there). --params overrides kcc's tile choice (the GEMM's parameters, as -D binds
 // them), for tuning; --chip times one chip only. --check instead runs
 // aiter's kernel whole in check mode (the emulator's sanitizer) at each
 // shape (default 512^3) and prints "clean" or what it reports: a sanitizer
@@ -61,6 +64,8 @@ int main(int argc, char **argv) {
     if (a == "--iterations" && i + 1 < argc &&
         !StringRef(argv[i + 1]).getAsInteger(10, iterations) && iterations > 1) {
       ++i;
+    } else if (a == "--full") {
+      iterations = 0;
     } else if (a == "--check") {
       check = true;
     } else if (a == "--shapes" && i + 1 < argc) {
@@ -98,7 +103,7 @@ int main(int argc, char **argv) {
       }
       chips = {*chip};
     } else {
-      errs() << "usage: [KCC_AITER_DIR=DIR] gemm_bench [--iterations K (>1)] "
+      errs() << "usage: [KCC_AITER_DIR=DIR] gemm_bench [--iterations K (>1) | --full] "
                 "[--shapes M,N,K;...] [--chip gfx942|gfx950] [--params 'NAME=VALUE ...'] "
                 "[--check]\n";
       return 2;
@@ -126,8 +131,10 @@ int main(int argc, char **argv) {
   for (Chip chip : chips) {
     StringRef name = getChipInfo(chip).name;
     outs() << "\n" << name << " (" << getChipInfo(chip).marketing
-           << "), bf16 -> bf16, timing model (calibrated), steady state over " << iterations
-           << " iterations\n";
+           << "), bf16 -> bf16, timing model (calibrated), "
+           << (iterations ? formatv("steady state over {0} iterations", iterations).str()
+                          : std::string("whole replay"))
+           << "\n";
     bool tilesPrinted = false;
     for (const bench::GemmShape &s : shapes) {
       std::string label = formatv("M={0} N={1} K={2}", s.m, s.n, s.k).str();

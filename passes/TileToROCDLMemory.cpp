@@ -342,7 +342,9 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
       lane = laneId(rw, loc);
       wave = waveId(rw, loc);
     }
-    if (op.getWaves())
+    // With `waves` naming every wave of the workgroup the copy is the
+    // default one (and its code the same: no remainder).
+    if (op.getWaves() && *waves < std::max<int64_t>(1, facts->blockSizeOf(op) / 64))
       wave = LLVM::URemOp::create(rw, loc, wave, i32(rw, loc, *waves));
     Value stageBase = ldsAddress(
         rw, loc, adaptor.getLds(),

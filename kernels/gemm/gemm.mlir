@@ -34,7 +34,12 @@
 // instead of DMA, so that shorter rows can be padded: each wave moves two
 // runs of RROWS = WM / 4 rows; needs WM = WN and the 2 x 2 wave grid), FETCH_ALWAYS (no branch
 // around the loop's second fetch: gfx950, whose 16-byte DMA leaves scalar
-// registers to spare; gfx942's 4-byte DMA lines would spill them). Launch: grid (ceil(M / BM),
+// registers to spare; gfx942's 4-byte DMA lines would spill them), PINGPONG
+// (the waves in two groups one barrier apart, see @pingpong_block: with
+// eight waves every SIMD holds one of each, and its matrix pipe is fed by
+// one while the other reads; a wave holds a whole K block of operands in
+// registers, so KS plays no part; WPS = 2 for eight waves), WPS (waves per SIMD that
+// the register allocation must allow). Launch: grid (ceil(M / BM),
 // ceil(N / BN)), block BLOCK = 64 WGM WGN.
 
 tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
@@ -56,6 +61,19 @@ tile.param_decl @WIDE : i1 = false
 tile.param_decl @SWZ : i64 = 0
 tile.param_decl @KS : i64 = 32
 tile.param_decl @FETCH_ALWAYS : i1 = false
+tile.param_decl @PINGPONG : i1 = false
+
+// The operands' buffers, their LDS tiles (one K block of the workgroup's
+// rows of A and of Bt), a wave's accumulators and one K slice of its MFMA
+// operands.
+!buf = !tile.buffer<!tile.dtype<"DTYPE">>
+!la = !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+!lb = !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+!acc = !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+!fa = !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+!fb = !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+!fba = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>
+!fbb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
 
 // With REG each wave moves two runs of RROWS (= WM / 4 = WN / 4) rows of
 // each buffer through registers (rows r.. and WM + r..), pairs of elements
@@ -65,22 +83,24 @@ tile.param_decl @FETCH_ALWAYS : i1 = false
 
 // Starts the DMA of K block `kb` of this workgroup's rows of A and Bt into
 // one buffer (rows m0.. of A, n0.. of Bt).
-func.func private @fetch(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>,
-                         %lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>,
+func.func private @fetch(%abuf: !buf, %bbuf: !buf,
+                         %lds_a: !la, %lds_b: !lb,
                          %kb: index, %m0: index, %n0: index,
-                         %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
+                         %M: index, %N: index, %K: index, %lda: index, %ldb: index,
+                         %issuers: index) {
   %bk = tile.param @BK : index
   %k0 = arith.muli %kb, %bk : index
-  func.call @dma(%abuf, %bbuf, %lds_a, %lds_b, %k0, %m0, %n0, %M, %N, %K, %lda, %ldb)
-      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, index, index, index, index, index, index) -> ()
+  func.call @dma(%abuf, %bbuf, %lds_a, %lds_b, %k0, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers)
+      : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
   return
 }
 
 // The DMA of one K block (see @fetch).
-func.func private @dma(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>,
-                       %lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>,
+func.func private @dma(%abuf: !buf, %bbuf: !buf,
+                       %lds_a: !la, %lds_b: !lb,
                        %k0: index, %m0: index, %n0: index,
-                       %M: index, %N: index, %K: index, %lda: index, %ldb: index) {
+                       %M: index, %N: index, %K: index, %lda: index, %ldb: index,
+                       %issuers: index) {
   %c0 = arith.constant 0 : index
   %bk = tile.param @BK : index
   %bm = tile.param @BM : index
@@ -107,19 +127,19 @@ func.func private @dma(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.b
   scf.if %dma {
     scf.if %inside {
       scf.if %wide {
-        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] waves %issuers {width = 16 : i64} : !buf, !la
+        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] waves %issuers {width = 16 : i64} : !buf, !lb
       } else {
-        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+        tile.async_copy inbounds %abuf[%m0, %k0] stride %lda -> %lds_a[%c0] waves %issuers : !buf, !la
+        tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] waves %issuers : !buf, !lb
       }
     } else {
       scf.if %wide {
-        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] {width = 16 : i64} : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] waves %issuers {width = 16 : i64} : !buf, !la
+        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] waves %issuers {width = 16 : i64} : !buf, !lb
       } else {
-        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+        tile.async_copy %abuf[%m0, %k0] stride %lda bounds %M, %K -> %lds_a[%c0] waves %issuers : !buf, !la
+        tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] waves %issuers : !buf, !lb
       }
     }
   }
@@ -130,7 +150,7 @@ func.func private @dma(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.b
 // (rows r.. and WM + r.. of the block), into registers (elements outside A
 // and Bt read as zero). Rows of BK elements too short for padded DMA lines
 // can then be padded in LDS.
-func.func private @load_regs(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !tile.buffer<!tile.dtype<"DTYPE">>, %kb: index,
+func.func private @load_regs(%abuf: !buf, %bbuf: !buf, %kb: index,
                              %m0: index, %n0: index,
                              %M: index, %N: index, %K: index, %lda: index, %ldb: index)
     -> (!reg, !reg, !reg, !reg) {
@@ -147,10 +167,10 @@ func.func private @load_regs(%abuf: !tile.buffer<!tile.dtype<"DTYPE">>, %bbuf: !
   %ra1 = arith.addi %m1, %r : index
   %rb0 = arith.addi %n0, %r : index
   %rb1 = arith.addi %n1, %r : index
-  %a0 = tile.load %abuf[%ra0, %k0] stride %lda bounds %M, %K : !tile.buffer<!tile.dtype<"DTYPE">> -> !reg
-  %a1 = tile.load %abuf[%ra1, %k0] stride %lda bounds %M, %K : !tile.buffer<!tile.dtype<"DTYPE">> -> !reg
-  %b0 = tile.load %bbuf[%rb0, %k0] stride %ldb bounds %N, %K : !tile.buffer<!tile.dtype<"DTYPE">> -> !reg
-  %b1 = tile.load %bbuf[%rb1, %k0] stride %ldb bounds %N, %K : !tile.buffer<!tile.dtype<"DTYPE">> -> !reg
+  %a0 = tile.load %abuf[%ra0, %k0] stride %lda bounds %M, %K : !buf -> !reg
+  %a1 = tile.load %abuf[%ra1, %k0] stride %lda bounds %M, %K : !buf -> !reg
+  %b0 = tile.load %bbuf[%rb0, %k0] stride %ldb bounds %N, %K : !buf -> !reg
+  %b1 = tile.load %bbuf[%rb1, %k0] stride %ldb bounds %N, %K : !buf -> !reg
   return %a0, %a1, %b0, %b1 : !reg, !reg, !reg, !reg
 }
 
@@ -164,7 +184,7 @@ func.func private @no_regs() -> (!reg, !reg, !reg, !reg) {
 
 // With REG: stores this wave's rows of a K block into one buffer.
 func.func private @store_regs(%a0: !reg, %a1: !reg, %b0: !reg, %b1: !reg,
-                              %lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>) {
+                              %lds_a: !la, %lds_b: !lb) {
   %c0 = arith.constant 0 : index
   %rrows = tile.param @RROWS : index
   %wave = tile.wave_id
@@ -173,10 +193,10 @@ func.func private @store_regs(%a0: !reg, %a1: !reg, %b0: !reg, %b1: !reg,
   %wn = tile.param @WN : index
   %ra1 = arith.addi %r, %wm : index
   %rb1 = arith.addi %r, %wn : index
-  tile.lds_store %a0, %lds_a[%c0][%r, %c0] : !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-  tile.lds_store %a1, %lds_a[%c0][%ra1, %c0] : !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-  tile.lds_store %b0, %lds_b[%c0][%r, %c0] : !reg, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-  tile.lds_store %b1, %lds_b[%c0][%rb1, %c0] : !reg, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+  tile.lds_store %a0, %lds_a[%c0][%r, %c0] : !reg, !la
+  tile.lds_store %a1, %lds_a[%c0][%ra1, %c0] : !reg, !la
+  tile.lds_store %b0, %lds_b[%c0][%r, %c0] : !reg, !lb
+  tile.lds_store %b1, %lds_b[%c0][%rb1, %c0] : !reg, !lb
   return
 }
 
@@ -185,26 +205,92 @@ func.func private @store_regs(%a0: !reg, %a1: !reg, %b0: !reg, %b1: !reg,
 // KS columns at a time, software-pipelined: the operands of slice s + 1 are read from LDS while
 // the MFMAs of slice s run, so that no MFMA waits for a read issued just
 // before it.
-func.func private @multiply(%lds_a: !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %lds_b: !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, %ra: index, %rb: index,
-                            %acc: !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>> {
+func.func private @multiply(%lds_a: !la, %lds_b: !lb, %ra: index, %rb: index,
+                            %acc: !acc) -> !acc {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bk = tile.param @BK : index
   %ks = tile.param @KS : index
   %slices = arith.divui %bk, %ks : index
   %last = arith.subi %slices, %c1 : index
-  %fa0 = tile.lds_load %lds_a[%c0][%ra, %c0] : !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ> -> !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
-  %fb0 = tile.lds_load %lds_b[%c0][%rb, %c0] transpose : !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ> -> !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
-  %r:3 = scf.for %s = %c0 to %last step %c1 iter_args(%acc_s = %acc, %fa = %fa0, %fb = %fb0) -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>, !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>) {
+  %fa0 = tile.lds_load %lds_a[%c0][%ra, %c0] : !la -> !fa
+  %fb0 = tile.lds_load %lds_b[%c0][%rb, %c0] transpose : !lb -> !fb
+  %r:3 = scf.for %s = %c0 to %last step %c1 iter_args(%acc_s = %acc, %fa = %fa0, %fb = %fb0) -> (!acc, !fa, !fb) {
     %s1 = arith.addi %s, %c1 : index
     %k1 = arith.muli %s1, %ks : index
-    %fa1 = tile.lds_load %lds_a[%c0][%ra, %k1] : !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ> -> !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
-    %fb1 = tile.lds_load %lds_b[%c0][%rb, %k1] transpose : !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ> -> !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
-    %acc1 = tile.mma %fa, %fb, %acc_s : !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-    scf.yield %acc1, %fa1, %fb1 : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>, !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+    %fa1 = tile.lds_load %lds_a[%c0][%ra, %k1] : !la -> !fa
+    %fb1 = tile.lds_load %lds_b[%c0][%rb, %k1] transpose : !lb -> !fb
+    %acc1 = tile.mma %fa, %fb, %acc_s : !fa, !fb -> !acc
+    scf.yield %acc1, %fa1, %fb1 : !acc, !fa, !fb
   }
-  %out = tile.mma %r#1, %r#2, %r#0 : !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>, !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-  return %out : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  %out = tile.mma %r#1, %r#2, %r#0 : !fa, !fb -> !acc
+  return %out : !acc
+}
+
+// PINGPONG: one K block in two phases, each ended by a barrier. In the
+// memory phase the wave reads its whole block of operands (WM x BK of A,
+// BK x WN of B) from the current buffer into registers, and the leading
+// wave group starts the DMA of block `f` into the next buffer; in the
+// matrix phase it runs the block's MFMAs back to back. The lagging group
+// runs one barrier behind, so on every SIMD one wave's matrix phase
+// overlaps the other's memory phase: the matrix pipe always has a wave
+// whose operands are in registers, and nothing of the LDS and memory
+// latencies shows. The next buffer is free: the lagging group read its
+// last block from it before the barrier that starts this block.
+func.func private @pingpong_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b: !lb, %next_a: !la, %next_b: !lb,
+                                  %f: index, %m0: index, %n0: index,
+                                  %M: index, %N: index, %K: index, %lda: index, %ldb: index,
+                                  %ra: index, %rb: index, %lagging: i1, %issuers: index, %acc: !acc) -> !acc {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %leading = arith.xori %lagging, %true : i1
+  scf.if %leading {
+    func.call @fetch(%abuf, %bbuf, %next_a, %next_b, %f, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers)
+        : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
+  }
+  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] : !la -> !fba
+  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] transpose : !lb -> !fbb
+  // The reads are done before the barrier: after it the leading group's
+  // DMA may refill this buffer. The barrier publishes nothing (the DMA
+  // in flight lands in a buffer nobody reads yet), so it has no fence,
+  // whose release would wait for that DMA. The scheduler keeps the MFMAs
+  // after it.
+  tile.wait lgkmcnt(0)
+  tile.sched_barrier []
+  tile.barrier unfenced
+  tile.sched_barrier []
+  %out = tile.mma %fa, %fb, %acc : !fba, !fbb -> !acc
+  tile.sched_barrier []
+  // The next block has landed (the lagging group has nothing to wait for).
+  tile.wait vmcnt(0)
+  tile.barrier
+  tile.sched_barrier []
+  return %out : !acc
+}
+
+// PINGPONG: the K loop, two blocks (ping, pong) an iteration. Past the
+// last block the copy fetches that block again into a buffer nobody reads
+// any more, so the loop takes no branch.
+func.func private @pingpong_loop(%abuf: !buf, %bbuf: !buf, %a0: !la, %b0: !lb, %a1: !la, %b1: !lb,
+                                 %kpairs: index, %m0: index, %n0: index,
+                                 %M: index, %N: index, %K: index, %lda: index, %ldb: index,
+                                 %ra: index, %rb: index, %lagging: i1, %issuers: index,
+                                 %acc0: !acc) -> !acc {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %last = arith.subi %kpairs, %c1 : index
+  %acc = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0) -> (!acc) {
+    %k1 = arith.addi %k, %c1 : index
+    %k2 = arith.addi %k, %c2 : index
+    %f2 = arith.minui %k2, %last : index
+    %x = func.call @pingpong_block(%abuf, %bbuf, %a0, %b0, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc_i)
+        : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
+    %y = func.call @pingpong_block(%abuf, %bbuf, %a1, %b1, %a0, %b0, %f2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %x)
+        : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
+    scf.yield %y : !acc
+  }
+  return %acc : !acc
 }
 
 func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<"DTYPE">>,
@@ -238,27 +324,36 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %a_elems = arith.muli %M, %lda : index
   %b_elems = arith.muli %N, %ldb : index
   %c_elems = arith.muli %M, %ldc : index
-  %abuf = tile.make_buffer %a, %a_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
-  %bbuf = tile.make_buffer %bt, %b_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
+  %abuf = tile.make_buffer %a, %a_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !buf
+  %bbuf = tile.make_buffer %bt, %b_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !buf
   %cbuf = tile.make_buffer %c, %c_elems : !tile.ptr<!tile.dtype<"OUT">> -> !tile.buffer<!tile.dtype<"OUT">>
 
-  %a0 = tile.lds_alloc "a0" : !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-  %b0 = tile.lds_alloc "b0" : !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-  %a1 = tile.lds_alloc "a1" : !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-  %b1 = tile.lds_alloc "b1" : !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
+  %a0 = tile.lds_alloc "a0" : !la
+  %b0 = tile.lds_alloc "b0" : !lb
+  %a1 = tile.lds_alloc "a1" : !la
+  %b1 = tile.lds_alloc "b1" : !lb
+
+  // Every wave shares the copies; with PINGPONG the leading group's waves
+  // do in the loop, the other group reading a buffer one phase behind.
+  %c64 = arith.constant 64 : index
+  %block = tile.param @BLOCK : index
+  %waves = arith.divui %block, %c64 : index
+  %half = arith.divui %waves, %c2 : index
+  %pingpong = tile.param @PINGPONG : i1
+  %issuers = arith.select %pingpong, %half, %waves : index
 
   // K blocks: nk = ceil(K / BK), taken two per iteration (ping, pong).
   %kb = arith.addi %K, %bk : index
   %kb1 = arith.subi %kb, %c1 : index
   %nk = arith.divui %kb1, %bk : index
 
-  func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %n0, %M, %N, %K, %lda, %ldb)
-      : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, index, index, index, index, index, index) -> ()
+  func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %n0, %M, %N, %K, %lda, %ldb, %waves)
+      : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
   %reg = tile.param @REG : i1
   scf.if %reg {
     %r0:4 = func.call @load_regs(%abuf, %bbuf, %c0, %m0, %n0, %M, %N, %K, %lda, %ldb)
-        : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
-    func.call @store_regs(%r0#0, %r0#1, %r0#2, %r0#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>) -> ()
+        : (!buf, !buf, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+    func.call @store_regs(%r0#0, %r0#1, %r0#2, %r0#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !la, !lb) -> ()
   }
   tile.wait vmcnt(0)
   tile.barrier
@@ -269,28 +364,40 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   // odd last block let the code generator's GVN keep partial copies of all
   // of them alive: 146 VGPRs instead of 104). An odd block count gets one
   // block past K, which the bounded copy fills with zeros.
-  %acc0 = tile.splat %zero : f32 -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+  %acc0 = tile.splat %zero : f32 -> !acc
+  %nk_up2 = arith.addi %nk, %c1 : index
+  %npairs2 = arith.divui %nk_up2, %c2 : index
+  %kpairs2 = arith.muli %npairs2, %c2 : index
+  %acc = scf.if %pingpong -> (!acc) {
+    %lagging = arith.cmpi uge, %wave, %half : index
+    %r = tile.stagger %lagging -> (!acc) {
+      %x = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kpairs2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc0)
+          : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
+      tile.yield %x : !acc
+    }
+    scf.yield %r : !acc
+  } else {
   %nk_up = arith.addi %nk, %c1 : index
   %npairs = arith.divui %nk_up, %c2 : index
   %kpairs = arith.muli %npairs, %c2 : index
-  %acc = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0) -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
+  %acc_pp = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0) -> (!acc) {
     // Block k is in ping; block k + 1 goes to pong meanwhile.
     %k1 = arith.addi %k, %c1 : index
-    func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb)
-        : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, index, index, index, index, index, index) -> ()
+    func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers)
+        : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
     // With REG block k + 1 comes through registers: loaded now, stored
     // into pong (free since the last barrier) after the multiply.
     %r1:4 = scf.if %reg -> (!reg, !reg, !reg, !reg) {
       %x:4 = func.call @load_regs(%abuf, %bbuf, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb)
-          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+          : (!buf, !buf, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     } else {
       %x:4 = func.call @no_regs() : () -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     }
-    %acc_p = func.call @multiply(%a0, %b0, %ra, %rb, %acc_i) : (!tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    %acc_p = func.call @multiply(%a0, %b0, %ra, %rb, %acc_i) : (!la, !lb, index, index, !acc) -> !acc
     scf.if %reg {
-      func.call @store_regs(%r1#0, %r1#1, %r1#2, %r1#3, %a1, %b1) : (!reg, !reg, !reg, !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>) -> ()
+      func.call @store_regs(%r1#0, %r1#1, %r1#2, %r1#3, %a1, %b1) : (!reg, !reg, !reg, !reg, !la, !lb) -> ()
     }
     // Pong has landed, and every wave is done with ping.
     tile.wait vmcnt(0)
@@ -307,39 +414,41 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     %always = tile.param @FETCH_ALWAYS : i1
     %fetch2 = arith.ori %has2, %always : i1
     scf.if %fetch2 {
-      func.call @fetch(%abuf, %bbuf, %a0, %b0, %kf, %m0, %n0, %M, %N, %K, %lda, %ldb)
-          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, index, index, index, index, index, index) -> ()
+      func.call @fetch(%abuf, %bbuf, %a0, %b0, %kf, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers)
+          : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
     }
     %reg2 = arith.andi %reg, %has2 : i1
     %r2:4 = scf.if %reg2 -> (!reg, !reg, !reg, !reg) {
       %x:4 = func.call @load_regs(%abuf, %bbuf, %k2, %m0, %n0, %M, %N, %K, %lda, %ldb)
-          : (!tile.buffer<!tile.dtype<"DTYPE">>, !tile.buffer<!tile.dtype<"DTYPE">>, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
+          : (!buf, !buf, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     } else {
       %x:4 = func.call @no_regs() : () -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     }
-    %acc_q = func.call @multiply(%a1, %b1, %ra, %rb, %acc_p) : (!tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, index, index, !tile.tile<[WM, WN], f32, #tile.mfma<acc>>) -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    %acc_q = func.call @multiply(%a1, %b1, %ra, %rb, %acc_p) : (!la, !lb, index, index, !acc) -> !acc
     scf.if %reg2 {
-      func.call @store_regs(%r2#0, %r2#1, %r2#2, %r2#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>, !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>) -> ()
+      func.call @store_regs(%r2#0, %r2#1, %r2#2, %r2#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !la, !lb) -> ()
     }
     tile.wait vmcnt(0)
     tile.barrier
-    scf.yield %acc_q : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    scf.yield %acc_q : !acc
+  }
+  scf.yield %acc_pp : !acc
   }
   %mw = arith.addi %m0, %ra : index
   %nw = arith.addi %n0, %rb : index
-  %with_bias = scf.if %has_bias -> (!tile.tile<[WM, WN], f32, #tile.mfma<acc>>) {
-    %biasbuf = tile.make_buffer %bias, %N : !tile.ptr<!tile.dtype<"DTYPE">> -> !tile.buffer<!tile.dtype<"DTYPE">>
-    %brow = tile.load %biasbuf[%c0, %nw] stride %c0 bounds %c1, %N : !tile.buffer<!tile.dtype<"DTYPE">> -> !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>>
+  %with_bias = scf.if %has_bias -> (!acc) {
+    %biasbuf = tile.make_buffer %bias, %N : !tile.ptr<!tile.dtype<"DTYPE">> -> !buf
+    %brow = tile.load %biasbuf[%c0, %nw] stride %c0 bounds %c1, %N : !buf -> !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>>
     %brow32 = tile.convert %brow : !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>> -> !tile.tile<[1, WN], f32, #tile.slice<0, #tile.mfma<acc>>>
-    %bfull = tile.broadcast %brow32 : !tile.tile<[1, WN], f32, #tile.slice<0, #tile.mfma<acc>>> -> !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-    %sum = tile.addf %acc, %bfull : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-    scf.yield %sum : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    %bfull = tile.broadcast %brow32 : !tile.tile<[1, WN], f32, #tile.slice<0, #tile.mfma<acc>>> -> !acc
+    %sum = tile.addf %acc, %bfull : !acc
+    scf.yield %sum : !acc
   } else {
-    scf.yield %acc : !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
+    scf.yield %acc : !acc
   }
-  %out = tile.convert %with_bias : !tile.tile<[WM, WN], f32, #tile.mfma<acc>> -> !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>
+  %out = tile.convert %with_bias : !acc -> !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>
 
   // Whole blocks take vector stores; blocks at the edges of C are masked.
   %mend = arith.addi %mw, %wm : index

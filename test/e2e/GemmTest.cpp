@@ -247,6 +247,26 @@ std::vector<Case> cases() {
                  {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=16", "SWZ=4"}});
   all.push_back({Chip::gfx950, 260, 130, 72, "bf16", "f32", false,
                  {"WGM=4", "WGN=2", "BK=32", "KS=16", "SWZ=4", "WIDE=1"}});
+  // PINGPONG: the eight waves in two groups one barrier apart, each wave's
+  // whole K block of operands read into registers in one phase and
+  // multiplied in the next; only the leading group copies. Odd and even
+  // block counts (136 / 64: 3 blocks, one past K; 200 / 64: 4, the last
+  // partial), tails in M, N and K, a bias, f16; gfx942's 4-byte DMA; the
+  // 4 x 2 grid.
+  all.push_back({Chip::gfx950, 300, 520, 200, "bf16", "f32", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
+                  "PINGPONG=1", "WPS=2"}});
+  all.push_back({Chip::gfx950, 260, 300, 136, "f16", "bf16", true,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
+                  "PINGPONG=1", "WPS=2"}});
+  all.push_back({Chip::gfx950, 256, 256, 32, "bf16", "bf16", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32", "SWZ=4", "WIDE=1",
+                  "PINGPONG=1", "WPS=2"}});
+  all.push_back({Chip::gfx942, 270, 300, 100, "bf16", "f32", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1",
+                  "WPS=2"}});
+  all.push_back({Chip::gfx942, 200, 130, 72, "f16", "f32", true,
+                 {"WGM=4", "WGN=2", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1", "WPS=2"}});
   // gfx942's register path (REG, ops::gemm's choice before the swizzle): A and Bt through registers into rows
   // padded by 4 (REG), tails in M, N and K; and WM = WN = 32 (8 rows per wave).
   all.push_back({Chip::gfx942, 256, 256, 160, "bf16", "f32", false, {"PAD=4", "REG=1", "RROWS=16"}});
