@@ -126,7 +126,8 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // contiguously, so only a swizzle keeps the MFMA operand reads free of
   // bank conflicts for any row length.
   //
-  // gfx950: 128x128 workgroup tiles (64x64 per wave). With at least as
+  // gfx950: large shapes take the eight-wave 256x256 PINGPONG tile (below);
+  // else 128x128 workgroup tiles (64x64 per wave). With at least as
   // many tiles as CUs they take BK=32 (K slices of 16): 32 KiB of LDS each,
   // so four workgroups share a CU and one's waits hide under the others'
   // MFMAs (87% MFMA busy at 8192^3, 1559 TFLOPS; the 256x256 tile, whose
@@ -141,14 +142,26 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   if (is950) {
     int64_t cus = getChipInfo(chip).computeUnits;
     int64_t tiles = ((size.m + 127) / 128) * ((size.n + 127) / 128);
-    if (tiles >= cus)
-      p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
-    else
-      p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
+    int64_t tiles256 = ((size.m + 255) / 256) * ((size.n + 255) / 256);
     // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
     // kernel reads.
     int64_t k = size.k + size.k % 2;
     bool wide = k % 8 == 0;
+    // Where 256x256 tiles fill the CUs in no more rounds than 128x128 ones
+    // (four of which share a CU), the eight-wave PINGPONG tile: one wave
+    // per SIMD always has its operands in registers (97.9% MFMA busy at
+    // 8192^3, 1597.5 TFLOPS; 1644.8 at 4096^3 against the 128x128 tile's
+    // 1557.6). Its BK = 64 blocks take 128 KiB of LDS and its prologue a
+    // whole block: K below 512 keeps the smaller tile.
+    int64_t rounds256 = (tiles256 + cus - 1) / cus;
+    int64_t rounds128 = (tiles + 4 * cus - 1) / (4 * cus);
+    if (wide && tiles256 >= cus && rounds256 <= rounds128 && k >= 512)
+      p.insert(p.end(), {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8",
+                         "PINGPONG=1", "WPS=2"});
+    else if (tiles >= cus)
+      p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
+    else
+      p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
     p.push_back(wide ? "WIDE=1" : "WIDE=0");
     // With 16-byte DMA, no branch around the loop's second fetch
     // (gemm.mlir): 1511 -> 1559 TFLOPS at 8192^3 (gemm_bench --iterations

@@ -251,12 +251,31 @@ TEST_F(GemmOpErrors, Devices) {
 
 TEST(GemmParams, PerChipAndSize) {
   using V = std::vector<std::string>;
-  // gfx950, enough 128x128 tiles for every CU (8192^2: 4096 of them):
-  // BK=32 (four workgroups per CU), 16-byte DMA (K a multiple of 8), rows
-  // of 32 bf16 swizzled over their 4 chunks.
+  // gfx950, enough 256x256 tiles for every CU (8192^2: 1024 of them, four
+  // rounds like the 128x128 tiles' 4096 four to a CU): the eight-wave
+  // PINGPONG tile, BK=64, rows of 64 bf16 swizzled over their 8 chunks.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {8192, 8192, 8192}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64",
+               "PINGPONG=1", "WPS=2", "WIDE=1", "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0",
+               "SWZ=8"}));
+  // K below 512 keeps the 128x128 tile: BK=32 (four workgroups per CU),
+  // 16-byte DMA (K a multiple of 8), rows of 32 bf16 swizzled over their 4
+  // chunks. So does a K that is not a multiple of 8 (the PINGPONG tile
+  // takes the 16-byte DMA only), and a shape whose 256x256 tiles would take
+  // more rounds: 3968 x 4224 is 272 of them (two rounds) but 1023 128x128
+  // tiles (one); 4352 x 4352 is 289 (two) against 1156 (two too).
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {8192, 8192, 256}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1",
                "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
+  EXPECT_TRUE(llvm::is_contained(
+      ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {8192, 8192, 8190}),
+      "BK=32"));
+  EXPECT_TRUE(llvm::is_contained(
+      ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {4352, 4352, 4096}),
+      "PINGPONG=1"));
+  EXPECT_TRUE(llvm::is_contained(
+      ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {3968, 4224, 4096}),
+      "BK=32"));
   // 4096 x 1280: 320 tiles for 256 CUs, still the shared-CU choice.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {4096, 1280, 8192}),
             (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1",
@@ -307,7 +326,7 @@ TEST(GemmParams, LaunchCapsTheSharedTile) {
   using V = std::vector<std::string>;
   // gfx950's 128x128 tile at BK=32: 32 KiB of static LDS, dynamic LDS up to
   // a quarter of the CU's 160 KiB, so four workgroups share a CU, not five.
-  V shared = ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {8192, 8192, 8192});
+  V shared = ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {8192, 8192, 256});
   LaunchConfig l = ops::gemmLaunch(Chip::gfx950, shared, 8192, 8192, 32768);
   EXPECT_EQ(l.block.x, 256u);
   EXPECT_EQ(l.dynamicLdsBytes, 40960u - 32768u);
