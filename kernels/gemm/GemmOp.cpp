@@ -116,6 +116,34 @@ std::optional<int64_t> paramValue(const std::vector<std::string> &params,
   return v;
 }
 
+/// The fraction of the slots a launch of `tiles` workgroups fills over its
+/// rounds (`slots` workgroups run at once).
+double roundFill(int64_t tiles, int64_t slots) {
+  int64_t rounds = (tiles + slots - 1) / slots;
+  return double(tiles) / double(rounds * slots);
+}
+
+/// Whether the eight-wave 256x256 PINGPONG tile beats the 128x128 one: it
+/// must fill every CU at least once (with fewer tiles the 128x128 tile's
+/// workgroups share CUs unevenly and each runs faster than its
+/// steady-state busy), and its loop's MFMA busy times the fraction of its
+/// rounds' CU slots it fills must beat the 128x128 tile's (its workgroups
+/// four to a gfx950 CU, two to a gfx942 one). The busy figures are the
+/// loops' at 8192^3 on the calibrated model (gemm_bench): gfx950 97.9%
+/// against 89.9%; gfx942 77.2% against 70.4% (LDS reads, 2-way conflicted
+/// 8-byte ones, bound both there). gfx950's PINGPONG takes the 16-byte DMA
+/// (K a multiple of 8); its prologue is a whole block, so K below 512
+/// keeps the smaller tile.
+bool usePingpong(Chip chip, int64_t tiles, int64_t tiles256, int64_t k) {
+  bool is950 = chip == Chip::gfx950;
+  int64_t cus = getChipInfo(chip).computeUnits;
+  if (k < 512 || (is950 && k % 8 != 0) || tiles256 < cus)
+    return false;
+  double busy256 = is950 ? 0.979 : 0.772, busy128 = is950 ? 0.899 : 0.704;
+  int64_t perCu128 = is950 ? 4 : 2;
+  return busy256 * roundFill(tiles256, cus) >= busy128 * roundFill(tiles, perCu128 * cus);
+}
+
 } // namespace
 
 std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias,
@@ -126,8 +154,8 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // contiguously, so only a swizzle keeps the MFMA operand reads free of
   // bank conflicts for any row length.
   //
-  // gfx950: large shapes take the eight-wave 256x256 PINGPONG tile (below);
-  // else 128x128 workgroup tiles (64x64 per wave). With at least as
+  // Large shapes take the eight-wave 256x256 PINGPONG tile (usePingpong);
+  // else, on gfx950, 128x128 workgroup tiles (64x64 per wave). With at least as
   // many tiles as CUs they take BK=32 (K slices of 16): 32 KiB of LDS each,
   // so four workgroups share a CU and one's waits hide under the others'
   // MFMAs (87% MFMA busy at 8192^3, 1559 TFLOPS; the 256x256 tile, whose
@@ -139,37 +167,28 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // slices of 16.
   bool is950 = chip == Chip::gfx950;
   std::vector<std::string> p = {"DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str()};
+  int64_t cus = getChipInfo(chip).computeUnits;
+  int64_t tiles = ((size.m + 127) / 128) * ((size.n + 127) / 128);
+  int64_t tiles256 = ((size.m + 255) / 256) * ((size.n + 255) / 256);
+  // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
+  // kernel reads.
+  int64_t k = size.k + size.k % 2;
+  bool wide = is950 && k % 8 == 0;
+  if (usePingpong(chip, tiles, tiles256, k))
+    p.insert(p.end(), {"WM=128", "WN=64", "WGM=2", "WGN=4", is950 ? "BK=64" : "BK=32",
+                       is950 ? "KS=64" : "KS=32", is950 ? "SWZ=8" : "SWZ=4", "PINGPONG=1",
+                       "WPS=2"});
+  else if (!is950 || tiles >= cus)
+    p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
+  else
+    p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
   if (is950) {
-    int64_t cus = getChipInfo(chip).computeUnits;
-    int64_t tiles = ((size.m + 127) / 128) * ((size.n + 127) / 128);
-    int64_t tiles256 = ((size.m + 255) / 256) * ((size.n + 255) / 256);
-    // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
-    // kernel reads.
-    int64_t k = size.k + size.k % 2;
-    bool wide = k % 8 == 0;
-    // Where 256x256 tiles fill the CUs in no more rounds than 128x128 ones
-    // (four of which share a CU), the eight-wave PINGPONG tile: one wave
-    // per SIMD always has its operands in registers (97.9% MFMA busy at
-    // 8192^3, 1597.5 TFLOPS; 1644.8 at 4096^3 against the 128x128 tile's
-    // 1557.6). Its BK = 64 blocks take 128 KiB of LDS and its prologue a
-    // whole block: K below 512 keeps the smaller tile.
-    int64_t rounds256 = (tiles256 + cus - 1) / cus;
-    int64_t rounds128 = (tiles + 4 * cus - 1) / (4 * cus);
-    if (wide && tiles256 >= cus && rounds256 <= rounds128 && k >= 512)
-      p.insert(p.end(), {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8",
-                         "PINGPONG=1", "WPS=2"});
-    else if (tiles >= cus)
-      p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
-    else
-      p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
     p.push_back(wide ? "WIDE=1" : "WIDE=0");
     // With 16-byte DMA, no branch around the loop's second fetch
     // (gemm.mlir): 1511 -> 1559 TFLOPS at 8192^3 (gemm_bench --iterations
     // 48). The 4-byte DMA's lines would spill scalar registers.
     if (wide)
       p.push_back("FETCH_ALWAYS=1");
-  } else {
-    p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
   }
   p.push_back("PAD=0");
   p.push_back(std::string("HAS_BIAS=") + (hasBias ? "1" : "0"));

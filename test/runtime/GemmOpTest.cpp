@@ -288,10 +288,16 @@ TEST(GemmParams, PerChipAndSize) {
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::f16, DType::f32, true, {100, 70, 52}),
             (V{"DTYPE=f16", "OUT=f32", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=0",
                "PAD=0", "HAS_BIAS=1", "SWZ=16"}));
-  // gfx942 at any size: 128x128, 4-byte DMA, rows of 32 swizzled over 4.
+  // gfx942 at 8192^2: 128x128, 4-byte DMA, rows of 32 swizzled over 4
+  // (1024 256x256 tiles would fill 304 CUs 84% over four rounds, 4096
+  // 128x128 ones two to a CU 96% over seven). At 16384 x 8192 (2048 and
+  // 8192 tiles, both 96%) the PINGPONG tile, BK=32 (64 KiB of LDS).
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {8192, 8192, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=32", "KS=16", "PAD=0",
                "HAS_BIAS=0", "SWZ=4"}));
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {16384, 8192, 8192}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32",
+               "PINGPONG=1", "WPS=2", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
   // An override of BK alone narrows the swizzle to the new row's chunks.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {100, 70, 64},
                             {"BK=32"}),
