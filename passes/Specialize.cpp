@@ -298,7 +298,7 @@ void TileSpecializePass::runOnOperation() {
       return attr;
     return MfmaLayoutAttr::get(ctx, attr.getOperand(), attr.getM(), attr.getN(),
                                defaultMfmaK(targetChip, attr.getM()),
-                               attr.getKFromAcc());
+                               attr.getKFromAcc(), attr.getKWide());
   });
   replacer.addReplacement([&](DtypeParamType type) -> Type {
     auto it = bindings.types.find(type.getName());
@@ -323,7 +323,7 @@ void TileSpecializePass::runOnOperation() {
         fp8FormatOf(element))
       layout = MfmaLayoutAttr::get(ctx, mfma.getOperand(), mfma.getM(), mfma.getN(),
                                    defaultMfmaK(targetChip, mfma.getM(), true),
-                                   mfma.getKFromAcc());
+                                   mfma.getKFromAcc(), mfma.getKWide());
     return TileType::get(ctx, shape, none, element, replacer.replace(layout));
   });
   replacer.addReplacement([&](LdsType type) -> Type {

@@ -275,14 +275,18 @@ Value ldsAddress(OpBuilder &b, Location loc, Value base, Value byteOffset) {
                                LLVM::GEPNoWrapFlags::inbounds);
 }
 
+/// Bytes of one line of the chip's LDS banks (the swizzle's row group).
+int64_t bankLineBytes(Chip chip) { return int64_t(getChipInfo(chip).ldsBanks) * 4; }
+
 /// Where column `col` of row `row` of a swizzled LDS buffer is stored: its
 /// 16-byte chunk XOR ((row / rowGroup) mod swizzle). XOR is its own
 /// inverse, so this is also the column stored at `col`.
-Value swizzledColumn(OpBuilder &b, Location loc, LdsType lds, Value row, Value col) {
+Value swizzledColumn(OpBuilder &b, Location loc, LdsType lds, int64_t bankLine, Value row,
+                     Value col) {
   int64_t chunkElems = LdsType::kSwizzleChunkBytes / elementBytes(lds.getElementType());
   Value chunk = LLVM::LShrOp::create(b, loc, col, i32(b, loc, llvm::Log2_64(chunkElems)));
   Value within = LLVM::AndOp::create(b, loc, col, i32(b, loc, chunkElems - 1));
-  if (int64_t group = lds.getSwizzleRowGroup(); group > 1)
+  if (int64_t group = lds.getSwizzleRowGroup(bankLine); group > 1)
     row = LLVM::LShrOp::create(b, loc, row, i32(b, loc, llvm::Log2_64(group)));
   Value rowMod = LLVM::AndOp::create(b, loc, row, i32(b, loc, lds.getSwizzle() - 1));
   Value moved = LLVM::XOrOp::create(b, loc, chunk, rowMod);
@@ -292,9 +296,10 @@ Value swizzledColumn(OpBuilder &b, Location loc, LdsType lds, Value row, Value c
 /// The byte offset within a stage of element (row, col) of `lds`. An access
 /// of at most 16 bytes aligned to its size stays within one swizzle chunk,
 /// so this is the address of all of it.
-Value ldsElementBytes(OpBuilder &b, Location loc, LdsType lds, Value row, Value col) {
+Value ldsElementBytes(OpBuilder &b, Location loc, LdsType lds, int64_t bankLine, Value row,
+                      Value col) {
   if (lds.getSwizzle())
-    col = swizzledColumn(b, loc, lds, row, col);
+    col = swizzledColumn(b, loc, lds, bankLine, row, col);
   return mul(b, loc, add(b, loc, mul(b, loc, row, i32(b, loc, lds.getRowStride())), col),
              i32(b, loc, elementBytes(lds.getElementType())));
 }
@@ -385,14 +390,14 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
       };
       llvm::SmallDenseMap<int64_t, LanePart> laneParts;
       auto lanePart = [&](int64_t k) {
-        int64_t residue =
-            swizzle ? (k * *waves * rpl) % (swizzle * lds.getSwizzleRowGroup()) : 0;
+        int64_t period = swizzle * lds.getSwizzleRowGroup(bankLineBytes(chip));
+        int64_t residue = swizzle ? (k * *waves * rpl) % period : 0;
         LanePart &p = laneParts[residue];
         if (!p.offBytes) {
           Value c = laneC;
           if (swizzle) {
             Value ldsRow = add(rw, loc, add(rw, loc, waveRow, laneR), i32(rw, loc, residue));
-            c = swizzledColumn(rw, loc, lds, ldsRow, laneC);
+            c = swizzledColumn(rw, loc, lds, bankLineBytes(chip), ldsRow, laneC);
           }
           p.offBytes =
               mul(rw, loc, add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), c), esizeV);
@@ -459,7 +464,7 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
       Value r = LLVM::UDivOp::create(rw, loc, e, colsV);
       Value c = LLVM::URemOp::create(rw, loc, e, colsV);
       if (lds.getSwizzle()) // the column whose chunk lands at c
-        c = swizzledColumn(rw, loc, lds, r, c);
+        c = swizzledColumn(rw, loc, lds, bankLineBytes(chip), r, c);
       Value gr = add(rw, loc, adaptor.getRow(), r);
       Value gc = add(rw, loc, adaptor.getCol(), c);
       // Inbounds, the block's origin is the scalar offset (as above).
@@ -524,8 +529,10 @@ int64_t knownMultiple(Value v, int depth = 0) {
 class LdsRunAddresses {
 public:
   LdsRunAddresses(OpBuilder &b, Location loc, const MemoryView &view, LdsType lds,
-                  Value ldsPtr, Value stage, Value row, Value col, bool rowPeriodic = false)
-      : b(b), loc(loc), view(view), lds(lds), esize(elementBytes(lds.getElementType())),
+                  int64_t bankLine, Value ldsPtr, Value stage, Value row, Value col,
+                  bool rowPeriodic = false)
+      : b(b), loc(loc), view(view), lds(lds), bankLine(bankLine),
+        esize(elementBytes(lds.getElementType())),
         origin(laneOrigin(b, loc, view, rowPeriodic && lds.getSwizzle() ? i32(b, loc, 0) : row,
                           col)) {
     stageBase = ldsAddress(b, loc, ldsPtr, mul(b, loc, stage, i32(b, loc, lds.getStageBytes())));
@@ -534,7 +541,7 @@ public:
                              mul(b, loc, row, i32(b, loc, lds.getRowStride() * esize)));
     if (!lds.getSwizzle())
       laneBase = ldsAddress(b, loc, stageBase,
-                            ldsElementBytes(b, loc, lds, origin.row, origin.col));
+                            ldsElementBytes(b, loc, lds, bankLine, origin.row, origin.col));
   }
 
   /// The address of the run that starts at register `first`.
@@ -543,7 +550,8 @@ public:
     if (!lds.getSwizzle())
       return ldsAddress(b, loc, laneBase, i32(b, loc, (r * lds.getRowStride() + c) * esize));
     return ldsAddress(b, loc, stageBase,
-                      ldsElementBytes(b, loc, lds, add(b, loc, origin.row, i32(b, loc, r)),
+                      ldsElementBytes(b, loc, lds, bankLine,
+                                      add(b, loc, origin.row, i32(b, loc, r)),
                                       add(b, loc, origin.col, i32(b, loc, c))));
   }
 
@@ -552,6 +560,7 @@ private:
   Location loc;
   const MemoryView &view;
   LdsType lds;
+  int64_t bankLine;
   int64_t esize;
   LaneOrigin origin;
   Value stageBase, laneBase;
@@ -602,9 +611,10 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     LdsScopes scopes = this->facts->lookup(op.getLds());
     if (getChipInfo(chip).hasTransposingLdsRead && fitsTransposingRead(view, esize))
       return lowerTransposing(op, adaptor, rw, view, lds, resultType, scopes);
-    int64_t period = lds.getSwizzle() * lds.getSwizzleRowGroup();
+    int64_t bankLine = bankLineBytes(chip);
+    int64_t period = lds.getSwizzle() * lds.getSwizzleRowGroup(bankLine);
     int64_t rowMultiple = knownMultiple(op.getRow());
-    LdsRunAddresses runAddress(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
+    LdsRunAddresses runAddress(rw, loc, view, lds, bankLine, adaptor.getLds(), adaptor.getStage(),
                                adaptor.getRow(), adaptor.getCol(),
                                period > 0 && rowMultiple % period == 0);
     Value result = poison(rw, loc, resultType);
@@ -671,10 +681,12 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
       readAddress = [&](int64_t t) {
         Value r = add(rw, loc, row, laneChoice([&](int64_t k) { return view.rowOfReg(e * t + k); }));
         Value c = add(rw, loc, col, laneChoice([&](int64_t k) { return view.colOfReg(e * t + k); }));
-        return ldsAddress(rw, loc, stageBase, ldsElementBytes(rw, loc, lds, r, c));
+        return ldsAddress(rw, loc, stageBase,
+                          ldsElementBytes(rw, loc, lds, bankLineBytes(chip), r, c));
       };
     } else {
-      Value base = ldsAddress(rw, loc, stageBase, ldsElementBytes(rw, loc, lds, row, col));
+      Value base = ldsAddress(rw, loc, stageBase,
+                              ldsElementBytes(rw, loc, lds, bankLineBytes(chip), row, col));
       bool sameSpacing = true;
       for (int64_t t = 1; t < groups && sameSpacing; ++t)
         for (int64_t k = 1; k < e; ++k)
@@ -722,8 +734,8 @@ struct LdsStoreLowering : public TilePattern<LdsStoreOp> {
     MemoryView view{map, op.getTranspose()};
     int64_t esize = elementBytes(type.getElementType());
     LdsScopes scopes = this->facts->lookup(op.getLds());
-    LdsRunAddresses runAddress(rw, loc, view, lds, adaptor.getLds(), adaptor.getStage(),
-                               adaptor.getRow(), adaptor.getCol());
+    LdsRunAddresses runAddress(rw, loc, view, lds, bankLineBytes(chip), adaptor.getLds(),
+                               adaptor.getStage(), adaptor.getRow(), adaptor.getCol());
     for (auto [first, n] : accessRuns(view, esize)) {
       Value p = runAddress(first);
       Value v = n == 1 ? extract(rw, loc, adaptor.getValue(), first)

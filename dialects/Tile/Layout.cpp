@@ -203,21 +203,54 @@ std::optional<LayoutMap> LayoutMap::get(TileType type, std::string *why) {
              " registers (VGPRs and AGPRs)";
     return std::nullopt;
   }
+  // k_wide: groups of `pack` instances along K interleave, a lane's K of
+  // the group contiguous (TileAttrs.td).
+  int64_t pack = 1;
+  bool kAlongCols = false;
+  if (auto mfma = llvm::dyn_cast<MfmaLayoutAttr>(type.getLayout());
+      mfma && mfma.getKWide()) {
+    kAlongCols = mfma.getOperand() == MfmaOperand::a;
+    int64_t laneBytes = inst->regs * bytes;
+    int64_t repK = kAlongCols ? repCols : repRows;
+    pack = std::max<int64_t>(1, 16 / laneBytes);
+    while (repK % pack)
+      pack /= 2;
+  }
+  // Where the K coordinate `k` of an instance (lane part `lanePart`, register
+  // part `reg`) goes for repetition `rep` along K.
+  int64_t kExtent = kAlongCols ? inst->cols : inst->rows;
+  int64_t kl = inst->regs; // K values a lane holds in one instance
+  auto packedK = [&](int64_t rep, int64_t reg) {
+    return (rep / pack) * kExtent * pack + (rep % pack) * kl + reg;
+  };
   LayoutMap map;
   std::array<int64_t, 2> origin = inst->at(0, 0);
   for (int64_t rr = 0; rr < repRows; ++rr)
     for (int64_t rc = 0; rc < repCols; ++rc)
       for (int64_t i = 0; i < inst->regs; ++i) {
         // Register part: the coordinate in lane 0, less lane 0's offset.
-        map.regRow.push_back(rr * inst->rows + inst->at(0, i)[0]);
-        map.regCol.push_back(rc * inst->cols + inst->at(0, i)[1]);
+        int64_t r = rr * inst->rows + inst->at(0, i)[0];
+        int64_t c = rc * inst->cols + inst->at(0, i)[1];
+        if (pack > 1 && kAlongCols)
+          c = packedK(rc, inst->at(0, i)[1]);
+        else if (pack > 1)
+          r = packedK(rr, inst->at(0, i)[0]);
+        map.regRow.push_back(r);
+        map.regCol.push_back(c);
       }
   for (unsigned l = 0; l < 64; ++l) {
     map.laneRow[l] = inst->at(l, 0)[0] - origin[0];
     map.laneCol[l] = inst->at(l, 0)[1] - origin[1];
+    // A lane group's K run is `pack` instances long.
+    if (pack > 1 && kAlongCols)
+      map.laneCol[l] *= pack;
+    else if (pack > 1)
+      map.laneRow[l] *= pack;
+    int64_t unpackedRow = pack > 1 && !kAlongCols ? map.laneRow[l] / pack : map.laneRow[l];
+    int64_t unpackedCol = pack > 1 && kAlongCols ? map.laneCol[l] / pack : map.laneCol[l];
     for (int64_t i = 0; i < inst->regs; ++i)
-      if (inst->at(l, i)[0] != inst->at(0, i)[0] + map.laneRow[l] ||
-          inst->at(l, i)[1] != inst->at(0, i)[1] + map.laneCol[l]) {
+      if (inst->at(l, i)[0] != inst->at(0, i)[0] + unpackedRow ||
+          inst->at(l, i)[1] != inst->at(0, i)[1] + unpackedCol) {
         if (why)
           *why = "layout is not separable into register and lane parts";
         return std::nullopt;

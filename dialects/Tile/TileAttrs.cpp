@@ -38,7 +38,7 @@ Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
     return {};
   }
   SmallVector<int64_t, 3> dims = {32, 32};
-  bool kFromAcc = false, haveShape = false;
+  bool kFromAcc = false, kWide = false, haveShape = false;
   while (succeeded(parser.parseOptionalComma())) {
     loc = parser.getCurrentLocation();
     if (succeeded(parser.parseOptionalKeyword("k_from_acc"))) {
@@ -49,12 +49,20 @@ Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
       kFromAcc = true;
       continue;
     }
-    if (kFromAcc) {
-      parser.emitError(loc, "the MFMA shape comes before 'k_from_acc'");
+    if (succeeded(parser.parseOptionalKeyword("k_wide"))) {
+      if (kWide) {
+        parser.emitError(loc, "'k_wide' given twice");
+        return {};
+      }
+      kWide = true;
+      continue;
+    }
+    if (kFromAcc || kWide) {
+      parser.emitError(loc, "the MFMA shape comes before 'k_from_acc' and 'k_wide'");
       return {};
     }
     if (haveShape) {
-      parser.emitError(loc, "expected 'k_from_acc'");
+      parser.emitError(loc, "expected 'k_from_acc' or 'k_wide'");
       return {};
     }
     dims.clear();
@@ -72,7 +80,7 @@ Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<MfmaLayoutAttr>(parser.getContext(), *operand,
                                            dims[0], dims[1],
                                            dims.size() == 3 ? dims[2] : 0,
-                                           kFromAcc);
+                                           kFromAcc, kWide);
 }
 
 void MfmaLayoutAttr::print(AsmPrinter &printer) const {
@@ -83,6 +91,8 @@ void MfmaLayoutAttr::print(AsmPrinter &printer) const {
     printer << ", " << getM() << "x" << getN();
   if (getKFromAcc())
     printer << ", k_from_acc";
+  if (getKWide())
+    printer << ", k_wide";
   printer << ">";
 }
 
@@ -107,10 +117,16 @@ const kcc::ChipInfo &TargetAttr::getInfo() const {
 LogicalResult
 MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        MfmaOperand operand, int64_t m, int64_t n, int64_t k,
-                       bool kFromAcc) {
+                       bool kFromAcc, bool kWide) {
   if (kFromAcc && operand == MfmaOperand::acc)
     return emitError() << "'k_from_acc' orders the K dimension of an 'a' or "
                           "'b' operand; an accumulator has none";
+  if (kWide && operand == MfmaOperand::acc)
+    return emitError() << "'k_wide' orders the K dimension of an 'a' or 'b' "
+                          "operand; an accumulator has none";
+  if (kWide && kFromAcc)
+    return emitError() << "'k_wide' and 'k_from_acc' are two orders of K; an "
+                          "operand takes one";
   // The shapes come from the chips' tables (target/Target.h for 16-bit
   // inputs, target/Float8.h for FP8); neither the chip nor the element type
   // is known here, so a shape of any chip and input width is a shape

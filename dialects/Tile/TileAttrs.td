@@ -97,15 +97,28 @@ def Tile_MfmaLayoutAttr : Tile_Attr<"MfmaLayout", "mfma"> {
     `tile.relayout` alone, as long as the other operand uses the same order
     (for 32x32x8 and 16x16x16 the two orders coincide).
 
+    With `k_wide`, an `a` or `b` operand's instances along K interleave
+    so that a lane holds 16 contiguous bytes of K where one instance holds
+    fewer: P = 16 / (M*K/64 * element bytes) consecutive instances form a
+    group (fewer if the tile's instances along K do not divide by P), and
+    register i of instance j of group q in lane l holds
+    k = q*K*P + (l / M)*KL*P + j*KL + i (KL = M*K/64). The sum over K is
+    the same as long as the other operand is `k_wide` too; a lane's part of
+    each operand is then one 16-byte read (32x32x8 bf16 on gfx942: one
+    ds_read_b128 for two MFMAs instead of two ds_read_b64, which the
+    16-byte chunks of a swizzled row cannot keep free of bank conflicts).
+    Where an instance already holds 16 bytes a lane, P = 1.
+
     ```mlir
     #tile.mfma<a, 32x32x8>
     #tile.mfma<acc>
     #tile.mfma<b, 32x32x16, k_from_acc>
+    #tile.mfma<a, k_wide>
     ```
   }];
   let parameters = (ins EnumParameter<Tile_MfmaOperand>:$operand,
                         "int64_t":$m, "int64_t":$n, "int64_t":$k,
-                        "bool":$kFromAcc);
+                        "bool":$kFromAcc, DefaultValuedParameter<"bool", "false">:$kWide);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

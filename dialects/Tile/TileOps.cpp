@@ -339,6 +339,10 @@ LogicalResult MmaOp::verify() {
     return emitOpError("a and b must order K the same way (both or neither "
                        "'k_from_acc'): ")
            << la << ", " << lb;
+  if (la.getKWide() != lb.getKWide())
+    return emitOpError("a and b must order K the same way (both or neither "
+                       "'k_wide'): ")
+           << la << ", " << lb;
   Type ea = a.getElementType(), eb = b.getElementType();
   std::optional<kcc::Fp8Format> fa = fp8FormatOf(ea), fb = fp8FormatOf(eb);
   // FP8 MFMAs take e4m3 and e5m2 in either operand (fp8_bf8, bf8_fp8 and the

@@ -265,10 +265,10 @@ bool LdsType::isResolved() const {
          getPadParam().getValue().empty() && getSwizzleParam().getValue().empty();
 }
 
-int64_t LdsType::getSwizzleRowGroup() const {
+int64_t LdsType::getSwizzleRowGroup(int64_t bankLineBytes) const {
   int64_t rowBytes = getCols() * elementBytes(getElementType());
   // A power of two, so that the lowering divides by a shift.
-  return std::max<int64_t>(1, int64_t(llvm::bit_floor(uint64_t(256 / rowBytes))));
+  return std::max<int64_t>(1, int64_t(llvm::bit_floor(uint64_t(bankLineBytes / rowBytes))));
 }
 
 int64_t LdsType::getStageBytes() const {

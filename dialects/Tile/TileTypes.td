@@ -72,9 +72,10 @@ def Tile_LdsType : Tile_Type<"Lds", "lds"> {
     column over the banks, for rows that cannot be padded (the 1 KiB lines
     of gfx950's 16-byte LDS DMA fill LDS contiguously): the 16-byte chunk j
     of row r is stored at chunk j XOR ((r / G) mod S) of that row, where G
-    = max(1, 256 / row bytes) is the number of rows that share a 256-byte
-    line of banks (64 banks of 4 bytes on gfx950; two lines of gfx942's 32
-    banks): rows that start in different banks need no different XOR.
+    = max(1, line / row bytes) is the number of rows that share one line of
+    banks (256 bytes: 64 banks of 4 bytes on gfx950; 128 on gfx942's 32):
+    rows that start in different banks need no different XOR. G depends on
+    the chip, so the layout is the lowering's to place.
     Every access (DMA, reads, writes) applies it, so the layout is
     invisible to the kernel's indices. A swizzled row is unpadded and holds
     a multiple of S chunks.
@@ -99,8 +100,9 @@ def Tile_LdsType : Tile_Type<"Lds", "lds"> {
     int64_t getRowStride() const { return getCols() + getPad(); }
     /// Bytes of the unit that `swizzle` permutes within a row.
     static constexpr int64_t kSwizzleChunkBytes = 16;
-    /// Rows that share one swizzle XOR (G above; requires isResolved()).
-    int64_t getSwizzleRowGroup() const;
+    /// Rows that share one swizzle XOR on a chip whose banks span
+    /// `bankLineBytes` (G above; requires isResolved()).
+    int64_t getSwizzleRowGroup(int64_t bankLineBytes) const;
     /// Bytes of one stage and of the whole buffer (requires isResolved()).
     int64_t getStageBytes() const;
     int64_t getTotalBytes() const { return getStageBytes() * getStages(); }

@@ -123,25 +123,27 @@ double roundFill(int64_t tiles, int64_t slots) {
   return double(tiles) / double(rounds * slots);
 }
 
-/// Whether the eight-wave 256x256 PINGPONG tile beats the 128x128 one: it
-/// must fill every CU at least once (with fewer tiles the 128x128 tile's
-/// workgroups share CUs unevenly and each runs faster than its
-/// steady-state busy), and its loop's MFMA busy times the fraction of its
-/// rounds' CU slots it fills must beat the 128x128 tile's (its workgroups
-/// four to a gfx950 CU, two to a gfx942 one). The busy figures are the
-/// loops' at 8192^3 on the calibrated model (gemm_bench): gfx950 97.9%
-/// against 89.9%; gfx942 77.2% against 70.4% (LDS reads, 2-way conflicted
-/// 8-byte ones, bound both there). gfx950's PINGPONG takes the 16-byte DMA
-/// (K a multiple of 8); its prologue is a whole block, so K below 512
-/// keeps the smaller tile.
+/// Whether the eight-wave 256x256 PINGPONG tile beats the 128x128 one.
+/// Each tile's time goes with the rounds its workgroups take, so with the
+/// fraction of its rounds' CU slots it fills (the 128x128 tile's
+/// workgroups four to a gfx950 CU, two to a gfx942 one) times its speed
+/// where both fill every slot, measured with gemm_bench on the calibrated
+/// model: gfx950 8192^3 1597.5 against 1560.5 TFLOPS (1.024); gfx942
+/// 16384x8192x8192, 96% filled by both, 773.3 against 711.4 (1.087). With
+/// far fewer tiles than CUs the 128x128 tile's workgroups run faster than
+/// in the steady state (gfx950 4096x1280x8192, 80 256x256 tiles for 256
+/// CUs: 804.6 against 499.2), so PINGPONG needs tiles for three quarters
+/// of the CUs. gfx950's PINGPONG takes the 16-byte DMA (K a multiple of
+/// 8); its prologue is a whole block, so K below 512 keeps the smaller
+/// tile.
 bool usePingpong(Chip chip, int64_t tiles, int64_t tiles256, int64_t k) {
   bool is950 = chip == Chip::gfx950;
   int64_t cus = getChipInfo(chip).computeUnits;
-  if (k < 512 || (is950 && k % 8 != 0) || tiles256 < cus)
+  if (k < 512 || (is950 && k % 8 != 0) || 4 * tiles256 < 3 * cus)
     return false;
-  double busy256 = is950 ? 0.979 : 0.772, busy128 = is950 ? 0.899 : 0.704;
+  double speedup = is950 ? 1.024 : 1.087;
   int64_t perCu128 = is950 ? 4 : 2;
-  return busy256 * roundFill(tiles256, cus) >= busy128 * roundFill(tiles, perCu128 * cus);
+  return speedup * roundFill(tiles256, cus) >= roundFill(tiles, perCu128 * cus);
 }
 
 } // namespace

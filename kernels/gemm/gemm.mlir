@@ -70,10 +70,10 @@ tile.param_decl @PINGPONG : i1 = false
 !la = !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
 !lb = !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
 !acc = !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-!fa = !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a>>
-!fb = !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
-!fba = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>
-!fbb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+!fa = !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
+!fb = !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
+!fba = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
+!fbb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
 
 // With REG each wave moves two runs of RROWS (= WM / 4 = WN / 4) rows of
 // each buffer through registers (rows r.. and WM + r..), pairs of elements

@@ -246,6 +246,23 @@ func.func @mma(%a: !tile.tile<[32, 16], !tile.dtype<"DT">, #tile.mfma<a>>,
   return %0 : !tile.tile<[32, 32], f32, #tile.mfma<acc>>
 }
 
+// k_wide: the two 32x32x8 instances along K of a gfx942 a operand
+// interleave, so that a lane's 8 K values are adjacent: one 16-byte LDS
+// read where the plain order takes two of 8 bytes. A gfx950 32x32x16
+// instance already holds 16 bytes a lane: the same read either way.
+// CHECK-LABEL: llvm.func @lds_k_wide(
+// GFX942: llvm.load %{{.*}} {alias_scopes = {{.*}}, alignment = 16 : i64{{.*}}} : !llvm.ptr<3> -> vector<8xbf16>
+// GFX942-COUNT-2: llvm.load %{{.*}} {alias_scopes = {{.*}}, alignment = 8 : i64{{.*}}} : !llvm.ptr<3> -> vector<4xbf16>
+// GFX950-COUNT-2: llvm.load %{{.*}} {alias_scopes = {{.*}}, alignment = 16 : i64{{.*}}} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+func.func @lds_k_wide(%i: index) -> (!tile.tile<[32, 16], bf16, #tile.mfma<a, k_wide>>, !tile.tile<[32, 16], bf16, #tile.mfma<a>>) attributes {tile.kernel} {
+  %l = tile.lds_alloc "kw" : !tile.lds<[32, 16], bf16>
+  %0 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[32, 16], bf16> -> !tile.tile<[32, 16], bf16, #tile.mfma<a, k_wide>>
+  %1 = tile.lds_load %l[%i][%i, %i] : !tile.lds<[32, 16], bf16> -> !tile.tile<[32, 16], bf16, #tile.mfma<a>>
+  return %0, %1 : !tile.tile<[32, 16], bf16, #tile.mfma<a, k_wide>>, !tile.tile<[32, 16], bf16, #tile.mfma<a>>
+}
+
 // CHECK-LABEL: llvm.func @mma_16x16(
 // GFX942-COUNT-2: rocdl.mfma.f32.16x16x16bf16.1k %{{.*}} : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 // GFX950: rocdl.mfma.f32.16x16x32.bf16 %{{.*}} : (vector<8xbf16>, vector<8xbf16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>

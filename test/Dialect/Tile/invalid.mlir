@@ -221,13 +221,33 @@ func.func @mfma_acc_k_from_acc_default(%t: !tile.tile<[32, 32], f32, #tile.mfma<
 
 // -----
 
-// expected-error@+1 {{expected 'k_from_acc'}}
+// expected-error@+1 {{expected 'k_from_acc' or 'k_wide'}}
 func.func @mfma_two_shapes(%t: !tile.tile<[32, 16], bf16, #tile.mfma<a, 32x32x16, 32x32x8>>)
 
 // -----
 
-// expected-error@+1 {{expected 'k_from_acc'}}
+// expected-error@+1 {{expected 'k_from_acc' or 'k_wide'}}
 func.func @mfma_unknown_flag(%t: !tile.tile<[32, 16], bf16, #tile.mfma<b, 32x32x16, k_from_b>>)
+
+// -----
+
+// expected-error@+1 {{'k_wide' orders the K dimension of an 'a' or 'b' operand; an accumulator has none}}
+func.func @mfma_acc_k_wide(%t: !tile.tile<[32, 32], f32, #tile.mfma<acc, k_wide>>)
+
+// -----
+
+// expected-error@+1 {{'k_wide' and 'k_from_acc' are two orders of K; an operand takes one}}
+func.func @mfma_k_wide_k_from_acc(%t: !tile.tile<[32, 16], bf16, #tile.mfma<a, k_from_acc, k_wide>>)
+
+// -----
+
+// expected-error@+1 {{'k_wide' given twice}}
+func.func @mfma_k_wide_twice(%t: !tile.tile<[32, 16], bf16, #tile.mfma<a, k_wide, k_wide>>)
+
+// -----
+
+// expected-error@+1 {{the MFMA shape comes before 'k_from_acc' and 'k_wide'}}
+func.func @mfma_shape_after_k_wide(%t: !tile.tile<[32, 16], bf16, #tile.mfma<a, k_wide, 32x32x8>>)
 
 // -----
 
@@ -839,6 +859,18 @@ func.func @mma_k_from_acc_a_only(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, k_f
                                   %c: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
   // expected-error@+1 {{'tile.mma' op a and b must order K the same way (both or neither 'k_from_acc'): #tile.mfma<a, k_from_acc>, #tile.mfma<b>}}
   %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], bf16, #tile.mfma<a, k_from_acc>>, !tile.tile<[8, 32], bf16, #tile.mfma<b>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+// k_wide interleaves K across instances: both operands or neither (even
+// where it changes nothing, as on gfx950's 32x32x16).
+func.func @mma_k_wide_a_only(%a: !tile.tile<[32, 16], bf16, #tile.mfma<a, k_wide>>,
+                             %b: !tile.tile<[16, 32], bf16, #tile.mfma<b>>,
+                             %c: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.mma' op a and b must order K the same way (both or neither 'k_wide'): #tile.mfma<a, k_wide>, #tile.mfma<b>}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 16], bf16, #tile.mfma<a, k_wide>>, !tile.tile<[16, 32], bf16, #tile.mfma<b>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
   return
 }
 

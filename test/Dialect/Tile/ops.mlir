@@ -98,7 +98,8 @@ func.func @types(%p0: !tile.ptr<bf16>,
 }
 
 // k_from_acc: an a or b operand whose K runs in an accumulator's row order;
-// printed after the shape, and kept when the shape is left to the target.
+// printed after the shape, and kept when the shape is left to the target;
+// likewise k_wide (K interleaved across instances, 16 bytes a lane).
 // A parameter-named row padding.
 // CHECK-LABEL: func.func @types_attention(
 // CHECK-SAME: %{{.*}}: !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x16, k_from_acc>>,
@@ -106,6 +107,8 @@ func.func @types(%p0: !tile.ptr<bf16>,
 // CHECK-SAME: %{{.*}}: !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16, k_from_acc>>,
 // CHECK-SAME: %{{.*}}: !tile.tile<[32, 16], bf16, #tile.mfma<b, 16x16x32, k_from_acc>>,
 // CHECK-SAME: %{{.*}}: !tile.tile<[BM, 32], !tile.dtype<"DT">, #tile.mfma<a, 32x32x8, k_from_acc>>,
+// CHECK-SAME: %{{.*}}: !tile.tile<[32, 16], bf16, #tile.mfma<a, k_wide>>,
+// CHECK-SAME: %{{.*}}: !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x8, k_wide>>,
 // CHECK-SAME: %{{.*}}: !tile.lds<[BM, 64], bf16, pad = PAD>,
 // CHECK-SAME: %{{.*}}: !tile.lds<[64, 64], bf16, pad = PAD, stages = 2>,
 // CHECK-SAME: %{{.*}}: !tile.lds<[64, 64], bf16, pad = 4, stages = 2>)
@@ -114,6 +117,8 @@ func.func @types_attention(%t0: !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x1
                            %t2: !tile.tile<[16, 32], f16, #tile.mfma<a, 16x16, k_from_acc>>,
                            %t3: !tile.tile<[32, 16], bf16, #tile.mfma<b, 16x16x32, k_from_acc>>,
                            %t4: !tile.tile<[BM, 32], !tile.dtype<"DT">, #tile.mfma<a, 32x32x8, k_from_acc>>,
+                           %t5: !tile.tile<[32, 16], bf16, #tile.mfma<a, k_wide>>,
+                           %t6: !tile.tile<[16, 32], bf16, #tile.mfma<b, 32x32x8, k_wide>>,
                            %l0: !tile.lds<[BM, 64], bf16, pad = PAD>,
                            %l1: !tile.lds<[64, 64], bf16, stages = 2, pad = PAD>,
                            %l2: !tile.lds<[64, 64], bf16, stages = 2, pad = 4>) {
