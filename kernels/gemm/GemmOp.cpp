@@ -252,6 +252,19 @@ struct GemmBlock {
 };
 } // namespace
 
+Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
+  if (paramValue(params, "WIDE").value_or(0) && kernelK % 8 != 0)
+    return makeError(kComponent, "WIDE=1 (16-byte DMA) needs K a multiple of 8; K is " +
+                                     Twine(kernelK) + " (leave WIDE to the tile choice)");
+  // PINGPONG splits the waves into two groups of one wave per SIMD each.
+  GemmBlock block(params);
+  if (paramValue(params, "PINGPONG").value_or(0) && (block.waves < 2 || block.waves % 2 != 0))
+    return makeError(kComponent, "PINGPONG=1 splits the workgroup's waves into two groups: it "
+                                 "needs an even number of waves, WGM x WGN = " +
+                                     Twine(block.waves) + " (eight pair them on every SIMD)");
+  return Error::success();
+}
+
 Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n) {
   GemmBlock block(params);
   return Dim3(uint32_t((m + block.bm - 1) / block.bm), uint32_t((n + block.bn - 1) / block.bn));
@@ -357,9 +370,8 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
       gemmParams(device.chip(), a.dtype, c.dtype, bias.has_value(),
                  {a.rows, bt.rows, a.cols}, options.params);
   int64_t kernelK = a.cols + a.cols % 2; // after packing (below)
-  if (paramValue(params, "WIDE").value_or(0) && kernelK % 8 != 0)
-    return makeError(kComponent, "WIDE=1 (16-byte DMA) needs K a multiple of 8; K is " +
-                                     Twine(kernelK) + " (leave WIDE to the tile choice)");
+  if (Error e = checkGemmParams(params, kernelK))
+    return std::move(e);
   // An odd K, or an odd leading dimension of A or Bt, is not what the
   // kernel's 4-byte DMA can read: such operands are packed first (both of
   // them when K is odd, the zero column adding nothing to the products).

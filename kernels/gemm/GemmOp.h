@@ -47,13 +47,21 @@ struct GemmSize {
 
 /// The kernel parameters gemm() uses for these dtypes and this size on
 /// `chip` (DTYPE, OUT, WM, WN, BK, KS, PAD, SWZ, WIDE, FETCH_ALWAYS,
-/// HAS_BIAS), overrides applied. 128x128 workgroup tiles; gfx950: BK=32
-/// (four workgroups per CU) when there are at least as many tiles as CUs,
-/// else BK=128, 16-byte DMA (and no branch around the loop's second fetch)
-/// when K is a multiple of 8. gfx942: BK=32 with 4-byte DMA.
+/// HAS_BIAS; WGM, WGN, PINGPONG, WPS for the eight-wave tile), overrides
+/// applied. The eight-wave 256x256 PINGPONG tile where its tiles fill the
+/// CUs' rounds about as well as 128x128 ones (K at least 512; gfx950: K a
+/// multiple of 8); else 128x128 workgroup tiles; gfx950: BK=32 (four
+/// workgroups per CU) when there are at least as many tiles as CUs, else
+/// BK=128, 16-byte DMA (and no branch around the loop's second fetch) when
+/// K is a multiple of 8. gfx942: BK=32 with 4-byte DMA.
 std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
                                     bool hasBias, GemmSize size,
                                     const std::vector<std::string> &overrides = {});
+
+/// Whether `params` (overrides included) make a kernel that runs at a K of
+/// `kernelK` (after packing): WIDE=1 needs K a multiple of 8, PINGPONG=1 an
+/// even number of waves. An error that says which, before compiling.
+llvm::Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK);
 
 /// The launch grid of the GEMM kernel compiled with `params` for C of
 /// m x n: one workgroup per (WGM WM) x (WGN WN) block.

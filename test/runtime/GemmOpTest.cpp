@@ -315,6 +315,24 @@ TEST(GemmParams, PerChipAndSize) {
                "WN=32", "REG=1", "SWZ=4", "RROWS=8"}));
 }
 
+TEST(GemmParams, RefusedBeforeCompiling) {
+  auto check = [](std::vector<std::string> p, int64_t k) {
+    llvm::Error e = ops::checkGemmParams(p, k);
+    return e ? llvm::toString(std::move(e)) : std::string("ok");
+  };
+  EXPECT_EQ(check({"WIDE=1"}, 52),
+            "gemm: WIDE=1 (16-byte DMA) needs K a multiple of 8; K is 52 (leave WIDE to the "
+            "tile choice)");
+  EXPECT_EQ(check({"WIDE=1"}, 56), "ok");
+  // PINGPONG's two groups: an even number of waves (the default 2 x 2 grid
+  // has four).
+  EXPECT_EQ(check({"PINGPONG=1", "WGM=1", "WGN=1"}, 64),
+            "gemm: PINGPONG=1 splits the workgroup's waves into two groups: it needs an even "
+            "number of waves, WGM x WGN = 1 (eight pair them on every SIMD)");
+  EXPECT_EQ(check({"PINGPONG=1"}, 64), "ok");
+  EXPECT_EQ(check({"PINGPONG=1", "WGM=2", "WGN=4"}, 64), "ok");
+}
+
 TEST(GemmParams, GridFollowsTheTile) {
   Dim3 big = ops::gemmGrid({"WM=128", "WN=128"}, 8192, 1000);
   EXPECT_EQ(big.x, 32u);

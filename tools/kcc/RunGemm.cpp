@@ -154,6 +154,8 @@ int runGemm(const Options &o) {
   std::vector<std::string> params =
       ops::gemmParams(device->chip(), *in, *out, hasBias,
                       {int64_t(*M), int64_t(*N), int64_t(*K)}, tuning);
+  if (Error e = ops::checkGemmParams(params, int64_t(*K) + int64_t(*K) % 2))
+    return fail(toString(std::move(e)));
   Expected<CompiledKernel> compiled =
       Jit::shared().compile("gemm", params, device->chip());
   if (!compiled)
