@@ -198,7 +198,7 @@ int estimateSeed(unsigned iterations) {
   // their tile and pipeline).
   llvm::Expected<bench::ModelFigures> w = bench::timeKccGemm(
       chip, {uint64_t(M), uint64_t(N), uint64_t(K)}, iterations,
-      {"WM=64", "WN=64", "BK=32", "KS=32", "SWZ=4"});
+      {"WM=64", "WN=64", "WGM=2", "WGN=2", "BK=32", "KS=32", "SWZ=4", "PINGPONG=0", "WPS=1"});
   if (!w)
     return fail(w.takeError());
   llvm::outs() << "  fused workers' loop (the same, with their tile): "
@@ -245,8 +245,7 @@ int estimateSeed(unsigned iterations) {
       unsigned(emu::timing::workgroupsPerCu(kernel->info(), chip, 4, 0));
   const int64_t outTiles = tiles->mTiles * ((N + 2 * tiles->wn - 1) / (2 * tiles->wn));
   const int64_t kGroups = K / tiles->kg;
-  const int64_t jobs = tiles->mTiles * tiles->nkGroups;
-  const unsigned opFetchers = unsigned(std::clamp<int64_t>(resident / 4, 1, jobs));
+  const unsigned opFetchers = ops::allGatherGemmFetchers(resident, *tiles);
 
   const double base = gather + g->seconds;
   bool bug = false;
@@ -269,7 +268,7 @@ int estimateSeed(unsigned iterations) {
   // links' rate.
   const double pieceBytes = double(tiles->wm / 2) * double(tiles->bk) * 2;
   for (bool mMajor : {true, false})
-    for (unsigned f : {opFetchers, std::max(1u, resident / 8), std::max(1u, resident / 16)}) {
+    for (unsigned f : {std::max(1u, resident / 4), opFetchers, std::max(1u, resident / 16)}) {
       if (!mMajor && f != opFetchers)
         continue;
       FusedEstimate e = estimateFused(w->seconds, gather, resident, f, tiles->mTiles,

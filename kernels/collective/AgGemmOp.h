@@ -61,6 +61,11 @@ struct AgGemmTiles {
 llvm::Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
                                                unsigned world);
 
+/// How many of the persistent grid's `resident` workgroups all_gather_gemm
+/// makes fetchers when not told (an eighth, at least 1, at most one per
+/// fetch job of `tiles`; AgGemmOp.cpp says why).
+unsigned allGatherGemmFetchers(unsigned resident, const AgGemmTiles &tiles);
+
 /// Staging buffer + ready flags in the heap; the epoch lives here.
 struct AgGemmWorkspace {
   SymmetricAllocation staging; // M x K elements of dtype, per rank

@@ -90,8 +90,8 @@ tile.param_decl @SWZ : i64 = 0
 !la = !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2, swizzle = SWZ>
 !lb = !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2, swizzle = SWZ>
 !acc = !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-!fa = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a>>
-!fb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b>>
+!fa = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
+!fb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
 // A fetch piece: FR rows by BK columns, 4 elements (8 bytes) per lane.
 !piece = !tile.tile<[FR, BK], !tile.dtype<"DTYPE">, #tile.blocked<[1, 4], [8, 8]>>
 // A block of m-contiguous staging: BK rows (k) by WM columns (m).
