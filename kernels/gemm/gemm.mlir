@@ -39,8 +39,14 @@
 // eight waves every SIMD holds one of each, and its matrix pipe is fed by
 // one while the other reads; a wave holds a whole K block of operands in
 // registers, so KS plays no part; WPS = 2 for eight waves), WPS (waves per SIMD that
-// the register allocation must allow). Launch: grid (ceil(M / BM),
-// ceil(N / BN)), block BLOCK = 64 WGM WGN.
+// the register allocation must allow), SPLITK (the K blocks split over
+// that many workgroups per block of C, for problems whose blocks of C are
+// too few to fill the CUs: workgroup z = program_id 2 runs blocks
+// z ceil(nk / SPLITK).. of the nk = ceil(K / BK), a share that may be short
+// or empty at the end, and stores its f32 partial sum, zeros for an empty
+// share, into C + z M ldc; gemm_reduce.mlir sums them. Needs OUT = f32,
+// no bias and the default loop, not PINGPONG; 1: no split).
+// Launch: grid (ceil(M / BM), ceil(N / BN), SPLITK), block BLOCK = 64 WGM WGN.
 
 tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.type_param_decl @OUT = f32
@@ -62,6 +68,7 @@ tile.param_decl @SWZ : i64 = 0
 tile.param_decl @KS : i64 = 32
 tile.param_decl @FETCH_ALWAYS : i1 = false
 tile.param_decl @PINGPONG : i1 = false
+tile.param_decl @SPLITK : i64 = 1
 
 // The operands' buffers, their LDS tiles (one K block of the workgroup's
 // rows of A and of Bt), a wave's accumulators and one K slice of its MFMA
@@ -326,7 +333,36 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %c_elems = arith.muli %M, %ldc : index
   %abuf = tile.make_buffer %a, %a_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !buf
   %bbuf = tile.make_buffer %bt, %b_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !buf
-  %cbuf = tile.make_buffer %c, %c_elems : !tile.ptr<!tile.dtype<"OUT">> -> !tile.buffer<!tile.dtype<"OUT">>
+
+  // SPLITK: this workgroup's share of the K blocks, kb0.. (nkw of them,
+  // the last shares short or empty), read with K bounded at the share's
+  // end kw, so that the block the pair loop takes past an odd share reads
+  // zeros even where K goes on. Its partial sum goes to slice z of C.
+  // Without a split the share is all of K (the values fold away).
+  %splits = tile.param @SPLITK : index
+  %split = arith.cmpi ugt, %splits, %c1 : index
+  %kb = arith.addi %K, %bk : index
+  %kb1 = arith.subi %kb, %c1 : index
+  %nk = arith.divui %kb1, %bk : index
+  %pz = tile.program_id 2
+  %per_up = arith.addi %nk, %splits : index
+  %per_up1 = arith.subi %per_up, %c1 : index
+  %per = arith.divui %per_up1, %splits : index
+  %z_kb0 = arith.muli %pz, %per : index
+  %z_kb0_end = arith.addi %z_kb0, %per : index
+  %z_kbe = arith.minui %z_kb0_end, %nk : index
+  %z_some = arith.cmpi ugt, %z_kbe, %z_kb0 : index
+  %z_count = arith.subi %z_kbe, %z_kb0 : index
+  %z_nk = arith.select %z_some, %z_count, %c0 : index
+  %z_kend = arith.muli %z_kbe, %bk : index
+  %z_kw = arith.minui %z_kend, %K : index
+  %kb0 = arith.select %split, %z_kb0, %c0 : index
+  %nkw = arith.select %split, %z_nk, %nk : index
+  %kw = arith.select %split, %z_kw, %K : index
+  %z_coff = arith.muli %pz, %c_elems : index
+  %coff = arith.select %split, %z_coff, %c0 : index
+  %cz = tile.ptr_add %c, %coff : !tile.ptr<!tile.dtype<"OUT">>
+  %cbuf = tile.make_buffer %cz, %c_elems : !tile.ptr<!tile.dtype<"OUT">> -> !tile.buffer<!tile.dtype<"OUT">>
 
   %a0 = tile.lds_alloc "a0" : !la
   %b0 = tile.lds_alloc "b0" : !lb
@@ -342,16 +378,13 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %pingpong = tile.param @PINGPONG : i1
   %issuers = arith.select %pingpong, %half, %waves : index
 
-  // K blocks: nk = ceil(K / BK), taken two per iteration (ping, pong).
-  %kb = arith.addi %K, %bk : index
-  %kb1 = arith.subi %kb, %c1 : index
-  %nk = arith.divui %kb1, %bk : index
-
-  func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %n0, %M, %N, %K, %lda, %ldb, %waves)
+  // K blocks (nk above, nkw of this workgroup's share from kb0), taken
+  // two per iteration (ping, pong).
+  func.call @fetch(%abuf, %bbuf, %a0, %b0, %kb0, %m0, %n0, %M, %N, %kw, %lda, %ldb, %waves)
       : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
   %reg = tile.param @REG : i1
   scf.if %reg {
-    %r0:4 = func.call @load_regs(%abuf, %bbuf, %c0, %m0, %n0, %M, %N, %K, %lda, %ldb)
+    %r0:4 = func.call @load_regs(%abuf, %bbuf, %kb0, %m0, %n0, %M, %N, %kw, %lda, %ldb)
         : (!buf, !buf, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
     func.call @store_regs(%r0#0, %r0#1, %r0#2, %r0#3, %a0, %b0) : (!reg, !reg, !reg, !reg, !la, !lb) -> ()
   }
@@ -377,18 +410,19 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     }
     scf.yield %r : !acc
   } else {
-  %nk_up = arith.addi %nk, %c1 : index
+  %nk_up = arith.addi %nkw, %c1 : index
   %npairs = arith.divui %nk_up, %c2 : index
   %kpairs = arith.muli %npairs, %c2 : index
   %acc_pp = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0) -> (!acc) {
     // Block k is in ping; block k + 1 goes to pong meanwhile.
     %k1 = arith.addi %k, %c1 : index
-    func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers)
+    %g1 = arith.addi %kb0, %k1 : index
+    func.call @fetch(%abuf, %bbuf, %a1, %b1, %g1, %m0, %n0, %M, %N, %kw, %lda, %ldb, %issuers)
         : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
     // With REG block k + 1 comes through registers: loaded now, stored
     // into pong (free since the last barrier) after the multiply.
     %r1:4 = scf.if %reg -> (!reg, !reg, !reg, !reg) {
-      %x:4 = func.call @load_regs(%abuf, %bbuf, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb)
+      %x:4 = func.call @load_regs(%abuf, %bbuf, %g1, %m0, %n0, %M, %N, %kw, %lda, %ldb)
           : (!buf, !buf, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     } else {
@@ -408,18 +442,20 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     // loop body stays one block (the accumulators crossing a branch cost
     // the register allocator copies, and the loop a taken branch).
     %k2 = arith.addi %k, %c2 : index
-    %nk1 = arith.subi %nk, %c1 : index
+    %nk1 = arith.subi %nkw, %c1 : index
     %kf = arith.minui %k2, %nk1 : index
-    %has2 = arith.cmpi ult, %k2, %nk : index
+    %gf = arith.addi %kb0, %kf : index
+    %g2 = arith.addi %kb0, %k2 : index
+    %has2 = arith.cmpi ult, %k2, %nkw : index
     %always = tile.param @FETCH_ALWAYS : i1
     %fetch2 = arith.ori %has2, %always : i1
     scf.if %fetch2 {
-      func.call @fetch(%abuf, %bbuf, %a0, %b0, %kf, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers)
+      func.call @fetch(%abuf, %bbuf, %a0, %b0, %gf, %m0, %n0, %M, %N, %kw, %lda, %ldb, %issuers)
           : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
     }
     %reg2 = arith.andi %reg, %has2 : i1
     %r2:4 = scf.if %reg2 -> (!reg, !reg, !reg, !reg) {
-      %x:4 = func.call @load_regs(%abuf, %bbuf, %k2, %m0, %n0, %M, %N, %K, %lda, %ldb)
+      %x:4 = func.call @load_regs(%abuf, %bbuf, %g2, %m0, %n0, %M, %N, %kw, %lda, %ldb)
           : (!buf, !buf, index, index, index, index, index, index, index, index) -> (!reg, !reg, !reg, !reg)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !reg, !reg, !reg, !reg
     } else {

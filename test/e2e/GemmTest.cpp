@@ -5,6 +5,10 @@
 // code object runs on the emulator, and every element of C is compared with
 // a float64 reference computed from the same bf16/f16 inputs. Shapes include
 // tails in M, N and K, so masked DMA, masked stores and the bias path run.
+// With SPLITK = S the kernel stores S f32 partial sums, slice z the
+// products over its share of the K blocks (z ceil(nk / S).., short or
+// empty at the end): each slice is compared with the reference of its
+// share, so that a block counted twice or not at all shows.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
@@ -90,18 +94,33 @@ TEST_P(GemmTest, MatchesFloat64Reference) {
   ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
   kcc::Device &d = **dev;
   int outBytes = c.out == "f32" ? 4 : 2;
+  // The split of K: S slices of C, slice z summing K columns
+  // kLo[z] .. kHi[z] (whole BK blocks, ceil(nk / S) of them per slice).
+  int splits = 1, bk = 32;
+  for (const std::string &e : c.extra) {
+    if (e.rfind("SPLITK=", 0) == 0) splits = std::stoi(e.substr(7));
+    if (e.rfind("BK=", 0) == 0) bk = std::stoi(e.substr(3));
+  }
+  int nk = (c.K + bk - 1) / bk, per = (nk + splits - 1) / splits;
+  std::vector<int> kLo(splits), kHi(splits);
+  for (int z = 0; z < splits; ++z) {
+    kLo[z] = std::min(c.K, z * per * bk);
+    kHi[z] = std::min(c.K, (z + 1) * per * bk);
+  }
+  ASSERT_TRUE(splits == 1 || (c.out == "f32" && !c.bias)) << "split-K stores f32 partials";
+  size_t cElems = size_t(splits) * c.M * c.N;
   auto alloc = [&](size_t bytes) {
     auto p = d.allocate(std::max<size_t>(bytes, 4));
     EXPECT_TRUE(bool(p));
     return p ? *p : 0;
   };
   uint64_t da = alloc(a.size() * 2), db = alloc(bt.size() * 2),
-           dc = alloc(size_t(c.M) * c.N * outBytes), dbias = alloc(bias.size() * 2);
+           dc = alloc(cElems * outBytes), dbias = alloc(bias.size() * 2);
   ASSERT_FALSE(bool(d.copyToDevice(da, a.data(), a.size() * 2)));
   ASSERT_FALSE(bool(d.copyToDevice(db, bt.data(), bt.size() * 2)));
   ASSERT_FALSE(bool(d.copyToDevice(dbias, bias.data(), bias.size() * 2)));
   // C starts as NaN so that an element the kernel fails to write shows.
-  ASSERT_FALSE(bool(d.memset(dc, 0xff, size_t(c.M) * c.N * outBytes)));
+  ASSERT_FALSE(bool(d.memset(dc, 0xff, cElems * outBytes)));
   auto co = kcc::CodeObject::parse(*hsaco);
   ASSERT_TRUE(bool(co)) << llvm::toString(co.takeError());
   const kcc::KernelInfo *info = co->findKernel("gemm");
@@ -130,22 +149,23 @@ TEST_P(GemmTest, MatchesFloat64Reference) {
   }
   kcc::LaunchConfig launch;
   launch.grid = {uint32_t((c.M + wgm * wm - 1) / (wgm * wm)),
-                 uint32_t((c.N + wgn * wn - 1) / (wgn * wn)), 1};
+                 uint32_t((c.N + wgn * wn - 1) / (wgn * wn)), uint32_t(splits)};
   launch.block = {uint32_t(64 * wgm * wgn), 1, 1};
   auto stats = dev->launch(*hsaco, "gemm", launch, args);
   ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
 
-  std::vector<uint8_t> out(size_t(c.M) * c.N * outBytes);
+  std::vector<uint8_t> out(cElems * outBytes);
   ASSERT_FALSE(bool(d.copyFromDevice(out.data(), dc, out.size())));
   int bad = 0;
   double worst = 0;
+  for (int z = 0; z < splits; ++z)
   for (int m = 0; m < c.M; ++m)
     for (int n = 0; n < c.N; ++n) {
       double ref = c.bias ? dequantise(bias[n]) : 0.0;
-      for (int k = 0; k < c.K; ++k)
+      for (int k = kLo[z]; k < kHi[z]; ++k)
         ref += double(dequantise(a[size_t(m) * c.K + k])) *
                double(dequantise(bt[size_t(n) * c.K + k]));
-      size_t i = size_t(m) * c.N + n;
+      size_t i = (size_t(z) * c.M + m) * c.N + n;
       double got;
       double tol;
       if (c.out == "f32") {
@@ -164,13 +184,13 @@ TEST_P(GemmTest, MatchesFloat64Reference) {
       double err = std::fabs(got - ref);
       if (!(err <= tol)) {
         if (++bad <= 5)
-          ADD_FAILURE() << "C[" << m << "][" << n << "] = " << got
+          ADD_FAILURE() << "C[" << z << "][" << m << "][" << n << "] = " << got
                         << ", reference " << ref << " (tolerance " << tol << ")";
       } else {
         worst = std::max(worst, err);
       }
     }
-  EXPECT_EQ(bad, 0) << bad << " of " << c.M * c.N << " elements wrong";
+  EXPECT_EQ(bad, 0) << bad << " of " << cElems << " elements wrong";
   RecordProperty("max_abs_error", std::to_string(worst));
 }
 
@@ -273,6 +293,33 @@ std::vector<Case> cases() {
   all.push_back({Chip::gfx942, 100, 70, 52, "f16", "bf16", true, {"PAD=4", "REG=1", "RROWS=16"}});
   all.push_back({Chip::gfx942, 70, 90, 34, "bf16", "f32", false,
                  {"WM=32", "WN=32", "PAD=4", "REG=1", "RROWS=8"}});
+  // SPLITK: slice z of C holds the partial sum over blocks z ceil(nk / S)..
+  // of K. gfx950 (BK=128, 16-byte DMA): 8 blocks in shares of 3, 3, 2 with
+  // tails in M, N and K; 5 blocks in shares of 2, 2, 1 and none (an empty
+  // share stores zeros), the odd share's pair loop reading a block past
+  // its end where K goes on; f16 in. gfx942 (BK=32, 4-byte DMA): 7 blocks
+  // as 3, 3, 1; 4 as 2, 2, 0; and the register path (REG) with 2, 2, 0.
+  // The decode tile (32 x 128 blocks: one row of four 32x32 waves) with
+  // the split, M = 1, 16 and 33.
+  all.push_back({Chip::gfx950, 200, 136, 1000, "bf16", "f32", false,
+                 {"BK=128", "KS=64", "SWZ=16", "WIDE=1", "FETCH_ALWAYS=1", "SPLITK=3"}});
+  all.push_back({Chip::gfx950, 70, 130, 520, "f16", "f32", false,
+                 {"BK=128", "KS=64", "SWZ=16", "WIDE=1", "FETCH_ALWAYS=1", "SPLITK=4"}});
+  all.push_back({Chip::gfx950, 130, 70, 200, "bf16", "f32", false,
+                 {"BK=32", "KS=16", "SWZ=4", "WIDE=0", "SPLITK=3"}});
+  all.push_back({Chip::gfx942, 100, 70, 200, "bf16", "f32", false,
+                 {"BK=32", "KS=16", "SWZ=4", "SPLITK=3"}});
+  all.push_back({Chip::gfx942, 33, 260, 100, "f16", "f32", false,
+                 {"BK=32", "KS=16", "SWZ=4", "SPLITK=3"}});
+  all.push_back({Chip::gfx942, 100, 70, 100, "bf16", "f32", false,
+                 {"PAD=4", "REG=1", "RROWS=16", "SPLITK=3"}});
+  for (int m : {1, 16, 33}) {
+    all.push_back({Chip::gfx950, m, 300, 1032, "bf16", "f32", false,
+                   {"WM=32", "WN=32", "WGM=1", "WGN=4", "BK=128", "KS=64", "SWZ=16", "WIDE=1",
+                    "FETCH_ALWAYS=1", "SPLITK=3"}});
+    all.push_back({Chip::gfx942, m, 300, 424, "bf16", "f32", false,
+                   {"WM=32", "WN=32", "WGM=1", "WGN=4", "BK=32", "KS=16", "SWZ=4", "SPLITK=5"}});
+  }
   return all;
 }
 
