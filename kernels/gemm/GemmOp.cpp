@@ -144,7 +144,7 @@ int64_t workgroupsPerCu(Chip chip, const std::vector<std::string> &p) {
   GemmBlock block(p);
   int64_t bk = paramValue(p, "BK").value_or(32), pad = paramValue(p, "PAD").value_or(0);
   int64_t lds = 2 * (block.bm + block.bn) * (bk + pad) * 2;
-  int64_t n = std::max<int64_t>(getChipInfo(chip).ldsBytesPerCU / lds, 1);
+  int64_t n = lds > 0 ? std::max<int64_t>(getChipInfo(chip).ldsBytesPerCU / lds, 1) : 1;
   if (chip == Chip::gfx950 && block.bm == 128 && block.bn == 128 && bk == 32)
     n = std::min<int64_t>(n, 4);
   return n;
@@ -164,9 +164,12 @@ int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
   GemmBlock block(p);
   int64_t tiles = ((size.m + block.bm - 1) / block.bm) * ((size.n + block.bn - 1) / block.bn);
   int64_t cus = getChipInfo(chip).computeUnits;
-  if (tiles >= cus)
+  // (No blocks at all: a size gemm() refuses, but gemmParams answers for any.)
+  if (tiles >= cus || tiles <= 0)
     return 1;
   int64_t bk = paramValue(p, "BK").value_or(32);
+  if (bk <= 0) // an override the compiler refuses; nothing to split
+    return 1;
   int64_t k = size.k + size.k % 2;
   int64_t nk = (k + bk - 1) / bk;
   int64_t s = std::min(cus * workgroupsPerCu(chip, p) / tiles, nk / 4);

@@ -329,6 +329,11 @@ TEST(GemmParams, PerChipAndSize) {
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::f16, true, {16, 8192, 8192}),
             (V{"DTYPE=f16", "WM=32", "WN=32", "WGM=1", "WGN=4", "BK=32", "KS=16", "PAD=0",
                "SWZ=4", "SPLITK=14", "OUT=f32", "HAS_BIAS=0"}));
+  // A size gemm() refuses (no rows) still gets an answer, unsplit.
+  V none = ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {0, 8192, 8192});
+  EXPECT_FALSE(llvm::any_of(none, [](const std::string &p) {
+    return llvm::StringRef(p).starts_with("SPLITK");
+  }));
   // Each share keeps at least 4 K blocks: K = 512 (4 blocks of 128) is
   // not split.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {64, 256, 512}),
