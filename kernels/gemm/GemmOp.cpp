@@ -23,6 +23,11 @@ constexpr llvm::StringLiteral kComponent = "gemm";
 constexpr int64_t kReduceCols = 256;
 /// The largest M that takes the decode tile (gemmParams).
 constexpr int64_t kDecodeRows = 64;
+/// The least K a split-K share runs. Each split writes and reads back an
+/// f32 partial per element of C, 8 bytes per 2 share-K FLOPs: at 512 that
+/// is 1 byte per 128 FLOPs, which caches absorb; shorter shares would also
+/// be mostly the loop's prologue and the store of the partials.
+constexpr int64_t kMinShareK = 512;
 namespace {
 
 std::string shapeText(const MatrixRef &m) {
@@ -151,12 +156,11 @@ int64_t workgroupsPerCu(Chip chip, const std::vector<std::string> &p) {
 }
 
 /// How many workgroups split the K blocks of each block of C (SPLITK), for
-/// the tile in `p`: 1 when the blocks of C give every CU one, else as many
-/// splits as the CUs hold workgroups of the tile in one round (gfx950
-/// 1x8192x8192 on the model, 32x128 tiles, two a CU: 4 splits 12.8
-/// TFLOPS, 8 splits 20.5, 16 splits, two rounds, 16.0), but no more than
-/// keep 4 K blocks each (a shorter share is mostly the loop's prologue and
-/// the store of its f32 partials) and no more than the partials' 32-bit
+/// the tile in `p`: as many splits as the CUs hold workgroups of the tile
+/// in one round (gfx950 1x8192x8192 on the model, 32x128 tiles, two a CU:
+/// 4 splits 12.8 TFLOPS, 8 splits 20.5, 16 splits, two rounds, 16.0), so
+/// 1 when the blocks of C alone fill more than half of that; but no more
+/// than keep kMinShareK of K each and no more than the partials' 32-bit
 /// buffer range holds. The eight-wave PINGPONG loop does not split.
 int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
   if (paramValue(p, "PINGPONG").value_or(0))
@@ -165,14 +169,14 @@ int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
   int64_t tiles = ((size.m + block.bm - 1) / block.bm) * ((size.n + block.bn - 1) / block.bn);
   int64_t cus = getChipInfo(chip).computeUnits;
   // (No blocks at all: a size gemm() refuses, but gemmParams answers for any.)
-  if (tiles >= cus || tiles <= 0)
+  if (tiles <= 0)
     return 1;
   int64_t bk = paramValue(p, "BK").value_or(32);
   if (bk <= 0) // an override the compiler refuses; nothing to split
     return 1;
   int64_t k = size.k + size.k % 2;
   int64_t nk = (k + bk - 1) / bk;
-  int64_t s = std::min(cus * workgroupsPerCu(chip, p) / tiles, nk / 4);
+  int64_t s = std::min({cus * workgroupsPerCu(chip, p) / tiles, k / kMinShareK, nk});
   uint64_t slice = uint64_t(size.m) * uint64_t(partialsStride(size.n)) * 4;
   s = std::min<int64_t>(s, int64_t(UINT32_MAX / std::max<uint64_t>(slice, 1)));
   return std::max<int64_t>(s, 1);
@@ -207,23 +211,36 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // TFLOPS on gfx950, 8.3 against 4.3 on gfx942; M=33 407.8 against 283.4
   // and 190.1 against 140.0; M=64 788.2 against 546.2 and 442.4 against
   // 269.9 (a 64x128 tile of 2 x 2 waves: 722.6 and 453.1).
+  //
+  // Split-K (splitKFor) fills the four BK=32 workgroups a gfx950 CU holds
+  // (4096 x 1280 x 8192, 320 tiles: 3 splits, 1358 TFLOPS against 805
+  // unsplit), so fewer tiles than CUs take BK=32 as well when K can be
+  // split (at least 2 x kMinShareK; 256 x 8192 x 28672: 8 splits, 1505,
+  // against 1178 with BK=128 and 2 splits); BK=128 where it cannot be (or
+  // SPLITK=1 is given).
   bool is950 = chip == Chip::gfx950;
   bool decode = size.m <= kDecodeRows;
+  // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
+  // kernel reads.
+  int64_t k = size.k + size.k % 2;
+  bool noSplit = llvm::any_of(overrides, [](const std::string &o) {
+    auto [key, value] = StringRef(o).split('=');
+    int64_t v;
+    return key.trim() == "SPLITK" && !value.trim().getAsInteger(10, v) && v <= 1;
+  });
+  bool splittable = !noSplit && k >= 2 * kMinShareK;
   std::vector<std::string> p = {"DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str()};
   if (decode)
     p.insert(p.end(), {"WM=32", "WN=32", "WGM=1", "WGN=4"});
   if (is950) {
     int64_t cus = getChipInfo(chip).computeUnits;
     int64_t tiles = ((size.m + 127) / 128) * ((size.n + 127) / 128);
-    if (tiles >= cus && !decode)
+    if ((tiles >= cus || splittable) && !decode)
       p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
     else if (!decode)
       p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
     else
       p.insert(p.end(), {"BK=128", "KS=64", "SWZ=16"});
-    // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
-    // kernel reads.
-    int64_t k = size.k + size.k % 2;
     bool wide = k % 8 == 0;
     p.push_back(wide ? "WIDE=1" : "WIDE=0");
     // With 16-byte DMA, no branch around the loop's second fetch

@@ -56,14 +56,15 @@ struct GemmSize {
 /// `chip` (DTYPE, OUT, WM, WN, BK, KS, PAD, SWZ, WIDE, FETCH_ALWAYS,
 /// HAS_BIAS, SPLITK), overrides applied. 128x128 workgroup tiles; gfx950:
 /// BK=32 (four workgroups per CU) when there are at least as many tiles as
-/// CUs, else BK=128, 16-byte DMA (and no branch around the loop's second
-/// fetch) when K is a multiple of 8. gfx942: BK=32 with 4-byte DMA.
-/// Decode (M <= 64): 32x128 tiles, one row of four 32x32 waves (WGM=1,
-/// WGN=4), the same BK. SPLITK (unless given): with fewer tiles than CUs,
-/// as many splits of K as the CUs hold workgroups of the tile in one round
-/// (by its LDS), at most one per 4 K blocks; with a split, OUT=f32 and
-/// HAS_BIAS=0 (the kernel stores partial sums; C's dtype and the bias are
-/// the reduction's). Overrides apply before the split is chosen.
+/// CUs or K can be split, else BK=128, 16-byte DMA (and no branch around
+/// the loop's second fetch) when K is a multiple of 8. gfx942: BK=32 with
+/// 4-byte DMA. Decode (M <= 64): 32x128 tiles, one row of four 32x32 waves
+/// (WGM=1, WGN=4), BK=128 (gfx942: 32). SPLITK (unless given): as many
+/// splits of K as the CUs hold workgroups of the tile in one round (by its
+/// LDS), so none when the tiles fill more than half of that, and at least
+/// 512 of K per split; with a split, OUT=f32 and HAS_BIAS=0 (the kernel
+/// stores partial sums; C's dtype and the bias are the reduction's).
+/// Overrides apply before the split is chosen.
 std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
                                     bool hasBias, GemmSize size,
                                     const std::vector<std::string> &overrides = {});

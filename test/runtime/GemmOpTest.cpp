@@ -152,14 +152,13 @@ std::vector<Case> cases() {
     all.push_back({chip, 3, 5, 1});                                             // K = 1
     all.push_back({chip, 129, 66, 97, DType::f16, DType::bf16, true, 101, 99, 70}); // odd K, odd strides, bias
     all.push_back({chip, 40, 72, 64, DType::bf16, DType::f32, false, 67, 0, 0});   // odd lda only
-    // Split-K as gemmParams picks it: one 128x128 tile, K = 4000 (gfx950:
-    // 32 blocks of 128 in 8 shares of 4, the last block short; gfx942: 125
-    // of 32 in 31 shares of 5, the last 6 empty), f32 partials summed by
-    // gemm_reduce.mlir. And the decode tile (32 x 128, M <= 64) with its
-    // split: M = 16 with a bias and a strided C (gfx942: 63 blocks in 15
-    // shares of 5, the last two empty); M = 1, f16 in and out (gfx942: 33
-    // blocks as 6 x 5, 3, 0); M = 33 with an odd K (packed first) and odd
-    // strides (gfx942: 87 blocks in 21 shares, the last 3 empty).
+    // Split-K as gemmParams picks it: one 128x128 tile, K = 4000 (125
+    // blocks of 32 in 7 shares of 18, the last 17 and short), f32 partials
+    // summed by gemm_reduce.mlir. And the decode tile (32 x 128, M <= 64)
+    // with its split: M = 16 with a bias and a strided C (3 shares; gfx950
+    // 16 blocks of 128 as 6, 6, 4); M = 1, f16 in and out (2 shares); M = 33
+    // with an odd K (packed first) and odd strides (5 shares; gfx950 22
+    // blocks as 5, 5, 5, 5, 2).
     all.push_back({chip, 100, 70, 4000});
     all.push_back({chip, 16, 200, 2000, DType::bf16, DType::bf16, true, 0, 0, 210});
     all.push_back({chip, 1, 300, 1032, DType::f16, DType::f16, true});
@@ -306,16 +305,18 @@ TEST(GemmParams, PerChipAndSize) {
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {8192, 8192, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1",
                "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
-  // 4096 x 1280: 320 tiles for 256 CUs, still the shared-CU choice.
+  // 4096 x 1280: 320 tiles, the shared-CU choice, K split 3 ways so that
+  // the 1024 workgroups four a CU hold are filled; the kernel stores f32
+  // partials without the bias.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {4096, 1280, 8192}),
-            (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1",
-               "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
-  // 256 x 8192: 128 tiles for 256 CUs: BK=128 (one workgroup per CU) and
-  // K split in two, the kernel storing f32 partials without the bias.
+            (V{"DTYPE=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1", "FETCH_ALWAYS=1",
+               "PAD=0", "SWZ=4", "SPLITK=3", "OUT=f32", "HAS_BIAS=0"}));
+  // 256 x 8192: 128 tiles for 256 CUs: the same tile, K split 8 ways.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672}),
-            (V{"DTYPE=bf16", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=1", "FETCH_ALWAYS=1",
-               "PAD=0", "SWZ=16", "SPLITK=2", "OUT=f32", "HAS_BIAS=0"}));
-  // SPLITK=1 given: no split, C's dtype and the bias in the kernel.
+            (V{"DTYPE=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1", "FETCH_ALWAYS=1",
+               "PAD=0", "SWZ=4", "SPLITK=8", "OUT=f32", "HAS_BIAS=0"}));
+  // SPLITK=1 given: no split (BK=128, one workgroup per CU, as without
+  // split-K), C's dtype and the bias in the kernel.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, true, {256, 8192, 28672},
                             {"SPLITK=1"}),
             (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=1",
@@ -334,11 +335,14 @@ TEST(GemmParams, PerChipAndSize) {
   EXPECT_FALSE(llvm::any_of(none, [](const std::string &p) {
     return llvm::StringRef(p).starts_with("SPLITK");
   }));
-  // Each share keeps at least 4 K blocks: K = 512 (4 blocks of 128) is
-  // not split.
-  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {64, 256, 512}),
+  // Each share keeps at least 512 of K: K = 1000 is not split, nor, on
+  // gfx950, moved off BK=128 (few tiles, no split: one workgroup per CU).
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {64, 256, 1000}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=32", "WN=32", "WGM=1", "WGN=4", "BK=128", "KS=64",
                "WIDE=1", "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=16"}));
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {200, 256, 1000}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=1",
+               "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=16"}));
   // K not a multiple of 8: the 4-byte DMA.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::f16, DType::f32, true, {100, 70, 52}),
             (V{"DTYPE=f16", "OUT=f32", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=0",
@@ -393,7 +397,8 @@ TEST(GemmParams, LaunchCapsTheSharedTile) {
   EXPECT_EQ(l.dynamicLdsBytes, 40960u - 32768u);
   EXPECT_EQ(l.grid.x, 64u);
   // BK=128 (64 KiB, two per CU already), gfx942, and eight-wave tiles: no cap.
-  V alone = ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672});
+  V alone = ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672},
+                            {"SPLITK=1"});
   EXPECT_EQ(ops::gemmLaunch(Chip::gfx950, alone, 256, 8192, 65536).dynamicLdsBytes, 0u);
   V g942 = ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {8192, 8192, 8192});
   EXPECT_EQ(ops::gemmLaunch(Chip::gfx942, g942, 8192, 8192, 32768).dynamicLdsBytes, 0u);
