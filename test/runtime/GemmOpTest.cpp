@@ -163,6 +163,10 @@ std::vector<Case> cases() {
     all.push_back({chip, 16, 200, 2000, DType::bf16, DType::bf16, true, 0, 0, 210});
     all.push_back({chip, 1, 300, 1032, DType::f16, DType::f16, true});
     all.push_back({chip, 33, 130, 2777, DType::bf16, DType::f32, true, 2779, 2781, 0});
+    // Rows of C in whole 4-element groups: the reduction's vector stores,
+    // f32 and bf16 (with a bias), next to a partial block of columns.
+    all.push_back({chip, 48, 512, 2048, DType::bf16, DType::f32});
+    all.push_back({chip, 20, 260, 1536, DType::bf16, DType::bf16, true, 0, 0, 264});
     // SPLITK given: shares of 4, 4, 2 blocks (gfx950: 1, 1, 1) with odd K
     // packed and a bias; 2 blocks of 32 (gfx950: 1 of 128) over 5 shares,
     // most of them empty.
