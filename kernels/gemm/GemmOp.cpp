@@ -207,10 +207,11 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // past M. One row of four 32x32 waves, 32x128 per workgroup, computes a
   // quarter of the 128x128 tile's products for the same columns, and
   // split-K (splitKFor) gives the CUs enough of them. On the model (whole
-  // replay, both with split-K) at N = K = 8192: M=1 20.5 against 8.6
-  // TFLOPS on gfx950, 8.3 against 4.3 on gfx942; M=33 407.8 against 283.4
-  // and 190.1 against 140.0; M=64 788.2 against 546.2 and 442.4 against
-  // 269.9 (a 64x128 tile of 2 x 2 waves: 722.6 and 453.1).
+  // replay, both with split-K) at N = K = 8192: M=1 20.5 against 9.9
+  // TFLOPS (128x128, BK=32, 16 splits) on gfx950, 8.3 against 4.3 on
+  // gfx942; M=33 407.8 against 316.8 and 190.1 against 140.0; M=64 788.2
+  // against 607.4 and 442.4 against 269.9 (a 64x128 tile of 2 x 2 waves:
+  // 722.6 and 453.1). BK=64 (16 and 8 splits) reads within 4% of BK=128.
   //
   // Split-K (splitKFor) fills the four BK=32 workgroups a gfx950 CU holds
   // (4096 x 1280 x 8192, 320 tiles: 3 splits, 1358 TFLOPS against 805
