@@ -90,6 +90,9 @@ struct ModelFigures {
   /// Instructions per MFMA in the hot loop, the MFMAs not counted.
   double otherPerMfma = 0;
   uint64_t tripCount = 0;
+  /// kcc's split-K GEMM: the reduction's launch, included in `seconds` and
+  /// `tflops` (the other figures are the GEMM kernel's).
+  double reduceSeconds = 0;
   /// The kernel's parameters (kcc) or code object (aiter).
   std::string what;
 };

@@ -142,11 +142,12 @@ Expected<Device &> emulatedDevice(Chip chip) {
 }
 
 /// An M x N x K GEMM with the tiles kcc::ops::gemm picks for a problem of
-/// `tilesFor`.
+/// `tilesFor`, K not split: the gate times the K loop of one launch, and
+/// a split's shares would be too short for its steady state.
 Expected<Figures> measureGemm(Chip chip, StringRef source, const ops::GemmSize &tilesFor,
                               int M, int N, int K) {
-  std::vector<std::string> params =
-      ops::gemmParams(chip, DType::bf16, DType::f32, /*hasBias=*/false, tilesFor);
+  std::vector<std::string> params = ops::gemmParams(chip, DType::bf16, DType::f32,
+                                                    /*hasBias=*/false, tilesFor, {"SPLITK=1"});
   auto hsaco = compile(chip, source, "gemm.mlir", params);
   if (!hsaco)
     return hsaco.takeError();

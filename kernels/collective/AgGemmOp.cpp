@@ -407,8 +407,10 @@ all_gather_then_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
   int64_t N = bt[0].rows;
   Jit &jit = options.jit ? *options.jit : Jit::shared();
   std::vector<std::string> copyParams = {"DTYPE=" + dtypeName(a.dtype).str()};
-  std::vector<std::string> gemmP = gemmParams(heap.device(0).chip(), a.dtype,
-                                              c[0].dtype, !bias.empty(), {a.rows, N, a.cols});
+  // One launch of the GEMM kernel per rank, writing C: K is not split
+  // (a split would need ops::gemm's partials and reduction).
+  std::vector<std::string> gemmP = gemmParams(heap.device(0).chip(), a.dtype, c[0].dtype,
+                                              !bias.empty(), {a.rows, N, a.cols}, {"SPLITK=1"});
   std::vector<Kernel> copies, gemms;
   for (unsigned r = 0; r < world; ++r) {
     Expected<Kernel> k = compileKernel(heap.device(r), jit, "ag_copy", "ag_copy",

@@ -19,6 +19,15 @@ namespace kcc::ops {
 
 /// What this file's errors name first.
 constexpr llvm::StringLiteral kComponent = "gemm";
+/// The columns of a row of C one gemm_reduce.mlir workgroup sums.
+constexpr int64_t kReduceCols = 256;
+/// The largest M that takes the decode tile (gemmParams).
+constexpr int64_t kDecodeRows = 64;
+/// The least K a split-K share runs. Each split writes and reads back an
+/// f32 partial per element of C, 8 bytes per 2 share-K FLOPs: at 512 that
+/// is 1 byte per 128 FLOPs, which caches absorb; shorter shares would also
+/// be mostly the loop's prologue and the store of the partials.
+constexpr int64_t kMinShareK = 512;
 namespace {
 
 std::string shapeText(const MatrixRef &m) {
@@ -146,6 +155,63 @@ bool usePingpong(Chip chip, int64_t tiles, int64_t tiles256, int64_t k) {
   return speedup * roundFill(tiles256, cus) >= roundFill(tiles, perCu128 * cus);
 }
 
+/// The workgroup's block of C and its waves, from the kernel's parameters
+/// (gemm.mlir's defaults where one is not given).
+struct GemmBlock {
+  int64_t bm, bn, waves;
+  explicit GemmBlock(const std::vector<std::string> &params) {
+    int64_t wgm = paramValue(params, "WGM").value_or(2);
+    int64_t wgn = paramValue(params, "WGN").value_or(2);
+    bm = paramValue(params, "WM").value_or(64) * wgm;
+    bn = paramValue(params, "WN").value_or(64) * wgn;
+    waves = wgm * wgn;
+  }
+};
+
+/// Elements between the rows of the split-K partials: a multiple of 4, so
+/// that gemm_reduce.mlir reads every lane's four with one aligned load.
+int64_t partialsStride(int64_t n) { return (n + 3) / 4 * 4; }
+
+/// The workgroups of the tile in `p` that one CU holds at once, as its LDS
+/// (two buffers of BM + BN rows of BK 16-bit elements) allows; gfx950's
+/// 128x128 tile at BK=32 is held to four (gemmLaunch).
+int64_t workgroupsPerCu(Chip chip, const std::vector<std::string> &p) {
+  GemmBlock block(p);
+  int64_t bk = paramValue(p, "BK").value_or(32), pad = paramValue(p, "PAD").value_or(0);
+  int64_t lds = 2 * (block.bm + block.bn) * (bk + pad) * 2;
+  int64_t n = lds > 0 ? std::max<int64_t>(getChipInfo(chip).ldsBytesPerCU / lds, 1) : 1;
+  if (chip == Chip::gfx950 && block.bm == 128 && block.bn == 128 && bk == 32)
+    n = std::min<int64_t>(n, 4);
+  return n;
+}
+
+/// How many workgroups split the K blocks of each block of C (SPLITK), for
+/// the tile in `p`: as many splits as the CUs hold workgroups of the tile
+/// in one round (gfx950 1x8192x8192 on the model, 32x128 tiles, two a CU:
+/// 4 splits 12.8 TFLOPS, 8 splits 20.5, 16 splits, two rounds, 16.0), so
+/// 1 when the blocks of C alone fill more than half of that; but no more
+/// than keep kMinShareK of K each and no more than the partials' 32-bit
+/// buffer range holds. The eight-wave PINGPONG loop does not split.
+int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
+  if (paramValue(p, "PINGPONG").value_or(0))
+    return 1;
+  GemmBlock block(p);
+  int64_t tiles = ((size.m + block.bm - 1) / block.bm) * ((size.n + block.bn - 1) / block.bn);
+  int64_t cus = getChipInfo(chip).computeUnits;
+  // (No blocks at all: a size gemm() refuses, but gemmParams answers for any.)
+  if (tiles <= 0)
+    return 1;
+  int64_t bk = paramValue(p, "BK").value_or(32);
+  if (bk <= 0) // an override the compiler refuses; nothing to split
+    return 1;
+  int64_t k = size.k + size.k % 2;
+  int64_t nk = (k + bk - 1) / bk;
+  int64_t s = std::min({cus * workgroupsPerCu(chip, p) / tiles, k / kMinShareK, nk});
+  uint64_t slice = uint64_t(size.m) * uint64_t(partialsStride(size.n)) * 4;
+  s = std::min<int64_t>(s, int64_t(UINT32_MAX / std::max<uint64_t>(slice, 1)));
+  return std::max<int64_t>(s, 1);
+}
+
 } // namespace
 
 std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias,
@@ -167,23 +233,54 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // 16-byte DMA (WIDE) needs K a multiple of 8. gfx942's 64 KiB of LDS
   // take 128x128 with BK=32 and the 4-byte DMA, software-pipelined in K
   // slices of 16.
+  //
+  // Decode (M <= kDecodeRows): a 128-row tile would multiply mostly rows
+  // past M. One row of four 32x32 waves, 32x128 per workgroup, computes a
+  // quarter of the 128x128 tile's products for the same columns, and
+  // split-K (splitKFor) gives the CUs enough of them. On the model (whole
+  // replay, both with split-K) at N = K = 8192: M=1 20.5 against 9.9
+  // TFLOPS (128x128, BK=32, 16 splits) on gfx950, 8.3 against 4.3 on
+  // gfx942; M=33 407.8 against 316.8 and 190.1 against 140.0; M=64 788.2
+  // against 607.4 and 442.4 against 269.9 (a 64x128 tile of 2 x 2 waves:
+  // 722.6 and 453.1). BK=64 (16 and 8 splits) reads within 4% of BK=128.
+  //
+  // Split-K (splitKFor) fills the four BK=32 workgroups a gfx950 CU holds
+  // (4096 x 1280 x 8192, 320 tiles: 3 splits, 1358 TFLOPS against 805
+  // unsplit), so fewer tiles than CUs take BK=32 as well when K can be
+  // split (at least 2 x kMinShareK; 256 x 8192 x 28672: 8 splits, 1505,
+  // against 1178 with BK=128 and 2 splits); BK=128 where it cannot be (or
+  // SPLITK=1 is given).
   bool is950 = chip == Chip::gfx950;
+  bool decode = size.m <= kDecodeRows;
+  // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
+  // kernel reads.
+  int64_t k = size.k + size.k % 2;
+  bool noSplit = llvm::any_of(overrides, [](const std::string &o) {
+    auto [key, value] = StringRef(o).split('=');
+    int64_t v;
+    return key.trim() == "SPLITK" && !value.trim().getAsInteger(10, v) && v <= 1;
+  });
+  bool splittable = !noSplit && k >= 2 * kMinShareK;
   std::vector<std::string> p = {"DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str()};
   int64_t cus = getChipInfo(chip).computeUnits;
   int64_t tiles = ((size.m + 127) / 128) * ((size.n + 127) / 128);
   int64_t tiles256 = ((size.m + 255) / 256) * ((size.n + 255) / 256);
-  // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
-  // kernel reads.
-  int64_t k = size.k + size.k % 2;
   bool wide = is950 && k % 8 == 0;
-  if (usePingpong(chip, tiles, tiles256, k))
+  if (decode) {
+    p.insert(p.end(), {"WM=32", "WN=32", "WGM=1", "WGN=4"});
+    if (is950)
+      p.insert(p.end(), {"BK=128", "KS=64", "SWZ=16"});
+    else
+      p.insert(p.end(), {"BK=32", "KS=16", "SWZ=4"});
+  } else if (usePingpong(chip, tiles, tiles256, k)) {
     p.insert(p.end(), {"WM=128", "WN=64", "WGM=2", "WGN=4", is950 ? "BK=64" : "BK=32",
                        is950 ? "KS=64" : "KS=32", is950 ? "SWZ=8" : "SWZ=4", "PINGPONG=1",
                        "WPS=2"});
-  else if (!is950 || tiles >= cus)
+  } else if (!is950 || tiles >= cus || splittable) {
     p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
-  else
+  } else {
     p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
+  }
   if (is950) {
     p.push_back(wide ? "WIDE=1" : "WIDE=0");
     // With 16-byte DMA, no branch around the loop's second fetch
@@ -234,23 +331,26 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
       set("RROWS", wm / 4);
     }
   }
+  // Split-K, unless given: see splitKFor. With a split the kernel stores
+  // f32 partial sums, which gemm_reduce.mlir sums, biases and converts.
+  bool splitGiven = llvm::any_of(overrides, [](const std::string &o) {
+    return StringRef(o).split('=').first.trim() == "SPLITK";
+  });
+  if (!splitGiven) {
+    int64_t s = splitKFor(chip, p, size);
+    if (s > 1)
+      p.push_back("SPLITK=" + std::to_string(s));
+  }
+  if (paramValue(p, "SPLITK").value_or(1) > 1) {
+    llvm::erase_if(p, [](const std::string &e) {
+      StringRef key = StringRef(e).split('=').first.trim();
+      return key == "OUT" || key == "HAS_BIAS";
+    });
+    p.push_back("OUT=f32");
+    p.push_back("HAS_BIAS=0");
+  }
   return p;
 }
-
-namespace {
-/// The workgroup's block of C and its waves, from the kernel's parameters
-/// (gemm.mlir's defaults where one is not given).
-struct GemmBlock {
-  int64_t bm, bn, waves;
-  explicit GemmBlock(const std::vector<std::string> &params) {
-    int64_t wgm = paramValue(params, "WGM").value_or(2);
-    int64_t wgn = paramValue(params, "WGN").value_or(2);
-    bm = paramValue(params, "WM").value_or(64) * wgm;
-    bn = paramValue(params, "WN").value_or(64) * wgn;
-    waves = wgm * wgn;
-  }
-};
-} // namespace
 
 Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
   if (paramValue(params, "WIDE").value_or(0) && kernelK % 8 != 0)
@@ -258,16 +358,25 @@ Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
                                      Twine(kernelK) + " (leave WIDE to the tile choice)");
   // PINGPONG splits the waves into two groups of one wave per SIMD each.
   GemmBlock block(params);
-  if (paramValue(params, "PINGPONG").value_or(0) && (block.waves < 2 || block.waves % 2 != 0))
+  bool pingpong = paramValue(params, "PINGPONG").value_or(0);
+  if (pingpong && (block.waves < 2 || block.waves % 2 != 0))
     return makeError(kComponent, "PINGPONG=1 splits the workgroup's waves into two groups: it "
                                  "needs an even number of waves, WGM x WGN = " +
                                      Twine(block.waves) + " (eight pair them on every SIMD)");
+  int64_t splits = paramValue(params, "SPLITK").value_or(1);
+  if (splits < 1)
+    return makeError(kComponent, "SPLITK=" + Twine(splits) +
+                                     " must be at least 1 (1: K is not split)");
+  if (splits > 1 && pingpong)
+    return makeError(kComponent, "SPLITK=" + Twine(splits) +
+                                     " needs the default K loop; PINGPONG=1 does not split K");
   return Error::success();
 }
 
 Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n) {
   GemmBlock block(params);
-  return Dim3(uint32_t((m + block.bm - 1) / block.bm), uint32_t((n + block.bn - 1) / block.bn));
+  return Dim3(uint32_t((m + block.bm - 1) / block.bm), uint32_t((n + block.bn - 1) / block.bn),
+              uint32_t(paramValue(params, "SPLITK").value_or(1)));
 }
 
 LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64_t m,
@@ -372,6 +481,14 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   int64_t kernelK = a.cols + a.cols % 2; // after packing (below)
   if (Error e = checkGemmParams(params, kernelK))
     return std::move(e);
+  int64_t splits = paramValue(params, "SPLITK").value_or(1);
+  // The partial sums of a split: [splits M, ldw] f32, one buffer resource.
+  int64_t ldw = partialsStride(bt.rows);
+  uint64_t partialBytes = uint64_t(splits) * uint64_t(a.rows) * uint64_t(ldw) * 4;
+  if (splits > 1 && partialBytes > UINT32_MAX)
+    return makeError(kComponent, "SPLITK=" + Twine(splits) + " needs " + Twine(partialBytes) +
+                                     " bytes of partial sums; the kernel reaches at most "
+                                     "4294967295 bytes of them");
   // An odd K, or an odd leading dimension of A or Bt, is not what the
   // kernel's 4-byte DMA can read: such operands are packed first (both of
   // them when K is odd, the zero column adding nothing to the products).
@@ -403,15 +520,89 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   LaunchConfig config = gemmLaunch(device.chip(), params, a.rows, bt.rows,
                                    kernel->info().groupSegmentFixedSize);
   config.stream = options.stream;
+  std::optional<Buffer> partials;
+  if (splits > 1) {
+    Expected<Buffer> w = Buffer::allocate(device, partialBytes);
+    if (!w)
+      return makeError(kComponent, "cannot allocate the " + Twine(partialBytes) +
+                                       " bytes of split-K partial sums: " +
+                                       toString(w.takeError()));
+    partials = std::move(*w);
+  }
   // Without a bias the kernel never reads the pointer, but the slot still
-  // takes a device address: A's is a valid one.
-  KernelArgValue biasArg = bias ? KernelArgValue(*bias->buffer)
-                                : KernelArgValue(*a.buffer);
+  // takes a device address: A's is a valid one. With a split the bias is
+  // the reduction's.
+  KernelArgValue biasArg = bias && !partials ? KernelArgValue(*bias->buffer)
+                                             : KernelArgValue(*a.buffer);
   std::vector<KernelArgValue> args = {
-      *ga.buffer,          *gb.buffer,          *c.buffer,
+      *ga.buffer,          *gb.buffer,          partials ? *partials : *c.buffer,
       biasArg,             int32_t(ga.rows),    int32_t(gb.rows),
       int32_t(ga.cols),    int32_t(ga.stride()), int32_t(gb.stride()),
-      int32_t(c.stride())};
+      int32_t(partials ? ldw : c.stride())};
+  Expected<LaunchResult> run = kernel->launch(config, args);
+  if (!run || !partials)
+    return run;
+  Expected<LaunchResult> reduced =
+      gemmReduce({*partials, DType::f32, splits * a.rows, bt.rows, ldw}, splits, c, bias, options);
+  if (!reduced)
+    return reduced.takeError();
+  // One result for the op: the two launches together.
+  LaunchResult both = *run;
+  if (both.deviceMilliseconds && reduced->deviceMilliseconds)
+    *both.deviceMilliseconds += *reduced->deviceMilliseconds;
+  if (both.waveInstructions && reduced->waveInstructions)
+    *both.waveInstructions += *reduced->waveInstructions;
+  both.workgroups += reduced->workgroups;
+  both.hostSeconds += reduced->hostSeconds;
+  return both;
+}
+
+Expected<LaunchResult> gemmReduce(const MatrixRef &partials, int64_t splits, const MatrixRef &c,
+                                  const std::optional<VectorRef> &bias,
+                                  const GemmOptions &options) {
+  if (!partials.buffer || !c.buffer || (bias && !bias->buffer))
+    return makeError(kComponent, "the split-K reduction needs the partials' and C's buffers"
+                                 " (and the bias's, if any)");
+  if (partials.dtype != DType::f32)
+    return makeError(kComponent, "the split-K partials are " + dtypeName(partials.dtype) +
+                                     "; they must be f32");
+  if (splits < 1 || partials.rows != splits * c.rows || partials.cols != c.cols)
+    return makeError(kComponent, "the split-K partials are " + shapeText(partials) +
+                                     "; expected " + Twine(splits) + " x " + Twine(c.rows) +
+                                     " rows of " + Twine(c.cols) + " (SPLITK x C's shape)");
+  if (partials.stride() % 4)
+    return makeError(kComponent, "the split-K partials' leading dimension " +
+                                     Twine(partials.stride()) +
+                                     " is not a multiple of 4 (16-byte aligned rows)");
+  if (Error e = checkMatrix("the split-K partials", partials, /*needEvenStride=*/false))
+    return std::move(e);
+  if (Error e = checkMatrix("C", c, /*needEvenStride=*/false))
+    return std::move(e);
+  if (bias && (bias->size != c.cols || !isIn(bias->dtype)))
+    return makeError(kComponent, "the split-K reduction's bias must be " + Twine(c.cols) +
+                                     " bf16 or f16 elements");
+  Device &device = c.buffer->device();
+  Jit &jit = options.jit ? *options.jit : Jit::shared();
+  std::vector<std::string> params = {
+      "DTYPE=" + (bias ? dtypeName(bias->dtype).str() : std::string("bf16")),
+      "OUT=" + dtypeName(c.dtype).str(), std::string("HAS_BIAS=") + (bias ? "1" : "0"),
+      "S=" + std::to_string(splits)};
+  Expected<Module> module = compileEmbeddedKernel(device, jit, "gemm_reduce", params);
+  if (!module)
+    return makeError(kComponent, "cannot compile the split-K reduction: " +
+                                     toString(module.takeError()));
+  Expected<Kernel> kernel = module->kernel("gemm_reduce");
+  if (!kernel)
+    return kernel.takeError();
+  LaunchConfig config;
+  config.grid = Dim3(uint32_t(c.rows), uint32_t((c.cols + kReduceCols - 1) / kReduceCols));
+  config.block = Dim3(64);
+  config.stream = options.stream;
+  KernelArgValue biasArg = bias ? KernelArgValue(*bias->buffer) : KernelArgValue(*c.buffer);
+  std::vector<KernelArgValue> args = {*partials.buffer, *c.buffer,
+                                      biasArg,          int32_t(c.rows),
+                                      int32_t(c.cols),  int32_t(partials.stride()),
+                                      int32_t(c.stride())};
   return kernel->launch(config, args);
 }
 

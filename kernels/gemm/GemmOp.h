@@ -12,6 +12,13 @@
 // message naming the operand, picks the kernel parameters for the device's
 // chip, compiles through the JIT (cached) and launches.
 //
+// Split-K: when the blocks of C are too few to give every CU one, gemm()
+// splits K over SPLITK workgroups per block (gemmParams says how many):
+// each stores the f32 partial sum of its share of K into a workspace it
+// allocates on the device, [SPLITK, M, N], and a second launch
+// (kernels/gemm/gemm_reduce.mlir, gemmReduce) sums the partials, adds the
+// bias and converts to C's dtype.
+//
 //===----------------------------------------------------------------------===//
 #ifndef KCC_KERNELS_GEMM_GEMMOP_H
 #define KCC_KERNELS_GEMM_GEMMOP_H
@@ -47,13 +54,20 @@ struct GemmSize {
 
 /// The kernel parameters gemm() uses for these dtypes and this size on
 /// `chip` (DTYPE, OUT, WM, WN, BK, KS, PAD, SWZ, WIDE, FETCH_ALWAYS,
-/// HAS_BIAS; WGM, WGN, PINGPONG, WPS for the eight-wave tile), overrides
-/// applied. The eight-wave 256x256 PINGPONG tile where its tiles fill the
-/// CUs' rounds about as well as 128x128 ones (K at least 512; gfx950: K a
-/// multiple of 8); else 128x128 workgroup tiles; gfx950: BK=32 (four
-/// workgroups per CU) when there are at least as many tiles as CUs, else
-/// BK=128, 16-byte DMA (and no branch around the loop's second fetch) when
-/// K is a multiple of 8. gfx942: BK=32 with 4-byte DMA.
+/// HAS_BIAS; WGM, WGN, PINGPONG, WPS for the eight-wave tile; SPLITK),
+/// overrides applied. The eight-wave 256x256 PINGPONG tile where its tiles
+/// fill the CUs' rounds about as well as 128x128 ones (K at least 512;
+/// gfx950: K a multiple of 8); else 128x128 workgroup tiles; gfx950: BK=32
+/// (four workgroups per CU) when there are at least as many tiles as CUs or
+/// K can be split, else BK=128, 16-byte DMA (and no branch around the
+/// loop's second fetch) when K is a multiple of 8. gfx942: BK=32 with
+/// 4-byte DMA. Decode (M <= 64): 32x128 tiles, one row of four 32x32 waves
+/// (WGM=1, WGN=4), BK=128 (gfx942: 32). SPLITK (unless given): as many
+/// splits of K as the CUs hold workgroups of the tile in one round (by its
+/// LDS), so none when the tiles fill more than half of that, and at least
+/// 512 of K per split; with a split, OUT=f32 and HAS_BIAS=0 (the kernel
+/// stores partial sums; C's dtype and the bias are the reduction's).
+/// Overrides apply before the split is chosen.
 std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
                                     bool hasBias, GemmSize size,
                                     const std::vector<std::string> &overrides = {});
@@ -64,7 +78,7 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
 llvm::Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK);
 
 /// The launch grid of the GEMM kernel compiled with `params` for C of
-/// m x n: one workgroup per (WGM WM) x (WGN WN) block.
+/// m x n: one workgroup per (WGM WM) x (WGN WN) block and split of K.
 Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n);
 
 /// How gemm() launches the kernel compiled with `params` on `chip` whose
@@ -80,10 +94,21 @@ llvm::Error checkGemm(const MatrixRef &a, const MatrixRef &bt,
                       const MatrixRef &c, const std::optional<VectorRef> &bias);
 
 /// Runs C = A * Bt^T (+ bias) on the operands' device and waits for it.
+/// With a split of K the result covers both launches (times, instructions
+/// and workgroups summed).
 llvm::Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
                                   const MatrixRef &c,
                                   const std::optional<VectorRef> &bias = std::nullopt,
                                   const GemmOptions &options = {});
+
+/// The second launch of a split-K gemm(), on its own (for benchmarks that
+/// time it): C = the sum of the `splits` f32 partials (+ bias), converted
+/// to C's dtype. `partials` is [splits C.rows, C.cols], slice s in rows
+/// s C.rows.., its leading dimension a multiple of 4.
+llvm::Expected<LaunchResult> gemmReduce(const MatrixRef &partials, int64_t splits,
+                                        const MatrixRef &c,
+                                        const std::optional<VectorRef> &bias = std::nullopt,
+                                        const GemmOptions &options = {});
 
 } // namespace ops
 } // namespace kcc

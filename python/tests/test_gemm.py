@@ -65,6 +65,9 @@ def test_numpy(emu):
 def test_params_override(emu):
     a = torch.ones(64, 32, dtype=torch.float16)
     b_t = torch.ones(64, 32, dtype=torch.float16)
-    c = kcc.ops.gemm(a, b_t, out_dtype=torch.float32, device=emu, params={"WM": 32, "WN": 32})
+    # M = 64 takes the decode tile (one row of four waves); the override
+    # names the whole wave grid.
+    c = kcc.ops.gemm(a, b_t, out_dtype=torch.float32, device=emu,
+                     params={"WM": 32, "WN": 32, "WGM": 2, "WGN": 2})
     assert torch.all(c == 32.0)
     assert kcc.last_launch().workgroups == 1  # one 64x64 workgroup tile

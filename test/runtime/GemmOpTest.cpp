@@ -24,6 +24,7 @@ struct Case {
   DType in = DType::bf16, out = DType::f32;
   bool bias = false;
   int lda = 0, ldb = 0, ldc = 0; // 0: packed
+  std::vector<std::string> params = {}; // overrides of the tile choice
 };
 
 std::string caseName(const Case &c) {
@@ -32,6 +33,9 @@ std::string caseName(const Case &c) {
                   dtypeName(c.in).str() + "_" + dtypeName(c.out).str();
   if (c.bias) s += "_bias";
   if (c.lda || c.ldb || c.ldc) s += "_strided";
+  for (const std::string &p : c.params)
+    for (char ch : p)
+      s += std::isalnum((unsigned char)ch) ? ch : '_';
   return s;
 }
 
@@ -89,6 +93,7 @@ TEST_P(GemmOpTest, MatchesReference) {
 
   ops::GemmOptions o;
   o.jit = s.jit.get();
+  o.params = c.params;
   std::optional<VectorRef> biasRef;
   if (c.bias)
     biasRef = VectorRef(dbias, c.in, c.N);
@@ -147,6 +152,26 @@ std::vector<Case> cases() {
     all.push_back({chip, 3, 5, 1});                                             // K = 1
     all.push_back({chip, 129, 66, 97, DType::f16, DType::bf16, true, 101, 99, 70}); // odd K, odd strides, bias
     all.push_back({chip, 40, 72, 64, DType::bf16, DType::f32, false, 67, 0, 0});   // odd lda only
+    // Split-K as gemmParams picks it: one 128x128 tile, K = 4000 (125
+    // blocks of 32 in 7 shares of 18, the last 17 and short), f32 partials
+    // summed by gemm_reduce.mlir. And the decode tile (32 x 128, M <= 64)
+    // with its split: M = 16 with a bias and a strided C (3 shares; gfx950
+    // 16 blocks of 128 as 6, 6, 4); M = 1, f16 in and out (2 shares); M = 33
+    // with an odd K (packed first) and odd strides (5 shares; gfx950 22
+    // blocks as 5, 5, 5, 5, 2).
+    all.push_back({chip, 100, 70, 4000});
+    all.push_back({chip, 16, 200, 2000, DType::bf16, DType::bf16, true, 0, 0, 210});
+    all.push_back({chip, 1, 300, 1032, DType::f16, DType::f16, true});
+    all.push_back({chip, 33, 130, 2777, DType::bf16, DType::f32, true, 2779, 2781, 0});
+    // Rows of C in whole 4-element groups: the reduction's vector stores,
+    // f32 and bf16 (with a bias), next to a partial block of columns.
+    all.push_back({chip, 48, 512, 2048, DType::bf16, DType::f32});
+    all.push_back({chip, 20, 260, 1536, DType::bf16, DType::bf16, true, 0, 0, 264});
+    // SPLITK given: shares of 4, 4, 2 blocks (gfx950: 1, 1, 1) with odd K
+    // packed and a bias; 2 blocks of 32 (gfx950: 1 of 128) over 5 shares,
+    // most of them empty.
+    all.push_back({chip, 70, 45, 301, DType::bf16, DType::bf16, true, 0, 0, 0, {"SPLITK=3"}});
+    all.push_back({chip, 40, 72, 64, DType::f16, DType::f32, false, 0, 0, 75, {"SPLITK=5"}});
   }
   return all;
 }
@@ -238,6 +263,33 @@ TEST_F(GemmOpErrors, BufferSizes) {
             "gemm: bias (48 bf16) needs 96 bytes; its buffer has 10");
 }
 
+TEST_F(GemmOpErrors, SplitK) {
+  opts.params = {"SPLITK=0"};
+  EXPECT_EQ(run(A(), B(), C()), "gemm: SPLITK=0 must be at least 1 (1: K is not split)");
+  opts.params = {"SPLITK=2", "PINGPONG=1"};
+  EXPECT_EQ(run(A(), B(), C()),
+            "gemm: SPLITK=2 needs the default K loop; PINGPONG=1 does not split K");
+  opts.params = {"SPLITK=2"};
+  EXPECT_EQ(run(A(), B(), C()), "(launched)");
+  // The reduction on its own checks what it is given.
+  std::vector<float> zeros(2 * 64 * 48);
+  Buffer w = llvm::cantFail(Buffer::fromHost(*d, zeros));
+  EXPECT_EQ(llvm::toString(ops::gemmReduce({w, DType::f32, 2 * 64, 46, 48}, 2, C(),
+                                           std::nullopt, opts)
+                               .takeError()),
+            "gemm: the split-K partials are 128x46; expected 2 x 64 rows of 48 (SPLITK x "
+            "C's shape)");
+  EXPECT_EQ(llvm::toString(ops::gemmReduce({w, DType::f32, 2 * 64, 48, 50}, 2, C(),
+                                           std::nullopt, opts)
+                               .takeError()),
+            "gemm: the split-K partials' leading dimension 50 is not a multiple of 4 "
+            "(16-byte aligned rows)");
+  EXPECT_EQ(llvm::toString(ops::gemmReduce({w, DType::bf16, 2 * 64, 48}, 2, C(),
+                                           std::nullopt, opts)
+                               .takeError()),
+            "gemm: the split-K partials are bf16; they must be f32");
+}
+
 TEST_F(GemmOpErrors, Devices) {
   EXPECT_EQ(run(A(), {*elsewhere, DType::bf16, 48, 32}, C()),
             "gemm: Bt is on emu:gfx942 but A is on emu:gfx950; all operands "
@@ -276,13 +328,43 @@ TEST(GemmParams, PerChipAndSize) {
   EXPECT_TRUE(llvm::is_contained(
       ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {3968, 4224, 4096}),
       "BK=32"));
-  // 4096 x 1280: 320 tiles for 256 CUs, still the shared-CU choice.
+  // 4096 x 1280: 320 tiles, the shared-CU choice, K split 3 ways so that
+  // the 1024 workgroups four a CU hold are filled; the kernel stores f32
+  // partials without the bias.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {4096, 1280, 8192}),
-            (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1",
-               "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
-  // 256 x 8192: 128 tiles for 256 CUs: BK=128, one workgroup per CU.
+            (V{"DTYPE=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1", "FETCH_ALWAYS=1",
+               "PAD=0", "SWZ=4", "SPLITK=3", "OUT=f32", "HAS_BIAS=0"}));
+  // 256 x 8192: 128 tiles for 256 CUs: the same tile, K split 8 ways.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672}),
+            (V{"DTYPE=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "WIDE=1", "FETCH_ALWAYS=1",
+               "PAD=0", "SWZ=4", "SPLITK=8", "OUT=f32", "HAS_BIAS=0"}));
+  // SPLITK=1 given: no split (BK=128, one workgroup per CU, as without
+  // split-K), C's dtype and the bias in the kernel.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, true, {256, 8192, 28672},
+                            {"SPLITK=1"}),
             (V{"DTYPE=bf16", "OUT=bf16", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=1",
+               "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=1", "SPLITK=1", "SWZ=16"}));
+  // Decode (M <= 64): 32x128 blocks of four 32x32 waves; K split as far
+  // as the CUs hold them in one round (gfx950: 64 blocks, two per CU: 8;
+  // gfx942, BK=32: three per CU, 912 / 64 = 14).
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {1, 8192, 8192}),
+            (V{"DTYPE=bf16", "WM=32", "WN=32", "WGM=1", "WGN=4", "BK=128", "KS=64", "WIDE=1",
+               "FETCH_ALWAYS=1", "PAD=0", "SWZ=16", "SPLITK=8", "OUT=f32", "HAS_BIAS=0"}));
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::f16, true, {16, 8192, 8192}),
+            (V{"DTYPE=f16", "WM=32", "WN=32", "WGM=1", "WGN=4", "BK=32", "KS=16", "PAD=0",
+               "SWZ=4", "SPLITK=14", "OUT=f32", "HAS_BIAS=0"}));
+  // A size gemm() refuses (no rows) still gets an answer, unsplit.
+  V none = ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {0, 8192, 8192});
+  EXPECT_FALSE(llvm::any_of(none, [](const std::string &p) {
+    return llvm::StringRef(p).starts_with("SPLITK");
+  }));
+  // Each share keeps at least 512 of K: K = 1000 is not split, nor, on
+  // gfx950, moved off BK=128 (few tiles, no split: one workgroup per CU).
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {64, 256, 1000}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=32", "WN=32", "WGM=1", "WGN=4", "BK=128", "KS=64",
+               "WIDE=1", "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=16"}));
+  EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {200, 256, 1000}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=1",
                "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=0", "SWZ=16"}));
   // K not a multiple of 8: the 4-byte DMA.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::f16, DType::f32, true, {100, 70, 52}),
@@ -304,12 +386,12 @@ TEST(GemmParams, PerChipAndSize) {
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "KS=64", "WIDE=1", "FETCH_ALWAYS=1",
                "PAD=0", "HAS_BIAS=0", "BK=32", "SWZ=4"}));
   // The register path needs WM = WN: with WM=32 alone it falls back to DMA.
-  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::bf16, true, {64, 64, 64},
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::bf16, true, {100, 64, 64},
                             {"WM=32", "REG=1"}),
             (V{"DTYPE=f16", "OUT=bf16", "WN=64", "BK=32", "KS=16", "HAS_BIAS=1", "WM=32",
                "SWZ=4", "REG=0", "PAD=0"}));
   // WM = WN = 32 with REG: 8 rows per wave.
-  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {64, 64, 64},
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {100, 64, 64},
                             {"WM=32", "WN=32", "REG=1"}),
             (V{"DTYPE=bf16", "OUT=f32", "BK=32", "KS=16", "PAD=0", "HAS_BIAS=0", "WM=32",
                "WN=32", "REG=1", "SWZ=4", "RROWS=8"}));
@@ -344,6 +426,12 @@ TEST(GemmParams, GridFollowsTheTile) {
   Dim3 eight = ops::gemmGrid({"WM=128", "WN=64", "WGM=2", "WGN=4"}, 8192, 1000);
   EXPECT_EQ(eight.x, 32u);
   EXPECT_EQ(eight.y, 4u);
+  EXPECT_EQ(eight.z, 1u);
+  // Split-K: one workgroup per block of C and share of K.
+  Dim3 split = ops::gemmGrid({"WM=32", "WN=32", "WGM=1", "WGN=4", "SPLITK=8"}, 16, 8192);
+  EXPECT_EQ(split.x, 1u);
+  EXPECT_EQ(split.y, 64u);
+  EXPECT_EQ(split.z, 8u);
 }
 
 TEST(GemmParams, LaunchCapsTheSharedTile) {
@@ -356,7 +444,8 @@ TEST(GemmParams, LaunchCapsTheSharedTile) {
   EXPECT_EQ(l.dynamicLdsBytes, 40960u - 32768u);
   EXPECT_EQ(l.grid.x, 64u);
   // BK=128 (64 KiB, two per CU already), gfx942, and eight-wave tiles: no cap.
-  V alone = ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672});
+  V alone = ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672},
+                            {"SPLITK=1"});
   EXPECT_EQ(ops::gemmLaunch(Chip::gfx950, alone, 256, 8192, 65536).dynamicLdsBytes, 0u);
   V g942 = ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {8192, 8192, 8192});
   EXPECT_EQ(ops::gemmLaunch(Chip::gfx942, g942, 8192, 8192, 32768).dynamicLdsBytes, 0u);
