@@ -41,22 +41,21 @@ Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
   bool kFromAcc = false, kWide = false, haveShape = false;
   while (succeeded(parser.parseOptionalComma())) {
     loc = parser.getCurrentLocation();
-    if (succeeded(parser.parseOptionalKeyword("k_from_acc"))) {
-      if (kFromAcc) {
-        parser.emitError(loc, "'k_from_acc' given twice");
+    // The orders of K, by keyword, each at most once.
+    bool flagged = false;
+    for (auto [name, seen] : {std::pair<StringRef, bool *>{"k_from_acc", &kFromAcc},
+                              std::pair<StringRef, bool *>{"k_wide", &kWide}}) {
+      if (failed(parser.parseOptionalKeyword(name)))
+        continue;
+      if (*seen) {
+        parser.emitError(loc, "'") << name << "' given twice";
         return {};
       }
-      kFromAcc = true;
-      continue;
+      *seen = flagged = true;
+      break;
     }
-    if (succeeded(parser.parseOptionalKeyword("k_wide"))) {
-      if (kWide) {
-        parser.emitError(loc, "'k_wide' given twice");
-        return {};
-      }
-      kWide = true;
+    if (flagged)
       continue;
-    }
     if (kFromAcc || kWide) {
       parser.emitError(loc, "the MFMA shape comes before 'k_from_acc' and 'k_wide'");
       return {};
