@@ -132,27 +132,56 @@ double roundFill(int64_t tiles, int64_t slots) {
   return double(tiles) / double(rounds * slots);
 }
 
-/// Whether the eight-wave 256x256 PINGPONG tile beats the 128x128 one.
-/// Each tile's time goes with the rounds its workgroups take, so with the
-/// fraction of its rounds' CU slots it fills (the 128x128 tile's
-/// workgroups four to a gfx950 CU, two to a gfx942 one) times its speed
-/// where both fill every slot, measured with gemm_bench on the calibrated
-/// model: gfx950 8192^3 1597.5 against 1560.5 TFLOPS (1.024); gfx942
-/// 16384x8192x8192, 96% filled by both, 773.3 against 711.4 (1.087). With
-/// far fewer tiles than CUs the 128x128 tile's workgroups run faster than
-/// in the steady state (gfx950 4096x1280x8192, 80 256x256 tiles for 256
-/// CUs: 804.6 against 499.2), so PINGPONG needs tiles for three quarters
-/// of the CUs. gfx950's PINGPONG takes the 16-byte DMA (K a multiple of
-/// 8); its prologue is a whole block, so K below 512 keeps the smaller
-/// tile.
-bool usePingpong(Chip chip, int64_t tiles, int64_t tiles256, int64_t k) {
+/// An eight-wave PINGPONG tile: its waves' blocks and grid, and its speed
+/// where it and the 128x128 tile both fill every CU slot of their rounds,
+/// relative to the 128x128 tile's.
+struct PingpongTile {
+  int64_t wm, wn, wgm, wgn;
+  double speed;
+  int64_t rows() const { return wm * wgm; }
+  int64_t cols() const { return wn * wgn; }
+};
+
+/// The PINGPONG tile ops::gemm takes, if one beats the 128x128 tile. Each
+/// tile's time goes with the rounds its workgroups take, so a tile scores
+/// the fraction of its rounds' CU slots it fills (the 128x128 tile's
+/// workgroups four to a gfx950 CU, two to a gfx942 one; a PINGPONG
+/// workgroup has a CU to itself) times its speed at equal fill, measured
+/// with gemm_bench on the calibrated model: gfx950 256x256 at 8192^3
+/// 1597.5 against 1560.5 TFLOPS (1.024; its 256x128, 1560.7, does not
+/// pay); gfx942 at 16384x8192x8192, both 96% filled, 256x256 773.3 against
+/// 711.4 (1.087), and at 8192^3, 96% filled by both, 256x128 734.8 against
+/// 711.4 (1.033; 256x256 fills only 84% there). With far fewer tiles than
+/// CUs the 128x128 tile's workgroups run faster than in the steady state
+/// (gfx950 4096x1280x8192, 80 256x256 tiles for 256 CUs: 804.6 against
+/// 499.2), so a PINGPONG tile needs tiles for three quarters of the CUs.
+/// gfx950's PINGPONG takes the 16-byte DMA (K a multiple of 8); its
+/// prologue is a whole block, so K below 512 keeps the smaller tile.
+std::optional<PingpongTile> pickPingpong(Chip chip, GemmSize size, int64_t k) {
   bool is950 = chip == Chip::gfx950;
   int64_t cus = getChipInfo(chip).computeUnits;
-  if (k < 512 || (is950 && k % 8 != 0) || 4 * tiles256 < 3 * cus)
-    return false;
-  double speedup = is950 ? 1.024 : 1.087;
+  if (k < 512 || (is950 && k % 8 != 0))
+    return std::nullopt;
+  auto tilesOf = [&](int64_t rows, int64_t cols) {
+    return ((size.m + rows - 1) / rows) * ((size.n + cols - 1) / cols);
+  };
+  std::vector<PingpongTile> candidates = {{128, 64, 2, 4, is950 ? 1.024 : 1.087}};
+  if (!is950)
+    candidates.push_back({64, 64, 4, 2, 1.033});
   int64_t perCu128 = is950 ? 4 : 2;
-  return speedup * roundFill(tiles256, cus) >= roundFill(tiles, perCu128 * cus);
+  double best = roundFill(tilesOf(128, 128), perCu128 * cus);
+  std::optional<PingpongTile> pick;
+  for (const PingpongTile &t : candidates) {
+    int64_t tiles = tilesOf(t.rows(), t.cols());
+    if (4 * tiles < 3 * cus)
+      continue;
+    double score = t.speed * roundFill(tiles, cus);
+    if (score >= best) {
+      best = score;
+      pick = t;
+    }
+  }
+  return pick;
 }
 
 /// The workgroup's block of C and its waves, from the kernel's parameters
@@ -222,7 +251,7 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // contiguously, so only a swizzle keeps the MFMA operand reads free of
   // bank conflicts for any row length.
   //
-  // Large shapes take the eight-wave 256x256 PINGPONG tile (usePingpong);
+  // Large shapes take an eight-wave PINGPONG tile (pickPingpong);
   // else, on gfx950, 128x128 workgroup tiles (64x64 per wave). With at least as
   // many tiles as CUs they take BK=32 (K slices of 16): 32 KiB of LDS each,
   // so four workgroups share a CU and one's waits hide under the others'
@@ -264,7 +293,6 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   std::vector<std::string> p = {"DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str()};
   int64_t cus = getChipInfo(chip).computeUnits;
   int64_t tiles = ((size.m + 127) / 128) * ((size.n + 127) / 128);
-  int64_t tiles256 = ((size.m + 255) / 256) * ((size.n + 255) / 256);
   bool wide = is950 && k % 8 == 0;
   if (decode) {
     p.insert(p.end(), {"WM=32", "WN=32", "WGM=1", "WGN=4"});
@@ -272,10 +300,11 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
       p.insert(p.end(), {"BK=128", "KS=64", "SWZ=16"});
     else
       p.insert(p.end(), {"BK=32", "KS=16", "SWZ=4"});
-  } else if (usePingpong(chip, tiles, tiles256, k)) {
-    p.insert(p.end(), {"WM=128", "WN=64", "WGM=2", "WGN=4", is950 ? "BK=64" : "BK=32",
-                       is950 ? "KS=64" : "KS=32", is950 ? "SWZ=8" : "SWZ=4", "PINGPONG=1",
-                       "WPS=2"});
+  } else if (std::optional<PingpongTile> t = pickPingpong(chip, size, k)) {
+    auto num = [](StringRef key, int64_t v) { return (key + "=" + Twine(v)).str(); };
+    p.insert(p.end(), {num("WM", t->wm), num("WN", t->wn), num("WGM", t->wgm),
+                       num("WGN", t->wgn), is950 ? "BK=64" : "BK=32", is950 ? "KS=64" : "KS=32",
+                       is950 ? "SWZ=8" : "SWZ=4", "PINGPONG=1", "WPS=2"});
   } else if (!is950 || tiles >= cus || splittable) {
     p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
   } else {

@@ -370,11 +370,16 @@ TEST(GemmParams, PerChipAndSize) {
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::f16, DType::f32, true, {100, 70, 52}),
             (V{"DTYPE=f16", "OUT=f32", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=0",
                "PAD=0", "HAS_BIAS=1", "SWZ=16"}));
-  // gfx942 at 8192^2: 128x128, 4-byte DMA, rows of 32 swizzled over 4
-  // (1024 256x256 tiles would fill 304 CUs 84% over four rounds, 4096
-  // 128x128 ones two to a CU 96% over seven). At 16384 x 8192 (2048 and
-  // 8192 tiles, both 96%) the PINGPONG tile, BK=32 (64 KiB of LDS).
+  // gfx942 at 8192^2: the 256x128 PINGPONG tile (4 x 2 waves of 64x64),
+  // 4-byte DMA, rows of 32 swizzled over 4: its 2048 tiles fill 304 CUs 96%
+  // over seven rounds, as the 128x128 tile's 4096 two to a CU do, where
+  // 1024 256x256 tiles would fill them 84% over four. At 16384 x 8192 (2048
+  // 256x256 tiles, 96%) the 256x256 one, BK=32 (64 KiB of LDS). Below
+  // three quarters of the CUs' worth of tiles, the 128x128 tile.
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {8192, 8192, 8192}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
+               "PINGPONG=1", "WPS=2", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {4096, 1280, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=32", "KS=16", "PAD=0",
                "HAS_BIAS=0", "SWZ=4"}));
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {16384, 8192, 8192}),
@@ -447,8 +452,8 @@ TEST(GemmParams, LaunchCapsTheSharedTile) {
   V alone = ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {256, 8192, 28672},
                             {"SPLITK=1"});
   EXPECT_EQ(ops::gemmLaunch(Chip::gfx950, alone, 256, 8192, 65536).dynamicLdsBytes, 0u);
-  V g942 = ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {8192, 8192, 8192});
-  EXPECT_EQ(ops::gemmLaunch(Chip::gfx942, g942, 8192, 8192, 32768).dynamicLdsBytes, 0u);
+  V g942 = ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {4096, 1280, 8192});
+  EXPECT_EQ(ops::gemmLaunch(Chip::gfx942, g942, 4096, 1280, 32768).dynamicLdsBytes, 0u);
   LaunchConfig eight = ops::gemmLaunch(
       Chip::gfx950, {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64"}, 8192, 8192, 131072);
   EXPECT_EQ(eight.block.x, 512u);
