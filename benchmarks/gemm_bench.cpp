@@ -60,9 +60,10 @@ int main(int argc, char **argv) {
   bool check = false, shapesGiven = false;
   std::vector<bench::GemmShape> shapes = {
       {8192, 8192, 8192}, {4096, 4096, 4096},  // square
-      {16384, 8192, 8192},                      // large prefill
+      {16384, 8192, 8192}, {2048, 8192, 8192},  // prefill, large and short
       {4096, 1280, 8192}, {4096, 28672, 8192}, // llama-70B QKV (TP8), up-proj
-      {1, 8192, 8192}, {16, 8192, 8192}, {256, 8192, 28672}, // decode
+      {4096, 8192, 28672},                      // llama-70B down-proj
+      {1, 8192, 8192}, {16, 8192, 8192}, {64, 8192, 8192}, {256, 8192, 28672}, // decode
   };
   for (int i = 1; i < argc; ++i) {
     StringRef a = argv[i];
