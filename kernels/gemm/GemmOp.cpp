@@ -138,6 +138,7 @@ double roundFill(int64_t tiles, int64_t slots) {
 struct PingpongTile {
   int64_t wm, wn, wgm, wgn;
   double speed;
+  bool ppreg; // the blocks through registers (PPREG), not by LDS DMA
   int64_t rows() const { return wm * wgm; }
   int64_t cols() const { return wn * wgn; }
 };
@@ -149,9 +150,11 @@ struct PingpongTile {
 /// workgroup has a CU to itself) times its speed at equal fill, measured
 /// with gemm_bench on the calibrated model: gfx950 256x256 at 8192^3
 /// 1597.5 against 1560.5 TFLOPS (1.024; its 256x128, 1560.7, does not
-/// pay); gfx942 at 16384x8192x8192, both 96% filled, 256x256 773.3 against
-/// 711.4 (1.087), and at 8192^3, 96% filled by both, 256x128 734.8 against
-/// 711.4 (1.033; 256x256 fills only 84% there). With far fewer tiles than
+/// pay); gfx942, whose 4-byte LDS DMA costs each line an M0 write, moves
+/// the blocks through registers (PPREG): at 16384x8192x8192, both 96%
+/// filled, 256x256 790.0 against 711.4 (1.110; with the DMA 773.3), and at
+/// 8192^3, 96% filled by both, 256x128 788.3, 97.5% MFMA busy, against
+/// 711.4 (1.108; with the DMA 734.8; 256x256 fills only 84% there). With far fewer tiles than
 /// CUs the 128x128 tile's workgroups run faster than in the steady state
 /// (gfx950 4096x1280x8192, 80 256x256 tiles for 256 CUs: 804.6 against
 /// 499.2), so a PINGPONG tile needs tiles for three quarters of the CUs.
@@ -165,9 +168,9 @@ std::optional<PingpongTile> pickPingpong(Chip chip, GemmSize size, int64_t k) {
   auto tilesOf = [&](int64_t rows, int64_t cols) {
     return ((size.m + rows - 1) / rows) * ((size.n + cols - 1) / cols);
   };
-  std::vector<PingpongTile> candidates = {{128, 64, 2, 4, is950 ? 1.024 : 1.087}};
+  std::vector<PingpongTile> candidates = {{128, 64, 2, 4, is950 ? 1.024 : 1.110, !is950}};
   if (!is950)
-    candidates.push_back({64, 64, 4, 2, 1.033});
+    candidates.push_back({64, 64, 4, 2, 1.108, true});
   int64_t perCu128 = is950 ? 4 : 2;
   double best = roundFill(tilesOf(128, 128), perCu128 * cus);
   std::optional<PingpongTile> pick;
@@ -305,6 +308,8 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
     p.insert(p.end(), {num("WM", t->wm), num("WN", t->wn), num("WGM", t->wgm),
                        num("WGN", t->wgn), is950 ? "BK=64" : "BK=32", is950 ? "KS=64" : "KS=32",
                        is950 ? "SWZ=8" : "SWZ=4", "PINGPONG=1", "WPS=2"});
+    if (t->ppreg)
+      p.push_back("PPREG=1");
   } else if (!is950 || tiles >= cus || splittable) {
     p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
   } else {
@@ -360,6 +365,29 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
       set("RROWS", wm / 4);
     }
   }
+  // PPREG belongs to the PINGPONG loop: an override of PINGPONG=0 takes
+  // the choice's PPREG with it (one given explicitly stays, and is refused
+  // by checkGemmParams).
+  bool ppregGiven = llvm::any_of(overrides, [](const std::string &o) {
+    return StringRef(o).split('=').first.trim() == "PPREG";
+  });
+  if (!ppregGiven && !paramValue(p, "PINGPONG").value_or(0))
+    llvm::erase_if(p, [](const std::string &e) {
+      StringRef key = StringRef(e).split('=').first;
+      return key == "PPREG" || key == "RA" || key == "RB";
+    });
+  // PPREG moves each wave's share of a block, BM / waves rows of A and
+  // BN / waves of Bt (gemm.mlir's RA, RB).
+  if (paramValue(p, "PPREG").value_or(0)) {
+    GemmBlock block(p);
+    for (auto [key, rows] : {std::pair<StringRef, int64_t>{"RA", block.bm},
+                             std::pair<StringRef, int64_t>{"RB", block.bn}}) {
+      llvm::erase_if(p, [&](const std::string &e) {
+        return StringRef(e).split('=').first == key;
+      });
+      p.push_back((key + "=" + Twine(rows / std::max<int64_t>(1, block.waves))).str());
+    }
+  }
   // Split-K, unless given: see splitKFor. With a split the kernel stores
   // f32 partial sums, which gemm_reduce.mlir sums, biases and converts.
   bool splitGiven = llvm::any_of(overrides, [](const std::string &o) {
@@ -392,6 +420,20 @@ Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
     return makeError(kComponent, "PINGPONG=1 splits the workgroup's waves into two groups: it "
                                  "needs an even number of waves, WGM x WGN = " +
                                      Twine(block.waves) + " (eight pair them on every SIMD)");
+  // PPREG: each wave moves BM / waves rows of A and BN / waves of Bt, in
+  // layouts of 16 rows.
+  if (paramValue(params, "PPREG").value_or(0)) {
+    if (!pingpong)
+      return makeError(kComponent, "PPREG=1 moves the blocks of the PINGPONG loop; it needs "
+                                   "PINGPONG=1");
+    int64_t bk = paramValue(params, "BK").value_or(32);
+    if (block.bm % (16 * block.waves) || block.bn % (16 * block.waves) || bk % 32)
+      return makeError(kComponent, "PPREG=1 gives each of the " + Twine(block.waves) +
+                                       " waves 16-row groups of the " + Twine(block.bm) + "x" +
+                                       Twine(block.bn) + " block and 32-column groups of BK=" +
+                                       Twine(bk) + ": BM and BN must be multiples of 16 x " +
+                                       Twine(block.waves) + ", BK of 32");
+  }
   int64_t splits = paramValue(params, "SPLITK").value_or(1);
   if (splits < 1)
     return makeError(kComponent, "SPLITK=" + Twine(splits) +

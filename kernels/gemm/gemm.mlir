@@ -38,7 +38,11 @@
 // (the waves in two groups one barrier apart, see @pingpong_block: with
 // eight waves every SIMD holds one of each, and its matrix pipe is fed by
 // one while the other reads; a wave holds a whole K block of operands in
-// registers, so KS plays no part; WPS = 2 for eight waves), WPS (waves per SIMD that
+// registers, so KS plays no part; WPS = 2 for eight waves), PPREG (with
+// PINGPONG: every wave moves its share of the blocks, RA = BM / waves rows
+// of A and RB = BN / waves of Bt, through registers instead of LDS DMA,
+// see @ppreg_block: gfx942, whose DMA moves 4 bytes a lane; RA and RB
+// multiples of 16, BK = 32), WPS (waves per SIMD that
 // the register allocation must allow), SPLITK (the K blocks split over
 // that many workgroups per block of C, for problems whose blocks of C are
 // too few to fill the CUs: workgroup z = program_id 2 runs blocks
@@ -68,6 +72,9 @@ tile.param_decl @SWZ : i64 = 0
 tile.param_decl @KS : i64 = 32
 tile.param_decl @FETCH_ALWAYS : i1 = false
 tile.param_decl @PINGPONG : i1 = false
+tile.param_decl @PPREG : i1 = false
+tile.param_decl @RA : i64 = 32
+tile.param_decl @RB : i64 = 16
 tile.param_decl @SPLITK : i64 = 1
 
 // The operands' buffers, their LDS tiles (one K block of the workgroup's
@@ -81,6 +88,10 @@ tile.param_decl @SPLITK : i64 = 1
 !fb = !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
 !fba = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
 !fbb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
+// PPREG: a wave's share of one K block of A (RA rows) and of Bt (RB rows),
+// 16 bytes a lane (BK = 32: 4 lanes a row).
+!sa = !tile.tile<[RA, BK], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [16, 4]>>
+!sb = !tile.tile<[RB, BK], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [16, 4]>>
 
 // With REG each wave moves two runs of RROWS (= WM / 4 = WN / 4) rows of
 // each buffer through registers (rows r.. and WM + r..), pairs of elements
@@ -300,6 +311,116 @@ func.func private @pingpong_loop(%abuf: !buf, %bbuf: !buf, %a0: !la, %b0: !lb, %
   return %acc : !acc
 }
 
+// PPREG: this wave's share of K block `kb` (rows w RA.. of the
+// workgroup's A rows, w RB.. of its Bt rows), from memory into registers;
+// zeros past M, N and K.
+func.func private @ppreg_load(%abuf: !buf, %bbuf: !buf, %kb: index, %m0: index, %n0: index,
+                              %M: index, %N: index, %K: index, %lda: index, %ldb: index)
+    -> (!sa, !sb) {
+  %bk = tile.param @BK : index
+  %rav = tile.param @RA : index
+  %rbv = tile.param @RB : index
+  %wave = tile.wave_id
+  %k0 = arith.muli %kb, %bk : index
+  %wa = arith.muli %wave, %rav : index
+  %wb = arith.muli %wave, %rbv : index
+  %ma = arith.addi %m0, %wa : index
+  %nb = arith.addi %n0, %wb : index
+  // Blocks wholly inside A and Bt (all but the edges) load without the
+  // bounds' compares and selects.
+  %bm = tile.param @BM : index
+  %bn = tile.param @BN : index
+  %mend = arith.addi %m0, %bm : index
+  %nend = arith.addi %n0, %bn : index
+  %kend = arith.addi %k0, %bk : index
+  %m_in = arith.cmpi ule, %mend, %M : index
+  %n_in = arith.cmpi ule, %nend, %N : index
+  %k_in = arith.cmpi ule, %kend, %K : index
+  %mn_in = arith.andi %m_in, %n_in : i1
+  %inside = arith.andi %mn_in, %k_in : i1
+  %a, %b = scf.if %inside -> (!sa, !sb) {
+    %x = tile.load %abuf[%ma, %k0] stride %lda : !buf -> !sa
+    %y = tile.load %bbuf[%nb, %k0] stride %ldb : !buf -> !sb
+    scf.yield %x, %y : !sa, !sb
+  } else {
+    %x = tile.load %abuf[%ma, %k0] stride %lda bounds %M, %K : !buf -> !sa
+    %y = tile.load %bbuf[%nb, %k0] stride %ldb bounds %N, %K : !buf -> !sb
+    scf.yield %x, %y : !sa, !sb
+  }
+  return %a, %b : !sa, !sb
+}
+
+// PPREG: stores this wave's share (see @ppreg_load) into a buffer.
+func.func private @ppreg_store(%a: !sa, %b: !sb, %lds_a: !la, %lds_b: !lb) {
+  %c0 = arith.constant 0 : index
+  %rav = tile.param @RA : index
+  %rbv = tile.param @RB : index
+  %wave = tile.wave_id
+  %wa = arith.muli %wave, %rav : index
+  %wb = arith.muli %wave, %rbv : index
+  tile.lds_store %a, %lds_a[%c0][%wa, %c0] : !sa, !la
+  tile.lds_store %b, %lds_b[%c0][%wb, %c0] : !sb, !lb
+  return
+}
+
+// PINGPONG with PPREG (gfx942, whose LDS DMA moves 4 bytes a lane, each
+// line with its M0 write): every wave moves its share of the blocks
+// through registers instead, 16 bytes a lane. In its memory phase a wave
+// stores the share of block `f` it loaded one block ago into the next
+// buffer (free, as for the DMA), starts loading its share of block f + 1,
+// and reads its operands; both groups do, one phase apart, and the
+// leading group reads block f two phases after the lagging group stored
+// its share (one barrier at least between). Nothing waits for memory but
+// the stores, a block after their loads; neither barrier needs a fence.
+func.func private @ppreg_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b: !lb, %next_a: !la, %next_b: !lb,
+                               %f: index, %m0: index, %n0: index,
+                               %M: index, %N: index, %K: index, %lda: index, %ldb: index,
+                               %ra: index, %rb: index, %acc: !acc, %sa: !sa, %sb: !sb)
+    -> (!acc, !sa, !sb) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  func.call @ppreg_store(%sa, %sb, %next_a, %next_b) : (!sa, !sb, !la, !lb) -> ()
+  %f1 = arith.addi %f, %c1 : index
+  %na, %nb = func.call @ppreg_load(%abuf, %bbuf, %f1, %m0, %n0, %M, %N, %K, %lda, %ldb)
+      : (!buf, !buf, index, index, index, index, index, index, index, index) -> (!sa, !sb)
+  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] : !la -> !fba
+  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] transpose : !lb -> !fbb
+  // The stores and reads are done before the barrier: after it others
+  // read what this wave stored, and the buffer read may be refilled.
+  tile.wait lgkmcnt(0)
+  tile.sched_barrier []
+  tile.barrier unfenced
+  tile.sched_barrier []
+  %out = tile.mma %fa, %fb, %acc : !fba, !fbb -> !acc
+  tile.sched_barrier []
+  tile.barrier unfenced
+  tile.sched_barrier []
+  return %out, %na, %nb : !acc, !sa, !sb
+}
+
+// PPREG: the K loop (see @pingpong_loop), each wave's share of block 1
+// loaded first.
+func.func private @ppreg_loop(%abuf: !buf, %bbuf: !buf, %a0: !la, %b0: !lb, %a1: !la, %b1: !lb,
+                              %kpairs: index, %m0: index, %n0: index,
+                              %M: index, %N: index, %K: index, %lda: index, %ldb: index,
+                              %ra: index, %rb: index, %acc0: !acc) -> !acc {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %sa0, %sb0 = func.call @ppreg_load(%abuf, %bbuf, %c1, %m0, %n0, %M, %N, %K, %lda, %ldb)
+      : (!buf, !buf, index, index, index, index, index, index, index, index) -> (!sa, !sb)
+  %r:3 = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0, %sa = %sa0, %sb = %sb0) -> (!acc, !sa, !sb) {
+    %k1 = arith.addi %k, %c1 : index
+    %k2 = arith.addi %k, %c2 : index
+    %x:3 = func.call @ppreg_block(%abuf, %bbuf, %a0, %b0, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %acc_i, %sa, %sb)
+        : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, !acc, !sa, !sb) -> (!acc, !sa, !sb)
+    %y:3 = func.call @ppreg_block(%abuf, %bbuf, %a1, %b1, %a0, %b0, %k2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %x#0, %x#1, %x#2)
+        : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, !acc, !sa, !sb) -> (!acc, !sa, !sb)
+    scf.yield %y#0, %y#1, %y#2 : !acc, !sa, !sb
+  }
+  return %r#0 : !acc
+}
+
 func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<"DTYPE">>,
                 %c: !tile.ptr<!tile.dtype<"OUT">>, %bias: !tile.ptr<!tile.dtype<"DTYPE">>,
                 %M: index, %N: index, %K: index,
@@ -403,9 +524,17 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %kpairs2 = arith.muli %npairs2, %c2 : index
   %acc = scf.if %pingpong -> (!acc) {
     %lagging = arith.cmpi uge, %wave, %half : index
+    %ppreg = tile.param @PPREG : i1
     %r = tile.stagger %lagging -> (!acc) {
-      %x = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kpairs2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc0)
-          : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
+      %x = scf.if %ppreg -> (!acc) {
+        %y = func.call @ppreg_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kpairs2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %acc0)
+            : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, !acc) -> !acc
+        scf.yield %y : !acc
+      } else {
+        %y = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kpairs2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc0)
+            : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
+        scf.yield %y : !acc
+      }
       tile.yield %x : !acc
     }
     scf.yield %r : !acc

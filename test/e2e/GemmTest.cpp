@@ -287,6 +287,19 @@ std::vector<Case> cases() {
                   "WPS=2"}});
   all.push_back({Chip::gfx942, 200, 130, 72, "f16", "f32", true,
                  {"WGM=4", "WGN=2", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1", "WPS=2"}});
+  // PPREG: the PINGPONG loop's blocks through registers, each wave storing
+  // its share (RA rows of A, RB of Bt) into the next buffer a block after
+  // loading it: gfx942's 256x128 and 256x256 tiles, odd and even block
+  // counts, tails in M, N and K, a bias, f16; and gfx950.
+  all.push_back({Chip::gfx942, 300, 260, 200, "bf16", "f32", false,
+                 {"WGM=4", "WGN=2", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1", "PPREG=1", "RA=32",
+                  "RB=16", "WPS=2"}});
+  all.push_back({Chip::gfx942, 270, 300, 136, "f16", "bf16", true,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1",
+                  "PPREG=1", "RA=32", "RB=32", "WPS=2"}});
+  all.push_back({Chip::gfx950, 260, 130, 72, "bf16", "f32", false,
+                 {"WGM=4", "WGN=2", "BK=32", "KS=32", "SWZ=4", "WIDE=1", "PINGPONG=1", "PPREG=1",
+                  "RA=32", "RB=16", "WPS=2"}});
   // gfx942's register path (REG, ops::gemm's choice before the swizzle): A and Bt through registers into rows
   // padded by 4 (REG), tails in M, N and K; and WM = WN = 32 (8 rows per wave).
   all.push_back({Chip::gfx942, 256, 256, 160, "bf16", "f32", false, {"PAD=4", "REG=1", "RROWS=16"}});

@@ -371,20 +371,28 @@ TEST(GemmParams, PerChipAndSize) {
             (V{"DTYPE=f16", "OUT=f32", "WM=64", "WN=64", "BK=128", "KS=64", "WIDE=0",
                "PAD=0", "HAS_BIAS=1", "SWZ=16"}));
   // gfx942 at 8192^2: the 256x128 PINGPONG tile (4 x 2 waves of 64x64),
-  // 4-byte DMA, rows of 32 swizzled over 4: its 2048 tiles fill 304 CUs 96%
+  // its blocks through registers (PPREG; each wave 32 rows of A, RA, and 16
+  // of Bt, RB), rows of 32 swizzled over 4: its 2048 tiles fill 304 CUs 96%
   // over seven rounds, as the 128x128 tile's 4096 two to a CU do, where
   // 1024 256x256 tiles would fill them 84% over four. At 16384 x 8192 (2048
   // 256x256 tiles, 96%) the 256x256 one, BK=32 (64 KiB of LDS). Below
   // three quarters of the CUs' worth of tiles, the 128x128 tile.
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {8192, 8192, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
-               "PINGPONG=1", "WPS=2", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
+               "PINGPONG=1", "WPS=2", "PPREG=1", "PAD=0", "HAS_BIAS=0", "SWZ=4", "RA=32",
+               "RB=16"}));
+  // PINGPONG=0 given: the choice's PPREG goes with it.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {8192, 8192, 8192},
+                            {"PINGPONG=0"}),
+            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
+               "WPS=2", "PAD=0", "HAS_BIAS=0", "PINGPONG=0", "SWZ=4"}));
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {4096, 1280, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=32", "KS=16", "PAD=0",
                "HAS_BIAS=0", "SWZ=4"}));
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {16384, 8192, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32",
-               "PINGPONG=1", "WPS=2", "PAD=0", "HAS_BIAS=0", "SWZ=4"}));
+               "PINGPONG=1", "WPS=2", "PPREG=1", "PAD=0", "HAS_BIAS=0", "SWZ=4", "RA=32",
+               "RB=32"}));
   // An override of BK alone narrows the swizzle to the new row's chunks.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::f32, false, {100, 70, 64},
                             {"BK=32"}),
@@ -418,6 +426,14 @@ TEST(GemmParams, RefusedBeforeCompiling) {
             "number of waves, WGM x WGN = 1 (eight pair them on every SIMD)");
   EXPECT_EQ(check({"PINGPONG=1"}, 64), "ok");
   EXPECT_EQ(check({"PINGPONG=1", "WGM=2", "WGN=4"}, 64), "ok");
+  // PPREG: the PINGPONG loop's blocks through registers, 16-row groups a
+  // wave.
+  EXPECT_EQ(check({"PPREG=1"}, 64),
+            "gemm: PPREG=1 moves the blocks of the PINGPONG loop; it needs PINGPONG=1");
+  EXPECT_EQ(check({"PINGPONG=1", "PPREG=1", "WM=32", "WN=32", "WGM=2", "WGN=4"}, 64),
+            "gemm: PPREG=1 gives each of the 8 waves 16-row groups of the 64x128 block and "
+            "32-column groups of BK=32: BM and BN must be multiples of 16 x 8, BK of 32");
+  EXPECT_EQ(check({"PINGPONG=1", "PPREG=1", "WM=64", "WN=64", "WGM=4", "WGN=2"}, 64), "ok");
 }
 
 TEST(GemmParams, GridFollowsTheTile) {

@@ -513,7 +513,7 @@ TEST_F(JitTest, Errors) {
   EXPECT_EQ(text.find(":0:0:"), std::string::npos) << text;
   EXPECT_NE(text.find(":1: error: unknown parameter 'FOO' (-D FOO=1); "
                       "this kernel declares: BK, BLOCK, BM, BN, DTYPE, FETCH_ALWAYS, "
-                      "HAS_BIAS, KS, OUT, PAD, PINGPONG, REG, RROWS, SPLITK, SWZ, WGM, WGN, "
+                      "HAS_BIAS, KS, OUT, PAD, PINGPONG, PPREG, RA, RB, REG, RROWS, SPLITK, SWZ, WGM, WGN, "
                       "WIDE, WM, WN, WPS"),
             std::string::npos)
       << text;
