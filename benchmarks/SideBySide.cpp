@@ -262,14 +262,9 @@ Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned itera
   // A split of K ends with a second launch, the reduction of the partial
   // sums (the model timed only the first launch above): timed on its own,
   // whole, on partials of the size the op allocates, and added in.
-  int64_t splits = 1;
-  for (const std::string &p : chosen) {
-    StringRef v = p;
-    if (v.consume_front("SPLITK="))
-      v.getAsInteger(10, splits);
-  }
+  int64_t splits = ops::gemmSplits(chosen);
   if (splits > 1) {
-    int64_t ldw = (int64_t(s.n) + 3) / 4 * 4;
+    int64_t ldw = ops::gemmPartialsStride(int64_t(s.n));
     Expected<Buffer> w =
         Buffer::allocate(*device, uint64_t(splits) * s.m * uint64_t(ldw) * 4);
     if (!w)

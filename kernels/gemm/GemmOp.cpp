@@ -200,9 +200,6 @@ struct GemmBlock {
   }
 };
 
-/// Elements between the rows of the split-K partials: a multiple of 4, so
-/// that gemm_reduce.mlir reads every lane's four with one aligned load.
-int64_t partialsStride(int64_t n) { return (n + 3) / 4 * 4; }
 
 /// The workgroups of the tile in `p` that one CU holds at once, as its LDS
 /// (two buffers of BM + BN rows of BK 16-bit elements) allows; gfx950's
@@ -239,7 +236,7 @@ int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
   int64_t k = size.k + size.k % 2;
   int64_t nk = (k + bk - 1) / bk;
   int64_t s = std::min({cus * workgroupsPerCu(chip, p) / tiles, k / kMinShareK, nk});
-  uint64_t slice = uint64_t(size.m) * uint64_t(partialsStride(size.n)) * 4;
+  uint64_t slice = uint64_t(size.m) * uint64_t(gemmPartialsStride(size.n)) * 4;
   s = std::min<int64_t>(s, int64_t(UINT32_MAX / std::max<uint64_t>(slice, 1)));
   return std::max<int64_t>(s, 1);
 }
@@ -398,7 +395,7 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
     if (s > 1)
       p.push_back("SPLITK=" + std::to_string(s));
   }
-  if (paramValue(p, "SPLITK").value_or(1) > 1) {
+  if (gemmSplits(p) > 1) {
     llvm::erase_if(p, [](const std::string &e) {
       StringRef key = StringRef(e).split('=').first.trim();
       return key == "OUT" || key == "HAS_BIAS";
@@ -408,6 +405,12 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   }
   return p;
 }
+
+int64_t gemmSplits(const std::vector<std::string> &params) {
+  return paramValue(params, "SPLITK").value_or(1);
+}
+
+int64_t gemmPartialsStride(int64_t n) { return (n + 3) / 4 * 4; }
 
 Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
   if (paramValue(params, "WIDE").value_or(0) && kernelK % 8 != 0)
@@ -434,7 +437,7 @@ Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
                                        Twine(bk) + ": BM and BN must be multiples of 16 x " +
                                        Twine(block.waves) + ", BK of 32");
   }
-  int64_t splits = paramValue(params, "SPLITK").value_or(1);
+  int64_t splits = gemmSplits(params);
   if (splits < 1)
     return makeError(kComponent, "SPLITK=" + Twine(splits) +
                                      " must be at least 1 (1: K is not split)");
@@ -447,7 +450,7 @@ Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
 Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n) {
   GemmBlock block(params);
   return Dim3(uint32_t((m + block.bm - 1) / block.bm), uint32_t((n + block.bn - 1) / block.bn),
-              uint32_t(paramValue(params, "SPLITK").value_or(1)));
+              uint32_t(gemmSplits(params)));
 }
 
 LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64_t m,
@@ -552,9 +555,9 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   int64_t kernelK = a.cols + a.cols % 2; // after packing (below)
   if (Error e = checkGemmParams(params, kernelK))
     return std::move(e);
-  int64_t splits = paramValue(params, "SPLITK").value_or(1);
+  int64_t splits = gemmSplits(params);
   // The partial sums of a split: [splits M, ldw] f32, one buffer resource.
-  int64_t ldw = partialsStride(bt.rows);
+  int64_t ldw = gemmPartialsStride(bt.rows);
   uint64_t partialBytes = uint64_t(splits) * uint64_t(a.rows) * uint64_t(ldw) * 4;
   if (splits > 1 && partialBytes > UINT32_MAX)
     return makeError(kComponent, "SPLITK=" + Twine(splits) + " needs " + Twine(partialBytes) +

@@ -72,6 +72,14 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
                                     bool hasBias, GemmSize size,
                                     const std::vector<std::string> &overrides = {});
 
+/// The splits of K that `params` ask for (SPLITK; 1 when not split).
+int64_t gemmSplits(const std::vector<std::string> &params);
+
+/// Elements between the rows of a split GEMM's f32 partials for C of n
+/// columns (a multiple of 4, so that gemm_reduce reads a lane's four with
+/// one aligned load).
+int64_t gemmPartialsStride(int64_t n);
+
 /// Whether `params` (overrides included) make a kernel that runs at a K of
 /// `kernelK` (after packing): WIDE=1 needs K a multiple of 8, PINGPONG=1 an
 /// even number of waves. An error that says which, before compiling.

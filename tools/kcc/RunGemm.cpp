@@ -199,11 +199,7 @@ int runGemm(const Options &o) {
     if (Error e = (*timing)->print(*r))
       return fail(toString(std::move(e)));
     // The model watches the op's first launch; a split K adds a second.
-    if (llvm::any_of(params, [](const std::string &p) {
-          StringRef v = p;
-          int64_t s;
-          return v.consume_front("SPLITK=") && !v.getAsInteger(10, s) && s > 1;
-        }))
+    if (ops::gemmSplits(params) > 1)
       outs() << "timing: the GEMM kernel's launch only; the split-K reduction "
                 "(gemm_reduce) is a second launch, not timed (gemm_bench adds it)\n";
     // In steady state only the first CU's workgroups ran, part of the way:
