@@ -93,6 +93,37 @@ bool listWaves(std::string &out, unsigned &listed, LaunchPlan &p, const Workgrou
   return true;
 }
 
+/// The head of the report of a launch stopped by its instruction budget
+/// (`overBudget`) or its time limit, after `executed` wave instructions;
+/// the waiting waves follow.
+std::string stoppedMessage(StringRef kernel, bool overBudget, uint64_t executed,
+                           double timeout) {
+  std::string msg = "kernel '" + kernel.str() + "'";
+  if (overBudget)
+    msg += " stopped after " + std::to_string(executed) +
+           " wave instructions, its budget (raise it with "
+           "--max-wave-instructions N, or LaunchOptions::"
+           "maxWaveInstructions; the default is 2^26 per wave of the "
+           "launch, at least 2^28)";
+  else
+    msg += " stopped after " + formatv("{0:F1}", timeout).str() +
+           " seconds, its time limit (--timeout SECONDS, or "
+           "LaunchOptions::timeoutSeconds), having run " +
+           std::to_string(executed) + " wave instructions";
+  return msg + "; waves still running:";
+}
+
+/// The head of the report of a launch that cannot go on: no wave made
+/// progress in `stalled` wave instructions (`anyRan`), or no wave can run.
+std::string deadlockMessage(bool anyRan, uint64_t stalled) {
+  return anyRan ? "deadlock: no progress in " + std::to_string(stalled) +
+                      " wave instructions (no memory write, barrier release "
+                      "or wave end; waves spin on a condition nothing will "
+                      "change; a longer wait is LaunchOptions::"
+                      "watchdogInstructions, --watchdog N in kcc run); waiting waves:"
+                : "deadlock: no wave can run; waiting waves:";
+}
+
 /// The report of a wave that faulted after issuing `last` (null when it
 /// faulted fetching).
 std::string faultMessage(LaunchPlan &p, const Workgroup &wg, const Wave &w,
@@ -479,31 +510,14 @@ Error runSerial(std::vector<LaunchPlan *> &plans) {
                      std::chrono::steady_clock::now() - start).count() > timeout;
     }
     if (overBudget || overTime) {
-      std::string msg = "kernel '" + plans.front()->dispatch.kernelName + "'";
-      if (overBudget)
-        msg += " stopped after " + std::to_string(executed) +
-               " wave instructions, its budget (raise it with "
-               "--max-wave-instructions N, or LaunchOptions::"
-               "maxWaveInstructions; the default is 2^26 per wave of the "
-               "launch, at least 2^28)";
-      else
-        msg += " stopped after " + formatv("{0:F1}", timeout).str() +
-               " seconds, its time limit (--timeout SECONDS, or "
-               "LaunchOptions::timeoutSeconds), having run " +
-               std::to_string(executed) + " wave instructions";
-      msg += "; waves still running:" + listWaves();
+      std::string msg =
+          stoppedMessage(plans.front()->dispatch.kernelName, overBudget, executed, timeout) +
+          listWaves();
       return checkResult(createStringError(inconvertibleErrorCode(), "%s",
                                            msg.c_str()));
     }
     if (!anyRan || sinceProgress > watchdog) {
-      std::string msg =
-          anyRan ? "deadlock: no progress in " + std::to_string(sinceProgress) +
-                       " wave instructions (no memory write, barrier release "
-                       "or wave end; waves spin on a condition nothing will "
-                       "change; a longer wait is LaunchOptions::"
-                       "watchdogInstructions, --watchdog N in kcc run); "
-                 : "deadlock: no wave can run; ";
-      msg += "waiting waves:" + listWaves();
+      std::string msg = deadlockMessage(anyRan, sinceProgress) + listWaves();
       if (checker) {
         std::vector<Wave *> waiting;
         for (auto &res : resident)
@@ -644,34 +658,16 @@ public:
                                faultText.c_str());
     case Stop::Budget:
     case Stop::Time: {
-      uint64_t done = executed.load();
-      std::string msg = "kernel '" + plans.front()->dispatch.kernelName + "'";
-      if (stopReason == Stop::Budget)
-        msg += " stopped after " + std::to_string(done) +
-               " wave instructions, its budget (raise it with "
-               "--max-wave-instructions N, or LaunchOptions::"
-               "maxWaveInstructions; the default is 2^26 per wave of the "
-               "launch, at least 2^28)";
-      else
-        msg += " stopped after " + formatv("{0:F1}", timeout).str() +
-               " seconds, its time limit (--timeout SECONDS, or "
-               "LaunchOptions::timeoutSeconds), having run " +
-               std::to_string(done) + " wave instructions";
-      msg += "; waves still running:" + listWaves();
+      std::string msg = stoppedMessage(plans.front()->dispatch.kernelName,
+                                       stopReason == Stop::Budget, executed.load(), timeout) +
+                        listWaves();
       return createStringError(inconvertibleErrorCode(), "%s", msg.c_str());
     }
     case Stop::Watchdog:
     case Stop::NoWave: {
-      std::string msg =
-          stopReason == Stop::Watchdog
-              ? "deadlock: no progress in " +
-                    std::to_string(executed.load() - progressMark.load()) +
-                    " wave instructions (no memory write, barrier release "
-                    "or wave end; waves spin on a condition nothing will "
-                    "change; a longer wait is LaunchOptions::"
-                    "watchdogInstructions, --watchdog N in kcc run); "
-              : "deadlock: no wave can run; ";
-      msg += "waiting waves:" + listWaves();
+      std::string msg = deadlockMessage(stopReason == Stop::Watchdog,
+                                        executed.load() - progressMark.load()) +
+                        listWaves();
       return createStringError(inconvertibleErrorCode(), "%s", msg.c_str());
     }
     }
