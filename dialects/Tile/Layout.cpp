@@ -216,8 +216,8 @@ std::optional<LayoutMap> LayoutMap::get(TileType type, std::string *why) {
     while (repK % pack)
       pack /= 2;
   }
-  // Where the K coordinate `k` of an instance (lane part `lanePart`, register
-  // part `reg`) goes for repetition `rep` along K.
+  // The register part of the K coordinate of register part `reg` of an
+  // instance, for repetition `rep` along K (the lane part scales by pack).
   int64_t kExtent = kAlongCols ? inst->cols : inst->rows;
   int64_t kl = inst->regs; // K values a lane holds in one instance
   auto packedK = [&](int64_t rep, int64_t reg) {
@@ -241,20 +241,18 @@ std::optional<LayoutMap> LayoutMap::get(TileType type, std::string *why) {
   for (unsigned l = 0; l < 64; ++l) {
     map.laneRow[l] = inst->at(l, 0)[0] - origin[0];
     map.laneCol[l] = inst->at(l, 0)[1] - origin[1];
-    // A lane group's K run is `pack` instances long.
-    if (pack > 1 && kAlongCols)
-      map.laneCol[l] *= pack;
-    else if (pack > 1)
-      map.laneRow[l] *= pack;
-    int64_t unpackedRow = pack > 1 && !kAlongCols ? map.laneRow[l] / pack : map.laneRow[l];
-    int64_t unpackedCol = pack > 1 && kAlongCols ? map.laneCol[l] / pack : map.laneCol[l];
     for (int64_t i = 0; i < inst->regs; ++i)
-      if (inst->at(l, i)[0] != inst->at(0, i)[0] + unpackedRow ||
-          inst->at(l, i)[1] != inst->at(0, i)[1] + unpackedCol) {
+      if (inst->at(l, i)[0] != inst->at(0, i)[0] + map.laneRow[l] ||
+          inst->at(l, i)[1] != inst->at(0, i)[1] + map.laneCol[l]) {
         if (why)
           *why = "layout is not separable into register and lane parts";
         return std::nullopt;
       }
+    // k_wide: a lane group's K run is `pack` instances long.
+    if (pack > 1 && kAlongCols)
+      map.laneCol[l] *= pack;
+    else if (pack > 1)
+      map.laneRow[l] *= pack;
   }
   if (!splitLinear(map.laneRow, map.rowFields) ||
       !splitLinear(map.laneCol, map.colFields)) {
