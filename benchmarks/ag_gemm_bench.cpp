@@ -31,25 +31,24 @@
 //  * Gather-then-GEMM: the gather, then the GEMM on the whole chip; nothing
 //    overlaps.
 //  * Fused (ag_gemm.mlir's structure): a persistent grid of `resident`
-//    workgroups (the CUs x the kernel's occupancy); the op gives a quarter
-//    of them to fetchers, which only move bytes and leave their slots idle
-//    once done (the grid never grows), the rest to GEMM workers, which take
-//    the output tiles in rounds. A worker's first tile needs all of K, whose
-//    last k group arrives when the gather ends; later rounds find their data
-//    in place. A round ends one tile after the previous one or, if later,
-//    a last k group's share of a tile after its data is in (fetchers
-//    deliver m tiles in the workers' order at the links' pace, every k
-//    group of an m tile together; the group-major order the kernel had
-//    before is printed beside it). One tile on one slot takes what the
-//    workers' loop spends per tile per slot on the whole chip (T_loop x
-//    resident / tiles).
-//  * The workers' loop: the fused kernel itself cannot run in the model's
-//    steady-state mode (one CU's workers would wait for flags that fetchers
-//    on other CUs release), so its loop is timed as kernels/gemm with the
-//    workers' tile and pipeline: 2 x 2 waves of 64 x 64, BK = 32, LDS
-//    ping/pong by 4-byte DMA into rows swizzled by 4, whole-block operand
-//    reads (KS = 32), two workgroups per CU as the fused kernel has on
-//    gfx942. Not in it: the flag check per k group and the rotated k order.
+//    workgroups (the CUs x the kernel's occupancy: one eight-wave workgroup
+//    a CU); the op gives an eighth of them to fetchers, which only move
+//    bytes and leave their slots idle once done (the grid never grows), the
+//    rest to GEMM workers, which take the output tiles in rounds. A
+//    worker's first tile needs all of K, whose last k group arrives when
+//    the gather ends; later rounds find their data in place. A round ends
+//    one tile after the previous one or, if later, a last k group's share
+//    of a tile after its data is in (fetchers deliver m tiles in the
+//    workers' order at the links' pace, every k group of an m tile
+//    together; the group-major order the kernel had before is printed
+//    beside it). One tile on one slot takes what the workers spend per tile
+//    per slot on the whole chip (T_workers x resident / tiles).
+//  * The workers: ag_gemm.mlir itself on the calibrated model, as the
+//    GEMM (steady state over K iterations), launched with no fetchers, its
+//    flags already at the call's epoch and A in its staging buffer, one
+//    output tile per workgroup: their own code (the flag test per tile, the
+//    rotated K order, the PINGPONG loop) without the waits on data, which
+//    the rounds above model.
 //  * Assumed, not measured: fetchers keep the links full (the model prints
 //    the rate each would need and, since each wave has one 2 KiB piece in
 //    flight, the longest remote-read latency at which they still do), and
@@ -76,6 +75,7 @@
 #include "runtime/emu/timing/Timing.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -166,6 +166,49 @@ FusedEstimate estimateFused(double gemmSeconds, double gatherSeconds,
   return e;
 }
 
+/// The fused kernel's workers on the calibrated model: ag_gemm.mlir (its
+/// code, `kernel`) with no fetchers, every flag already at the epoch and
+/// the staging buffer holding A, so that the workers run their own loop
+/// (flag checks, rotated K order and all) without waiting; one output tile
+/// per workgroup, so the figure is the GEMM's time over all of C on the
+/// whole chip, as timeKccGemm's.
+llvm::Expected<bench::ModelFigures>
+timeFusedWorkers(Device &device, Kernel &kernel, const ops::AgGemmTiles &t, int64_t M,
+                 int64_t N, int64_t K, unsigned iterations) {
+  llvm::Expected<Buffer> staging = bench::randomBf16(device, uint64_t(M * K), 1);
+  if (!staging)
+    return staging.takeError();
+  llvm::Expected<Buffer> bt = bench::randomBf16(device, uint64_t(N * K), 2);
+  if (!bt)
+    return bt.takeError();
+  llvm::Expected<Buffer> c = Buffer::allocate(device, uint64_t(M * N) * 4);
+  if (!c)
+    return c.takeError();
+  const int32_t epoch = 1;
+  llvm::Expected<Buffer> flags = Buffer::fromHost(
+      device, std::vector<int32_t>(size_t(t.mTiles * t.nkGroups), epoch));
+  if (!flags)
+    return flags.takeError();
+  const int64_t outTiles = t.mTiles * ((N + t.bn() - 1) / t.bn());
+  LaunchConfig config;
+  config.grid = Dim3(uint32_t(outTiles));
+  config.block = Dim3(uint32_t(64 * t.waves()));
+  // The shard, bases, bias and stats pointers are only read by fetchers,
+  // with bias or with RECORD: any valid address.
+  std::vector<KernelArgValue> args = {
+      *staging, *staging, *bt, *c, *staging, *staging, *flags, *staging,
+      int32_t(M), int32_t(N), int32_t(K), int32_t(K), int32_t(N),
+      int32_t(0), int32_t(1), int32_t(0), epoch};
+  emu::timing::TimingOptions options;
+  options.steadyStateIterations = iterations;
+  options.flops = 2.0 * double(M) * double(N) * double(K);
+  llvm::Expected<emu::timing::TimingReport> report =
+      bench::timeLaunch(device, options, [&] { return kernel.launch(config, args); });
+  if (!report)
+    return report.takeError();
+  return bench::figuresOf(*report);
+}
+
 /// --estimate: the first seed's shape on the timing model and the link
 /// model; returns the exit code.
 int estimateSeed(unsigned iterations) {
@@ -194,17 +237,40 @@ int estimateSeed(unsigned iterations) {
                                peakTflops, g->clockGHz)
                << "\n    " << g->what << "\n";
 
-  // The fused kernel's workers' loop (the file header: kernels/gemm with
-  // their tile and pipeline).
-  llvm::Expected<bench::ModelFigures> w = bench::timeKccGemm(
-      chip, {uint64_t(M), uint64_t(N), uint64_t(K)}, iterations,
-      {"WM=64", "WN=64", "WGM=2", "WGN=2", "BK=32", "KS=32", "SWZ=4", "PINGPONG=0", "WPS=1"});
+  // The fused kernel's tiles and grid, by the op's own rules (AgGemmOp.cpp):
+  // the workers' columns for the workers a grid of one workgroup per CU
+  // leaves, then the residency of the compiled kernel.
+  llvm::Expected<ops::AgGemmTiles> tiles = ops::allGatherGemmTiles(chip, M, K, world);
+  if (!tiles)
+    return fail(tiles.takeError());
+  const unsigned cuFetchers = ops::allGatherGemmFetchers(info.computeUnits, *tiles);
+  ops::allGatherGemmColumns(chip, N, info.computeUnits - cuFetchers, *tiles);
+  llvm::Expected<Device &> device = bench::emulatedDevice(chip);
+  if (!device)
+    return fail(device.takeError());
+  ops::AllGatherGemmOptions o;
+  std::vector<std::string> params =
+      ops::allGatherGemmParams(DType::f16, DType::f32, false, *tiles, o);
+  llvm::Expected<Module> mod = Module::compile(*device, Jit::shared(), "ag_gemm", params);
+  if (!mod)
+    return fail(mod.takeError());
+  llvm::Expected<Kernel> kernel = mod->kernel("ag_gemm");
+  if (!kernel)
+    return fail(kernel.takeError());
+  const unsigned resident =
+      info.computeUnits * unsigned(emu::timing::workgroupsPerCu(
+                              kernel->info(), chip, unsigned(tiles->waves()), 0));
+
+  // The fused kernel's workers, timed as the file header says.
+  llvm::Expected<bench::ModelFigures> w =
+      timeFusedWorkers(*device, *kernel, *tiles, M, N, K, iterations);
   if (!w)
     return fail(w.takeError());
-  llvm::outs() << "  fused workers' loop (the same, with their tile): "
-               << llvm::format("%.3f ms, %.1f TFLOPS (%.0f%% MFMA busy)", w->seconds * 1e3,
-                               w->tflops, 100 * w->mfmaBusy)
-               << "\n    " << w->what << "\n";
+  llvm::outs() << "  fused workers (ag_gemm.mlir itself, flags set, one tile each): "
+               << llvm::format("%.3f ms, %.1f TFLOPS (%.0f%% MFMA busy; %.0f cycles per K loop iteration)",
+                               w->seconds * 1e3, w->tflops, 100 * w->mfmaBusy,
+                               w->cyclesPerIteration)
+               << "\n    " << llvm::join(params, " ") << "\n";
   if (g->tflops > peakTflops || w->tflops > peakTflops) {
     llvm::errs() << "ag_gemm_bench: BUG: a GEMM above the chip's peak\n";
     return 1;
@@ -224,26 +290,7 @@ int estimateSeed(unsigned iterations) {
                << "; a ring over one link would take "
                << llvm::format("%.3f ms", ring * 1e3) << "\n";
 
-  // The fused kernel's grid, by the op's own rule (AgGemmOp.cpp).
-  llvm::Expected<ops::AgGemmTiles> tiles = ops::allGatherGemmTiles(chip, M, K, world);
-  if (!tiles)
-    return fail(tiles.takeError());
-  llvm::Expected<Device &> device = bench::emulatedDevice(chip);
-  if (!device)
-    return fail(device.takeError());
-  ops::AllGatherGemmOptions o;
-  std::vector<std::string> params =
-      ops::allGatherGemmParams(DType::f16, DType::f32, false, *tiles, o);
-  llvm::Expected<Module> mod = Module::compile(*device, Jit::shared(), "ag_gemm", params);
-  if (!mod)
-    return fail(mod.takeError());
-  llvm::Expected<Kernel> kernel = mod->kernel("ag_gemm");
-  if (!kernel)
-    return fail(kernel.takeError());
-  const unsigned resident =
-      info.computeUnits *
-      unsigned(emu::timing::workgroupsPerCu(kernel->info(), chip, 4, 0));
-  const int64_t outTiles = tiles->mTiles * ((N + 2 * tiles->wn - 1) / (2 * tiles->wn));
+  const int64_t outTiles = tiles->mTiles * ((N + tiles->bn() - 1) / tiles->bn());
   const int64_t kGroups = K / tiles->kg;
   const unsigned opFetchers = ops::allGatherGemmFetchers(resident, *tiles);
 
@@ -258,15 +305,16 @@ int estimateSeed(unsigned iterations) {
   };
   llvm::outs() << "  fused grid: " << resident << " resident workgroups ("
                << info.computeUnits << " CUs x " << resident / info.computeUnits
-               << "), " << outTiles << " output tiles of " << 2 * tiles->wm << "x"
-               << 2 * tiles->wn << ", " << kGroups << " k groups of " << tiles->kg << "\n";
+               << "), " << outTiles << " output tiles of " << tiles->bm() << "x"
+               << tiles->bn() << ", " << kGroups << " k groups of " << tiles->kg << "\n";
   row("gather-then-GEMM", base, "links, then the GEMM: no overlap");
-  const int64_t nTiles = (N + 2 * tiles->wn - 1) / (2 * tiles->wn);
-  // A fetcher's four waves each load one piece (WM / 2 rows x BK, 16-bit)
+  const int64_t nTiles = (N + tiles->bn() - 1) / tiles->bn();
+  // A fetcher's waves each load one piece (BM / waves rows x BK, 16-bit)
   // and store it before the next: by Little's law the links stay full only
   // while a remote read's latency is below the bytes in flight over the
   // links' rate.
-  const double pieceBytes = double(tiles->wm / 2) * double(tiles->bk) * 2;
+  const double piecesInFlight = double(tiles->waves());
+  const double pieceBytes = double(tiles->bm() / tiles->waves()) * double(tiles->bk) * 2;
   for (bool mMajor : {true, false})
     for (unsigned f : {std::max(1u, resident / 4), opFetchers, std::max(1u, resident / 16)}) {
       if (!mMajor && f != opFetchers)
@@ -283,7 +331,7 @@ int estimateSeed(unsigned iterations) {
           " ms, waiting on data " + llvm::formatv("{0:F3}", e.waitSeconds * 1e3).str() +
           " ms; each fetcher must pull " +
           llvm::formatv("{0:F1}", inbound / f / 1e9).str() + " GB/s, so remote reads of " +
-          llvm::formatv("{0:F1}", f * 4 * pieceBytes / inbound * 1e6).str() +
+          llvm::formatv("{0:F1}", f * piecesInFlight * pieceBytes / inbound * 1e6).str() +
           " us at most";
       row(name, e.seconds, bound);
     }
@@ -365,13 +413,17 @@ int main(int argc, char **argv) {
     llvm::outs() << "\nM x N x K = " << s.M << " x " << s.N << " x " << s.K
                  << " (per rank K/world = " << s.K / world << "), bf16 -> f32\n";
 
-    // Fused: compile once to find the spin's s_sleep in the code object.
+    // Fused: a first call warms the JIT and the caches and tells the
+    // parameters the op chose, whose code object gives the spin's s_sleep;
+    // the second call is measured.
     ops::AllGatherGemmOptions o;
     o.record = true;
     o.launch.check = check;
-    std::vector<std::string> params = ops::allGatherGemmParams(
-        DType::bf16, DType::f32, false, ws->tiles, o);
-    llvm::Expected<Module> mod = Module::compile(*devices[0], jit, "ag_gemm", params);
+    llvm::Expected<ops::AllGatherGemmResult> warm = ops::all_gather_gemm(
+        **heap, p->a, p->btRefs, p->cRefs, p->biasRefs, *ws, o);
+    if (!warm)
+      return fail(warm.takeError());
+    llvm::Expected<Module> mod = Module::compile(*devices[0], jit, "ag_gemm", warm->params);
     if (!mod)
       return fail(mod.takeError());
     llvm::Expected<std::vector<emu::DecodedInstruction>> dis =
@@ -385,15 +437,11 @@ int main(int argc, char **argv) {
     RoleCounter counter(sleeps, dis->empty() ? 0 : dis->front().offset);
     if (!gpu)
       o.launch.trace = &counter;
-    // A first call warms the JIT and the caches; the second is measured.
-    for (int call = 0; call < 2; ++call) {
-      counter.counts.clear();
+    {
       llvm::Expected<ops::AllGatherGemmResult> r = ops::all_gather_gemm(
           **heap, p->a, p->btRefs, p->cRefs, p->biasRefs, *ws, o);
       if (!r)
         return fail(r.takeError());
-      if (call == 0)
-        continue;
       llvm::Expected<testing::AgGemmProblem::Error> err = p->compare();
       if (!err)
         return fail(err.takeError());

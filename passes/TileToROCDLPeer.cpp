@@ -119,6 +119,39 @@ struct FlagWaitLowering : public TilePattern<FlagWaitOp> {
   }
 };
 
+/// tile.flag_test -> lane i's acquire load of word index + min(i, count -
+/// 1), its compare, and a ballot of the lanes that passed against the
+/// ballot of all active lanes: LLVM waits for the loads and invalidates
+/// the wave's caches (buffer_inv) once, after them.
+struct FlagTestLowering : public TilePattern<FlagTestOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(FlagTestOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Type i32 = rw.getI32Type(), i64 = rw.getI64Type();
+    Value lane = laneId(rw, loc);
+    // Indices lower to i32 (the converter's index width).
+    Value count = adaptor.getCount();
+    Value one = LLVM::ConstantOp::create(rw, loc, i32, 1);
+    Value last = LLVM::SubOp::create(rw, loc, count, one);
+    Value word = LLVM::UMinOp::create(rw, loc, lane, last);
+    Value index = LLVM::AddOp::create(rw, loc, adaptor.getIndex(), word);
+    Value p = flagAddress(rw, loc, adaptor.getFlags(), index);
+    Value v = LLVM::LoadOp::create(rw, loc, i32, p, 4, /*isVolatile=*/false,
+                                   /*isNonTemporal=*/false, /*isInvariant=*/false,
+                                   /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire,
+                                   syncScope(op.getScope()));
+    auto pred = op.getPredicate() == FlagPredicate::eq ? LLVM::ICmpPredicate::eq
+                                                       : LLVM::ICmpPredicate::sge;
+    Value pass = LLVM::ICmpOp::create(rw, loc, pred, v, adaptor.getValue());
+    Value passed = ROCDL::BallotOp::create(rw, loc, i64, pass);
+    Value all = ROCDL::BallotOp::create(
+        rw, loc, i64, LLVM::ConstantOp::create(rw, loc, rw.getI1Type(), 1));
+    rw.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::eq, passed, all);
+    return success();
+  }
+};
+
 /// tile.fence -> an acq_rel fence at the op's scope.
 struct FenceLowering : public TilePattern<FenceOp> {
   using TilePattern::TilePattern;
@@ -140,5 +173,5 @@ void kcc::populateTilePeerToROCDLPatterns(LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           Chip chip, const KernelFacts &facts) {
   patterns.add<PeerPtrLowering, FlagStoreLowering, FlagWaitLowering,
-               FenceLowering>(converter, chip, &facts);
+               FlagTestLowering, FenceLowering>(converter, chip, &facts);
 }

@@ -12,6 +12,7 @@
 #include "target/Target.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -623,3 +624,14 @@ static LogicalResult verifyFlagPtr(Operation *op, PtrType flags) {
 
 LogicalResult FlagStoreOp::verify() { return verifyFlagPtr(*this, getFlags().getType()); }
 LogicalResult FlagWaitOp::verify() { return verifyFlagPtr(*this, getFlags().getType()); }
+LogicalResult FlagTestOp::verify() {
+  if (failed(verifyFlagPtr(*this, getFlags().getType())))
+    return failure();
+  // A constant count must fit the wave (one word per lane).
+  APInt count;
+  if (matchPattern(getCount(), m_ConstantInt(&count)) &&
+      (count.isZero() || count.ugt(64)))
+    return emitOpError("tests 1 to 64 flag words (one per lane); count is ")
+           << count.getZExtValue();
+  return success();
+}

@@ -683,6 +683,29 @@ def Tile_FlagWaitOp : Tile_Op<"flag_wait"> {
   let hasVerifier = 1;
 }
 
+def Tile_FlagTestOp : Tile_Op<"flag_test"> {
+  let summary = "whether `count` consecutive flag words all satisfy a predicate (no wait)";
+  let description = [{
+    Lane i loads `flag[index + min(i, count - 1)]` once, with acquire
+    ordering at `scope`, and the result is true when every word compared is
+    equal to (`eq`) or at least (`ge`) `value`: then the wave has acquired
+    what the releases of all `count` words published (the acquire's cache
+    invalidation is the wave's), and may skip waiting on each
+    (`tile.flag_wait`) - a persistent kernel tests the flags of its next tile
+    once instead of polling one per block. False promises nothing. `count`
+    is between 1 and 64 (a word per lane); wave-uniform operands.
+
+    ```mlir
+    %all = tile.flag_test %flags[%row] count %n ge %epoch agent : !tile.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Tile_Ptr:$flags, Index:$index, Index:$count,
+                       Tile_FlagPredicate:$predicate, I32:$value, Tile_MemoryScope:$scope);
+  let results = (outs I1:$ready);
+  let assemblyFormat = "$flags `[` $index `]` `count` $count $predicate $value $scope attr-dict `:` type($flags)";
+  let hasVerifier = 1;
+}
+
 def Tile_FenceOp : Tile_Op<"fence"> {
   let summary = "a release-acquire fence at a scope";
   let arguments = (ins Tile_MemoryScope:$scope);

@@ -97,8 +97,10 @@ Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
   // A K block never straddles two shards (a flag guards one shard's
   // columns), so each shard holds whole K blocks: 32 on gfx942 (four
   // 32x32x8 MFMAs per stage), 64 on gfx950 when the shard allows (its
-  // 32x32x16 MFMA wants the longer block, as the GEMM's choice).
+  // PINGPONG GEMM's block, filled by the 16-byte DMA; else the blocks go
+  // through registers, as on gfx942).
   t.bk = chip == Chip::gfx950 && kl % 64 == 0 ? 64 : 32;
+  t.ppreg = t.bk != 64;
   if (kl % t.bk)
     return makeError(kComponent, "K = " + Twine(K) + " over " + Twine(world) +
                  " ranks gives shards of " + Twine(kl) +
@@ -115,18 +117,51 @@ Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
   if (int64_t(M) * K > INT32_MAX)
     return makeError(kComponent, "M x K = " + Twine(M * K) +
                  " elements exceed the kernel's 32-bit staging indices");
-  t.mTiles = ceilDiv(M, 2 * t.wm);
+  t.mTiles = ceilDiv(M, t.bm());
   t.nkGroups = K / t.kg;
   return t;
 }
 
+// The workers' tiles are ops::gemm's PINGPONG tiles (GemmOp.cpp,
+// pickPingpong), 256 rows either way so that the flags' m tiles do not
+// depend on N. A worker has a CU to itself, and its tiles take rounds of
+// `workers`: gfx942's 256x128 tile (4 x 2 waves of 64 x 64), as fast as its
+// 256x256 one at equal fill, takes it where it fills the rounds better (the
+// first seed's N = 3584 with 266 workers: 7 rounds 96% full against 4 rounds
+// 84% full). gfx950's 256x128 tile does not pay in ops::gemm; it keeps
+// 256x256.
+void allGatherGemmColumns(Chip chip, int64_t N, unsigned workers, AgGemmTiles &t) {
+  auto narrow = [&] {
+    t.wm = 64;
+    t.wn = 64;
+    t.wgm = 4;
+    t.wgn = 2;
+  };
+  // Blocks of BK = 64 through registers (gfx950's m-contiguous staging):
+  // 256x256's operands, accumulators and shares would exceed a wave's 256
+  // registers (69 spilled); 256x128 holds them.
+  if (t.ppreg && t.bk == 64) {
+    narrow();
+    return;
+  }
+  if (chip != Chip::gfx942 || workers == 0)
+    return;
+  auto fill = [&](int64_t cols) {
+    int64_t tiles = t.mTiles * ceilDiv(N, cols);
+    int64_t rounds = ceilDiv(tiles, workers);
+    return double(tiles) / double(rounds * workers);
+  };
+  if (fill(128) > fill(256))
+    narrow();
+}
+
 // Fetchers get an eighth of the slots (copying a block is cheap next to the
 // GEMM over it), never more than there are fetch jobs. At the first seed's
-// shape on 8 MI300X (ag_gemm_bench --estimate) 76 fetchers take 1.563 ms
-// against 1.787 ms with a quarter (152): the workers' rounds, 7 instead of
-// 8, decide it, and the links stay full as long as a remote read takes at
-// most 1.4 us (one 2 KiB piece in flight a wave; an assumption, not a
-// measurement).
+// shape on 8 MI300X (ag_gemm_bench --estimate; one eight-wave workgroup a
+// CU) 38 fetchers take 1.420 ms against 1.623 ms with a quarter (76): the
+// workers' rounds, 7 instead of 8, decide it, and the links stay full as
+// long as a remote read takes at most 1.4 us (one 2 KiB piece in flight a
+// wave; an assumption, not a measurement).
 unsigned allGatherGemmFetchers(unsigned resident, const AgGemmTiles &tiles) {
   int64_t jobs = tiles.mTiles * tiles.nkGroups;
   return unsigned(std::clamp<int64_t>(resident / 8, 1, std::max<int64_t>(1, jobs)));
@@ -165,25 +200,29 @@ Expected<AgGemmWorkspace> makeAllGatherGemmWorkspace(SymmetricHeap &heap,
 std::vector<std::string> allGatherGemmParams(DType in, DType out, bool hasBias,
                                              const AgGemmTiles &t,
                                              const AllGatherGemmOptions &o) {
+  auto num = [](StringRef key, int64_t v) { return (key + "=" + Twine(v)).str(); };
+  // With the DMA, gfx950's 16-byte lines; its rows of BK = 64 swizzled by
+  // 8 (ops::gemm's PINGPONG choice), rows of BK = 32 by 4 (at most one XOR
+  // per 16-byte chunk of a row). The m-contiguous staging must be
+  // transposed on its way into LDS, so it goes through registers.
+  bool ppreg = t.ppreg || o.mContiguousStaging;
+  // (all_gather_gemm sets t.ppreg for the m-contiguous staging before it
+  // picks the columns; a caller that did not gets the registers' path all
+  // the same.)
   std::vector<std::string> p = {
       "DTYPE=" + dtypeName(in).str(),
       "OUT=" + dtypeName(out).str(),
-      "WM=" + std::to_string(t.wm),
-      "WN=" + std::to_string(t.wn),
-      "BK=" + std::to_string(t.bk),
-      "KG=" + std::to_string(t.kg),
-      "FR=" + std::to_string(t.wm / 2),
+      num("WM", t.wm), num("WN", t.wn), num("WGM", t.wgm), num("WGN", t.wgn),
+      num("BK", t.bk), num("KG", t.kg), num("FR", t.bm() / t.waves()),
+      num("RA", t.bm() / t.waves()), num("RB", t.bn() / t.waves()),
+      std::string("PPREG=") + (ppreg ? "1" : "0"),
+      std::string("WIDE=") + (ppreg ? "0" : "1"),
+      num("SWZ", t.bk * int64_t(dtypeSize(in)) / 16),
+      "WPS=2",
       std::string("HAS_BIAS=") + (hasBias ? "1" : "0"),
       std::string("STAGE_MN=") + (o.mContiguousStaging ? "1" : "0"),
       std::string("RELEASE_BARRIER=") + (o.releaseBarrier ? "1" : "0"),
-      std::string("RECORD=") + (o.record ? "1" : "0"),
-      // The LDS swizzle ops::gemm takes for its 4-byte DMA into BK = 32 rows
-      // (at most one XOR per 16-byte chunk of a row). The m-contiguous path
-      // stores its transposed blocks into LDS by register and keeps plain
-      // rows.
-      "SWZ=" + std::to_string(o.mContiguousStaging
-                                  ? 0
-                                  : std::min<int64_t>(4, t.bk * int64_t(dtypeSize(in)) / 16))};
+      std::string("RECORD=") + (o.record ? "1" : "0")};
   for (const std::string &ov : o.params) {
     StringRef key = StringRef(ov).split('=').first.trim();
     erase_if(p, [&](const std::string &e) {
@@ -283,8 +322,16 @@ all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
   unsigned world = heap.world();
   Chip chip = heap.device(0).chip();
   AgGemmTiles tiles = *allGatherGemmTiles(chip, a.rows, a.cols, world);
+  // The m-contiguous staging reaches LDS through registers, transposed.
+  tiles.ppreg |= options.mContiguousStaging;
   int64_t N = bt[0].rows;
+  // The columns of the workers' tile, for the workers the grid below will
+  // have: a workgroup of eight waves holds a CU.
+  unsigned cus = heap.computeUnits(0);
+  unsigned fetchersFor = options.fetchers ? options.fetchers : allGatherGemmFetchers(cus, tiles);
+  allGatherGemmColumns(chip, N, cus > fetchersFor ? cus - fetchersFor : 1, tiles);
   AllGatherGemmResult result;
+  result.tiles = tiles;
   result.params = allGatherGemmParams(a.dtype, c[0].dtype, !bias.empty(), tiles,
                                       options);
   Jit &jit = options.jit ? *options.jit : Jit::shared();
@@ -302,12 +349,12 @@ all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
   // on a flag never holds the slot its fetcher needs. Fetchers as
   // allGatherGemmFetchers says; workers the rest, never more than there are
   // output tiles.
-  unsigned resident = heap.computeUnits(0) *
-                      groupsPerCu(kernels[0].info(), chip, /*wavesPerGroup=*/4);
+  unsigned resident =
+      cus * groupsPerCu(kernels[0].info(), chip, unsigned(tiles.waves()));
   if (resident < 2)
     return makeError(kComponent, "only " + Twine(resident) + " workgroup fits on the device "
                  "at once; the fused kernel needs a fetcher and a worker resident");
-  int64_t outTiles = tiles.mTiles * ceilDiv(N, 2 * tiles.wn);
+  int64_t outTiles = tiles.mTiles * ceilDiv(N, tiles.bn());
   unsigned fetchers =
       options.fetchers ? options.fetchers : allGatherGemmFetchers(resident, tiles);
   if (fetchers >= resident)
@@ -346,7 +393,7 @@ all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
     RankLaunch &l = launches[r];
     l.kernel = &kernels[r];
     l.config.grid = Dim3(result.grid);
-    l.config.block = Dim3(256);
+    l.config.block = Dim3(uint32_t(64 * tiles.waves()));
     DevicePointer shard = heap.pointer(r, a.alloc);
     // Pointers the kernel does not read (no bias, no counters) still take a
     // valid device address: the shard's.

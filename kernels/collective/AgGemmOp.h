@@ -49,17 +49,30 @@ struct ShardedMatrix {
 };
 
 /// Tile sizes and the k grouping of a shape (what the workspace is laid out
-/// for). WM x WN per wave, BM = 2 WM rows per m tile, BK per K block, KG
-/// columns per flag.
+/// for). The workers' PINGPONG tile: WGM x WGN waves (eight) of WM x WN, BM
+/// = WGM WM rows per m tile (the flags' unit along M) and BN = WGN WN
+/// columns; BK per K block, KG columns per flag. ppreg: the blocks reach
+/// LDS through the waves' registers (gfx942, and any chip with the
+/// m-contiguous staging); else by 16-byte DMA (gfx950).
 struct AgGemmTiles {
-  int64_t wm = 64, wn = 64, bk = 32, kg = 64;
+  int64_t wm = 128, wn = 64, wgm = 2, wgn = 4, bk = 32, kg = 64;
+  bool ppreg = true;
   int64_t mTiles = 0, nkGroups = 0;
+  int64_t bm() const { return wm * wgm; }
+  int64_t bn() const { return wn * wgn; }
+  int64_t waves() const { return wgm * wgn; }
 };
 
-/// The tiles all_gather_gemm picks for M x K over `world` ranks on `chip`;
-/// fails when K does not split into world shards of whole K blocks.
+/// The tiles all_gather_gemm picks for M x K over `world` ranks on `chip`
+/// (256-column workers; allGatherGemmColumns may narrow them once N is
+/// known); fails when K does not split into world shards of whole K blocks.
 llvm::Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
                                                unsigned world);
+
+/// Narrows the workers' tile to 128 columns (gfx942) where, for N columns
+/// and `workers` persistent workers, its rounds fill the workers better
+/// (AgGemmOp.cpp says why); the m tiles, and so the workspace, stay.
+void allGatherGemmColumns(Chip chip, int64_t N, unsigned workers, AgGemmTiles &tiles);
 
 /// How many of the persistent grid's `resident` workgroups all_gather_gemm
 /// makes fetchers when not told (an eighth, at least 1, at most one per
@@ -118,6 +131,9 @@ constexpr unsigned kAgGemmStatWords = 8;
 struct AllGatherGemmResult {
   std::vector<LaunchResult> launches; // per rank
   unsigned grid = 0, fetchers = 0, workers = 0;
+  /// The tiles the launch took (the workspace's, with the workers' columns
+  /// allGatherGemmColumns picked for N).
+  AgGemmTiles tiles;
   std::vector<std::string> params;
   /// Per rank, per workgroup (with options.record).
   std::vector<std::vector<AgGemmWorkgroupStats>> stats;

@@ -13,19 +13,25 @@
 //  * fetchers (program ids 0 .. FETCHERS-1) pull blocks of remote shards
 //    through tile.peer_ptr into a local staging buffer (in this rank's heap)
 //    and publish each block with a per-(m tile, k group) ready flag. A fetch
-//    job is BM = 2 WM rows by KG columns of one shard; the four waves copy a
-//    quarter of the rows each (FR = WM / 2) with tile.load / tile.store. The
-//    job ends with a workgroup barrier - the stores of all four waves must
-//    be ordered before the release - and wave 0 then stores the flag with
-//    release semantics at agent scope. The value stored is the call's epoch:
-//    flags only grow, so a workspace serves any number of calls without a
-//    reset (workers wait for `flag >= epoch`).
-//  * GEMM workers (the other program ids) take output tiles of BM x BN
-//    (BN = 2 WN) in turn (a persistent loop) and run the GEMM of
-//    kernels/gemm/gemm.mlir over the staging buffer: K blocks of BK through
-//    LDS ping/pong by DMA. Before the first block of a k group a worker
-//    acquires the group's flag (every wave: each wave issues DMA from the
-//    staging buffer, so each must see the fetched data).
+//    job is BM rows by KG columns of one shard; each wave copies FR = BM /
+//    waves of the rows with tile.load / tile.store. The job ends with a
+//    workgroup barrier - the stores of all waves must be ordered before the
+//    release - and wave 0 then stores the flag with release semantics at
+//    agent scope. The value stored is the call's epoch: flags only grow, so
+//    a workspace serves any number of calls without a reset (workers wait
+//    for `flag >= epoch`).
+//  * GEMM workers (the other program ids) take output tiles of BM x BN in
+//    turn (a persistent loop) and run, per tile, the main loop of
+//    kernels/gemm/gemm.mlir's PINGPONG GEMM over the staging buffer: eight
+//    waves in two groups one barrier apart (tile.stagger), each wave reading
+//    its whole K block of operands in one phase and running its MFMAs back to
+//    back in the next, K blocks of BK through two LDS buffers. The blocks
+//    reach LDS by the leading group's DMA (gfx950's 16-byte DMA, WIDE) or,
+//    with PPREG, through every wave's registers (gfx942, whose DMA moves 4
+//    bytes a lane; and the m-contiguous staging, which must be transposed on
+//    the way). A wave acquires the flag of a k group before it first reads
+//    the staging buffer for it: with the DMA the leading group's waves (the
+//    only ones that read it), with PPREG every wave.
 //
 // Both sides walk the k groups starting at this rank's own shard (rotated
 // order): the local copy is the fastest, so workers start at once, and the
@@ -44,17 +50,17 @@
 //
 // Staging layouts (STAGE_MN):
 //  * false, k-contiguous: staging is [M, K] row-major (the gathered A);
-//    workers fill LDS by DMA exactly as the GEMM does.
+//    workers fill LDS as the GEMM does.
 //  * true, m-contiguous: staging is [K, M] row-major (A transposed; the
 //    layout a consumer that reads columns of A, or a column-major GEMM,
-//    wants); fetchers store transposed, workers load [BK, WM] blocks into
-//    registers and store them transposed into LDS (the path attention takes
-//    for V on gfx942, which has no transposing LDS read).
+//    wants); fetchers store transposed, workers (PPREG) load their share as
+//    [BK, RA] blocks and store it transposed into LDS (the path attention
+//    takes for V on gfx942, which has no transposing LDS read).
 //
 // RELEASE_BARRIER = false builds the broken variant with no barrier between
-// the fetch stores and the release: waves 1-3's staging stores are then not
-// ordered before wave 0's flag store, which check mode reports as a race
-// between those stores and the workers' DMA reads (a test asserts it).
+// the fetch stores and the release: the other waves' staging stores are
+// then not ordered before wave 0's flag store, which check mode reports as
+// a race between those stores and the workers' reads (a test asserts it).
 //
 // RECORD = true writes 8 i32 words per workgroup to `stats` [num_programs, 8]:
 // role (1 fetcher, 2 worker), jobs (fetch jobs / output tiles), flag
@@ -62,98 +68,77 @@
 // copied / multiplied), then s_memtime ticks spent in all, fetching, waiting
 // on flags and computing (the low 32 bits of each difference).
 //
-// Parameters: DTYPE (bf16, f16), OUT (bf16, f16, f32), WM, WN (64), BK
+// Parameters: DTYPE (bf16, f16), OUT (bf16, f16, f32), WM, WN, WGM, WGN
+// (the waves' blocks and grid, as gemm.mlir's; an even wave count), BK
 // (multiple of the MFMA K), KG (k group: a multiple of BK dividing Kl), FR
-// (= WM / 2), HAS_BIAS, STAGE_MN, RELEASE_BARRIER, RECORD, SWZ (the LDS
-// rows' swizzle, as kernels/gemm's: 16-byte chunks XORed by row, so that the
-// MFMA operand reads of a wave's rows spread over the banks; unswizzled rows
-// of BK = 32 put the reads of 4 rows on the same banks, and the GEMM's loop
-// on gfx942 runs at 0.43x the swizzled one's rate on the timing model).
-// Launch: grid (FETCHERS + workers), block 256; every K block lies inside
-// one k group and every k group inside one shard (K % (world * KG) == 0).
+// (= BM / waves), PPREG, RA (= BM / waves), RB (= BN / waves: each wave's
+// share of a block with PPREG, multiples of 16), WIDE (the 16-byte DMA,
+// gfx950), SWZ (the LDS rows' swizzle, as gemm.mlir's), WPS (waves per
+// SIMD), HAS_BIAS, STAGE_MN (needs PPREG), RELEASE_BARRIER, RECORD.
+// Launch: grid (FETCHERS + workers), block BLOCK = 64 WGM WGN; every K block
+// lies inside one k group and every k group inside one shard
+// (K % (world * KG) == 0).
 
 tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.type_param_decl @OUT = f32
-tile.param_decl @WM : i64 = 64
+tile.param_decl @WM : i64 = 128
 tile.param_decl @WN : i64 = 64
+tile.param_decl @WGM : i64 = 2
+tile.param_decl @WGN : i64 = 4
+tile.param_decl @BM : i64 product [@WM, @WGM]
+tile.param_decl @BN : i64 product [@WN, @WGN]
+tile.param_decl @BLOCK : i64 product [@WGM, @WGN, 64]
+tile.param_decl @WPS : i64 = 2
 tile.param_decl @BK : i64 = 32
 tile.param_decl @KG : i64 = 64
 tile.param_decl @FR : i64 = 32
+tile.param_decl @PPREG : i1 = true
+tile.param_decl @RA : i64 = 32
+tile.param_decl @RB : i64 = 32
+tile.param_decl @WIDE : i1 = false
+tile.param_decl @SWZ : i64 = 0
 tile.param_decl @HAS_BIAS : i1 = false
 tile.param_decl @STAGE_MN : i1 = false
 tile.param_decl @RELEASE_BARRIER : i1 = true
 tile.param_decl @RECORD : i1 = false
-tile.param_decl @SWZ : i64 = 0
 
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
-!la = !tile.lds<[WM, BK], !tile.dtype<"DTYPE">, stages = 2, swizzle = SWZ>
-!lb = !tile.lds<[WN, BK], !tile.dtype<"DTYPE">, stages = 2, swizzle = SWZ>
+!la = !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, swizzle = SWZ>
+!lb = !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, swizzle = SWZ>
 !acc = !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
 !fa = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
 !fb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
+// PPREG: a wave's share of one K block of A (RA rows; from m-contiguous
+// staging the same elements as BK rows of RA) and of Bt (RB rows), 16
+// bytes a lane.
+!sa = !tile.tile<[RA, BK], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [16, 4]>>
+!sat = !tile.tile<[BK, RA], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [16, 4]>>
+!sb = !tile.tile<[RB, BK], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [16, 4]>>
 // A fetch piece: FR rows by BK columns, 4 elements (8 bytes) per lane.
 !piece = !tile.tile<[FR, BK], !tile.dtype<"DTYPE">, #tile.blocked<[1, 4], [8, 8]>>
-// A block of m-contiguous staging: BK rows (k) by WM columns (m).
-!mblk = !tile.tile<[BK, WM], !tile.dtype<"DTYPE">, #tile.blocked<[1, 4], [4, 16]>>
 !stat = !tile.tile<[1, 64], i32, #tile.blocked<[1, 1], [1, 64]>>
 
-// Starts moving K block `kb` of this workgroup's rows of A (from staging)
-// and Bt into one LDS buffer. k-contiguous staging: by DMA, shared by the
-// waves. m-contiguous: waves 0 and 1 load the [BK, WM] block of A for stage
-// 0 and 1 into registers and store it transposed (synchronously).
-func.func private @fetch(%sbuf: !buf, %bbuf: !buf, %lds_a: !la, %lds_b: !lb,
-                         %kb: index, %m0: index, %m1: index, %n0: index, %n1: index,
-                         %M: index, %N: index, %K: index, %ldb: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %bk = tile.param @BK : index
-  %mn = tile.param @STAGE_MN : i1
-  %k0 = arith.muli %kb, %bk : index
-  scf.if %mn {
-    %wave = tile.wave_id
-    %first = arith.cmpi ult, %wave, %c2 : index
-    scf.if %first {
-      %is1 = arith.cmpi eq, %wave, %c1 : index
-      %mr = arith.select %is1, %m1, %m0 : index
-      %blk = tile.load %sbuf[%k0, %mr] stride %M bounds %K, %M : !buf -> !mblk
-      tile.lds_store %blk, %lds_a[%wave][%c0, %c0] transpose : !mblk, !la
-    }
-  } else {
-    tile.async_copy %sbuf[%m0, %k0] stride %K bounds %M, %K -> %lds_a[%c0] : !buf, !la
-    tile.async_copy %sbuf[%m1, %k0] stride %K bounds %M, %K -> %lds_a[%c1] : !buf, !la
-  }
-  tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] : !buf, !lb
-  tile.async_copy %bbuf[%n1, %k0] stride %ldb bounds %N, %K -> %lds_b[%c1] : !buf, !lb
-  return
-}
-
-// acc += A block * B block from one buffer (as in gemm.mlir).
-func.func private @multiply(%lds_a: !la, %lds_b: !lb, %wrow: index, %wcol: index, %acc: !acc) -> !acc {
-  %c0 = arith.constant 0 : index
-  %fa = tile.lds_load %lds_a[%wrow][%c0, %c0] : !la -> !fa
-  %fb = tile.lds_load %lds_b[%wcol][%c0, %c0] transpose : !lb -> !fb
-  %r = tile.mma %fa, %fb, %acc : !fa, !fb -> !acc
-  tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<mfma, 1>] x 16
-  return %r : !acc
-}
-
 // The K block a worker handles `b`-th: blocks in the rotated order that
-// starts at this rank's shard.
-func.func private @block_at(%b: index, %rank: index, %Kl: index, %nk: index) -> index {
-  %bk = tile.param @BK : index
-  %first = arith.divui %Kl, %bk : index
-  %start = arith.muli %rank, %first : index
+// starts at this rank's shard (K block `start` = rank Kl / BK, below nk);
+// b >= nk gives nk, the block past K, which every bounded read fills with
+// zeros (the pair loops take one when the block count is odd). A compare
+// and subtract, not a remainder: this runs once a block.
+func.func private @block_at(%b: index, %start: index, %nk: index) -> index {
   %s = arith.addi %start, %b : index
-  %kb = arith.remui %s, %nk : index
-  return %kb : index
+  %wraps = arith.cmpi uge, %s, %nk : index
+  %s_w = arith.subi %s, %nk : index
+  %kb = arith.select %wraps, %s_w, %s : index
+  %past = arith.cmpi uge, %b, %nk : index
+  %r = arith.select %past, %nk, %kb : index
+  return %r : index
 }
 
 // Acquires the ready flag of K block `kb`'s group for m tile `mt` when `kb`
-// opens its group; returns 1 when it waited (for the counters), else 0.
-func.func private @acquire(%flags: !tile.ptr<i32>, %kb: index, %mt: index, %nkg: index,
-                           %epoch: i32) -> (index, i64) {
+// opens its group (never for the block past K); returns 1 when it waited
+// (for the counters), else 0, and the clock ticks spent waiting.
+func.func private @acquire(%flags: !tile.ptr<i32>, %kb: index, %nk: index, %mt: index,
+                           %nkg: index, %epoch: i32, %ready: i1) -> (index, i64) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %z = arith.constant 0 : i64
@@ -161,21 +146,379 @@ func.func private @acquire(%flags: !tile.ptr<i32>, %kb: index, %mt: index, %nkg:
   %kg = tile.param @KG : index
   %bpg = arith.divui %kg, %bk : index
   %in = arith.remui %kb, %bpg : index
-  %opens = arith.cmpi eq, %in, %c0 : index
-  // The count of flags acquired and the clock ticks spent waiting on them.
+  %starts = arith.cmpi eq, %in, %c0 : index
+  %real = arith.cmpi ult, %kb, %nk : index
+  %true = arith.constant true
+  %unready = arith.xori %ready, %true : i1
+  %opens_any = arith.andi %starts, %real : i1
+  %opens = arith.andi %opens_any, %unready : i1
   %n, %ticks = scf.if %opens -> (index, i64) {
     %g = arith.divui %kb, %bpg : index
     %row = arith.muli %mt, %nkg : index
     %f = arith.addi %row, %g : index
-    %t0 = tile.memtime
-    tile.flag_wait %flags[%f] ge %epoch agent : !tile.ptr<i32>
-    %t1 = tile.memtime
-    %dt = arith.subi %t1, %t0 : i64
+    // The clock only with RECORD: s_memtime is a scalar memory read, which
+    // the LDS stores before it would wait for with it.
+    %record = tile.param @RECORD : i1
+    %dt = scf.if %record -> (i64) {
+      %t0 = tile.memtime
+      tile.flag_wait %flags[%f] ge %epoch agent : !tile.ptr<i32>
+      %t1 = tile.memtime
+      %d = arith.subi %t1, %t0 : i64
+      scf.yield %d : i64
+    } else {
+      tile.flag_wait %flags[%f] ge %epoch agent : !tile.ptr<i32>
+      scf.yield %z : i64
+    }
     scf.yield %c1, %dt : index, i64
   } else {
     scf.yield %c0, %z : index, i64
   }
   return %n, %ticks : index, i64
+}
+
+// Starts the DMA of K block `kb` of the tile's rows of A (from k-contiguous
+// staging) and Bt into one buffer, shared by `issuers` waves; blocks wholly
+// inside both take the copy without bounds.
+func.func private @dma(%sbuf: !buf, %bbuf: !buf, %lds_a: !la, %lds_b: !lb,
+                       %kb: index, %m0: index, %n0: index,
+                       %M: index, %N: index, %K: index, %ldb: index, %issuers: index) {
+  %c0 = arith.constant 0 : index
+  %bk = tile.param @BK : index
+  %bm = tile.param @BM : index
+  %bn = tile.param @BN : index
+  %wide = tile.param @WIDE : i1
+  %k0 = arith.muli %kb, %bk : index
+  %mend = arith.addi %m0, %bm : index
+  %nend = arith.addi %n0, %bn : index
+  %kend = arith.addi %k0, %bk : index
+  %m_in = arith.cmpi ule, %mend, %M : index
+  %n_in = arith.cmpi ule, %nend, %N : index
+  %k_in = arith.cmpi ule, %kend, %K : index
+  %mn_in = arith.andi %m_in, %n_in : i1
+  %inside = arith.andi %mn_in, %k_in : i1
+  scf.if %inside {
+    scf.if %wide {
+      tile.async_copy inbounds %sbuf[%m0, %k0] stride %K -> %lds_a[%c0] waves %issuers {width = 16 : i64} : !buf, !la
+      tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] waves %issuers {width = 16 : i64} : !buf, !lb
+    } else {
+      tile.async_copy inbounds %sbuf[%m0, %k0] stride %K -> %lds_a[%c0] waves %issuers : !buf, !la
+      tile.async_copy inbounds %bbuf[%n0, %k0] stride %ldb -> %lds_b[%c0] waves %issuers : !buf, !lb
+    }
+  } else {
+    scf.if %wide {
+      tile.async_copy %sbuf[%m0, %k0] stride %K bounds %M, %K -> %lds_a[%c0] waves %issuers {width = 16 : i64} : !buf, !la
+      tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] waves %issuers {width = 16 : i64} : !buf, !lb
+    } else {
+      tile.async_copy %sbuf[%m0, %k0] stride %K bounds %M, %K -> %lds_a[%c0] waves %issuers : !buf, !la
+      tile.async_copy %bbuf[%n0, %k0] stride %ldb bounds %N, %K -> %lds_b[%c0] waves %issuers : !buf, !lb
+    }
+  }
+  return
+}
+
+// PPREG: this wave's share of K block `kb` (rows w RA.. of the tile's A
+// rows, w RB.. of its Bt rows) into registers, zeros past M, N and K. From
+// m-contiguous staging A's share comes as its [BK, RA] block (!sat; the
+// unused one of !sa and !sat is a constant the compiler drops).
+func.func private @share_load(%sbuf: !buf, %bbuf: !buf, %kb: index, %m0: index, %n0: index,
+                              %M: index, %N: index, %K: index, %ldb: index)
+    -> (!sa, !sat, !sb) {
+  %zero = arith.constant 0.0 : f32
+  %bk = tile.param @BK : index
+  %rav = tile.param @RA : index
+  %rbv = tile.param @RB : index
+  %mn = tile.param @STAGE_MN : i1
+  %wave = tile.wave_id
+  %k0 = arith.muli %kb, %bk : index
+  %wa = arith.muli %wave, %rav : index
+  %wb = arith.muli %wave, %rbv : index
+  %ma = arith.addi %m0, %wa : index
+  %nb = arith.addi %n0, %wb : index
+  // Blocks wholly inside A and Bt (all but the edges) load without the
+  // bounds' compares and selects.
+  %bm = tile.param @BM : index
+  %bn = tile.param @BN : index
+  %mend = arith.addi %m0, %bm : index
+  %nend = arith.addi %n0, %bn : index
+  %kend = arith.addi %k0, %bk : index
+  %m_in = arith.cmpi ule, %mend, %M : index
+  %n_in = arith.cmpi ule, %nend, %N : index
+  %k_in = arith.cmpi ule, %kend, %K : index
+  %mn_in = arith.andi %m_in, %n_in : i1
+  %inside = arith.andi %mn_in, %k_in : i1
+  %a, %at, %b = scf.if %mn -> (!sa, !sat, !sb) {
+    %x32 = tile.splat %zero : f32 -> !tile.tile<[RA, BK], f32, #tile.blocked<[1, 8], [16, 4]>>
+    %x = tile.convert %x32 : !tile.tile<[RA, BK], f32, #tile.blocked<[1, 8], [16, 4]>> -> !sa
+    %t, %y = scf.if %inside -> (!sat, !sb) {
+      %t1 = tile.load %sbuf[%k0, %ma] stride %M : !buf -> !sat
+      %y1 = tile.load %bbuf[%nb, %k0] stride %ldb : !buf -> !sb
+      scf.yield %t1, %y1 : !sat, !sb
+    } else {
+      %t1 = tile.load %sbuf[%k0, %ma] stride %M bounds %K, %M : !buf -> !sat
+      %y1 = tile.load %bbuf[%nb, %k0] stride %ldb bounds %N, %K : !buf -> !sb
+      scf.yield %t1, %y1 : !sat, !sb
+    }
+    scf.yield %x, %t, %y : !sa, !sat, !sb
+  } else {
+    %t32 = tile.splat %zero : f32 -> !tile.tile<[BK, RA], f32, #tile.blocked<[1, 8], [16, 4]>>
+    %t = tile.convert %t32 : !tile.tile<[BK, RA], f32, #tile.blocked<[1, 8], [16, 4]>> -> !sat
+    %x, %y = scf.if %inside -> (!sa, !sb) {
+      %x1 = tile.load %sbuf[%ma, %k0] stride %K : !buf -> !sa
+      %y1 = tile.load %bbuf[%nb, %k0] stride %ldb : !buf -> !sb
+      scf.yield %x1, %y1 : !sa, !sb
+    } else {
+      %x1 = tile.load %sbuf[%ma, %k0] stride %K bounds %M, %K : !buf -> !sa
+      %y1 = tile.load %bbuf[%nb, %k0] stride %ldb bounds %N, %K : !buf -> !sb
+      scf.yield %x1, %y1 : !sa, !sb
+    }
+    scf.yield %x, %t, %y : !sa, !sat, !sb
+  }
+  return %a, %at, %b : !sa, !sat, !sb
+}
+
+// PPREG: stores this wave's share (see @share_load) into a buffer.
+func.func private @share_store(%a: !sa, %at: !sat, %b: !sb, %lds_a: !la, %lds_b: !lb) {
+  %c0 = arith.constant 0 : index
+  %rav = tile.param @RA : index
+  %rbv = tile.param @RB : index
+  %mn = tile.param @STAGE_MN : i1
+  %wave = tile.wave_id
+  %wa = arith.muli %wave, %rav : index
+  %wb = arith.muli %wave, %rbv : index
+  scf.if %mn {
+    tile.lds_store %at, %lds_a[%c0][%wa, %c0] transpose : !sat, !la
+  } else {
+    tile.lds_store %a, %lds_a[%c0][%wa, %c0] : !sa, !la
+  }
+  tile.lds_store %b, %lds_b[%c0][%wb, %c0] : !sb, !lb
+  return
+}
+
+// PPREG: the `b`-th block's share of this wave, its flag acquired first;
+// also returns what @acquire counted.
+func.func private @share_fetch(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i32>, %b: index,
+                               %start: index, %nk: index, %mt: index, %nkg: index,
+                               %epoch: i32, %ready: i1, %m0: index, %n0: index,
+                               %M: index, %N: index, %K: index, %ldb: index)
+    -> (!sa, !sat, !sb, index, i64) {
+  %kb = func.call @block_at(%b, %start, %nk) : (index, index, index) -> index
+  %n, %t = func.call @acquire(%flags, %kb, %nk, %mt, %nkg, %epoch, %ready)
+      : (!tile.ptr<i32>, index, index, index, index, i32, i1) -> (index, i64)
+  %a, %at, %s = func.call @share_load(%sbuf, %bbuf, %kb, %m0, %n0, %M, %N, %K, %ldb)
+      : (!buf, !buf, index, index, index, index, index, index, index) -> (!sa, !sat, !sb)
+  return %a, %at, %s, %n, %t : !sa, !sat, !sb, index, i64
+}
+
+// DMA: block `b` into one buffer by `issuers` waves, its flag acquired
+// first; returns what @acquire counted.
+func.func private @dma_fetch(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i32>, %lds_a: !la, %lds_b: !lb,
+                             %b: index, %start: index, %nk: index, %mt: index, %nkg: index,
+                             %epoch: i32, %ready: i1, %m0: index, %n0: index,
+                             %M: index, %N: index, %K: index, %ldb: index, %issuers: index)
+    -> (index, i64) {
+  %kb = func.call @block_at(%b, %start, %nk) : (index, index, index) -> index
+  %n, %t = func.call @acquire(%flags, %kb, %nk, %mt, %nkg, %epoch, %ready)
+      : (!tile.ptr<i32>, index, index, index, index, i32, i1) -> (index, i64)
+  func.call @dma(%sbuf, %bbuf, %lds_a, %lds_b, %kb, %m0, %n0, %M, %N, %K, %ldb, %issuers)
+      : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index) -> ()
+  return %n, %t : index, i64
+}
+
+// One K block of the PINGPONG loop by DMA (gemm.mlir's @pingpong_block):
+// in the memory phase the wave reads its whole block of operands from the
+// current buffer and the leading group acquires and starts block `f` into
+// the next; in the matrix phase it runs the block's MFMAs. The memory
+// phase's barrier publishes nothing (the DMA in flight lands in a buffer
+// nobody reads yet) and has no fence, whose release would wait for it.
+func.func private @pingpong_block(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i32>,
+                                  %cur_a: !la, %cur_b: !lb, %next_a: !la, %next_b: !lb,
+                                  %f: index, %start: index, %nk: index, %mt: index,
+                                  %nkg: index, %epoch: i32, %ready: i1, %m0: index, %n0: index,
+                                  %M: index, %N: index, %K: index, %ldb: index,
+                                  %ra: index, %rb: index, %lagging: i1, %issuers: index,
+                                  %acc: !acc, %waits: index, %ticks: i64) -> (!acc, index, i64) {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0 : i64
+  %true = arith.constant true
+  %leading = arith.xori %lagging, %true : i1
+  %n, %t = scf.if %leading -> (index, i64) {
+    %n1, %t1 = func.call @dma_fetch(%sbuf, %bbuf, %flags, %next_a, %next_b, %f, %start, %nk, %mt, %nkg,
+                                    %epoch, %ready, %m0, %n0, %M, %N, %K, %ldb, %issuers)
+        : (!buf, !buf, !tile.ptr<i32>, !la, !lb, index, index, index, index, index, i32, i1, index,
+           index, index, index, index, index, index) -> (index, i64)
+    scf.yield %n1, %t1 : index, i64
+  } else {
+    scf.yield %c0, %z : index, i64
+  }
+  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] : !la -> !fa
+  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] transpose : !lb -> !fb
+  tile.wait lgkmcnt(0)
+  tile.sched_barrier []
+  tile.barrier unfenced
+  tile.sched_barrier []
+  %out = tile.mma %fa, %fb, %acc : !fa, !fb -> !acc
+  tile.sched_barrier []
+  // The next block has landed (the lagging group has nothing to wait for).
+  tile.wait vmcnt(0)
+  tile.barrier
+  tile.sched_barrier []
+  %w = arith.addi %waits, %n : index
+  %tk = arith.addi %ticks, %t : i64
+  return %out, %w, %tk : !acc, index, i64
+}
+
+// One K block of the PINGPONG loop with PPREG (gemm.mlir's @ppreg_block):
+// the wave stores the share of block `f` it loaded one block ago into the
+// next buffer, acquires and loads its share of block f + 1, and reads its
+// operands; then runs the MFMAs. Neither barrier needs a fence.
+func.func private @ppreg_block(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i32>,
+                               %cur_a: !la, %cur_b: !lb, %next_a: !la, %next_b: !lb,
+                               %f: index, %start: index, %nk: index, %mt: index,
+                               %nkg: index, %epoch: i32, %ready: i1, %m0: index, %n0: index,
+                               %M: index, %N: index, %K: index, %ldb: index,
+                               %ra: index, %rb: index, %acc: !acc, %waits: index, %ticks: i64,
+                               %sa: !sa, %sat: !sat, %sb: !sb)
+    -> (!acc, index, i64, !sa, !sat, !sb) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // The operand reads first: their latency passes under the share's store
+  // and the next loads' address and flag work.
+  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] : !la -> !fa
+  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] transpose : !lb -> !fb
+  func.call @share_store(%sa, %sat, %sb, %next_a, %next_b) : (!sa, !sat, !sb, !la, !lb) -> ()
+  %f1 = arith.addi %f, %c1 : index
+  %na, %nat, %nb, %n, %t = func.call @share_fetch(%sbuf, %bbuf, %flags, %f1, %start, %nk, %mt, %nkg,
+                                                  %epoch, %ready, %m0, %n0, %M, %N, %K, %ldb)
+      : (!buf, !buf, !tile.ptr<i32>, index, index, index, index, index, i32, i1, index, index, index,
+         index, index, index) -> (!sa, !sat, !sb, index, i64)
+  tile.wait lgkmcnt(0)
+  tile.sched_barrier []
+  tile.barrier unfenced
+  tile.sched_barrier []
+  %out = tile.mma %fa, %fb, %acc : !fa, !fb -> !acc
+  tile.sched_barrier []
+  tile.barrier unfenced
+  tile.sched_barrier []
+  %w = arith.addi %waits, %n : index
+  %tk = arith.addi %ticks, %t : i64
+  return %out, %w, %tk, %na, %nat, %nb : !acc, index, i64, !sa, !sat, !sb
+}
+
+// One output tile: block 0 into the first buffer (every wave), then the
+// K loop of two blocks (ping, pong) an iteration, the lagging group one
+// barrier behind. Returns the accumulators and the flags acquired and
+// ticks spent waiting (this wave's).
+func.func private @tile_product(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i32>,
+                                %a0: !la, %b0: !lb, %a1: !la, %b1: !lb,
+                                %start: index, %nk: index, %mt: index,
+                                %nkg: index, %epoch: i32, %m0: index, %n0: index,
+                                %M: index, %N: index, %K: index, %ldb: index,
+                                %ra: index, %rb: index) -> (!acc, index, i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %block = tile.param @BLOCK : index
+  %waves = arith.divui %block, %c64 : index
+  %half = arith.divui %waves, %c2 : index
+  %ppreg = tile.param @PPREG : i1
+  %wave = tile.wave_id
+  %lagging = arith.cmpi uge, %wave, %half : index
+  %acc0 = tile.splat %zero : f32 -> !acc
+  // Once the gather has passed this m tile (every tile after the first
+  // round), all its k groups' flags are set: one test of them all (a word a
+  // lane, up to 64 groups) spares the tile the blocking flag load that
+  // opens each group, whose latency the memory phase cannot hide.
+  %c64w = arith.constant 64 : index
+  %testable = arith.cmpi ule, %nkg, %c64w : index
+  %ready = scf.if %testable -> (i1) {
+    %row = arith.muli %mt, %nkg : index
+    %all = tile.flag_test %flags[%row] count %nkg ge %epoch agent : !tile.ptr<i32>
+    scf.yield %all : i1
+  } else {
+    %false = arith.constant false
+    scf.yield %false : i1
+  }
+  // A passed test acquired every group's flag (the counters count it so).
+  %tested = arith.select %ready, %nkg, %c0 : index
+  // Pairs of blocks: an odd count takes the block past K (zeros).
+  %nk_up = arith.addi %nk, %c1 : index
+  %npairs = arith.divui %nk_up, %c2 : index
+  %kpairs = arith.muli %npairs, %c2 : index
+  %acc, %waits, %ticks = scf.if %ppreg -> (!acc, index, i64) {
+    %s0:5 = func.call @share_fetch(%sbuf, %bbuf, %flags, %c0, %start, %nk, %mt, %nkg,
+                                   %epoch, %ready, %m0, %n0, %M, %N, %K, %ldb)
+        : (!buf, !buf, !tile.ptr<i32>, index, index, index, index, index, i32, i1, index, index,
+           index, index, index, index) -> (!sa, !sat, !sb, index, i64)
+    func.call @share_store(%s0#0, %s0#1, %s0#2, %a0, %b0) : (!sa, !sat, !sb, !la, !lb) -> ()
+    tile.wait lgkmcnt(0)
+    tile.barrier
+    %r:3 = tile.stagger %lagging -> (!acc, index, i64) {
+      %s1:5 = func.call @share_fetch(%sbuf, %bbuf, %flags, %c1, %start, %nk, %mt, %nkg,
+                                     %epoch, %ready, %m0, %n0, %M, %N, %K, %ldb)
+          : (!buf, !buf, !tile.ptr<i32>, index, index, index, index, index, i32, i1, index, index,
+             index, index, index, index) -> (!sa, !sat, !sb, index, i64)
+      %w01 = arith.addi %s0#3, %s1#3 : index
+      %w1 = arith.addi %w01, %tested : index
+      %t1 = arith.addi %s0#4, %s1#4 : i64
+      %l:6 = scf.for %k = %c0 to %kpairs step %c2
+          iter_args(%acc_i = %acc0, %w_i = %w1, %t_i = %t1, %sa = %s1#0, %sat = %s1#1, %sb = %s1#2)
+          -> (!acc, index, i64, !sa, !sat, !sb) {
+        %k1 = arith.addi %k, %c1 : index
+        %k2 = arith.addi %k, %c2 : index
+        %x:6 = func.call @ppreg_block(%sbuf, %bbuf, %flags, %a0, %b0, %a1, %b1, %k1, %start, %nk, %mt,
+                                      %nkg, %epoch, %ready, %m0, %n0, %M, %N, %K, %ldb, %ra, %rb,
+                                      %acc_i, %w_i, %t_i, %sa, %sat, %sb)
+            : (!buf, !buf, !tile.ptr<i32>, !la, !lb, !la, !lb, index, index, index, index, index,
+               i32, i1, index, index, index, index, index, index, index, index, !acc, index, i64,
+               !sa, !sat, !sb) -> (!acc, index, i64, !sa, !sat, !sb)
+        %y:6 = func.call @ppreg_block(%sbuf, %bbuf, %flags, %a1, %b1, %a0, %b0, %k2, %start, %nk, %mt,
+                                      %nkg, %epoch, %ready, %m0, %n0, %M, %N, %K, %ldb, %ra, %rb,
+                                      %x#0, %x#1, %x#2, %x#3, %x#4, %x#5)
+            : (!buf, !buf, !tile.ptr<i32>, !la, !lb, !la, !lb, index, index, index, index, index,
+               i32, i1, index, index, index, index, index, index, index, index, !acc, index, i64,
+               !sa, !sat, !sb) -> (!acc, index, i64, !sa, !sat, !sb)
+        scf.yield %y#0, %y#1, %y#2, %y#3, %y#4, %y#5 : !acc, index, i64, !sa, !sat, !sb
+      }
+      tile.yield %l#0, %l#1, %l#2 : !acc, index, i64
+    }
+    scf.yield %r#0, %r#1, %r#2 : !acc, index, i64
+  } else {
+    %n0w, %t0w = func.call @dma_fetch(%sbuf, %bbuf, %flags, %a0, %b0, %c0, %start, %nk, %mt, %nkg,
+                                      %epoch, %ready, %m0, %n0, %M, %N, %K, %ldb, %waves)
+        : (!buf, !buf, !tile.ptr<i32>, !la, !lb, index, index, index, index, index, i32, i1, index,
+           index, index, index, index, index, index) -> (index, i64)
+    %n0t = arith.addi %n0w, %tested : index
+    tile.wait vmcnt(0)
+    tile.barrier
+    %r:3 = tile.stagger %lagging -> (!acc, index, i64) {
+      // Past the last block the copy fetches the block past K (zeros, no
+      // flag) into a buffer nobody reads any more, so the loop takes no
+      // branch.
+      %l:3 = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0, %w_i = %n0t, %t_i = %t0w)
+          -> (!acc, index, i64) {
+        %k1 = arith.addi %k, %c1 : index
+        %k2 = arith.addi %k, %c2 : index
+        %x:3 = func.call @pingpong_block(%sbuf, %bbuf, %flags, %a0, %b0, %a1, %b1, %k1, %start, %nk, %mt,
+                                         %nkg, %epoch, %ready, %m0, %n0, %M, %N, %K, %ldb, %ra, %rb, %lagging, %half,
+                                         %acc_i, %w_i, %t_i)
+            : (!buf, !buf, !tile.ptr<i32>, !la, !lb, !la, !lb, index, index, index, index, index,
+               i32, i1, index, index, index, index, index, index, index, index, i1, index, !acc,
+               index, i64) -> (!acc, index, i64)
+        %y:3 = func.call @pingpong_block(%sbuf, %bbuf, %flags, %a1, %b1, %a0, %b0, %k2, %start, %nk, %mt,
+                                         %nkg, %epoch, %ready, %m0, %n0, %M, %N, %K, %ldb, %ra, %rb, %lagging, %half,
+                                         %x#0, %x#1, %x#2)
+            : (!buf, !buf, !tile.ptr<i32>, !la, !lb, !la, !lb, index, index, index, index, index,
+               i32, i1, index, index, index, index, index, index, index, index, i1, index, !acc,
+               index, i64) -> (!acc, index, i64)
+        scf.yield %y#0, %y#1, %y#2 : !acc, index, i64
+      }
+      tile.yield %l#0, %l#1, %l#2 : !acc, index, i64
+    }
+    scf.yield %r#0, %r#1, %r#2 : !acc, index, i64
+  }
+  return %acc, %waits, %ticks : !acc, index, i64
 }
 
 // Writes word `col` of workgroup `pid`'s 8 (wave 0 only): role, jobs, flags,
@@ -220,14 +563,16 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
                    %staging: !ptr, %flags: !tile.ptr<i32>, %stats: !tile.ptr<i32>,
                    %M: index, %N: index, %K: index, %ldb: index, %ldc: index,
                    %rank: index, %world: index, %fetchers: index, %epoch_i: index)
-    attributes {tile.kernel, tile.block_size = 256 : i64} {
+    attributes {tile.kernel, tile.block_size = @BLOCK, tile.waves_per_simd = @WPS} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
-  %zero = arith.constant 0.0 : f32
   %wm = tile.param @WM : index
   %wn = tile.param @WN : index
+  %bm = tile.param @BM : index
+  %bn = tile.param @BN : index
+  %wgn = tile.param @WGN : index
   %bk = tile.param @BK : index
   %kg = tile.param @KG : index
   %fr = tile.param @FR : index
@@ -240,8 +585,6 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
   %pid = tile.program_id 0
   %nprog = tile.num_programs 0
   %wave = tile.wave_id
-  %bm = arith.muli %wm, %c2 : index
-  %bn = arith.muli %wn, %c2 : index
   %mt_n0 = arith.addi %M, %bm : index
   %mt_n1 = arith.subi %mt_n0, %c1 : index
   %nmt = arith.divui %mt_n1, %bm : index
@@ -249,6 +592,9 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
   %gpr = arith.divui %Kl, %kg : index
   %nkg = arith.divui %K, %kg : index
   %nk = arith.divui %K, %bk : index
+  // The first K block of this rank's shard: workers start there.
+  %kl_blocks = arith.divui %Kl, %bk : index
+  %start = arith.muli %rank, %kl_blocks : index
 
   %sbytes = arith.muli %M, %K : index
   %sbuf = tile.make_buffer %staging, %sbytes : !ptr -> !buf
@@ -292,7 +638,7 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
         %b1 = arith.addi %b, %c1 : index
         scf.yield %b1 : index
       }
-      // All four waves' stores before the one release.
+      // All waves' stores before the one release.
       scf.if %fence {
         tile.barrier
       }
@@ -325,8 +671,10 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
     %nt_n1 = arith.subi %nt_n0, %c1 : index
     %nnt = arith.divui %nt_n1, %bn : index
     %ntiles = arith.muli %nmt, %nnt : index
-    %wrow = arith.divui %wave, %c2 : index
-    %wcol = arith.remui %wave, %c2 : index
+    %wrow = arith.divui %wave, %wgn : index
+    %wcol = arith.remui %wave, %wgn : index
+    %ra = arith.muli %wrow, %wm : index
+    %rb = arith.muli %wcol, %wn : index
     %b_elems = arith.muli %N, %ldb : index
     %c_elems = arith.muli %M, %ldc : index
     %bbuf = tile.make_buffer %bt, %b_elems : !ptr -> !buf
@@ -344,64 +692,13 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
       %nt = arith.remui %t, %nnt : index
       %m0 = arith.muli %mt, %bm : index
       %n0 = arith.muli %nt, %bn : index
-      %m1 = arith.addi %m0, %wm : index
-      %n1 = arith.addi %n0, %wn : index
+      %acc, %wt_t, %tk_t = func.call @tile_product(%sbuf, %bbuf, %flags, %a0, %b0, %a1, %b1, %start, %nk, %mt,
+                                                   %nkg, %epoch, %m0, %n0, %M, %N, %K, %ldb, %ra, %rb)
+          : (!buf, !buf, !tile.ptr<i32>, !la, !lb, !la, !lb, index, index, index, index, i32, index,
+             index, index, index, index, index, index, index) -> (!acc, index, i64)
 
-      %kb0 = func.call @block_at(%c0, %rank, %Kl, %nk) : (index, index, index, index) -> index
-      %w_0, %tk_0 = func.call @acquire(%flags, %kb0, %mt, %nkg, %epoch) : (!tile.ptr<i32>, index, index, index, i32) -> (index, i64)
-      func.call @fetch(%sbuf, %bbuf, %a0, %b0, %kb0, %m0, %m1, %n0, %n1, %M, %N, %K, %ldb)
-          : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
-      tile.wait vmcnt(0)
-      tile.barrier
-      %wt0 = arith.addi %wt, %w_0 : index
-      %tk0 = arith.addi %tk, %tk_0 : i64
-
-      %acc0 = tile.splat %zero : f32 -> !acc
-      %acc, %wt_end, %tk_end = scf.for %k = %c0 to %nk step %c2 iter_args(%acc_i = %acc0, %wt_i = %wt0, %tk_i = %tk0) -> (!acc, index, i64) {
-        %k1 = arith.addi %k, %c1 : index
-        %has1 = arith.cmpi ult, %k1, %nk : index
-        %wt_p, %tk_p = scf.if %has1 -> (index, i64) {
-          %kb1 = func.call @block_at(%k1, %rank, %Kl, %nk) : (index, index, index, index) -> index
-          %w_1, %tk_1 = func.call @acquire(%flags, %kb1, %mt, %nkg, %epoch) : (!tile.ptr<i32>, index, index, index, i32) -> (index, i64)
-          func.call @fetch(%sbuf, %bbuf, %a1, %b1, %kb1, %m0, %m1, %n0, %n1, %M, %N, %K, %ldb)
-              : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
-          %s = arith.addi %wt_i, %w_1 : index
-          %st = arith.addi %tk_i, %tk_1 : i64
-          scf.yield %s, %st : index, i64
-        } else {
-          scf.yield %wt_i, %tk_i : index, i64
-        }
-        %acc_p = func.call @multiply(%a0, %b0, %wrow, %wcol, %acc_i) : (!la, !lb, index, index, !acc) -> !acc
-        tile.wait vmcnt(0)
-        tile.barrier
-        %acc_n, %wt_n, %tk_n = scf.if %has1 -> (!acc, index, i64) {
-          %k2 = arith.addi %k, %c2 : index
-          %has2 = arith.cmpi ult, %k2, %nk : index
-          %wt_q, %tk_q = scf.if %has2 -> (index, i64) {
-            %kb2 = func.call @block_at(%k2, %rank, %Kl, %nk) : (index, index, index, index) -> index
-            %w_2, %tk_2 = func.call @acquire(%flags, %kb2, %mt, %nkg, %epoch) : (!tile.ptr<i32>, index, index, index, i32) -> (index, i64)
-            func.call @fetch(%sbuf, %bbuf, %a0, %b0, %kb2, %m0, %m1, %n0, %n1, %M, %N, %K, %ldb)
-                : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
-            %s = arith.addi %wt_p, %w_2 : index
-            %st = arith.addi %tk_p, %tk_2 : i64
-            scf.yield %s, %st : index, i64
-          } else {
-            scf.yield %wt_p, %tk_p : index, i64
-          }
-          %acc_q = func.call @multiply(%a1, %b1, %wrow, %wcol, %acc_p) : (!la, !lb, index, index, !acc) -> !acc
-          tile.wait vmcnt(0)
-          tile.barrier
-          scf.yield %acc_q, %wt_q, %tk_q : !acc, index, i64
-        } else {
-          scf.yield %acc_p, %wt_p, %tk_p : !acc, index, i64
-        }
-        scf.yield %acc_n, %wt_n, %tk_n : !acc, index, i64
-      }
-
-      %mw0 = arith.muli %wrow, %wm : index
-      %nw0 = arith.muli %wcol, %wn : index
-      %mw = arith.addi %m0, %mw0 : index
-      %nw_ = arith.addi %n0, %nw0 : index
+      %mw = arith.addi %m0, %ra : index
+      %nw_ = arith.addi %n0, %rb : index
       %with_bias = scf.if %has_bias -> (!acc) {
         %biasbuf = tile.make_buffer %bias, %N : !ptr -> !buf
         %brow = tile.load %biasbuf[%c0, %nw_] stride %c0 bounds %c1, %N : !buf -> !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>>
@@ -424,8 +721,10 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
         tile.store %out, %cbuf[%mw, %nw_] stride %ldc bounds %M, %N : !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
       }
       %td1 = arith.addi %td, %c1 : index
+      %wt1 = arith.addi %wt, %wt_t : index
       %bl1 = arith.addi %bl, %nk : index
-      scf.yield %td1, %wt_end, %bl1, %tk_end : index, index, index, i64
+      %tk1 = arith.addi %tk, %tk_t : i64
+      scf.yield %td1, %wt1, %bl1, %tk1 : index, index, index, i64
     }
     scf.if %record {
       func.call @record(%statbuf, %pid, %nprog, %c0, %c2) : (!tile.buffer<i32>, index, index, index, index) -> ()

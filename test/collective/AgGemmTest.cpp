@@ -67,6 +67,7 @@ struct Case {
   DType in = DType::bf16, out = DType::f32;
   bool bias = false;
   bool mContiguous = false;
+  int64_t workerColumns = 0; // the workers' tile's columns, when checked
 };
 
 std::string caseName(const Case &c) {
@@ -102,8 +103,13 @@ TEST_P(AgGemmTest, MatchesReference) {
 
   // The counters account for all the work: every fetch job and K block
   // once, every output tile once, each with all its K blocks.
-  ops::AgGemmTiles t = ws.tiles;
-  int64_t nnt = (c.N + 2 * t.wn - 1) / (2 * t.wn);
+  ops::AgGemmTiles t = r->tiles;
+  EXPECT_EQ(t.mTiles, ws.tiles.mTiles);
+  EXPECT_EQ(t.bm(), 256);
+  if (c.workerColumns) {
+    EXPECT_EQ(t.bn(), c.workerColumns);
+  }
+  int64_t nnt = (c.N + t.bn() - 1) / t.bn();
   for (unsigned rank = 0; rank < c.world; ++rank) {
     int64_t jobs = 0, blocks = 0, tiles = 0, mulBlocks = 0, acquired = 0;
     ASSERT_EQ(r->stats[rank].size(), r->grid);
@@ -162,6 +168,15 @@ std::vector<Case> cases() {
   // Several k groups per shard (the flag granularity inside a shard).
   v.push_back({Chip::gfx942, 2, 128, 64, 1024, DType::bf16, DType::f32, true});
   v.push_back({Chip::gfx950, 4, 256, 64, 2048, DType::f16, DType::f32, false});
+  // Whole tiles (the loads and DMA without bounds) and the workers' tiles:
+  // on 8 emulated CUs (7 workers) gfx942 keeps 256x256 at N = 512 and takes
+  // 256x128 at N = 384; three ranks give an odd count of K blocks (the
+  // pair loops' block past K); gfx950's DMA and, m-contiguous, its blocks
+  // through registers.
+  v.push_back({Chip::gfx942, 2, 512, 512, 256, DType::bf16, DType::f32, false, false, 256});
+  v.push_back({Chip::gfx942, 3, 300, 384, 480, DType::f16, DType::bf16, true, false, 128});
+  v.push_back({Chip::gfx950, 3, 512, 256, 192, DType::bf16, DType::f32, false, false, 256});
+  v.push_back({Chip::gfx950, 2, 256, 300, 256, DType::f16, DType::f32, true, true, 128});
   return v;
 }
 

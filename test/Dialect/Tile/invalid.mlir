@@ -1365,3 +1365,41 @@ module {
     return
   }
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Flags
+//===----------------------------------------------------------------------===//
+
+func.func @flag_test_not_words(%flags: !tile.ptr<i64>, %i: index, %n: index, %v: i32) -> i1 {
+  // expected-error@+1 {{'tile.flag_test' op flags are i32 words, not 'i64'}}
+  %t = tile.flag_test %flags[%i] count %n ge %v agent : !tile.ptr<i64>
+  return %t : i1
+}
+
+// -----
+
+func.func @flag_test_too_many(%flags: !tile.ptr<i32>, %i: index, %v: i32) -> i1 {
+  %n = arith.constant 65 : index
+  // expected-error@+1 {{'tile.flag_test' op tests 1 to 64 flag words (one per lane); count is 65}}
+  %t = tile.flag_test %flags[%i] count %n ge %v agent : !tile.ptr<i32>
+  return %t : i1
+}
+
+// -----
+
+func.func @flag_test_none(%flags: !tile.ptr<i32>, %i: index, %v: i32) -> i1 {
+  %n = arith.constant 0 : index
+  // expected-error@+1 {{'tile.flag_test' op tests 1 to 64 flag words (one per lane); count is 0}}
+  %t = tile.flag_test %flags[%i] count %n ge %v agent : !tile.ptr<i32>
+  return %t : i1
+}
+
+// -----
+
+func.func @flag_wait_not_words(%flags: !tile.ptr<f32>, %i: index, %v: i32) {
+  // expected-error@+1 {{'tile.flag_wait' op flags are i32 words, not 'f32'}}
+  tile.flag_wait %flags[%i] ge %v agent : !tile.ptr<f32>
+  return
+}

@@ -469,6 +469,31 @@ func.func @stagger_results(%lagging: i1, %f: f32, %x: !tile.tile<[32, 32], f32, 
   return %r#0, %r#1 : f32, !tile.tile<[32, 32], f32, #tile.mfma<acc>>
 }
 
+//===----------------------------------------------------------------------===//
+// Multi-GPU: peer memory and flags
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @peers_and_flags(
+// CHECK: %[[P:.*]] = tile.peer_ptr %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : <bf16>, <i64>
+// CHECK-NEXT: tile.flag_store %{{.*}}[%{{.*}}], %{{.*}} agent : <i32>
+// CHECK-NEXT: tile.flag_wait %{{.*}}[%{{.*}}] ge %{{.*}} agent : <i32>
+// CHECK-NEXT: tile.flag_wait %{{.*}}[%{{.*}}] eq %{{.*}} system : <i32>
+// CHECK-NEXT: %[[T:.*]] = tile.flag_test %{{.*}}[%{{.*}}] count %{{.*}} ge %{{.*}} agent : <i32>
+// CHECK-NEXT: %{{.*}} = tile.flag_test %{{.*}}[%{{.*}}] count %{{.*}} eq %{{.*}} workgroup : <i32>
+// CHECK-NEXT: tile.fence agent
+// CHECK-NEXT: return %[[P]], %[[T]]
+func.func @peers_and_flags(%a: !tile.ptr<bf16>, %bases: !tile.ptr<i64>, %flags: !tile.ptr<i32>,
+                           %i: index, %n: index, %v: i32) -> (!tile.ptr<bf16>, i1) {
+  %p = tile.peer_ptr %a, %bases, %i, %n : !tile.ptr<bf16>, !tile.ptr<i64>
+  tile.flag_store %flags[%i], %v agent : !tile.ptr<i32>
+  tile.flag_wait %flags[%i] ge %v agent : !tile.ptr<i32>
+  tile.flag_wait %flags[%i] eq %v system : !tile.ptr<i32>
+  %t = tile.flag_test %flags[%i] count %n ge %v agent : !tile.ptr<i32>
+  %u = tile.flag_test %flags[%i] count %n eq %v workgroup : !tile.ptr<i32>
+  tile.fence agent
+  return %p, %t : !tile.ptr<bf16>, i1
+}
+
 // A kernel entry point with its workgroup size.
 // CHECK-LABEL: func.func @kernel()
 // CHECK-SAME: attributes {tile.block_size = 256 : i64, tile.kernel}
