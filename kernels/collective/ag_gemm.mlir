@@ -356,8 +356,14 @@ func.func private @pingpong_block(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i3
   tile.sched_barrier []
   tile.barrier unfenced
   tile.sched_barrier []
+  // The matrix phase outranks the other wave's memory phase at the SIMD's
+  // issue port: when the pipe frees, the next MFMA issues, not a read
+  // (gfx950 8192^3, whole run on the model: 97.9 -> 98.3% MFMA busy in the
+  // steady state, 1585.8 -> 1588.4 TFLOPS).
+  tile.setprio 1
   %out = tile.mma %fa, %fb, %acc : !fa, !fb -> !acc
   tile.sched_barrier []
+  tile.setprio 0
   // The next block has landed (the lagging group has nothing to wait for).
   tile.wait vmcnt(0)
   tile.barrier
@@ -395,8 +401,11 @@ func.func private @ppreg_block(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i32>,
   tile.sched_barrier []
   tile.barrier unfenced
   tile.sched_barrier []
+  // The matrix phase outranks the memory phase (see @pingpong_block).
+  tile.setprio 1
   %out = tile.mma %fa, %fb, %acc : !fa, !fb -> !acc
   tile.sched_barrier []
+  tile.setprio 0
   tile.barrier unfenced
   tile.sched_barrier []
   %w = arith.addi %waits, %n : index

@@ -277,8 +277,14 @@ func.func private @pingpong_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b:
   tile.sched_barrier []
   tile.barrier unfenced
   tile.sched_barrier []
+  // The matrix phase outranks the other wave's memory phase at the SIMD's
+  // issue port: when the pipe frees, the next MFMA issues, not a read
+  // (gfx950 8192^3, whole run on the model: 97.9 -> 98.3% MFMA busy in the
+  // steady state, 1585.8 -> 1588.4 TFLOPS).
+  tile.setprio 1
   %out = tile.mma %fa, %fb, %acc : !fba, !fbb -> !acc
   tile.sched_barrier []
+  tile.setprio 0
   // The next block has landed (the lagging group has nothing to wait for).
   tile.wait vmcnt(0)
   tile.barrier
@@ -391,8 +397,11 @@ func.func private @ppreg_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b: !l
   tile.sched_barrier []
   tile.barrier unfenced
   tile.sched_barrier []
+  // The matrix phase outranks the memory phase (see @pingpong_block).
+  tile.setprio 1
   %out = tile.mma %fa, %fb, %acc : !fba, !fbb -> !acc
   tile.sched_barrier []
+  tile.setprio 0
   tile.barrier unfenced
   tile.sched_barrier []
   return %out, %na, %nb : !acc, !sa, !sb
