@@ -153,8 +153,8 @@ struct PingpongTile {
 /// pay); gfx942, whose 4-byte LDS DMA costs each line an M0 write, moves
 /// the blocks through registers (PPREG): at 16384x8192x8192, both 96%
 /// filled, 256x256 792.0 against 711.4 (1.113; with the DMA 773.3), and at
-/// 8192^3, 96% filled by both, 256x128 789.4, 98.0% MFMA busy, against
-/// 711.4 (1.110; with the DMA 734.8; 256x256 fills only 84% there). With far fewer tiles than
+/// 8192^3, 96% filled by both, 256x128 791.4, 98.8% MFMA busy, against
+/// 711.4 (1.112; with the DMA 734.8; 256x256 fills only 84% there). With far fewer tiles than
 /// CUs the 128x128 tile's workgroups run faster than in the steady state
 /// (gfx950 4096x1280x8192, 80 256x256 tiles for 256 CUs: 804.6 against
 /// 499.2), so a PINGPONG tile needs tiles for three quarters of the CUs.
@@ -170,7 +170,7 @@ std::optional<PingpongTile> pickPingpong(Chip chip, GemmSize size, int64_t k) {
   };
   std::vector<PingpongTile> candidates = {{128, 64, 2, 4, is950 ? 1.024 : 1.113, !is950}};
   if (!is950)
-    candidates.push_back({64, 64, 4, 2, 1.110, true});
+    candidates.push_back({64, 64, 4, 2, 1.112, true});
   int64_t perCu128 = is950 ? 4 : 2;
   double best = roundFill(tilesOf(128, 128), perCu128 * cus);
   std::optional<PingpongTile> pick;
