@@ -48,4 +48,16 @@ llvm::Expected<Module> compileEmbeddedKernel(Device &device, Jit &jit,
   return Module::compile(device, jit, name, params);
 }
 
+std::optional<int64_t> kernelParamValue(llvm::ArrayRef<std::string> params,
+                                        llvm::StringRef name) {
+  std::optional<int64_t> v;
+  for (const std::string &p : params) {
+    auto [key, value] = llvm::StringRef(p).split('=');
+    int64_t n;
+    if (key.trim() == name && !value.trim().getAsInteger(10, n))
+      v = n; // the last binding wins, as -D does
+  }
+  return v;
+}
+
 } // namespace kcc

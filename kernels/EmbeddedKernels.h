@@ -13,6 +13,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -32,6 +33,11 @@ std::string embeddedKernelNameList();
 /// compiles them by name. Cheap after the first call; the ops call it before
 /// they compile, the tools at start.
 void registerEmbeddedKernels();
+
+/// The value bound to parameter `name` in `params` ("NAME=VALUE" strings;
+/// the last binding wins, as with -D), if it is bound to an integer.
+std::optional<int64_t> kernelParamValue(llvm::ArrayRef<std::string> params,
+                                        llvm::StringRef name);
 
 /// Module::compile of the embedded kernel `name`, registering the embedded
 /// kernels first: what the ops use to load their kernels.

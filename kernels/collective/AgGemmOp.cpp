@@ -80,6 +80,43 @@ Error checkMatrix(StringRef name, unsigned rank, const MatrixRef &m,
   return Error::success();
 }
 
+/// The workers' tile of the parameters the kernel is compiled with: the
+/// op's choice, or what an override (AllGatherGemmOptions::params) made of
+/// it. The grid and block follow it; the workspace's m tiles and k groups
+/// must stay, and the per-wave row counts must match the tile.
+Error tilesOfParams(const std::vector<std::string> &p, const AgGemmTiles &chosen,
+                    AgGemmTiles &t) {
+  t = chosen;
+  auto get = [&](StringRef key, int64_t fallback) {
+    return kernelParamValue(p, key).value_or(fallback);
+  };
+  t.wm = get("WM", t.wm);
+  t.wn = get("WN", t.wn);
+  t.wgm = get("WGM", t.wgm);
+  t.wgn = get("WGN", t.wgn);
+  t.ppreg = get("PPREG", t.ppreg) != 0;
+  if (get("BK", t.bk) != chosen.bk || get("KG", t.kg) != chosen.kg)
+    return makeError(kComponent, "the parameters give BK=" + Twine(get("BK", t.bk)) +
+                     " and KG=" + Twine(get("KG", t.kg)) + "; the workspace's k groups are KG=" +
+                     Twine(chosen.kg) + " of BK=" + Twine(chosen.bk) + " blocks");
+  if (t.wm <= 0 || t.wn <= 0 || t.wgm <= 0 || t.wgn <= 0 || t.bm() != chosen.bm())
+    return makeError(kComponent, "the parameters give the workers " + Twine(t.wgm) + " x " +
+                     Twine(t.wgn) + " waves of " + Twine(t.wm) + " x " + Twine(t.wn) +
+                     "; the workspace's m tiles need WGM x WM = " + Twine(chosen.bm()) + " rows");
+  if (t.waves() % 2)
+    return makeError(kComponent, "the workers' " + Twine(t.waves()) +
+                     " waves do not split into two PINGPONG groups; WGM x WGN must be even");
+  for (auto [key, rows] : {std::pair<StringRef, int64_t>{"FR", t.bm()},
+                           {"RA", t.bm()}, {"RB", t.bn()}}) {
+    int64_t want = rows / t.waves();
+    if (get(key, want) != want)
+      return makeError(kComponent, key + "=" + Twine(get(key, want)) + " does not match the "
+                       "workers' tile: " + Twine(rows) + " rows over " + Twine(t.waves()) +
+                       " waves is " + Twine(want));
+  }
+  return Error::success();
+}
+
 } // namespace
 
 Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
@@ -331,9 +368,14 @@ all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
   unsigned fetchersFor = options.fetchers ? options.fetchers : allGatherGemmFetchers(cus, tiles);
   allGatherGemmColumns(chip, N, cus > fetchersFor ? cus - fetchersFor : 1, tiles);
   AllGatherGemmResult result;
-  result.tiles = tiles;
   result.params = allGatherGemmParams(a.dtype, c[0].dtype, !bias.empty(), tiles,
                                       options);
+  if (!options.params.empty()) {
+    AgGemmTiles chosen = tiles;
+    if (Error e = tilesOfParams(result.params, chosen, tiles))
+      return std::move(e);
+  }
+  result.tiles = tiles;
   Jit &jit = options.jit ? *options.jit : Jit::shared();
 
   std::vector<Kernel> kernels;

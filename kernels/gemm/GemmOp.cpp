@@ -115,14 +115,7 @@ Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit,
 
 std::optional<int64_t> paramValue(const std::vector<std::string> &params,
                                   StringRef name) {
-  std::optional<int64_t> v;
-  for (const std::string &p : params) {
-    auto [key, value] = StringRef(p).split('=');
-    int64_t n;
-    if (key.trim() == name && !value.trim().getAsInteger(10, n))
-      v = n; // the last binding wins, as -D does
-  }
-  return v;
+  return kernelParamValue(params, name);
 }
 
 /// The fraction of the slots a launch of `tiles` workgroups fills over its

@@ -378,6 +378,41 @@ TEST(AgGemmArguments, ExactMessages) {
   EXPECT_EQ(errorOf(ops::checkAllGatherGemm(*heap, p.a, p.btRefs, cs, {}, ws)),
             "all_gather_gemm: C of rank 1 is 64x32; expected 64x64");
   ASSERT_FALSE(bool(ops::checkAllGatherGemm(*heap, p.a, p.btRefs, p.cRefs, {}, ws)));
+
+  // Overrides of the workers' tile: the grid follows them, the workspace's
+  // m tiles (256 rows) and k groups stay, the per-wave shares must match.
+  // (One output tile either way: the op keeps 2 x 4 waves of 128 x 64.)
+  auto overridden = [&](std::vector<std::string> params) {
+    ops::AllGatherGemmOptions o;
+    o.jit = s.jit.get();
+    o.params = std::move(params);
+    return ops::all_gather_gemm(*heap, p.a, p.btRefs, p.cRefs, {}, ws, o);
+  };
+  EXPECT_EQ(errorOf(overridden({"WGM=8"}).takeError()),
+            "all_gather_gemm: the parameters give the workers 8 x 4 waves of 128 x 64; the "
+            "workspace's m tiles need WGM x WM = 256 rows");
+  EXPECT_EQ(errorOf(overridden({"WN=32"}).takeError()),
+            "all_gather_gemm: RB=32 does not match the workers' tile: 128 rows over 8 waves "
+            "is 16");
+  EXPECT_EQ(errorOf(overridden({"KG=32"}).takeError()),
+            "all_gather_gemm: the parameters give BK=32 and KG=32; the workspace's k groups "
+            "are KG=64 of BK=32 blocks");
+  EXPECT_EQ(errorOf(overridden({"WGM=1", "WM=256", "WGN=3"}).takeError()),
+            "all_gather_gemm: the workers' 3 waves do not split into two PINGPONG groups; "
+            "WGM x WGN must be even");
+  // The 256x128 tile where the op keeps 256x256 (N = 1792: 7 tiles for the
+  // 7 workers of 8 emulated CUs, or 14 in two rounds): right, on the grid of
+  // 14 tiles the override needs.
+  AgGemmProblem q = llvm::cantFail(AgGemmProblem::create(
+      *heap, 64, 1792, 128, DType::bf16, DType::f32, false, 9));
+  ops::AllGatherGemmOptions o;
+  o.jit = s.jit.get();
+  o.params = {"WM=64", "WN=64", "WGM=4", "WGN=2", "RA=32", "RB=16"};
+  llvm::Expected<ops::AllGatherGemmResult> narrow =
+      ops::all_gather_gemm(*heap, q.a, q.btRefs, q.cRefs, {}, ws, o);
+  ASSERT_TRUE(bool(narrow)) << llvm::toString(narrow.takeError());
+  EXPECT_EQ(narrow->tiles.bn(), 128);
+  EXPECT_EQ(llvm::cantFail(q.compare()).bad, 0);
 }
 
 TEST(SymmetricHeap, SameOffsetsAndBaseTable) {
