@@ -17,9 +17,11 @@
 #include "runtime/SymmetricHeap.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 using namespace kcc;
@@ -29,28 +31,48 @@ static int fail(llvm::Error e) {
   return 1;
 }
 
+static void usage(llvm::raw_ostream &os) {
+  os << "usage: kcc-ag-gemm-example [--chip gfx942|gfx950] [--world N] [M N K]\n"
+        "  the fused all-gather + GEMM (kcc::ops::all_gather_gemm) on N emulated ranks\n"
+        "  (default 4): C[M, N] = A_gathered[M, K] * B[K, N] + bias on every rank, where\n"
+        "  rank r holds A_r[M, K / N]; checked against a float64 reference. Defaults:\n"
+        "  M N K = 512 128 1024.\n";
+}
+
 int main(int argc, char **argv) {
   Chip chip = Chip::gfx942;
   unsigned world = 4;
   int64_t dims[3] = {512, 128, 1024};
   int nd = 0;
+  auto bad = [](const llvm::Twine &what) {
+    llvm::errs() << "kcc-ag-gemm-example: " << what << "\n";
+    usage(llvm::errs());
+    return 2;
+  };
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef a = argv[i];
-    if (a == "--chip" && i + 1 < argc) {
-      std::optional<Chip> c = parseChip(argv[++i]);
-      if (!c) {
-        llvm::errs() << "kcc-ag-gemm-example: unknown chip '" << argv[i] << "'\n";
-        return 2;
+    if (a == "--help" || a == "-h") {
+      usage(llvm::outs());
+      return 0;
+    }
+    if (a == "--chip" || a == "--world") {
+      if (i + 1 == argc)
+        return bad(a + " needs a value");
+      llvm::StringRef v = argv[++i];
+      if (a == "--chip") {
+        std::optional<Chip> c = parseChip(v);
+        if (!c)
+          return bad("unknown chip '" + v + "'");
+        chip = *c;
+      } else if (v.getAsInteger(10, world) || world == 0) {
+        return bad("--world takes a positive number of ranks; got '" + v + "'");
       }
-      chip = *c;
-    } else if (a == "--world" && i + 1 < argc) {
-      world = unsigned(std::atoi(argv[++i]));
     } else if (nd < 3) {
-      dims[nd++] = std::atoll(argv[i]);
+      if (a.getAsInteger(10, dims[nd]) || dims[nd] <= 0)
+        return bad("M, N and K are positive numbers; got '" + a + "'");
+      ++nd;
     } else {
-      llvm::errs() << "usage: kcc-ag-gemm-example [--chip gfx942|gfx950] "
-                      "[--world N] [M N K]\n";
-      return 2;
+      return bad("unexpected argument '" + a + "'");
     }
   }
   int64_t M = dims[0], N = dims[1], K = dims[2];

@@ -7,6 +7,7 @@
 // exits non-zero beyond the attention op's tolerance.
 //
 //   kcc-ring-attention-example [--world N] [--seq S] [--contiguous] [--no-causal]
+//                              [--persistent]
 //
 //===----------------------------------------------------------------------===//
 #include "target/Float16.h"
@@ -15,11 +16,13 @@
 #include "runtime/Runtime.h"
 #include "runtime/SymmetricHeap.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -38,23 +41,50 @@ int main(int argc, char **argv) {
   bool causal = true;
   RingSharding sharding = RingSharding::ZigZag;
   RingStepKernel stepKernel = RingStepKernel::AttentionMerge;
+  auto usage = [&](std::FILE *to) {
+    std::fprintf(to,
+                 "usage: %s [--world N] [--seq S] [--contiguous] [--no-causal] "
+                 "[--persistent]\n"
+                 "  ring attention (kcc::ops::ring_attention) over N emulated gfx942 ranks\n"
+                 "  (default 4) holding S tokens each (default 96), sharded zig-zag or\n"
+                 "  contiguously (--contiguous), causal unless --no-causal, checked against\n"
+                 "  attention over the whole sequence.\n",
+                 argv[0]);
+  };
+  // A positive count, or nothing.
+  auto count = [](const char *text) -> std::optional<int> {
+    int v = 0;
+    if (llvm::StringRef(text).getAsInteger(10, v) || v <= 0)
+      return std::nullopt;
+    return v;
+  };
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--world" && i + 1 < argc)
-      world = unsigned(std::stoi(argv[++i]));
-    else if (a == "--seq" && i + 1 < argc)
-      S = std::stoi(argv[++i]);
-    else if (a == "--contiguous")
+    if (a == "--help" || a == "-h") {
+      usage(stdout);
+      return 0;
+    }
+    if ((a == "--world" || a == "--seq") && i + 1 < argc) {
+      std::optional<int> v = count(argv[++i]);
+      if (!v) {
+        std::fprintf(stderr, "%s: %s takes a positive number; got '%s'\n", argv[0],
+                     a.c_str(), argv[i]);
+        usage(stderr);
+        return 2;
+      }
+      if (a == "--world")
+        world = unsigned(*v);
+      else
+        S = *v;
+    } else if (a == "--contiguous")
       sharding = RingSharding::Contiguous;
     else if (a == "--no-causal")
       causal = false;
     else if (a == "--persistent")
       stepKernel = RingStepKernel::Persistent;
     else {
-      std::fprintf(stderr,
-                   "usage: %s [--world N] [--seq S] [--contiguous] [--no-causal] "
-                   "[--persistent]\n",
-                   argv[0]);
+      std::fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], a.c_str());
+      usage(stderr);
       return 2;
     }
   }
