@@ -352,22 +352,41 @@ int main(int argc, char **argv) {
   unsigned world = 4;
   bool check = false, estimate = false;
   unsigned iterations = 32; // as gemm_bench: 8 end before the CU's traffic settles
+  auto usage = [](llvm::raw_ostream &os) {
+    os << "usage: ag_gemm_bench [--chip gfx942|gfx950] [--world N] [--check]\n"
+          "       ag_gemm_bench --estimate [--iterations K]\n";
+  };
+  auto bad = [&](const llvm::Twine &what) {
+    llvm::errs() << "ag_gemm_bench: " << what << "\n";
+    usage(llvm::errs());
+    return 2;
+  };
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef a = argv[i];
-    if (a == "--chip" && i + 1 < argc)
-      chip = parseChip(argv[++i]).value_or(Chip::gfx942);
-    else if (a == "--world" && i + 1 < argc)
-      world = unsigned(std::atoi(argv[++i]));
-    else if (a == "--check")
+    if (a == "--help" || a == "-h") {
+      usage(llvm::outs());
+      return 0;
+    } else if (a == "--check") {
       check = true;
-    else if (a == "--estimate")
+    } else if (a == "--estimate") {
       estimate = true;
-    else if (a == "--iterations" && i + 1 < argc)
-      iterations = unsigned(std::max(1, std::atoi(argv[++i])));
-    else {
-      llvm::errs() << "usage: ag_gemm_bench [--chip gfx942|gfx950] [--world N] [--check]\n"
-                      "       ag_gemm_bench --estimate [--iterations K]\n";
-      return 2;
+    } else if (a == "--chip" || a == "--world" || a == "--iterations") {
+      if (i + 1 == argc)
+        return bad(a + " needs a value");
+      llvm::StringRef v = argv[++i];
+      if (a == "--chip") {
+        std::optional<Chip> c = parseChip(v);
+        if (!c)
+          return bad("unknown chip '" + v + "'");
+        chip = *c;
+      } else {
+        unsigned n = 0;
+        if (v.getAsInteger(10, n) || n == 0)
+          return bad(a + " takes a positive number; got '" + v + "'");
+        (a == "--world" ? world : iterations) = n;
+      }
+    } else {
+      return bad("unexpected argument '" + a + "'");
     }
   }
   if (estimate)

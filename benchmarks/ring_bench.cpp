@@ -448,34 +448,59 @@ int compareStepKernels(const Config &cfg) {
 int main(int argc, char **argv) {
   Config c;
   bool stepKernels = false;
+  auto usage = [](std::FILE *to) {
+    std::fprintf(to, "usage: ring_bench [--chip gfx950|gfx942] [--xgmi GB/s] [--nic GB/s] "
+                     "[--seq S,...] [--heads H] [--kv-heads H]\n"
+                     "       ring_bench --step-kernels [--chip gfx950|gfx942]\n");
+  };
+  auto bad = [&](const std::string &what) {
+    std::fprintf(stderr, "ring_bench: %s\n", what.c_str());
+    usage(stderr);
+    return 2;
+  };
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--step-kernels")
+    if (a == "--help" || a == "-h") {
+      usage(stdout);
+      return 0;
+    }
+    if (a == "--step-kernels") {
       stepKernels = true;
-    else if (a == "--chip")
-      c.chip = next() == "gfx942" ? Chip::gfx942 : Chip::gfx950;
-    else if (a == "--xgmi")
-      c.xgmiGBs = std::stod(next());
-    else if (a == "--nic")
-      c.nicGBs = std::stod(next());
-    else if (a == "--heads")
-      c.heads = std::stoi(next());
-    else if (a == "--kv-heads")
-      c.kvHeads = std::stoi(next());
-    else if (a == "--seq") {
+      continue;
+    }
+    bool takesValue = a == "--chip" || a == "--xgmi" || a == "--nic" || a == "--heads" ||
+                      a == "--kv-heads" || a == "--seq";
+    if (!takesValue)
+      return bad("unexpected argument '" + a + "'");
+    if (i + 1 == argc)
+      return bad(a + " needs a value");
+    StringRef v = argv[++i];
+    int n = 0;
+    double x = 0;
+    auto positive = [&] { return !v.getAsInteger(10, n) && n > 0; };
+    auto rate = [&] { return !v.getAsDouble(x) && x > 0; };
+    if (a == "--chip") {
+      std::optional<Chip> chip = parseChip(v);
+      if (!chip)
+        return bad("unknown chip '" + v.str() + "'");
+      c.chip = *chip;
+    } else if (a == "--xgmi" || a == "--nic") {
+      if (!rate())
+        return bad(a + " takes a positive GB/s; got '" + v.str() + "'");
+      (a == "--xgmi" ? c.xgmiGBs : c.nicGBs) = x;
+    } else if (a == "--heads" || a == "--kv-heads") {
+      if (!positive())
+        return bad(a + " takes a positive number; got '" + v.str() + "'");
+      (a == "--heads" ? c.heads : c.kvHeads) = n;
+    } else if (a == "--seq") {
       c.seqs.clear();
       SmallVector<StringRef> parts;
-      std::string list = next();
-      StringRef(list).split(parts, ',');
-      for (StringRef s : parts)
-        c.seqs.push_back(std::stoi(s.str()));
-    } else {
-      std::fprintf(stderr,
-                   "usage: ring_bench [--chip gfx950|gfx942] [--xgmi GB/s] [--nic GB/s] "
-                   "[--seq S,...] [--heads H] [--kv-heads H]\n"
-                   "       ring_bench --step-kernels [--chip gfx950|gfx942]\n");
-      return 2;
+      v.split(parts, ',');
+      for (StringRef s : parts) {
+        if (s.trim().getAsInteger(10, n) || n <= 0)
+          return bad("--seq takes positive lengths separated by commas; got '" + v.str() + "'");
+        c.seqs.push_back(n);
+      }
     }
   }
   if (stepKernels)
