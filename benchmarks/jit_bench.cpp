@@ -87,8 +87,16 @@ int main(int argc, char **argv) {
   if (argc == 4 && StringRef(argv[1]) == "--child")
     return child(argv[2], argv[3]);
   int reps = 5;
-  if (argc == 3 && StringRef(argv[1]) == "--reps")
-    reps = std::max(1, atoi(argv[2]));
+  if (argc == 3 && StringRef(argv[1]) == "--reps") {
+    if (StringRef(argv[2]).getAsInteger(10, reps) || reps <= 0) {
+      errs() << "jit_bench: --reps takes a positive number; got '" << argv[2] << "'\n";
+      return 2;
+    }
+  } else if (argc != 1) {
+    bool help = argc == 2 && (StringRef(argv[1]) == "--help" || StringRef(argv[1]) == "-h");
+    (help ? outs() : errs()) << "usage: jit_bench [--reps N]\n";
+    return help ? 0 : 2;
+  }
 
   std::string self = sys::fs::getMainExecutable(argv[0], (void *)&main);
   outs() << "JIT latency for kernels/gemm (bf16 -> f32), median of " << reps
