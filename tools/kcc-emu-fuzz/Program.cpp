@@ -158,13 +158,25 @@ private:
   }
 
   std::string intConstant(Ty t);
-  std::string fpConstant(Ty t);
+  /// A float constant of type t; its value in `value` if given.
+  std::string fpConstant(Ty t, double *value = nullptr);
   /// A value of type t: mostly a slot, sometimes a constant (inline
   /// constants and literals take other encodings than registers).
   std::string operand(Ty t) {
     if (chance(0.15))
       return isFloat(t) ? fpConstant(t) : intConstant(t);
     return load(pick(t));
+  }
+  /// A float operand of fadd or fsub: as operand(), but a zero constant is
+  /// opaque. InstCombine turns fadd (fneg x), +0.0 (and fsub (fneg x),
+  /// -0.0) into fsub +0.0, x, which LLVM 22's AMDGPU backend takes for
+  /// fneg x (see floatOp; README, "Differential fuzzing").
+  std::string addend(Ty t) {
+    if (!chance(0.15))
+      return load(pick(t));
+    double v = 0;
+    std::string c = fpConstant(t, &v);
+    return v == 0.0 ? opaque(t, c) : c;
   }
   /// `lane` or `wg` converted to int type t.
   std::string laneAs(Ty t, bool wg = false) {
@@ -240,13 +252,15 @@ std::string Generator::intConstant(Ty t) {
   return std::to_string(s);
 }
 
-std::string Generator::fpConstant(Ty t) {
+std::string Generator::fpConstant(Ty t, double *value) {
   static const double nice[] = {0.0, -0.0, 0.5, 1.0, -1.0, 2.0, -2.0, 4.0, 0.25, 1.5, 3.0,
                                 -7.5, 100.0, 1024.0, 65504.0, 0x1p-14, 0x1p-24, 0.1, 1e10,
                                 -3e-30, 0x1p-126, 0x1p-149, 2.5, 0.75, 1e300, INFINITY, -INFINITY};
   double d = nice[below(sizeof(nice) / sizeof(nice[0]))];
   if (chance(0.3))
     d = std::ldexp(1.0 + double(next() % 4096) / 4096.0, int(below(40)) - 20) * (chance(0.5) ? -1 : 1);
+  if (value)
+    *value = d;
   return floatConstant(t, d);
 }
 
@@ -430,12 +444,14 @@ std::string Generator::floatOp(Ty t) {
   case 0: case 1: case 2: {
     static const char *ops[] = {"fadd", "fsub", "fmul", "fdiv"};
     unsigned op = below(4);
-    std::string a = operand(t), b = operand(t);
+    std::string a = operand(t), b = op <= 1 ? addend(t) : operand(t);
     // LLVM 22's AMDGPU backend takes "fsub +0.0, x" for fneg x as a source
-    // modifier (v_ldexp_f32 ..., -v; v_cvt_f64_f32 -v), which gives -0 for
-    // x = +0 (README, "Differential fuzzing"). The +0.0 need not be written
-    // (sitofp of an always-false compare folds to it), so fsub's left
-    // operand is opaque to the compiler.
+    // modifier (v_ldexp_f32 ..., -v; v_cvt_f64_f32 -v; v_floor_f16 -v),
+    // which gives -0 for x = +0 (README, "Differential fuzzing"). The +0.0
+    // need not be written (sitofp of an always-false compare folds to it),
+    // so fsub's left operand is opaque to the compiler; InstCombine makes
+    // the same fsub of fadd (fneg x), +0.0, so fadd's and fsub's right
+    // operands are never a visible zero (addend).
     if (op == 1)
       a = opaque(t, a);
     return emit(std::string(ops[op]) + " " + T + " " + a + ", " + b);
@@ -525,7 +541,13 @@ std::string Generator::floatOp(Ty t) {
   default: {
     static const char *ops[] = {"fadd", "fsub", "fmul", "fdiv"};
     std::string a = load(pick(t));
-    return emit(std::string(ops[below(4)]) + " " + T + " " + a + ", " + fpConstant(t));
+    unsigned op = below(4);
+    double v = 1;
+    std::string c = fpConstant(t, &v);
+    // A zero added or subtracted stays out of InstCombine's sight (addend).
+    if (op <= 1 && v == 0.0)
+      c = opaque(t, c);
+    return emit(std::string(ops[op]) + " " + T + " " + a + ", " + c);
   }
   }
 }
@@ -963,7 +985,13 @@ std::string Program::gpuModule() const {
       break;
     }
     case CrossLane::Ballot: {
-      std::string a = ld(x.src), b = ld(x.src2), c = v();
+      // LLVM 22's AMDGPU backend lowers ballot(fcmp one x, y) to v_cmp_neq
+      // (une: true for a NaN) where a compare outside a ballot takes
+      // v_cmp_lg; InstCombine makes that fcmp of this icmp when its operand
+      // is a zext'd fcmp (README, "Differential fuzzing"), so the operand
+      // goes through an xor with %zero (a kernel argument that is 0).
+      std::string a0 = ld(x.src), b = ld(x.src2), a = v(), c = v();
+      os << "  " << a << " = xor i32 " << a0 << ", %zero\n";
       os << "  " << c << " = icmp " << icmpName(x.imm2) << " i32 " << a << ", " << b << "\n";
       r = v();
       os << "  " << r << " = call i64 @llvm.amdgcn.ballot.i64(i1 " << c << ")\n";
