@@ -415,9 +415,14 @@ std::string Generator::intOp(Ty t) {
     }
     std::string a = load(pick(t)), b = operand(t);
     static const char *ops[] = {"uadd", "sadd", "usub", "ssub", "umul", "smul"};
-    std::string r = call("{" + T + ", i1}", std::string("llvm.") + ops[below(6)] + ".with.overflow." + sfx, {{T, a}, {T, b}});
-    if (chance(0.5))
-      return emit("extractvalue {" + T + ", i1} " + r + ", 0");
+    unsigned op = below(6);
+    std::string r = call("{" + T + ", i1}", std::string("llvm.") + ops[op] + ".with.overflow." + sfx, {{T, a}, {T, b}});
+    // The product of umul/smul.with.overflow is a plain mul to InstCombine
+    // (byteProduct).
+    if (chance(0.5)) {
+      std::string v = emit("extractvalue {" + T + ", i1} " + r + ", 0");
+      return op >= 4 ? byteProduct(t, v) : v;
+    }
     std::string o = emit("extractvalue {" + T + ", i1} " + r + ", 1");
     return emit("zext i1 " + o + " to " + T);
   }
