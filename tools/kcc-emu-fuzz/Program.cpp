@@ -549,9 +549,13 @@ std::string Generator::floatOp(Ty t) {
     unsigned op = below(4);
     double v = 1;
     std::string c = fpConstant(t, &v);
-    // A zero added or subtracted stays out of InstCombine's sight (addend).
+    // A zero added or subtracted stays out of InstCombine's sight (addend),
+    // and fsub's left operand out of the backend's (case 0: it may fold to
+    // +0.0).
     if (op <= 1 && v == 0.0)
       c = opaque(t, c);
+    if (op == 1)
+      a = opaque(t, a);
     return emit(std::string(ops[op]) + " " + T + " " + a + ", " + c);
   }
   }
