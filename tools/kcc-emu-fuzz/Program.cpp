@@ -416,6 +416,13 @@ std::string Generator::intOp(Ty t) {
     std::string a = load(pick(t)), b = operand(t);
     static const char *ops[] = {"uadd", "sadd", "usub", "ssub", "umul", "smul"};
     unsigned op = below(6);
+    // The carry of an i64 add or subtract with overflow: as for the
+    // saturating ones (case 4), LLVM 22 takes it from a v_addc into which
+    // it folded the add that made an operand's high half; opaque operands.
+    if (op < 4 && t == Ty::I64) {
+      a = opaque(t, a);
+      b = opaque(t, b);
+    }
     std::string r = call("{" + T + ", i1}", std::string("llvm.") + ops[op] + ".with.overflow." + sfx, {{T, a}, {T, b}});
     // The product of umul/smul.with.overflow is a plain mul to InstCombine
     // (byteProduct).
