@@ -514,7 +514,15 @@ std::string Generator::floatOp(Ty t) {
       // %zero hides the known bits.
       a = opaque(u, a);
     }
-    return emit(std::string(chance(0.5) ? "sitofp " : "uitofp ") + irName(u) + " " + a + " to " + T);
+    bool isSigned = chance(0.5);
+    // LLVM 22's SDWA peephole gave uitofp of an i16 that another use sign
+    // extends a sext() source modifier (v_cvt_f32_u32_sdwa v, sext(v)
+    // src0_sel:WORD_0), converting 65531 as 4294967291 (README,
+    // "Differential fuzzing"): a narrow unsigned conversion's operand is
+    // opaque.
+    if (!isSigned && bitWidth(u) < 32)
+      a = opaque(u, a);
+    return emit(std::string(isSigned ? "sitofp " : "uitofp ") + irName(u) + " " + a + " to " + T);
   }
   case 9: {
     Ty u = anyFloat();
