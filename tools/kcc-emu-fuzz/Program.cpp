@@ -206,6 +206,13 @@ private:
   std::string byteProduct(Ty t, const std::string &product) {
     return t == Ty::I8 ? opaque(t, product) : product;
   }
+  /// An i8 or i16 arithmetic shift right, opaque to the compiler: LLVM 22's
+  /// SDWA peephole folds an i16 ashr by 8 into a 32-bit consumer as
+  /// sext(BYTE_1), extending to 32 bits where the i16 must be zero-extended
+  /// (udiv i16 of it divided 0xffffffxx; README, "Differential fuzzing").
+  std::string narrowAshr(Ty t, bool isAshr, const std::string &r) {
+    return isAshr && bitWidth(t) < 32 ? opaque(t, r) : r;
+  }
   std::string floatOp(Ty t);
   void unitBody(unsigned depth);
   std::string condition();
@@ -288,8 +295,10 @@ std::string Generator::intOp(Ty t) {
     static const char *ops[] = {"add", "sub", "mul", "and", "or", "xor"};
     unsigned op = below(6);
     std::string a = load(pick(t)), b = operand(t);
-    if (op == 4 && t == Ty::I64)
-      b = opaque(t, b); // see orI64 below
+    if (op == 4 && t == Ty::I64) { // see orI64 below
+      a = opaque(t, a);
+      b = opaque(t, b);
+    }
     std::string r = emit(std::string(ops[op]) + " " + T + " " + a + ", " + b);
     return op == 2 ? byteProduct(t, r) : r;
   }
@@ -297,7 +306,8 @@ std::string Generator::intOp(Ty t) {
     static const char *ops[] = {"shl", "lshr", "ashr"};
     std::string a = operand(t), b = operand(t);
     std::string m = emit("and " + T + " " + b + ", " + std::to_string(n - 1));
-    return emit(std::string(ops[below(3)]) + " " + T + " " + a + ", " + m);
+    unsigned op = below(3);
+    return narrowAshr(t, op == 2, emit(std::string(ops[op]) + " " + T + " " + a + ", " + m));
   }
   case 3: {
     static const char *ops[] = {"udiv", "urem", "sdiv", "srem"};
@@ -440,11 +450,14 @@ std::string Generator::intOp(Ty t) {
     std::string c = op >= 5 ? std::to_string(below(n)) : intConstant(t);
     // orI64: LLVM 22's AMDGPU backend splits or(or(a, C), b) on i64 so that
     // the high half is b's where C's high half is all ones (README,
-    // "Differential fuzzing"): the second operand of an i64 or is opaque.
-    if (op == 1 && t == Ty::I64)
+    // "Differential fuzzing"): both operands of an i64 or are opaque (a
+    // slot's value may fold to such a C as well).
+    if (op == 1 && t == Ty::I64) {
+      a = opaque(t, a);
       c = opaque(t, c);
+    }
     std::string r = emit(std::string(ops[op]) + " " + T + " " + a + ", " + c);
-    return op == 4 ? byteProduct(t, r) : r;
+    return op == 4 ? byteProduct(t, r) : narrowAshr(t, op == 7, r);
   }
   }
 }
