@@ -187,14 +187,20 @@ private:
   }
   std::string canonicalNanBits(Ty it, const std::string &bits);
   /// `v` of type t through an xor with %zero: the same value, of which the
-  /// compiler knows nothing (no constant, no known bits).
+  /// compiler knows nothing (no constant, no known bits). A float's bits
+  /// are selected by %zero == 0 over %zero's instead: an xor (or add) of a
+  /// -0.0 constant's bits reads as fneg of the bitcast %zero, and fneg is
+  /// what some of the LLVM defects the guards avoid start from (fadd (fneg
+  /// x), +0.0: gfx950 seed 8000592), and a product folds for +0.0.
   std::string opaque(Ty t, const std::string &v) {
     unsigned n = bitWidth(t);
     std::string I = "i" + std::to_string(n);
     std::string bits = isFloat(t) ? emit("bitcast " + std::string(irName(t)) + " " + v + " to " + I) : v;
     // sext, not zext: the high half must be unknown too.
     std::string z = n == 32 ? "%zero" : emit(std::string(n > 32 ? "sext" : "trunc") + " i32 %zero to " + I);
-    std::string x = emit("xor " + I + " " + bits + ", " + z);
+    std::string x = isFloat(t) ? emit("select i1 " + emit("icmp eq i32 %zero, 0") + ", " + I + " " +
+                                      bits + ", " + I + " " + z)
+                               : emit("xor " + I + " " + bits + ", " + z);
     return isFloat(t) ? emit("bitcast " + I + " " + x + " to " + irName(t)) : x;
   }
 
