@@ -237,18 +237,16 @@ int estimateSeed(unsigned iterations) {
                                peakTflops, g->clockGHz)
                << "\n    " << g->what << "\n";
 
-  // The fused kernel's tiles and grid, by the op's own rules (AgGemmOp.cpp):
-  // the workers' columns for the workers a grid of one workgroup per CU
-  // leaves, then the residency of the compiled kernel.
-  llvm::Expected<ops::AgGemmTiles> tiles = ops::allGatherGemmTiles(chip, M, K, world);
+  // The fused kernel's tiles and grid, by the op's own rules (AgGemmOp.cpp),
+  // then the residency of the compiled kernel.
+  ops::AllGatherGemmOptions o;
+  llvm::Expected<ops::AgGemmTiles> tiles =
+      ops::allGatherGemmLaunchTiles(chip, M, N, K, world, info.computeUnits, o);
   if (!tiles)
     return fail(tiles.takeError());
-  const unsigned cuFetchers = ops::allGatherGemmFetchers(info.computeUnits, *tiles);
-  ops::allGatherGemmColumns(chip, N, info.computeUnits - cuFetchers, *tiles);
   llvm::Expected<Device &> device = bench::emulatedDevice(chip);
   if (!device)
     return fail(device.takeError());
-  ops::AllGatherGemmOptions o;
   std::vector<std::string> params =
       ops::allGatherGemmParams(DType::f16, DType::f32, false, *tiles, o);
   llvm::Expected<Module> mod = Module::compile(*device, Jit::shared(), "ag_gemm", params);

@@ -106,6 +106,9 @@ Error tilesOfParams(const std::vector<std::string> &p, const AgGemmTiles &chosen
   if (t.waves() % 2)
     return makeError(kComponent, "the workers' " + Twine(t.waves()) +
                      " waves do not split into two PINGPONG groups; WGM x WGN must be even");
+  if (get("STAGE_MN", 0) && !t.ppreg)
+    return makeError(kComponent, "the m-contiguous staging (STAGE_MN=1) is transposed on its "
+                     "way through the waves' registers; it needs PPREG=1");
   for (auto [key, rows] : {std::pair<StringRef, int64_t>{"FR", t.bm()},
                            {"RA", t.bm()}, {"RB", t.bn()}}) {
     int64_t want = rows / t.waves();
@@ -162,40 +165,42 @@ Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
 // The workers' tiles are ops::gemm's PINGPONG tiles (GemmOp.cpp,
 // pickPingpong), 256 rows either way so that the flags' m tiles do not
 // depend on N. A worker has a CU to itself, and its tiles take rounds of
-// `workers`: gfx942's 256x128 tile (4 x 2 waves of 64 x 64), as fast as its
-// 256x256 one at equal fill, takes it where it fills the rounds better (the
-// first seed's N = 3584 with 266 workers: 7 rounds 96% full against 4 rounds
-// 84% full). gfx950's 256x128 tile does not pay in ops::gemm; it keeps
-// 256x256.
-void allGatherGemmColumns(Chip chip, int64_t N, unsigned workers, AgGemmTiles &t) {
-  auto narrow = [&] {
+// the workers: gfx942's 256x128 tile (4 x 2 waves of 64 x 64), as fast as
+// its 256x256 one at equal fill, takes it where it fills the rounds better
+// (the first seed's N = 3584 with 266 workers: 7 rounds 96% full against 4
+// rounds 84% full). gfx950's 256x128 tile does not pay in ops::gemm; it
+// keeps 256x256 but where the blocks go through registers with BK = 64
+// (its m-contiguous staging): 256x256's operands, accumulators and shares
+// would exceed a wave's 256 registers (69 spilled).
+Expected<AgGemmTiles> allGatherGemmLaunchTiles(Chip chip, int64_t M, int64_t N, int64_t K,
+                                               unsigned world, unsigned computeUnits,
+                                               const AllGatherGemmOptions &options) {
+  Expected<AgGemmTiles> tiles = allGatherGemmTiles(chip, M, K, world);
+  if (!tiles)
+    return tiles.takeError();
+  AgGemmTiles &t = *tiles;
+  // The m-contiguous staging reaches LDS through registers, transposed.
+  t.ppreg |= options.mContiguousStaging;
+  unsigned fetchers =
+      options.fetchers ? options.fetchers : allGatherGemmFetchers(computeUnits, t);
+  unsigned workers = computeUnits > fetchers ? computeUnits - fetchers : 1;
+  bool narrow = t.ppreg && t.bk == 64;
+  if (chip == Chip::gfx942)
+    narrow = gemmRoundFill(t.mTiles * ceilDiv(N, 128), workers) >
+             gemmRoundFill(t.mTiles * ceilDiv(N, 256), workers);
+  if (narrow) {
     t.wm = 64;
     t.wn = 64;
     t.wgm = 4;
     t.wgn = 2;
-  };
-  // Blocks of BK = 64 through registers (gfx950's m-contiguous staging):
-  // 256x256's operands, accumulators and shares would exceed a wave's 256
-  // registers (69 spilled); 256x128 holds them.
-  if (t.ppreg && t.bk == 64) {
-    narrow();
-    return;
   }
-  if (chip != Chip::gfx942 || workers == 0)
-    return;
-  auto fill = [&](int64_t cols) {
-    int64_t tiles = t.mTiles * ceilDiv(N, cols);
-    int64_t rounds = ceilDiv(tiles, workers);
-    return double(tiles) / double(rounds * workers);
-  };
-  if (fill(128) > fill(256))
-    narrow();
+  return t;
 }
 
 // Fetchers get an eighth of the slots (copying a block is cheap next to the
 // GEMM over it), never more than there are fetch jobs. At the first seed's
 // shape on 8 MI300X (ag_gemm_bench --estimate; one eight-wave workgroup a
-// CU) 38 fetchers take 1.420 ms against 1.623 ms with a quarter (76): the
+// CU) 38 fetchers take 1.417 ms against 1.619 ms with a quarter (76): the
 // workers' rounds, 7 instead of 8, decide it, and the links stay full as
 // long as a remote read takes at most 1.4 us (one 2 KiB piece in flight a
 // wave; an assumption, not a measurement).
@@ -238,22 +243,17 @@ std::vector<std::string> allGatherGemmParams(DType in, DType out, bool hasBias,
                                              const AgGemmTiles &t,
                                              const AllGatherGemmOptions &o) {
   auto num = [](StringRef key, int64_t v) { return (key + "=" + Twine(v)).str(); };
-  // With the DMA, gfx950's 16-byte lines; its rows of BK = 64 swizzled by
-  // 8 (ops::gemm's PINGPONG choice), rows of BK = 32 by 4 (at most one XOR
-  // per 16-byte chunk of a row). The m-contiguous staging must be
-  // transposed on its way into LDS, so it goes through registers.
-  bool ppreg = t.ppreg || o.mContiguousStaging;
-  // (all_gather_gemm sets t.ppreg for the m-contiguous staging before it
-  // picks the columns; a caller that did not gets the registers' path all
-  // the same.)
+  // Without PPREG, gfx950's 16-byte DMA. Rows of BK = 64 swizzled by 8
+  // (ops::gemm's PINGPONG choice), rows of BK = 32 by 4 (at most one XOR
+  // per 16-byte chunk of a row).
   std::vector<std::string> p = {
       "DTYPE=" + dtypeName(in).str(),
       "OUT=" + dtypeName(out).str(),
       num("WM", t.wm), num("WN", t.wn), num("WGM", t.wgm), num("WGN", t.wgn),
       num("BK", t.bk), num("KG", t.kg), num("FR", t.bm() / t.waves()),
       num("RA", t.bm() / t.waves()), num("RB", t.bn() / t.waves()),
-      std::string("PPREG=") + (ppreg ? "1" : "0"),
-      std::string("WIDE=") + (ppreg ? "0" : "1"),
+      std::string("PPREG=") + (t.ppreg ? "1" : "0"),
+      std::string("WIDE=") + (t.ppreg ? "0" : "1"),
       num("SWZ", t.bk * int64_t(dtypeSize(in)) / 16),
       "WPS=2",
       std::string("HAS_BIAS=") + (hasBias ? "1" : "0"),
@@ -358,23 +358,19 @@ all_gather_gemm(SymmetricHeap &heap, const ShardedMatrix &a,
     return std::move(e);
   unsigned world = heap.world();
   Chip chip = heap.device(0).chip();
-  AgGemmTiles tiles = *allGatherGemmTiles(chip, a.rows, a.cols, world);
-  // The m-contiguous staging reaches LDS through registers, transposed.
-  tiles.ppreg |= options.mContiguousStaging;
   int64_t N = bt[0].rows;
-  // The columns of the workers' tile, for the workers the grid below will
-  // have: a workgroup of eight waves holds a CU.
   unsigned cus = heap.computeUnits(0);
-  unsigned fetchersFor = options.fetchers ? options.fetchers : allGatherGemmFetchers(cus, tiles);
-  allGatherGemmColumns(chip, N, cus > fetchersFor ? cus - fetchersFor : 1, tiles);
+  Expected<AgGemmTiles> chosen =
+      allGatherGemmLaunchTiles(chip, a.rows, N, a.cols, world, cus, options);
+  if (!chosen)
+    return chosen.takeError();
   AllGatherGemmResult result;
-  result.params = allGatherGemmParams(a.dtype, c[0].dtype, !bias.empty(), tiles,
-                                      options);
-  if (!options.params.empty()) {
-    AgGemmTiles chosen = tiles;
-    if (Error e = tilesOfParams(result.params, chosen, tiles))
-      return std::move(e);
-  }
+  result.params = allGatherGemmParams(a.dtype, c[0].dtype, !bias.empty(), *chosen, options);
+  // The grid and block follow the parameters the kernel is compiled with
+  // (an override may change the workers' tile).
+  AgGemmTiles tiles;
+  if (Error e = tilesOfParams(result.params, *chosen, tiles))
+    return std::move(e);
   result.tiles = tiles;
   Jit &jit = options.jit ? *options.jit : Jit::shared();
 

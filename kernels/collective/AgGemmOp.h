@@ -63,16 +63,11 @@ struct AgGemmTiles {
   int64_t waves() const { return wgm * wgn; }
 };
 
-/// The tiles all_gather_gemm picks for M x K over `world` ranks on `chip`
-/// (256-column workers; allGatherGemmColumns may narrow them once N is
-/// known); fails when K does not split into world shards of whole K blocks.
+/// The tiles all_gather_gemm lays its workspace out for, M x K over
+/// `world` ranks on `chip` (256-row m tiles); fails when K does not split
+/// into world shards of whole K blocks.
 llvm::Expected<AgGemmTiles> allGatherGemmTiles(Chip chip, int64_t M, int64_t K,
                                                unsigned world);
-
-/// Narrows the workers' tile to 128 columns (gfx942) where, for N columns
-/// and `workers` persistent workers, its rounds fill the workers better
-/// (AgGemmOp.cpp says why); the m tiles, and so the workspace, stay.
-void allGatherGemmColumns(Chip chip, int64_t N, unsigned workers, AgGemmTiles &tiles);
 
 /// How many of the persistent grid's `resident` workgroups all_gather_gemm
 /// makes fetchers when not told (an eighth, at least 1, at most one per
@@ -115,6 +110,17 @@ struct AllGatherGemmOptions {
   std::vector<std::string> params;
 };
 
+/// The tiles all_gather_gemm launches with for C of N columns on a device
+/// of `computeUnits` CUs: allGatherGemmTiles', the blocks through registers
+/// for the m-contiguous staging, and the workers' columns (gfx942: 256 or
+/// 128, whichever fills the rounds of the workers a grid of one eight-wave
+/// workgroup per CU leaves beside the fetchers better; AgGemmOp.cpp says
+/// why).
+llvm::Expected<AgGemmTiles> allGatherGemmLaunchTiles(Chip chip, int64_t M, int64_t N,
+                                                     int64_t K, unsigned world,
+                                                     unsigned computeUnits,
+                                                     const AllGatherGemmOptions &options);
+
 /// One workgroup's counters (RECORD): role 1 fetcher / 2 worker, jobs (fetch
 /// jobs / output tiles), flags (released / acquired), K blocks (copied /
 /// multiplied).
@@ -131,15 +137,17 @@ constexpr unsigned kAgGemmStatWords = 8;
 struct AllGatherGemmResult {
   std::vector<LaunchResult> launches; // per rank
   unsigned grid = 0, fetchers = 0, workers = 0;
-  /// The tiles the launch took (the workspace's, with the workers' columns
-  /// allGatherGemmColumns picked for N).
+  /// The tiles the launch took (allGatherGemmLaunchTiles', as the
+  /// parameters, overrides included, make them).
   AgGemmTiles tiles;
   std::vector<std::string> params;
   /// Per rank, per workgroup (with options.record).
   std::vector<std::vector<AgGemmWorkgroupStats>> stats;
 };
 
-/// The kernel parameters of the fused kernel for these dtypes and tiles.
+/// The kernel parameters of the fused kernel for these dtypes and tiles
+/// (allGatherGemmLaunchTiles': the m-contiguous staging takes the blocks
+/// through registers, tiles.ppreg), overrides applied.
 std::vector<std::string> allGatherGemmParams(DType in, DType out, bool hasBias,
                                              const AgGemmTiles &tiles,
                                              const AllGatherGemmOptions &options);

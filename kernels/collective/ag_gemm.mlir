@@ -439,8 +439,7 @@ func.func private @tile_product(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i32>
   // round), all its k groups' flags are set: one test of them all (a word a
   // lane, up to 64 groups) spares the tile the blocking flag load that
   // opens each group, whose latency the memory phase cannot hide.
-  %c64w = arith.constant 64 : index
-  %testable = arith.cmpi ule, %nkg, %c64w : index
+  %testable = arith.cmpi ule, %nkg, %c64 : index
   %ready = scf.if %testable -> (i1) {
     %row = arith.muli %mt, %nkg : index
     %all = tile.flag_test %flags[%row] count %nkg ge %epoch agent : !tile.ptr<i32>

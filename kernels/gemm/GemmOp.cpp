@@ -118,13 +118,6 @@ std::optional<int64_t> paramValue(const std::vector<std::string> &params,
   return kernelParamValue(params, name);
 }
 
-/// The fraction of the slots a launch of `tiles` workgroups fills over its
-/// rounds (`slots` workgroups run at once).
-double roundFill(int64_t tiles, int64_t slots) {
-  int64_t rounds = (tiles + slots - 1) / slots;
-  return double(tiles) / double(rounds * slots);
-}
-
 /// An eight-wave PINGPONG tile: its waves' blocks and grid, and its speed
 /// where it and the 128x128 tile both fill every CU slot of their rounds,
 /// relative to the 128x128 tile's.
@@ -165,13 +158,13 @@ std::optional<PingpongTile> pickPingpong(Chip chip, GemmSize size, int64_t k) {
   if (!is950)
     candidates.push_back({64, 64, 4, 2, 1.112, true});
   int64_t perCu128 = is950 ? 4 : 2;
-  double best = roundFill(tilesOf(128, 128), perCu128 * cus);
+  double best = gemmRoundFill(tilesOf(128, 128), perCu128 * cus);
   std::optional<PingpongTile> pick;
   for (const PingpongTile &t : candidates) {
     int64_t tiles = tilesOf(t.rows(), t.cols());
     if (4 * tiles < 3 * cus)
       continue;
-    double score = t.speed * roundFill(tiles, cus);
+    double score = t.speed * gemmRoundFill(tiles, cus);
     if (score >= best) {
       best = score;
       pick = t;
@@ -397,6 +390,11 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
     p.push_back("HAS_BIAS=0");
   }
   return p;
+}
+
+double gemmRoundFill(int64_t tiles, int64_t slots) {
+  int64_t rounds = (tiles + slots - 1) / slots;
+  return double(tiles) / double(rounds * slots);
 }
 
 int64_t gemmSplits(const std::vector<std::string> &params) {

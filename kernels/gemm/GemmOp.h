@@ -72,6 +72,12 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out,
                                     bool hasBias, GemmSize size,
                                     const std::vector<std::string> &overrides = {});
 
+/// The fraction of the workgroup slots a launch of `tiles` workgroups fills
+/// over its rounds, `slots` of them running at once: what a tile choice
+/// weighs its speed by (gemmParams, and the fused all-gather + GEMM's
+/// workers).
+double gemmRoundFill(int64_t tiles, int64_t slots);
+
 /// The splits of K that `params` ask for (SPLITK; 1 when not split).
 int64_t gemmSplits(const std::vector<std::string> &params);
 

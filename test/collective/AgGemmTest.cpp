@@ -382,10 +382,11 @@ TEST(AgGemmArguments, ExactMessages) {
   // Overrides of the workers' tile: the grid follows them, the workspace's
   // m tiles (256 rows) and k groups stay, the per-wave shares must match.
   // (One output tile either way: the op keeps 2 x 4 waves of 128 x 64.)
-  auto overridden = [&](std::vector<std::string> params) {
+  auto overridden = [&](std::vector<std::string> params, bool mContiguous = false) {
     ops::AllGatherGemmOptions o;
     o.jit = s.jit.get();
     o.params = std::move(params);
+    o.mContiguousStaging = mContiguous;
     return ops::all_gather_gemm(*heap, p.a, p.btRefs, p.cRefs, {}, ws, o);
   };
   EXPECT_EQ(errorOf(overridden({"WGM=8"}).takeError()),
@@ -400,6 +401,9 @@ TEST(AgGemmArguments, ExactMessages) {
   EXPECT_EQ(errorOf(overridden({"WGM=1", "WM=256", "WGN=3"}).takeError()),
             "all_gather_gemm: the workers' 3 waves do not split into two PINGPONG groups; "
             "WGM x WGN must be even");
+  EXPECT_EQ(errorOf(overridden({"PPREG=0"}, /*mContiguous=*/true).takeError()),
+            "all_gather_gemm: the m-contiguous staging (STAGE_MN=1) is transposed on its way "
+            "through the waves' registers; it needs PPREG=1");
   // The 256x128 tile where the op keeps 256x256 (N = 1792: 7 tiles for the
   // 7 workers of 8 emulated CUs, or 14 in two rounds): right, on the grid of
   // 14 tiles the override needs.
