@@ -43,6 +43,20 @@ Value flagAddress(OpBuilder &b, Location loc, Value flags, Value index) {
                                ArrayRef<LLVM::GEPArg>{index});
 }
 
+/// Whether the flag word at `p`, loaded with acquire ordering at `scope`,
+/// satisfies `predicate` against `value`: what tile.flag_wait polls and
+/// tile.flag_test asks each lane.
+Value flagSatisfied(OpBuilder &b, Location loc, Value p, FlagPredicate predicate,
+                    Value value, MemoryScope scope) {
+  Value v = LLVM::LoadOp::create(b, loc, b.getI32Type(), p, 4, /*isVolatile=*/false,
+                                 /*isNonTemporal=*/false, /*isInvariant=*/false,
+                                 /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire,
+                                 syncScope(scope));
+  auto pred = predicate == FlagPredicate::eq ? LLVM::ICmpPredicate::eq
+                                             : LLVM::ICmpPredicate::sge;
+  return LLVM::ICmpOp::create(b, loc, pred, v, value);
+}
+
 /// tile.peer_ptr -> ptr - bases[from] + bases[to], the bases read once
 /// (uniform loads).
 struct PeerPtrLowering : public TilePattern<PeerPtrOp> {
@@ -99,14 +113,8 @@ struct FlagWaitLowering : public TilePattern<FlagWaitOp> {
 
     rw.setInsertionPointToEnd(poll);
     Value p = flagAddress(rw, loc, adaptor.getFlags(), adaptor.getIndex());
-    Value v = LLVM::LoadOp::create(rw, loc, rw.getI32Type(), p, 4, /*isVolatile=*/false,
-                                      /*isNonTemporal=*/false, /*isInvariant=*/false,
-                                      /*isInvariantGroup=*/false,
-                                      LLVM::AtomicOrdering::acquire,
-                                      syncScope(op.getScope()));
-    auto pred = op.getPredicate() == FlagPredicate::eq ? LLVM::ICmpPredicate::eq
-                                                       : LLVM::ICmpPredicate::sge;
-    Value done = LLVM::ICmpOp::create(rw, loc, pred, v, adaptor.getValue());
+    Value done = flagSatisfied(rw, loc, p, op.getPredicate(), adaptor.getValue(),
+                               op.getScope());
     LLVM::CondBrOp::create(rw, loc, done, after, ValueRange{}, sleep, ValueRange{});
 
     rw.setInsertionPointToEnd(sleep);
@@ -137,13 +145,8 @@ struct FlagTestLowering : public TilePattern<FlagTestOp> {
     Value word = LLVM::UMinOp::create(rw, loc, lane, last);
     Value index = LLVM::AddOp::create(rw, loc, adaptor.getIndex(), word);
     Value p = flagAddress(rw, loc, adaptor.getFlags(), index);
-    Value v = LLVM::LoadOp::create(rw, loc, i32, p, 4, /*isVolatile=*/false,
-                                   /*isNonTemporal=*/false, /*isInvariant=*/false,
-                                   /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire,
-                                   syncScope(op.getScope()));
-    auto pred = op.getPredicate() == FlagPredicate::eq ? LLVM::ICmpPredicate::eq
-                                                       : LLVM::ICmpPredicate::sge;
-    Value pass = LLVM::ICmpOp::create(rw, loc, pred, v, adaptor.getValue());
+    Value pass = flagSatisfied(rw, loc, p, op.getPredicate(), adaptor.getValue(),
+                               op.getScope());
     Value passed = ROCDL::BallotOp::create(rw, loc, i64, pass);
     Value all = ROCDL::BallotOp::create(
         rw, loc, i64, LLVM::ConstantOp::create(rw, loc, rw.getI1Type(), 1));
