@@ -113,9 +113,11 @@ Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit,
   return Packed{std::move(*buffer), m.dtype, m.rows, kp};
 }
 
-std::optional<int64_t> paramValue(const std::vector<std::string> &params,
-                                  StringRef name) {
-  return kernelParamValue(params, name);
+/// Whether `overrides` bind parameter `key`, to any value.
+bool isGiven(const std::vector<std::string> &overrides, StringRef key) {
+  return llvm::any_of(overrides, [&](const std::string &o) {
+    return StringRef(o).split('=').first.trim() == key;
+  });
 }
 
 /// An eight-wave PINGPONG tile: its waves' blocks and grid, and its speed
@@ -178,10 +180,10 @@ std::optional<PingpongTile> pickPingpong(Chip chip, GemmSize size, int64_t k) {
 struct GemmBlock {
   int64_t bm, bn, waves;
   explicit GemmBlock(const std::vector<std::string> &params) {
-    int64_t wgm = paramValue(params, "WGM").value_or(2);
-    int64_t wgn = paramValue(params, "WGN").value_or(2);
-    bm = paramValue(params, "WM").value_or(64) * wgm;
-    bn = paramValue(params, "WN").value_or(64) * wgn;
+    int64_t wgm = kernelParamValue(params, "WGM").value_or(2);
+    int64_t wgn = kernelParamValue(params, "WGN").value_or(2);
+    bm = kernelParamValue(params, "WM").value_or(64) * wgm;
+    bn = kernelParamValue(params, "WN").value_or(64) * wgn;
     waves = wgm * wgn;
   }
 };
@@ -192,7 +194,7 @@ struct GemmBlock {
 /// 128x128 tile at BK=32 is held to four (gemmLaunch).
 int64_t workgroupsPerCu(Chip chip, const std::vector<std::string> &p) {
   GemmBlock block(p);
-  int64_t bk = paramValue(p, "BK").value_or(32), pad = paramValue(p, "PAD").value_or(0);
+  int64_t bk = kernelParamValue(p, "BK").value_or(32), pad = kernelParamValue(p, "PAD").value_or(0);
   int64_t lds = 2 * (block.bm + block.bn) * (bk + pad) * 2;
   int64_t n = lds > 0 ? std::max<int64_t>(getChipInfo(chip).ldsBytesPerCU / lds, 1) : 1;
   if (chip == Chip::gfx950 && block.bm == 128 && block.bn == 128 && bk == 32)
@@ -208,7 +210,7 @@ int64_t workgroupsPerCu(Chip chip, const std::vector<std::string> &p) {
 /// than keep kMinShareK of K each and no more than the partials' 32-bit
 /// buffer range holds. The eight-wave PINGPONG loop does not split.
 int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
-  if (paramValue(p, "PINGPONG").value_or(0))
+  if (kernelParamValue(p, "PINGPONG").value_or(0))
     return 1;
   GemmBlock block(p);
   int64_t tiles = ((size.m + block.bm - 1) / block.bm) * ((size.n + block.bn - 1) / block.bn);
@@ -216,7 +218,7 @@ int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
   // (No blocks at all: a size gemm() refuses, but gemmParams answers for any.)
   if (tiles <= 0)
     return 1;
-  int64_t bk = paramValue(p, "BK").value_or(32);
+  int64_t bk = kernelParamValue(p, "BK").value_or(32);
   if (bk <= 0) // an override the compiler refuses; nothing to split
     return 1;
   int64_t k = size.k + size.k % 2;
@@ -270,11 +272,7 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
   // kernel reads.
   int64_t k = size.k + size.k % 2;
-  bool noSplit = llvm::any_of(overrides, [](const std::string &o) {
-    auto [key, value] = StringRef(o).split('=');
-    int64_t v;
-    return key.trim() == "SPLITK" && !value.trim().getAsInteger(10, v) && v <= 1;
-  });
+  bool noSplit = kernelParamValue(overrides, "SPLITK").value_or(2) <= 1;
   bool splittable = !noSplit && k >= 2 * kMinShareK;
   std::vector<std::string> p = {"DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str()};
   int64_t cus = getChipInfo(chip).computeUnits;
@@ -317,21 +315,19 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   }
   // An override of BK alone keeps the swizzle within the new row (at most
   // one chunk XOR per 16-byte chunk of it; none below 2).
-  bool swizzleGiven = llvm::any_of(overrides, [](const std::string &o) {
-    return StringRef(o).split('=').first.trim() == "SWZ";
-  });
+  bool swizzleGiven = isGiven(overrides, "SWZ");
   if (!swizzleGiven) {
-    int64_t rowChunks = paramValue(p, "BK").value_or(32) * int64_t(dtypeSize(in)) / 16;
-    int64_t swz = std::min(paramValue(p, "SWZ").value_or(0), rowChunks);
+    int64_t rowChunks = kernelParamValue(p, "BK").value_or(32) * int64_t(dtypeSize(in)) / 16;
+    int64_t swz = std::min(kernelParamValue(p, "SWZ").value_or(0), rowChunks);
     llvm::erase_if(p, [](const std::string &e) { return StringRef(e).split('=').first == "SWZ"; });
     p.push_back("SWZ=" + std::to_string(swz >= 2 ? int64_t(llvm::bit_floor(uint64_t(swz))) : 0));
   }
   // The register path splits each buffer's rows over the 4 waves of the
   // 2 x 2 grid: it needs WM = WN, a multiple of 32 (RROWS a multiple of 8).
   // Other tilings fall back to the DMA into unpadded rows.
-  if (paramValue(p, "REG").value_or(0)) {
-    int64_t wm = paramValue(p, "WM").value_or(64), wn = paramValue(p, "WN").value_or(64);
-    bool grid2x2 = paramValue(p, "WGM").value_or(2) == 2 && paramValue(p, "WGN").value_or(2) == 2;
+  if (kernelParamValue(p, "REG").value_or(0)) {
+    int64_t wm = kernelParamValue(p, "WM").value_or(64), wn = kernelParamValue(p, "WN").value_or(64);
+    bool grid2x2 = kernelParamValue(p, "WGM").value_or(2) == 2 && kernelParamValue(p, "WGN").value_or(2) == 2;
     auto set = [&](StringRef key, int64_t v) {
       llvm::erase_if(p, [&](const std::string &e) {
         return StringRef(e).split('=').first == key;
@@ -344,24 +340,22 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
       });
       set("REG", 0);
       set("PAD", 0);
-    } else if (!paramValue(p, "RROWS") || paramValue(p, "RROWS") != wm / 4) {
+    } else if (!kernelParamValue(p, "RROWS") || kernelParamValue(p, "RROWS") != wm / 4) {
       set("RROWS", wm / 4);
     }
   }
   // PPREG belongs to the PINGPONG loop: an override of PINGPONG=0 takes
   // the choice's PPREG with it (one given explicitly stays, and is refused
   // by checkGemmParams).
-  bool ppregGiven = llvm::any_of(overrides, [](const std::string &o) {
-    return StringRef(o).split('=').first.trim() == "PPREG";
-  });
-  if (!ppregGiven && !paramValue(p, "PINGPONG").value_or(0))
+  bool ppregGiven = isGiven(overrides, "PPREG");
+  if (!ppregGiven && !kernelParamValue(p, "PINGPONG").value_or(0))
     llvm::erase_if(p, [](const std::string &e) {
       StringRef key = StringRef(e).split('=').first;
       return key == "PPREG" || key == "RA" || key == "RB";
     });
   // PPREG moves each wave's share of a block, BM / waves rows of A and
   // BN / waves of Bt (gemm.mlir's RA, RB).
-  if (paramValue(p, "PPREG").value_or(0)) {
+  if (kernelParamValue(p, "PPREG").value_or(0)) {
     GemmBlock block(p);
     for (auto [key, rows] : {std::pair<StringRef, int64_t>{"RA", block.bm},
                              std::pair<StringRef, int64_t>{"RB", block.bn}}) {
@@ -373,9 +367,7 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   }
   // Split-K, unless given: see splitKFor. With a split the kernel stores
   // f32 partial sums, which gemm_reduce.mlir sums, biases and converts.
-  bool splitGiven = llvm::any_of(overrides, [](const std::string &o) {
-    return StringRef(o).split('=').first.trim() == "SPLITK";
-  });
+  bool splitGiven = isGiven(overrides, "SPLITK");
   if (!splitGiven) {
     int64_t s = splitKFor(chip, p, size);
     if (s > 1)
@@ -398,29 +390,29 @@ double gemmRoundFill(int64_t tiles, int64_t slots) {
 }
 
 int64_t gemmSplits(const std::vector<std::string> &params) {
-  return paramValue(params, "SPLITK").value_or(1);
+  return kernelParamValue(params, "SPLITK").value_or(1);
 }
 
 int64_t gemmPartialsStride(int64_t n) { return (n + 3) / 4 * 4; }
 
 Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
-  if (paramValue(params, "WIDE").value_or(0) && kernelK % 8 != 0)
+  if (kernelParamValue(params, "WIDE").value_or(0) && kernelK % 8 != 0)
     return makeError(kComponent, "WIDE=1 (16-byte DMA) needs K a multiple of 8; K is " +
                                      Twine(kernelK) + " (leave WIDE to the tile choice)");
   // PINGPONG splits the waves into two groups of one wave per SIMD each.
   GemmBlock block(params);
-  bool pingpong = paramValue(params, "PINGPONG").value_or(0);
+  bool pingpong = kernelParamValue(params, "PINGPONG").value_or(0);
   if (pingpong && (block.waves < 2 || block.waves % 2 != 0))
     return makeError(kComponent, "PINGPONG=1 splits the workgroup's waves into two groups: it "
                                  "needs an even number of waves, WGM x WGN = " +
                                      Twine(block.waves) + " (eight pair them on every SIMD)");
   // PPREG: each wave moves BM / waves rows of A and BN / waves of Bt, in
   // layouts of 16 rows.
-  if (paramValue(params, "PPREG").value_or(0)) {
+  if (kernelParamValue(params, "PPREG").value_or(0)) {
     if (!pingpong)
       return makeError(kComponent, "PPREG=1 moves the blocks of the PINGPONG loop; it needs "
                                    "PINGPONG=1");
-    int64_t bk = paramValue(params, "BK").value_or(32);
+    int64_t bk = kernelParamValue(params, "BK").value_or(32);
     if (block.bm % (16 * block.waves) || block.bn % (16 * block.waves) || bk % 32)
       return makeError(kComponent, "PPREG=1 gives each of the " + Twine(block.waves) +
                                        " waves 16-row groups of the " + Twine(block.bm) + "x" +
@@ -456,7 +448,7 @@ LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64
   // five, 1560 with four). Dynamic LDS up to a quarter of the CU's keeps
   // four; the code is the same (LLVM schedules it for the static LDS).
   bool tile128 = block.bm == 128 && block.bn == 128;
-  if (chip == Chip::gfx950 && tile128 && paramValue(params, "BK").value_or(32) == 32) {
+  if (chip == Chip::gfx950 && tile128 && kernelParamValue(params, "BK").value_or(32) == 32) {
     uint32_t quarter = uint32_t(getChipInfo(chip).ldsBytesPerCU / 4) / 512 * 512;
     if (staticLdsBytes < quarter)
       config.dynamicLdsBytes = quarter - staticLdsBytes;
