@@ -171,9 +171,9 @@ private:
   /// opaque. InstCombine turns fadd (fneg x), +0.0 (and fsub (fneg x),
   /// -0.0) into fsub +0.0, x, which LLVM 22's AMDGPU backend takes for
   /// fneg x (see floatOp; README, "Differential fuzzing").
-  std::string addend(Ty t) {
-    if (!chance(0.15))
-      return load(pick(t));
+  std::string addend(Ty t) { return chance(0.15) ? addendConstant(t) : load(pick(t)); }
+  /// A float constant for fadd or fsub: a zero one opaque (see addend).
+  std::string addendConstant(Ty t) {
     double v = 0;
     std::string c = fpConstant(t, &v);
     return v == 0.0 ? opaque(t, c) : c;
@@ -581,13 +581,10 @@ std::string Generator::floatOp(Ty t) {
     static const char *ops[] = {"fadd", "fsub", "fmul", "fdiv"};
     std::string a = load(pick(t));
     unsigned op = below(4);
-    double v = 1;
-    std::string c = fpConstant(t, &v);
     // A zero added or subtracted stays out of InstCombine's sight (addend),
     // and fsub's left operand out of the backend's (case 0: it may fold to
     // +0.0).
-    if (op <= 1 && v == 0.0)
-      c = opaque(t, c);
+    std::string c = op <= 1 ? addendConstant(t) : fpConstant(t);
     if (op == 1)
       a = opaque(t, a);
     return emit(std::string(ops[op]) + " " + T + " " + a + ", " + c);
