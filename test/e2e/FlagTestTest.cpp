@@ -27,29 +27,25 @@ using namespace kcc;
 
 namespace {
 
-/// Two kernels, one per predicate: out[0] = flag_test ? 1 : 0.
-const char *kSource = R"mlir(
-func.func @probe_ge(%flags: !tile.ptr<i32>, %out: !tile.ptr<i32>, %row: index, %n: index,
-                    %value: i32) attributes {tile.kernel, tile.block_size = 64 : i64} {
+/// A kernel per predicate (@probe_ge, @probe_eq): out[0] = flag_test ? 1 : 0.
+std::string source() {
+  std::string s;
+  for (const char *pred : {"ge", "eq"})
+    s += std::string("func.func @probe_") + pred +
+         R"((%flags: !tile.ptr<i32>, %out: !tile.ptr<i32>, %row: index, %n: index,
+             %value: i32) attributes {tile.kernel, tile.block_size = 64 : i64} {
   %c0 = arith.constant 0 : index
   %one = arith.constant 1 : i32
   %zero = arith.constant 0 : i32
-  %all = tile.flag_test %flags[%row] count %n ge %value agent : !tile.ptr<i32>
+  %all = tile.flag_test %flags[%row] count %n )" +
+         pred + R"( %value agent : !tile.ptr<i32>
   %r = arith.select %all, %one, %zero : i32
   tile.flag_store %out[%c0], %r agent : !tile.ptr<i32>
   return
 }
-func.func @probe_eq(%flags: !tile.ptr<i32>, %out: !tile.ptr<i32>, %row: index, %n: index,
-                    %value: i32) attributes {tile.kernel, tile.block_size = 64 : i64} {
-  %c0 = arith.constant 0 : index
-  %one = arith.constant 1 : i32
-  %zero = arith.constant 0 : i32
-  %all = tile.flag_test %flags[%row] count %n eq %value agent : !tile.ptr<i32>
-  %r = arith.select %all, %one, %zero : i32
-  tile.flag_store %out[%c0], %r agent : !tile.ptr<i32>
-  return
+)";
+  return s;
 }
-)mlir";
 
 constexpr int kWords = 96;
 constexpr int kRow = 7;
@@ -72,7 +68,7 @@ TEST_P(FlagTestTest, EveryTestedWordCounts) {
   options.chip = chip;
   std::string diags;
   llvm::raw_string_ostream ds(diags);
-  auto hsaco = compileKernelSource(kSource, "flag_test.mlir", options, Stage::Hsaco, ds);
+  auto hsaco = compileKernelSource(source(), "flag_test.mlir", options, Stage::Hsaco, ds);
   ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
   auto dev = e2e::EmulatedDevice::open(chip);
   ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
