@@ -127,12 +127,14 @@ Expected<AiterLaunch> loadAiter(Device &device, const std::string &path, StringR
 namespace {
 
 /// Runs `launch` on `device` with the timing model watching one CU's
-/// workgroups for `iterations` of their hot loop.
+/// workgroups for `iterations` of their hot loop or, with `firstRound`, whole
+/// (the launch stops after them: every workgroup must do the same work).
 Expected<timing::TimingReport>
 timeLaunch(Device &device, double flops, unsigned iterations,
-           function_ref<Expected<LaunchResult>()> launch) {
+           function_ref<Expected<LaunchResult>()> launch, bool firstRound = false) {
   timing::TimingOptions options;
-  options.steadyStateIterations = iterations;
+  options.steadyStateIterations = firstRound ? 0 : iterations;
+  options.firstRoundOnly = firstRound;
   options.flops = flops;
   return bench::timeLaunch(device, options, launch);
 }
@@ -140,15 +142,17 @@ timeLaunch(Device &device, double flops, unsigned iterations,
 Expected<ModelFigures> runAiter(Device &device, const std::string &path,
                                 StringRef kernelName, Dim3 grid, Dim3 block,
                                 double flops, unsigned iterations,
-                                function_ref<void(SlotBlock &)> fill) {
+                                function_ref<void(SlotBlock &)> fill,
+                                bool firstRound = false) {
   Expected<AiterLaunch> aiter = loadAiter(device, path, kernelName, fill);
   if (!aiter)
     return aiter.takeError();
   LaunchConfig config;
   config.grid = grid;
   config.block = block;
-  auto report = timeLaunch(device, flops, iterations,
-                           [&] { return aiter->kernel.launch(config, aiter->args); });
+  auto report = timeLaunch(
+      device, flops, iterations, [&] { return aiter->kernel.launch(config, aiter->args); },
+      firstRound);
   if (!report)
     return report.takeError();
   ModelFigures f = figuresOf(*report);
@@ -299,13 +303,16 @@ Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &s,
   ao.causal = s.causal;
   if (s.fp8)
     ao.descale = ops::AttentionDescale{};
-  auto report = timeLaunch(device, attentionFlops(s), iterations,
-                           [&]() -> Expected<LaunchResult> {
-                             auto r = ops::attention_forward(tq, tk, tv, to, ao);
-                             if (!r)
-                               return r.takeError();
-                             return r->launch;
-                           });
+  // Causal: the first round, whole (below).
+  auto report = timeLaunch(
+      device, attentionFlops(s), iterations,
+      [&]() -> Expected<LaunchResult> {
+        auto r = ops::attention_forward(tq, tk, tv, to, ao);
+        if (!r)
+          return r.takeError();
+        return r->launch;
+      },
+      s.causal);
   if (!report)
     return report.takeError();
   ModelFigures f = figuresOf(*report);
@@ -485,7 +492,8 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
           x.set(33, descale->address());
           x.set(34, descale->address());
         }
-      });
+      },
+      s.causal);
 }
 
 } // namespace kcc::bench

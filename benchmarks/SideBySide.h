@@ -116,7 +116,13 @@ struct AttentionShape {
 llvm::Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &shape,
                                          unsigned iterations,
                                          const std::vector<std::string> &params = {});
-/// kcc's attention (kcc::ops::attention_forward) on the model.
+/// kcc's attention (kcc::ops::attention_forward) on the model: steady state
+/// over `iterations` of the hot loop, or, causal, the first round whole. A
+/// causal launch's first workgroups stand for the others only because both
+/// kernels take their query blocks in pairs, the longest with the shortest
+/// (kcc: PAIRS; aiter: a grid of half the blocks), so every workgroup does
+/// the same work; the whole round also times what steady state leaves out
+/// (the prologue, the short block, the epilogue).
 llvm::Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &shape,
                                               unsigned iterations);
 /// aiter's bf16 256x256 GEMM (gfx950 only; N a multiple of 256).
@@ -127,7 +133,8 @@ llvm::Expected<ModelFigures> timeAiterGemm(const std::string &aiter,
 llvm::Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &shape);
 /// aiter's fmha_v3_fwd, D = 128 bf16 (gfx950: fwd_hd128_bf16[_causal].co;
 /// gfx942: MI300/fwd_hd128_bf16[_causal]_rtne.co), or fp8 (gfx950 only:
-/// fwd_hd128_fp8[_causal].co, per-tensor descales of 1).
+/// fwd_hd128_fp8[_causal].co, per-tensor descales of 1); causal timed as
+/// timeKccAttention does.
 llvm::Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
                                                 const AttentionShape &shape,
                                                 unsigned iterations);

@@ -87,7 +87,8 @@ std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDty
   auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
   std::vector<std::string> params = {"DTYPE=" + dtypeKernelName(dtype).str(),
                                      "ODTYPE=" + dtypeName(outDtype).str(), p("D", headDim),
-                                     p("CAUSAL", causal), p("LSE_OUT", lse)};
+                                     p("CAUSAL", causal), p("PAIRS", causal),
+                                     p("LSE_OUT", lse)};
   // The bf16 kernel's structure per chip (attentionParams), with rows of
   // one-byte elements: K's rows (D bytes) are shorter than a 256-byte DMA
   // line, so they cannot be padded but are swizzled (16-byte chunk j of row
@@ -123,7 +124,8 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
     return attentionFp8Params(chip, dtype, DType::bf16, headDim, causal, lse, overrides);
   auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
   std::vector<std::string> params = {"DTYPE=" + dtypeName(dtype).str(), p("D", headDim),
-                                     p("CAUSAL", causal), p("LSE_OUT", lse)};
+                                     p("CAUSAL", causal), p("PAIRS", causal),
+                                     p("LSE_OUT", lse)};
   // LDS row padding, chosen with the timing model's bank-conflict report
   // (kcc run ... --timing --bank-conflicts). Rows filled by DMA can only be
   // padded when they hold whole 256-byte DMA lines, i.e. for D = 128.
@@ -178,6 +180,15 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
   }
   params.insert(params.end(), shape.begin(), shape.end());
   return withKernelParamOverrides(std::move(params), overrides);
+}
+
+uint32_t attentionGridX(const std::vector<std::string> &params, int64_t seq) {
+  int64_t block = kernelParamValue(params, "BLOCK").value_or(256);
+  int64_t queries = std::max<int64_t>(1, block / 64) * 32;
+  int64_t blocks = (seq + queries - 1) / queries;
+  if (kernelParamValue(params, "PAIRS").value_or(0))
+    blocks = (blocks + 1) / 2;
+  return uint32_t(blocks);
 }
 
 Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
@@ -376,10 +387,9 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
   // A workgroup of BLOCK / 64 waves takes 32 queries per wave, for one head
   // of one batch.
   int64_t block = kernelParamValue(result.params, "BLOCK").value_or(256);
-  int64_t queries = block / 64 * 32;
   if (block < 64 || block % 64)
     return makeError(kComponent, "BLOCK = " + Twine(block) + " is not a positive multiple of 64 (one wave)");
-  result.grid = Dim3(uint32_t((q.seq + queries - 1) / queries), uint32_t(q.heads),
+  result.grid = Dim3(attentionGridX(result.params, q.seq), uint32_t(q.heads),
                      uint32_t(q.batch));
   result.block = Dim3(uint32_t(block));
   LaunchConfig config;

@@ -110,8 +110,10 @@ llvm::StringRef attentionKernelName(DType dtype);
 /// The chip's FP8 e4m3 encoding: e4m3fn on gfx950, e4m3fnuz on gfx942.
 DType attentionFp8DType(Chip chip);
 
-/// The kernel parameters of that path (DTYPE, D, CAUSAL, LSE_OUT, BN,
-/// BLOCK, STAGGER, V_TR, PAD, VR, VC, VROWS), overrides applied last. An
+/// The kernel parameters of that path (DTYPE, D, CAUSAL, PAIRS, LSE_OUT, BN,
+/// BLOCK, STAGGER, V_TR, PAD, VR, VC, VROWS), overrides applied last. A
+/// causal launch takes its query blocks in pairs (PAIRS), the longest loop
+/// with the shortest, so that every workgroup does the same work. An
 /// FP8 dtype gives fmha_fwd_fp8's, with a bf16 O.
 std::vector<std::string>
 attentionParams(Chip chip, DType dtype, int64_t headDim, bool causal, bool lse,
@@ -121,6 +123,11 @@ attentionParams(Chip chip, DType dtype, int64_t headDim, bool causal, bool lse,
 std::vector<std::string>
 attentionFp8Params(Chip chip, DType dtype, DType outDtype, int64_t headDim, bool causal,
                    bool lse, const std::vector<std::string> &overrides = {});
+
+/// The launch grid's x dimension for `seq` queries under kernel parameters
+/// `params`: one workgroup per query block of BLOCK / 64 * 32 queries, or,
+/// with PAIRS (causal), one per pair of blocks.
+uint32_t attentionGridX(const std::vector<std::string> &params, int64_t seq);
 
 /// Checks the operands (see above) without launching.
 llvm::Error checkAttention(const AttentionTensorRef &q,

@@ -50,9 +50,13 @@
 // V_TR, LAZY, PAD, VPAD, VR/VC (V's LDS shape: BN x D with V_TR, else D x BN),
 // VROWS (= BN / waves: the rows of V each wave moves without V_TR), K_REG
 // (K through registers instead of DMA, so that rows shorter than a DMA line
-// can be padded), KROWS (= BN / waves: the rows of K each wave moves with
-// K_REG).
-// Launch: grid (ceil(S_q / (32 * waves)), H, B), block BLOCK.
+// can be padded),
+// KROWS (= BN / waves: the rows of K each wave moves with K_REG), PAIRS
+// (each workgroup takes two query blocks, the longest and the shortest loop
+// of a causal launch: the same work in every workgroup, so no round ends with
+// a tail of long blocks).
+// Launch: grid (nb = ceil(S_q / (32 * waves)), H, B), block BLOCK; with PAIRS
+// grid.x = ceil(nb / 2).
 
 tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.param_decl @D : i64 = 128
@@ -70,6 +74,7 @@ tile.param_decl @VC : i64 = 128
 tile.param_decl @VROWS : i64 = 8
 tile.param_decl @K_REG : i1 = false
 tile.param_decl @KROWS : i64 = 16
+tile.param_decl @PAIRS : i1 = false
 
 // K and V tiles in LDS, and the register tiles of one wave.
 !kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD>
@@ -544,33 +549,32 @@ func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>
   %c2 = arith.constant 2 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
-  %c256 = arith.constant 256 : index
-  %zero = arith.constant 0.0 : f32
-  %ninf = arith.constant 0xFF800000 : f32
-  %ln2 = arith.constant 0.693147182 : f32
-  %d = tile.param @D : index
-  %bn = tile.param @BN : index
   %block = tile.param @BLOCK : index
-  %causal = tile.param @CAUSAL : i1
-  %lse_out = tile.param @LSE_OUT : i1
-  %stagger = tile.param @STAGGER : i1
-  %vtr = tile.param @V_TR : i1
-
-  // Which batch, head and queries.
-  %bq = tile.program_id 0
+  %pairs = tile.param @PAIRS : i1
+  %x = tile.program_id 0
   %h = tile.program_id 1
   %b = tile.program_id 2
+  // With PAIRS workgroup x takes query blocks nb - 1 - x (the longest loop
+  // first) and x, so that every workgroup of a causal launch visits the same
+  // number of key tiles; block (nb - 1) / 2 of an odd nb is alone.
   %waves = arith.divui %block, %c64 : index
-  %wave = tile.wave_id
   %per_wg = arith.muli %waves, %c32 : index
-  %qwg = arith.muli %bq, %per_wg : index
-  %qw = arith.muli %wave, %c32 : index
-  %q0 = arith.addi %qwg, %qw : index
+  %per_wg1 = arith.subi %per_wg, %c1 : index
+  %sqb = arith.addi %Sq, %per_wg1 : index
+  %nb = arith.divui %sqb, %per_wg : index
+  %nb1 = arith.subi %nb, %c1 : index
+  %far = arith.subi %nb1, %x : index
+  %distinct = arith.cmpi sgt, %far, %x : index
+  %same = arith.cmpi eq, %far, %x : index
+  %one_or_none = arith.select %same, %c1, %c0 : index
+  %paired = arith.select %distinct, %c2, %one_or_none : index
+  %blocks = arith.select %pairs, %paired, %c1 : index
+  %first = arith.select %pairs, %far, %x : index
+
+  // Buffers over this batch and head, the same for both query blocks.
+  %d = tile.param @D : index
   %group = arith.divui %H, %Hkv : index
   %hk = arith.divui %h, %group : index
-
-  // Buffers over this batch and head.
-  %dm1 = arith.subi %d, %c1 : index
   %qoff_b = arith.muli %b, %q_b : index
   %qoff_h = arith.muli %h, %q_h : index
   %qoff = arith.addi %qoff_b, %qoff_h : index
@@ -602,10 +606,65 @@ func.func @fmha_fwd(%q: !ptr, %k: !ptr, %v: !ptr, %o: !ptr, %lse: !tile.ptr<f32>
   %vbuf = tile.make_buffer %vp, %vn : !ptr -> !buf
   %obuf = tile.make_buffer %op, %on : !ptr -> !buf
 
+  // K and V tiles, double-buffered: one set for both query blocks.
   %ka = tile.lds_alloc "k_ping" : !kl
   %va = tile.lds_alloc "v_ping" : !vl
   %kb = tile.lds_alloc "k_pong" : !kl
   %vb = tile.lds_alloc "v_pong" : !vl
+
+  // Two calls rather than a loop over the blocks: a loop would let LICM
+  // hoist the epilogue's and prologue's invariant scalars above it, live
+  // through the key loop (80 SGPRs spilled on gfx950).
+  %any = arith.cmpi ugt, %blocks, %c0 : index
+  scf.if %any {
+    func.call @query_block(%qbuf, %kbuf, %vbuf, %obuf, %lse, %Sq, %Skv, %H, %q_s, %k_s,
+                           %v_s, %o_s, %scale, %first, %h, %b, %ka, %va, %kb, %vb)
+        : (!buf, !buf, !buf, !buf, !tile.ptr<f32>, index, index, index, index, index,
+           index, index, f32, index, index, index, !kl, !vl, !kl, !vl) -> ()
+  }
+  %two = arith.cmpi ugt, %blocks, %c1 : index
+  scf.if %two {
+    // The first block's last reads of K and V are done before this block's
+    // prologue refills their buffers.
+    tile.barrier
+    func.call @query_block(%qbuf, %kbuf, %vbuf, %obuf, %lse, %Sq, %Skv, %H, %q_s, %k_s,
+                           %v_s, %o_s, %scale, %x, %h, %b, %ka, %va, %kb, %vb)
+        : (!buf, !buf, !buf, !buf, !tile.ptr<f32>, index, index, index, index, index,
+           index, index, f32, index, index, index, !kl, !vl, !kl, !vl) -> ()
+  }
+  return
+}
+
+// Query block `bq` (32 queries per wave) of head `h` of batch `b`.
+func.func private @query_block(%qbuf: !buf, %kbuf: !buf, %vbuf: !buf, %obuf: !buf,
+                               %lse: !tile.ptr<f32>, %Sq: index, %Skv: index, %H: index,
+                               %q_s: index, %k_s: index, %v_s: index, %o_s: index,
+                               %scale: f32, %bq: index, %h: index, %b: index,
+                               %ka: !kl, %va: !vl, %kb: !kl, %vb: !vl) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ln2 = arith.constant 0.693147182 : f32
+  %d = tile.param @D : index
+  %bn = tile.param @BN : index
+  %block = tile.param @BLOCK : index
+  %causal = tile.param @CAUSAL : i1
+  %lse_out = tile.param @LSE_OUT : i1
+  %stagger = tile.param @STAGGER : i1
+  %vtr = tile.param @V_TR : i1
+
+  // Which queries.
+  %waves = arith.divui %block, %c64 : index
+  %wave = tile.wave_id
+  %per_wg = arith.muli %waves, %c32 : index
+  %qwg = arith.muli %bq, %per_wg : index
+  %qw = arith.muli %wave, %c32 : index
+  %q0 = arith.addi %qwg, %qw : index
 
   // Q^T, loaded once. The scale is applied in f32 inside the softmax's fma:
   // rounding a pre-scaled Q back to bf16 would cost the log-sum-exp output

@@ -200,6 +200,14 @@ TEST_P(AttentionOpTest, MatchesFloat64Reference) {
     EXPECT_EQ(run->block.x, 512u);
   }
 
+  // One workgroup per query block of 32 queries per wave; causal launches
+  // take their blocks in pairs (the longest with the shortest).
+  uint32_t perGroup = run->block.x / 64 * 32;
+  uint32_t blocks = (uint32_t(c.Sq) + perGroup - 1) / perGroup;
+  EXPECT_EQ(run->grid.x, c.causal ? (blocks + 1) / 2 : blocks);
+  EXPECT_EQ(run->grid.y, uint32_t(c.H));
+  EXPECT_EQ(run->grid.z, uint32_t(c.B));
+
   std::vector<double> qd(nq), kd(nk), vd(nk), refO, refLse;
   for (size_t i = 0; i < nq; ++i) qd[i] = value(q[i]);
   for (size_t i = 0; i < nk; ++i) kd[i] = value(k[i]), vd[i] = value(v[i]);
@@ -288,6 +296,10 @@ std::vector<Case> cases() {
         {chip, 2, 100, 300, 8, 2, 64, true, bf},
         {chip, 1, 300, 77, 2, 1, 128, true, f16},
         {chip, 1, 1, 1024, 8, 1, 128, true, bf},
+        // Causal query blocks in pairs, an odd count of them (3 and 5
+        // blocks of 256 queries): the middle block has no partner.
+        {chip, 1, 700, 700, 2, 1, 128, true, bf},
+        {chip, 1, 1100, 1400, 2, 2, 64, true, f16},
         // No LSE output and a scale of the caller's.
         {chip, 1, 384, 1000, 2, 2, 128, false, bf, false, Layout::Packed, 0.05},
         // Views: padded strides and offsets, K and V interleaved; O over Q.
@@ -318,16 +330,16 @@ TEST(AttentionOpPath, ParametersPerChip) {
     return s;
   };
   EXPECT_EQ(join(attentionParams(Chip::gfx950, DType::bf16, 128, true, true)),
-            "DTYPE=bf16 D=128 CAUSAL=1 LSE_OUT=1 BN=64 BLOCK=512 STAGGER=1 V_TR=1 "
+            "DTYPE=bf16 D=128 CAUSAL=1 PAIRS=1 LSE_OUT=1 BN=64 BLOCK=512 STAGGER=1 V_TR=1 "
             "PAD=8 VPAD=32 VR=64 VC=128 VROWS=8");
   EXPECT_EQ(join(attentionParams(Chip::gfx950, DType::f16, 64, false, false)),
-            "DTYPE=f16 D=64 CAUSAL=0 LSE_OUT=0 BN=64 BLOCK=512 STAGGER=1 V_TR=1 "
+            "DTYPE=f16 D=64 CAUSAL=0 PAIRS=0 LSE_OUT=0 BN=64 BLOCK=512 STAGGER=1 V_TR=1 "
             "PAD=0 VPAD=0 VR=64 VC=64 VROWS=8");
   EXPECT_EQ(join(attentionParams(Chip::gfx942, DType::bf16, 128, false, true)),
-            "DTYPE=bf16 D=128 CAUSAL=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
+            "DTYPE=bf16 D=128 CAUSAL=0 PAIRS=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
             "PAD=4 VPAD=4 VR=128 VC=32 VROWS=8");
   EXPECT_EQ(join(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"PAD=4"})),
-            "DTYPE=bf16 D=64 CAUSAL=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
+            "DTYPE=bf16 D=64 CAUSAL=0 PAIRS=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
             "VPAD=4 VR=64 VC=32 VROWS=8 K_REG=1 KROWS=8 PAD=4");
 }
 

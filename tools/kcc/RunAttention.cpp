@@ -255,9 +255,9 @@ int runAttention(const Options &o) {
   if (*timing) {
     if (Error e = (*timing)->print(r->launch))
       return fail(toString(std::move(e)));
-    // In steady state only the first CU's workgroups ran, part of the way:
-    // there is no output to write or compare.
-    if (o.timing.steadyState())
+    // In steady state (or the first round alone) only the first CU's
+    // workgroups ran: there is no output to write or compare.
+    if (o.timing.partialRun())
       return 0;
   }
   if (r->launch.deviceMilliseconds)

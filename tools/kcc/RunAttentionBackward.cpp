@@ -197,7 +197,7 @@ int runAttentionBackward(const Options &o) {
     if (Error e = blse->write(lseValues.data(), nl * 4))
       return fail(toString(std::move(e)));
     outs() << "forward: o and lse from the inputs\n";
-  } else if (o.timing.enabled() && o.timing.steadyState()) {
+  } else if (o.timing.enabled() && o.timing.partialRun()) {
     // Steady state only times the kernels and writes no gradients: the
     // forward (a long emulation at training shapes) is skipped; O is random
     // and LSE ln(S_kv) + 1, values the kernels' control flow does not
@@ -208,7 +208,9 @@ int runAttentionBackward(const Options &o) {
       return fail(toString(std::move(e)));
     if (Error e = blse->write(lseValues.data(), nl * 4))
       return fail(toString(std::move(e)));
-    outs() << "forward: skipped (steady-state timing): o random, lse = ln(Skv) + 1\n";
+    outs() << "forward: skipped ("
+           << (o.timing.timingOptions().firstRoundOnly ? "first-round" : "steady-state")
+           << " timing): o random, lse = ln(Skv) + 1\n";
   } else {
     ops::AttentionOptions fo;
     fo.causal = causal;
@@ -267,7 +269,7 @@ int runAttentionBackward(const Options &o) {
     outs() << "backward (dK/dV + dQ): " << format("%.3f", seconds * 1e3) << " ms, "
            << format("%.1f", flops / seconds / 1e12) << " TFLOPS (" << format("%.4g", flops)
            << " FLOPs: 5 products over the visible pairs)\n";
-    if (o.timing.steadyState())
+    if (o.timing.partialRun())
       return 0;
   }
 

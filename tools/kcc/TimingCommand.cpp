@@ -8,7 +8,7 @@
 using namespace llvm;
 namespace kcc {
 bool TimingCommand::handles(StringRef a) const {
-  for (StringRef flag : {"--timing", "--timing-cus", "--steady-state", "--trip-count",
+  for (StringRef flag : {"--timing", "--timing-cus", "--steady-state", "--first-round", "--trip-count",
                          "--flops", "--dram-bytes", "--timeline", "--timeline-iterations",
                          "--timeline-window", "--bank-conflicts", "--timing-constants",
                          "--timing-trace-cap"})
@@ -47,6 +47,12 @@ Error TimingCommand::parse(ArrayRef<StringRef> args, size_t &i) {
     if (hasInline && (inlineValue.getAsInteger(0, options.steadyStateIterations) ||
                       options.steadyStateIterations < 3))
       return makeError("--steady-state=K needs K >= 3 (the first iteration is the fill)");
+    return Error::success();
+  }
+  if (flag == "--first-round") {
+    if (hasInline)
+      return makeError("--first-round takes no value");
+    options.firstRoundOnly = true;
     return Error::success();
   }
   auto v = value();

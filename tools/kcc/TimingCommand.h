@@ -30,7 +30,7 @@ namespace kcc {
 class TimingCommand {
 public:
   static constexpr const char *kUsage =
-      "[--timing [--timing-cus N] [--steady-state[=K]] [--trip-count N] "
+      "[--timing [--timing-cus N] [--steady-state[=K] | --first-round] [--trip-count N] "
       "[--flops F] [--dram-bytes B] [--timeline OUT.svg] "
       "[--timeline-iterations N] [--timeline-window A:B] [--bank-conflicts] "
       "[--timing-constants] [--timing-trace-cap N]]";
@@ -40,7 +40,11 @@ public:
   /// Parses the option at args[i] (advancing i past a separate value).
   llvm::Error parse(llvm::ArrayRef<llvm::StringRef> args, size_t &i);
   bool enabled() const { return on; }
-  bool steadyState() const { return options.steadyStateIterations != 0; }
+  /// Only part of the launch runs (steady state, or the first round): no
+  /// output to write or compare.
+  bool partialRun() const {
+    return options.steadyStateIterations != 0 || options.firstRoundOnly;
+  }
   const emu::timing::TimingOptions &timingOptions() const { return options; }
   /// The same options with the timeline (if asked for) written to
   /// OUT.PART.svg instead of OUT.svg: for an op that times several kernels.

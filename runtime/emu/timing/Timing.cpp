@@ -87,6 +87,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   r.wavesPerGroup = trace.wavesPerGroup;
   r.groupsPerCu = groupsPerCu;
   r.steadyStateIterations = options.steadyStateIterations;
+  r.firstRoundOnly = options.firstRoundOnly;
   {
     uint64_t last = ~0ull;
     for (const WaveTrace &w : trace.waves)
@@ -390,9 +391,11 @@ Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
   RecorderOptions ro;
   ro.tracedWorkgroups = traced;
   ro.stopAfterIterations = options.steadyStateIterations;
+  ro.stopAfterTracedWorkgroups = options.firstRoundOnly;
   ro.maxTracedOps = options.maxTracedInstructions;
   TraceRecorder recorder(chip, ro);
-  auto stats = run(recorder, options.steadyStateIterations ? traced : 0);
+  auto stats =
+      run(recorder, options.steadyStateIterations || options.firstRoundOnly ? traced : 0);
   if (!stats)
     return stats.takeError();
   TimingReport r = analyzeTrace(recorder.take(), total, perCu, options);
@@ -420,6 +423,10 @@ static Error checkEstimate(const TimingReport &r) {
             "smaller problem, use --steady-state, or raise the cap with "
             "--timing-trace-cap N (TimingOptions::maxTracedInstructions; 16 "
             "bytes of host memory each)");
+  if (r.firstRoundOnly && r.steadyStateIterations)
+    return createStringError(inconvertibleErrorCode(),
+                             "the first round alone (--first-round) and steady state "
+                             "(--steady-state) are two ways to time a launch: ask for one");
   // Steady state stopped the launch early; without a trip count the replayed
   // iterations are all the estimate would cover: no figure rather than a
   // wrong one.
@@ -439,7 +446,9 @@ static Error checkEstimate(const TimingReport &r) {
             " iterations of their loop, so they cannot stand for the other " +
             std::to_string(r.workgroups - r.tracedGroups) +
             " workgroups (whose loops may be longer, as a causal mask's later query blocks "
-            "are); time the launch without --steady-state, or ask for fewer iterations");
+            "are); time the launch without --steady-state, or ask for fewer iterations, or, "
+            "when every workgroup does the same work, time the first round whole "
+            "(--first-round)");
   if (r.peakTflops > 0 && r.tflops > r.peakTflops * 1.001)
     return createStringError(
         inconvertibleErrorCode(),
@@ -503,6 +512,7 @@ void LaunchTimer::workgroupBegin(Workgroup &wg) {
     RecorderOptions ro;
     ro.tracedWorkgroups = tracedWorkgroups(perCu_, total_, cus);
     ro.stopAfterIterations = options_.steadyStateIterations;
+    ro.stopAfterTracedWorkgroups = options_.firstRoundOnly;
     ro.maxTracedOps = options_.maxTracedInstructions;
     recorder_ = std::make_unique<TraceRecorder>(chip_, ro);
   }
@@ -561,6 +571,9 @@ void printReport(const TimingReport &r, raw_ostream &os) {
   os << "\n";
   if (!r.note.empty())
     os << "  steady state: " << r.note << "\n";
+  if (r.firstRoundOnly)
+    os << "  first round: the " << r.tracedGroups << " replayed workgroup(s) ran whole and "
+       << "stand for all " << r.rounds << " round(s); the launch stopped after them\n";
   os << "  clock: " << format("%.2f", r.clockGHz) << " GHz sustained at MFMA busy "
      << format("%.1f%%", 100 * r.mfmaBusy) << " (peak " << format("%.2f", p.clockGHz)
      << " GHz; power limit above " << format("%.1f%%", 100 * p.powerKneeMfmaBusy)

@@ -50,6 +50,12 @@ struct TimingOptions {
   unsigned steadyStateIterations = 0;
   /// Total iterations of the hot loop, when the compare cannot tell.
   uint64_t tripCount = 0;
+  /// Trace one CU's first round of workgroups to their end and stop the
+  /// launch there: the round stands for all of them, prologue and epilogue
+  /// included. Only for launches whose workgroups all do the same work (a
+  /// causal attention whose query blocks come in pairs); the outputs are
+  /// then incomplete, as in steady state. Not with steadyStateIterations.
+  bool firstRoundOnly = false;
   /// FLOPs of the whole launch, for the TFLOPS figure (0 = not reported).
   double flops = 0;
   /// Compulsory DRAM bytes of the launch, for the memory-bound floor.
@@ -119,6 +125,8 @@ struct TimingReport {
   bool stoppedEarly = false;
   /// The iterations steady state asked for (0: a full run).
   unsigned steadyStateIterations = 0;
+  /// Only the first round ran (TimingOptions::firstRoundOnly).
+  bool firstRoundOnly = false;
   std::string peakMfma; // the MFMA that peak is for
   bool extrapolated = false;
   std::string note;              // how the steady state was extrapolated

@@ -235,8 +235,8 @@ void TraceRecorder::waveEnd(Wave &w) {
   trace.waves[s.trace].ended = true;
   s.trace = -1;
   --liveTracedWaves;
-  if (options.stopAfterIterations && !liveTracedWaves &&
-      tracedGroupsBegun >= options.tracedWorkgroups)
+  if ((options.stopAfterIterations || options.stopAfterTracedWorkgroups) &&
+      !liveTracedWaves && tracedGroupsBegun >= options.tracedWorkgroups)
     doneTracing = true;
   if (options.stopAfterIterations)
     for (auto &[pc, n] : saturatedWaves)

@@ -98,6 +98,9 @@ struct RecorderOptions {
   /// Steady-state mode: stop the launch once every live traced wave has taken
   /// one back-edge this many times (0: never stop).
   unsigned stopAfterIterations = 0;
+  /// Stop the launch once the traced workgroups have ended (steady state
+  /// does too; TimingOptions::firstRoundOnly without it).
+  bool stopAfterTracedWorkgroups = false;
   /// At most this many wave instructions are recorded
   /// (TimingOptions::maxTracedInstructions); a launch that would trace more
   /// (a kernel that never ends) is stopped and the trace marked capped,
