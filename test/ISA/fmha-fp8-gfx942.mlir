@@ -13,13 +13,14 @@
 // OCP: error: 'func.func' op uses f8E4M3FN, an OCP FP8 format that gfx942 lacks: gfx942 has f8E4M3FNUZ and f8E5M2FNUZ (FNUZ), gfx950 has f8E4M3FN and f8E5M2 (OCP)
 
 // The step: K j+2's DMA (4 lines per leading wave), V j+1's rows into
-// registers (one byte per element and row), then cluster A: the 8 MFMAs of
+// registers (2 bytes, two columns, per load: 8 per wave), then cluster A: the 8 MFMAs of
 // S_{j+1} (D in 16-deep steps), each fed by one 8-byte read of K issued an
 // MFMA ahead and followed by two of S_j's exponentials.
 // CHECK-LABEL: fmha_fwd_fp8:
 // CHECK: s_cbranch_scc0
 // CHECK-COUNT-4: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-COUNT-16: buffer_load_ubyte
+// CHECK-COUNT-8: buffer_load_ushort
+// CHECK-NOT: buffer_load
 // CHECK: s_setprio 1
 // CHECK-NEXT: ds_read_b64
 // CHECK-NEXT: ds_read_b64
@@ -40,7 +41,7 @@
 // rows of D, P's two halves alternating), one read of V^T between MFMAs,
 // P's conversions among the first.
 // CHECK: s_barrier
-// CHECK: ds_write2st64_b32
+// CHECK: ds_write2_b32
 // CHECK: ds_read2_b32
 // CHECK: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}}{{$}}
 // CHECK: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel:[0,0,1]

@@ -21,8 +21,9 @@
 // column maxima (one ds_bpermute exchange between the wave's halves), and
 // the barrier after which K 0's buffer may be overwritten.
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK: buffer_load_ushort
-// CHECK: ds_write_b64
+// CHECK-COUNT-8: buffer_load_dword v{{[0-9]+}}, v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen{{$}}
+// CHECK: v_perm_b32
+// CHECK: ds_write2_b64
 // CHECK: s_barrier
 // CHECK: s_setprio 1
 // CHECK-COUNT-16: v_mfma_f32_32x32x8_bf16
@@ -39,8 +40,13 @@
 // (accumulating from 0), each followed by one exponential of S_j and the
 // LDS read of later K operands ([ds_read 1, mfma 1, trans 1]); the row
 // sum's exchange closes it.
+// V's rows: 4 bytes (2 columns) per load, 8 per wave, and nothing waits for
+// them before the matrix work: their repacking into V^T's pairs comes after
+// barrier X, with the stores.
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK: buffer_load_ushort
+// CHECK-COUNT-8: buffer_load_dword v{{[0-9]+}}, v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen{{$}}
+// CHECK-NOT: v_perm_b32
+// CHECK-NOT: s_waitcnt vmcnt
 // CHECK: s_setprio 1
 // CHECK-NEXT: ds_read2_b64
 // CHECK: v_mfma_f32_32x32x8_bf16 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
@@ -63,7 +69,8 @@
 // rescale's scalar branch after it.
 // CHECK: s_barrier
 // CHECK-NEXT: s_cbranch_vccnz
-// CHECK: ds_write_b64
+// CHECK: v_perm_b32
+// CHECK: ds_write2_b64
 // CHECK: s_setprio 1
 // CHECK-NOT: v_mfma
 // CHECK: ds_read2_b64
