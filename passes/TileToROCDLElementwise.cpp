@@ -124,7 +124,8 @@ struct ConvertLowering : public TilePattern<ConvertOp> {
       // Round to nearest even in integer arithmetic: add 0x7fff plus the
       // lowest kept bit and keep the high half (v_bfe_u32 + v_add3_u32 per
       // element, v_perm_b32 per pair); without the NaN check (see the op:
-      // numbers and the canonical quiet NaN convert exactly).
+      // numbers and the canonical quiet NaN convert exactly). With
+      // `ties_any`, ties away from zero: add 0x8000 (one v_add_u32).
       Location loc = op.getLoc();
       auto vt = cast<VectorType>(in.getType());
       auto i32v = VectorType::get(vt.getShape(), rw.getI32Type());
@@ -134,10 +135,15 @@ struct ConvertLowering : public TilePattern<ConvertOp> {
             loc, i32v, DenseElementsAttr::get(i32v, rw.getI32IntegerAttr(int32_t(c)).getValue()));
       };
       Value bits = LLVM::BitcastOp::create(rw, loc, i32v, in);
-      Value lsb = LLVM::AndOp::create(rw, 
-          loc, LLVM::LShrOp::create(rw, loc, bits, splat(16)), splat(1));
-      Value rounded = LLVM::AddOp::create(rw, 
-          loc, LLVM::AddOp::create(rw, loc, bits, splat(0x7fff)), lsb);
+      Value rounded;
+      if (op.getTiesAny()) {
+        rounded = LLVM::AddOp::create(rw, loc, bits, splat(0x8000));
+      } else {
+        Value lsb = LLVM::AndOp::create(rw, 
+            loc, LLVM::LShrOp::create(rw, loc, bits, splat(16)), splat(1));
+        rounded = LLVM::AddOp::create(rw, 
+            loc, LLVM::AddOp::create(rw, loc, bits, splat(0x7fff)), lsb);
+      }
       Value high = LLVM::TruncOp::create(rw, 
           loc, i16v, LLVM::LShrOp::create(rw, loc, rounded, splat(16)));
       rw.replaceOpWithNewOp<LLVM::BitcastOp>(op, resultType, high);

@@ -471,6 +471,10 @@ LogicalResult ConvertOp::verify() {
   if (getFastRounding() && !(f.isF32() && (is16BitFloat(t) || fp8FormatOf(t))))
     return emitOpError("'fast_rounding' applies to f32 -> bf16/f16/FP8 only, not ")
            << f << " -> " << t;
+  if (getTiesAny() && !(getFastRounding() && f.isF32() && is16BitFloat(t)))
+    return emitOpError("'ties_any' applies to f32 -> bf16/f16 with 'fast_rounding' "
+                       "only, not ")
+           << f << " -> " << t << (getFastRounding() ? "" : " without it");
   return success();
 }
 

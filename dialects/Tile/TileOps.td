@@ -437,10 +437,17 @@ def Tile_ConvertOp : Tile_Op<"convert", [Pure]> {
     0x7fc00000 that v_exp_f32 returns, converts exactly as without it; other
     NaNs may become an infinity or a zero. For values that cannot carry such
     a NaN, e.g. results of exp2. gfx950 converts in hardware either way.
+
+    `ties_any` (with `fast_rounding`, f32 to bf16/f16) lets an exact tie
+    (the dropped bits exactly half a unit in the last place) round either
+    way: on gfx942 bf16 rounds to nearest with ties away from zero (one add
+    per element where ties to even needs two: 3 VALU per pair instead of 5),
+    as AMD's rtna attention kernels round P; gfx950's conversion instruction
+    and f16 keep ties to even. Every other value converts as without it.
   }];
-  let arguments = (ins Tile_AnyTile:$operand, UnitAttr:$fast_rounding);
+  let arguments = (ins Tile_AnyTile:$operand, UnitAttr:$fast_rounding, UnitAttr:$ties_any);
   let results = (outs Tile_AnyTile:$result);
-  let assemblyFormat = "$operand (`fast_rounding` $fast_rounding^)? attr-dict `:` type($operand) `->` type($result)";
+  let assemblyFormat = "$operand (`fast_rounding` $fast_rounding^)? (`ties_any` $ties_any^)? attr-dict `:` type($operand) `->` type($result)";
   let hasVerifier = 1;
 }
 

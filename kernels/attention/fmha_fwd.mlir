@@ -54,7 +54,8 @@
 // KROWS (= BN / waves: the rows of K each wave moves with K_REG), PAIRS
 // (each workgroup takes two query blocks, the longest and the shortest loop
 // of a causal launch: the same work in every workgroup, so no round ends with
-// a tail of long blocks).
+// a tail of long blocks), P_TIES_ANY (P's exact ties to bf16 may round away
+// from zero: `tile.convert ... ties_any`, cheaper on gfx942).
 // Launch: grid (nb = ceil(S_q / (32 * waves)), H, B), block BLOCK; with PAIRS
 // grid.x = ceil(nb / 2).
 
@@ -75,6 +76,7 @@ tile.param_decl @VROWS : i64 = 8
 tile.param_decl @K_REG : i1 = false
 tile.param_decl @KROWS : i64 = 16
 tile.param_decl @PAIRS : i1 = false
+tile.param_decl @P_TIES_ANY : i1 = false
 
 // K and V tiles in LDS, and the register tiles of one wave.
 !kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD>
@@ -320,8 +322,16 @@ func.func private @exp_scores(%s: !s, %c: f32, %m: !row) -> (!pb, !row) {
   %p = tile.exp2 %x : !s
   %ps = tile.reduce_sum %p dim 0 : !s -> !row
   // P comes from exp2: no signalling NaN, so the rounding to bf16 needs no
-  // NaN check (gfx942 rounds in integer arithmetic).
-  %pd = tile.convert %p fast_rounding : !s -> !pa
+  // NaN check (gfx942 rounds in integer arithmetic). P_TIES_ANY lets exact
+  // ties round away from zero there (one add per element instead of two).
+  %ties_any = tile.param @P_TIES_ANY : i1
+  %pd = scf.if %ties_any -> !pa {
+    %t = tile.convert %p fast_rounding ties_any : !s -> !pa
+    scf.yield %t : !pa
+  } else {
+    %t = tile.convert %p fast_rounding : !s -> !pa
+    scf.yield %t : !pa
+  }
   %pb = tile.relayout %pd : !pa -> !pb
   return %pb, %ps : !pb, !row
 }

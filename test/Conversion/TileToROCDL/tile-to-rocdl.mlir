@@ -393,6 +393,23 @@ func.func @fast_round(%x: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>) -> 
   return %h : !tile.tile<[16, 16], bf16, #tile.mfma<acc, 16x16>>
 }
 
+// With ties_any gfx942 adds 0x8000 (ties away from zero) instead of 0x7fff
+// and the lowest kept bit; gfx950 converts in hardware (ties to even).
+// CHECK-LABEL: llvm.func @ties_any(
+// GFX942-NOT: llvm.fptrunc
+// GFX942: %[[BITS:.*]] = llvm.bitcast %arg0 : vector<4xf32> to vector<4xi32>
+// GFX942-NEXT: %[[HALF:.*]] = llvm.mlir.constant(dense<32768> : vector<4xi32>) : vector<4xi32>
+// GFX942-NEXT: %[[SUM:.*]] = llvm.add %[[BITS]], %[[HALF]] : vector<4xi32>
+// GFX942-NOT: llvm.and
+// GFX942: llvm.lshr %[[SUM]]
+// GFX942: llvm.trunc %{{.*}} : vector<4xi32> to vector<4xi16>
+// GFX950: llvm.fptrunc %arg0 : vector<4xf32> to vector<4xbf16>
+// CHECK: llvm.return
+func.func @ties_any(%x: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>) -> !tile.tile<[16, 16], bf16, #tile.mfma<acc, 16x16>> {
+  %h = tile.convert %x fast_rounding ties_any : !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>> -> !tile.tile<[16, 16], bf16, #tile.mfma<acc, 16x16>>
+  return %h : !tile.tile<[16, 16], bf16, #tile.mfma<acc, 16x16>>
+}
+
 // broadcast picks the slice register of each row; relayout moves nothing.
 // CHECK-LABEL: llvm.func @slices(%arg0: vector<4xf32>, %arg1: vector<4xbf16>, %arg2: vector<4xf16>)
 // CHECK-NEXT: %[[B:.*]] = llvm.shufflevector %arg0, %arg0 [0, 1, 2, 3] : vector<4xf32>

@@ -921,6 +921,22 @@ func.func @convert_types(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
 
 // -----
 
+func.func @convert_ties_any_alone(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
+  // expected-error@+1 {{'tile.convert' op 'ties_any' applies to f32 -> bf16/f16 with 'fast_rounding' only, not 'f32' -> 'bf16' without it}}
+  %0 = tile.convert %x ties_any : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>
+  return
+}
+
+// -----
+
+func.func @convert_ties_any_fp8(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.convert' op 'ties_any' applies to f32 -> bf16/f16 with 'fast_rounding' only, not 'f32' -> 'f8E4M3FN'}}
+  %0 = tile.convert %x fast_rounding ties_any : !tile.tile<[32, 32], f32, #tile.mfma<acc>> -> !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
 func.func @convert_fast_rounding(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
   // expected-error@+1 {{'tile.convert' op 'fast_rounding' applies to f32 -> bf16/f16/FP8 only, not 'bf16' -> 'f32'}}
   %0 = tile.convert %x fast_rounding : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>

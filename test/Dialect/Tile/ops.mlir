@@ -325,6 +325,7 @@ func.func @mma_fp8(%a: !tile.tile<[32, 64], f8E4M3FN, #tile.mfma<a, 32x32x64>>,
 // CHECK: tile.convert %{{.*}} : <[32, 32], bf16, #tile.mfma<acc, 16x16>> -> <[32, 32], f32, #tile.mfma<acc, 16x16>>
 // CHECK: tile.convert %{{.*}} : <[32, 32], f32, #tile.mfma<acc, 16x16>> -> <[32, 32], !tile.dtype<"OUT">, #tile.mfma<acc, 16x16>>
 // CHECK: tile.convert %{{.*}} fast_rounding : <[32, 32], f32, #tile.mfma<acc, 16x16>> -> <[32, 32], bf16, #tile.mfma<acc, 16x16>>
+// CHECK: tile.convert %{{.*}} fast_rounding ties_any : <[32, 32], f32, #tile.mfma<acc, 16x16>> -> <[32, 32], bf16, #tile.mfma<acc, 16x16>>
 // CHECK: tile.splat %{{.*}} : f32 -> <[32, 32], f32, #tile.mfma<acc, 16x16>>
 // CHECK: tile.splat %{{.*}} : i32 -> <[32, 32], i32, #tile.mfma<acc, 16x16>>
 // CHECK: %[[R:.*]] = tile.iota 0 : <[32, 32], i32, #tile.mfma<acc, 16x16>>
@@ -345,6 +346,7 @@ func.func @elementwise(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>>, %f
   %7 = tile.convert %6 : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 16x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>>
   %8 = tile.convert %7 : !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>> -> !tile.tile<[32, 32], !tile.dtype<"OUT">, #tile.mfma<acc, 16x16>>
   %fast = tile.convert %7 fast_rounding : !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc, 16x16>>
+  %ties = tile.convert %7 fast_rounding ties_any : !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc, 16x16>>
   %9 = tile.splat %f : f32 -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>>
   %10 = tile.splat %i : i32 -> !tile.tile<[32, 32], i32, #tile.mfma<acc, 16x16>>
   %r = tile.iota 0 : !tile.tile<[32, 32], i32, #tile.mfma<acc, 16x16>>
