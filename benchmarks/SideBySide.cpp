@@ -426,9 +426,11 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
   if (!descale)
     return descale.takeError();
   std::string file, name;
-  if (s.fp8) {
-    if (chip != Chip::gfx950)
-      return makeError("aiter's fp8 fmha_v3_fwd is gfx950's only");
+  if (s.fp8 && chip == Chip::gfx942) {
+    // MI300's (FNUZ e4m3, hsa/gfx942/fmha_v3_fwd/fmha_fwd.csv: fp8bf16).
+    file = s.causal ? "MI300/fwd_hd128_fp8_causal.co" : "MI300/fwd_hd128_fp8.co";
+    name = s.causal ? "_ZN5aiter25fmha_fwd_hd128_fp8_causalE" : "_ZN5aiter18fmha_fwd_hd128_fp8E";
+  } else if (s.fp8) {
     file = s.causal ? "fwd_hd128_fp8_causal.co" : "fwd_hd128_fp8.co";
     name = s.causal ? "_ZN5aiter31fmha_fwd_hd128_fp8_causal_gfx950E"
                     : "_ZN5aiter24fmha_fwd_hd128_fp8_gfx950E";

@@ -132,9 +132,9 @@ llvm::Expected<ModelFigures> timeAiterGemm(const std::string &aiter,
 /// or what it reports.
 llvm::Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &shape);
 /// aiter's fmha_v3_fwd, D = 128 bf16 (gfx950: fwd_hd128_bf16[_causal].co;
-/// gfx942: MI300/fwd_hd128_bf16[_causal]_rtne.co), or fp8 (gfx950 only:
-/// fwd_hd128_fp8[_causal].co, per-tensor descales of 1); causal timed as
-/// timeKccAttention does.
+/// gfx942: MI300/fwd_hd128_bf16[_causal]_rtne.co), or fp8 (gfx950:
+/// fwd_hd128_fp8[_causal].co; gfx942: MI300/fwd_hd128_fp8[_causal].co, FNUZ;
+/// per-tensor descales of 1); causal timed as timeKccAttention does.
 llvm::Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
                                                 const AttentionShape &shape,
                                                 unsigned iterations);
