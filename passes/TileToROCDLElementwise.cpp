@@ -271,6 +271,16 @@ struct SplatLowering : public TilePattern<SplatOp> {
   }
 };
 
+/// tile.undef -> poison of the lane's vector: no instructions.
+struct UndefLowering : public TilePattern<UndefOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(UndefOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<LLVM::PoisonOp>(op, typeConverter->convertType(op.getType()));
+    return success();
+  }
+};
+
 /// tile.iota -> lane coordinate + per-register constant.
 struct IotaLowering : public TilePattern<IotaOp> {
   using TilePattern::TilePattern;
@@ -356,7 +366,7 @@ void kcc::populateTileElementwiseToROCDLPatterns(LLVMTypeConverter &converter,
                BinaryLowering<DivFOp, LLVM::FDivOp>,
                BinaryLowering<AddIOp, LLVM::AddOp>,
                BinaryLowering<SubIOp, LLVM::SubOp>, FmaLowering, Exp2Lowering,
-               Log2Lowering, ConvertLowering, SplatLowering, IotaLowering,
+               Log2Lowering, ConvertLowering, SplatLowering, UndefLowering, IotaLowering,
                CmpILowering, CmpFLowering,
                SelectLowering>(converter, chip, &facts);
 }

@@ -459,6 +459,30 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_UndefOp : Tile_Op<"undef", [Pure]> {
+  let summary = "a tile whose elements are unspecified, for a branch that has no value to give";
+  let description = [{
+    The value an `scf.if` yields on the path where the tile is never read,
+    e.g. the rows of V that only some waves load and, under the same
+    condition, store: those waves' other branch has nothing to compute.
+    It lowers to poison, which costs nothing, where a zero tile costs one
+    move per register on every pass through that branch. Reading it (an
+    arithmetic use, a store) gives unspecified values.
+
+    ```mlir
+    %v = scf.if %mover -> !vreg {
+      %x = tile.load ... : !buf -> !vreg
+      scf.yield %x : !vreg
+    } else {
+      %u = tile.undef : !vreg
+      scf.yield %u : !vreg
+    }
+    ```
+  }];
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
   let summary = "a tile of i32 element coordinates: row (dim 0) or column (dim 1) index";
   let description = [{

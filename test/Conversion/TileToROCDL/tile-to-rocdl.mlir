@@ -393,6 +393,15 @@ func.func @fast_round(%x: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>) -> 
   return %h : !tile.tile<[16, 16], bf16, #tile.mfma<acc, 16x16>>
 }
 
+// tile.undef is poison: no instruction.
+// CHECK-LABEL: llvm.func @undef()
+// CHECK-NEXT: %[[U:.*]] = llvm.mlir.poison : vector<16xbf16>
+// CHECK-NEXT: llvm.return %[[U]] : vector<16xbf16>
+func.func @undef() -> !tile.tile<[8, 128], bf16, #tile.blocked<[4, 2], [2, 32]>> {
+  %u = tile.undef : !tile.tile<[8, 128], bf16, #tile.blocked<[4, 2], [2, 32]>>
+  return %u : !tile.tile<[8, 128], bf16, #tile.blocked<[4, 2], [2, 32]>>
+}
+
 // With ties_any gfx942 adds 0x8000 (ties away from zero) instead of 0x7fff
 // and the lowest kept bit; gfx950 converts in hardware (ties to even).
 // CHECK-LABEL: llvm.func @ties_any(

@@ -328,6 +328,7 @@ func.func @mma_fp8(%a: !tile.tile<[32, 64], f8E4M3FN, #tile.mfma<a, 32x32x64>>,
 // CHECK: tile.convert %{{.*}} fast_rounding ties_any : <[32, 32], f32, #tile.mfma<acc, 16x16>> -> <[32, 32], bf16, #tile.mfma<acc, 16x16>>
 // CHECK: tile.splat %{{.*}} : f32 -> <[32, 32], f32, #tile.mfma<acc, 16x16>>
 // CHECK: tile.splat %{{.*}} : i32 -> <[32, 32], i32, #tile.mfma<acc, 16x16>>
+// CHECK: tile.undef : <[8, 128], bf16, #tile.blocked<[4, 2], [2, 32]>>
 // CHECK: %[[R:.*]] = tile.iota 0 : <[32, 32], i32, #tile.mfma<acc, 16x16>>
 // CHECK: %[[C:.*]] = tile.iota 1 : <[32, 32], i32, #tile.mfma<acc, 16x16>>
 // CHECK: tile.addi %[[R]], %[[C]] : <[32, 32], i32, #tile.mfma<acc, 16x16>>
@@ -349,6 +350,7 @@ func.func @elementwise(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>>, %f
   %ties = tile.convert %7 fast_rounding ties_any : !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc, 16x16>>
   %9 = tile.splat %f : f32 -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 16x16>>
   %10 = tile.splat %i : i32 -> !tile.tile<[32, 32], i32, #tile.mfma<acc, 16x16>>
+  %undef = tile.undef : !tile.tile<[8, 128], bf16, #tile.blocked<[4, 2], [2, 32]>>
   %r = tile.iota 0 : !tile.tile<[32, 32], i32, #tile.mfma<acc, 16x16>>
   %c = tile.iota 1 : !tile.tile<[32, 32], i32, #tile.mfma<acc, 16x16>>
   %11 = tile.addi %r, %c : !tile.tile<[32, 32], i32, #tile.mfma<acc, 16x16>>
