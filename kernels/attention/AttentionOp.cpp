@@ -97,7 +97,10 @@ std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDty
   // reads were 8-way and the V reads 4-way conflicted unswizzled, 1245 ->
   // 1901 TFLOPS with both swizzled by 8 (by 4: 1813); gfx942 (K only):
   // 16-way, 375 -> 841 TFLOPS. V^T's rows of 32 keys (gfx942) are padded by
-  // 8 bytes, keeping the 8-byte operand reads aligned. D = 64's rows hold
+  // 4 bytes (its operand reads are 4-byte pairs): the transposed stores of
+  // V (2 rows of a column per lane) are then 2-way conflicted where a pad
+  // of 8 left them 4-way (S = 16384, D = 128: 1253.1 -> 1309.4 TFLOPS; 16
+  // measured 993.3). D = 64's rows hold
   // 4 chunks: swizzled by 4. Swizzled rows also take gfx950's 16-byte DMA
   // (WIDE: a quarter of the DMA instructions and their address arithmetic
   // in the issuing waves; 1901 -> 1962 TFLOPS at S = 4096).
@@ -110,7 +113,7 @@ std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDty
              p("VR", 64), p("VC", headDim), p("VROWS", 8), p("KSWZ", swz), p("VSWZ", swz),
              "WIDE=1"};
   else
-    shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", "PAD=0", "VPAD=8",
+    shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", "PAD=0", "VPAD=4",
              p("VR", headDim), p("VC", 32), p("VROWS", 8), p("KSWZ", swz), "VSWZ=0"};
   shape.push_back(p("PLOG2", dtype == DType::e4m3fnuz ? -1 : 0));
   params.insert(params.end(), shape.begin(), shape.end());

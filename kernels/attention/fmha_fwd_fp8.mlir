@@ -71,11 +71,15 @@ tile.param_decl @PAIRS : i1 = false
 !row = !tile.tile<[1, 32], f32, #tile.slice<0, #tile.mfma<acc>>>
 !rowm = !tile.tile<[1, 32], i1, #tile.slice<0, #tile.mfma<acc>>>
 !rowi = !tile.tile<[1, 32], i32, #tile.slice<0, #tile.mfma<acc>>>
-// V through registers (gfx942): 4 rows x 2 columns per lane, 2-byte loads
-// along a row rather than single bytes (as in fmha_fwd.mlir; timing model,
-// S = 16384, D = 128: 993.9 -> 1031.4 TFLOPS).
-!vreg = !tile.tile<[VROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[4, 2], [2, 32]>>
-!vreg32 = !tile.tile<[VROWS, D], f32, #tile.blocked<[4, 2], [2, 32]>>
+// V through registers (gfx942): 2 rows x 4 columns per lane, so that each
+// load is one 4-byte register of a row, kept as loaded until the transposed
+// stores after barrier X. With one column per lane the loads were single
+// bytes, and with 4 rows x 2 columns (fmha_fwd.mlir's choice for 2-byte
+// elements) their repacking into registers waited for them before the
+// matrix work (timing model, S = 16384, D = 128: 993.9 TFLOPS one column,
+// 1031.4 4 x 2, 1253.1 2 x 4; D = 64 583.2 -> 798.2).
+!vreg = !tile.tile<[VROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[2, 4], [4, 16]>>
+!vreg32 = !tile.tile<[VROWS, D], f32, #tile.blocked<[2, 4], [4, 16]>>
 
 // Starts moving key tile `j` into `kb`: DMA shared by the first `issuers`
 // waves. Rows past the end of the keys need no bounds: the buffer ends at the
@@ -408,9 +412,8 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
     scf.yield %v : !vreg
   } else {
     // Zeros, though nothing reads them: `tile.undef` (as fmha_fwd.mlir has
-    // here) measured slower for one-byte V (timing model, gfx942, S =
-    // 16384: 1031.4 -> 968.7 TFLOPS), its repacking then placed with the
-    // loads.
+    // here) measured far slower for one-byte V (timing model, gfx942, S =
+    // 16384: 1253.1 -> 975.8 TFLOPS).
     %zero = arith.constant 0.0 : f32
     %z32 = tile.splat %zero : f32 -> !vreg32
     %v = tile.convert %z32 : !vreg32 -> !vreg

@@ -5,22 +5,25 @@
 // registers by the leading waves and stored transposed (no transposing LDS
 // read on gfx942), v_mfma_f32_32x32x16_fp8_fp8, P scaled by 2^-1 to fit FNUZ
 // e4m3 (max 240).
-// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FNUZ -D ODTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=0 -D VPAD=8 -D VR=128 -D VC=32 -D VROWS=8 -D KSWZ=8 -D VSWZ=0 -D PLOG2=-1 --emit=asm -o - | FileCheck %s
-// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FNUZ -D ODTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=0 -D VPAD=8 -D VR=128 -D VC=32 -D VROWS=8 -D KSWZ=8 -D VSWZ=0 -D PLOG2=-1 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FNUZ -D ODTYPE=f16 -D D=64 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=0 -D VPAD=8 -D VR=64 -D VC=32 -D VROWS=8 -D KSWZ=4 -D VSWZ=0 -D PLOG2=-1 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FNUZ -D ODTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=0 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 -D KSWZ=8 -D VSWZ=0 -D PLOG2=-1 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FNUZ -D ODTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=0 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 -D KSWZ=8 -D VSWZ=0 -D PLOG2=-1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FNUZ -D ODTYPE=f16 -D D=64 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=0 -D VPAD=4 -D VR=64 -D VC=32 -D VROWS=8 -D KSWZ=4 -D VSWZ=0 -D PLOG2=-1 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
 // The OCP encoding is gfx950's: refused at the kernel's first use of it.
 // RUN: not kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FN --emit=asm -o /dev/null 2>&1 | FileCheck %s --check-prefix=OCP
 // OCP: error: 'func.func' op uses f8E4M3FN, an OCP FP8 format that gfx942 lacks: gfx942 has f8E4M3FNUZ and f8E5M2FNUZ (FNUZ), gfx950 has f8E4M3FN and f8E5M2 (OCP)
 
 // The step: K j+2's DMA (4 lines per leading wave), V j+1's rows into
-// registers (2 bytes, two columns, per load: 8 per wave), then cluster A: the 8 MFMAs of
+// registers (4 bytes, four columns of a row, per load: 4 per wave, nothing
+// waiting for them before the matrix work), then cluster A: the 8 MFMAs of
 // S_{j+1} (D in 16-deep steps), each fed by one 8-byte read of K issued an
 // MFMA ahead and followed by two of S_j's exponentials.
 // CHECK-LABEL: fmha_fwd_fp8:
 // CHECK: s_cbranch_scc0
 // CHECK-COUNT-4: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK-COUNT-8: buffer_load_ushort
+// CHECK-COUNT-4: buffer_load_dword v{{[0-9]+}}, v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen{{$}}
 // CHECK-NOT: buffer_load
+// CHECK-NOT: v_perm_b32
+// CHECK-NOT: s_waitcnt vmcnt
 // CHECK: s_setprio 1
 // CHECK-NEXT: ds_read_b64
 // CHECK-NEXT: ds_read_b64
@@ -41,7 +44,7 @@
 // rows of D, P's two halves alternating), one read of V^T between MFMAs,
 // P's conversions among the first.
 // CHECK: s_barrier
-// CHECK: ds_write2_b32
+// CHECK: ds_write_b16
 // CHECK: ds_read2_b32
 // CHECK: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}}{{$}}
 // CHECK: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel:[0,0,1]
