@@ -66,8 +66,12 @@
 // B: O^T += V_j^T P_j^T from plain LDS reads of V^T (P rounded to bf16 by
 // VALU arithmetic: gfx942 has no v_cvt_pk_bf16_f32), with the column
 // maxima of S_{j+1} and their exchange between its MFMAs; the lazy
-// rescale's scalar branch after it.
+// rescale's scalar branch after it. The priority is raised at the barrier
+// already: the stores' VALU work no longer waits behind the other group's
+// cluster.
 // CHECK: s_barrier
+// CHECK-NEXT: s_setprio 1
+// CHECK-NEXT: s_and_b64 vcc
 // CHECK-NEXT: s_cbranch_vccnz
 // CHECK: v_perm_b32
 // CHECK: ds_write2_b64

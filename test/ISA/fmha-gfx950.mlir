@@ -36,12 +36,16 @@
 // The loop's exit test (no key tile left to pipeline).
 // CHECK: s_cbranch_scc0 [[EXIT:\.LBB0_[0-9]+]]
 
-// One key tile j of the loop. K j+2's DMA (issuers only), then cluster A:
+// One key tile j of the loop. K j+2's DMA (issuers only, at raised
+// priority already: its per-line address adds no longer wait behind the
+// other group's cluster), then cluster A:
 // the 16 MFMAs of S_{j+1} = K_{j+1} Q^T (accumulating from 0), with the
 // exponentials of S_j two per MFMA and the LDS reads of K running three
 // MFMAs ahead (the sched_group_barrier pattern [ds_read 3] then [mfma 1,
 // trans 2, ds_read 1]): each MFMA waits with two reads still in flight. The
 // row sum's exchange closes the cluster.
+// CHECK: s_setprio 1
+// CHECK-NOT: s_setprio
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
 // CHECK: s_setprio 1
 // CHECK-NEXT: ds_read_b128
