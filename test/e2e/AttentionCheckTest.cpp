@@ -17,6 +17,7 @@
 #include "kernels/attention/AttentionOp.h"
 #include "target/CodeObject.h"
 #include "runtime/DType.h"
+#include "test/e2e/CompileForTest.h"
 #include "test/e2e/EmulatedDevice.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -46,16 +47,8 @@ TEST_P(AttentionCheckTest, CleanUnderCheckMode) {
       ops::attentionParams(c.chip, c.dtype, c.D, /*causal=*/true, /*lse=*/true);
   auto src = llvm::MemoryBuffer::getFile(KCC_FMHA_SOURCE);
   ASSERT_TRUE(bool(src));
-  CompileOptions options;
-  options.chip = c.chip;
-  auto bindings = parseParamBindings(params);
-  ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
-  options.params = *bindings;
-  std::string diags;
-  llvm::raw_string_ostream ds(diags);
-  auto hsaco = compileKernelSource((*src)->getBuffer(), "fmha_fwd.mlir", options,
-                                   Stage::Hsaco, ds);
-  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
+  auto hsaco = e2e::compileForTest((*src)->getBuffer(), "fmha_fwd.mlir", c.chip, params);
+  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError());
   auto co = CodeObject::parse(*hsaco);
   ASSERT_TRUE(bool(co));
   const KernelInfo *info = co->findKernel("fmha_fwd");

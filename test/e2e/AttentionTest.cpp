@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
 #include "target/CodeObject.h"
+#include "test/e2e/CompileForTest.h"
 #include "test/e2e/EmulatedDevice.h"
 #include "test/e2e/HalfFloat.h"
 
@@ -86,16 +87,9 @@ TEST_P(AttentionTest, MatchesFloat64Reference) {
   Config cfg = configFor(c);
   auto src = llvm::MemoryBuffer::getFile(KCC_FMHA_SOURCE);
   ASSERT_TRUE(bool(src));
-  kcc::CompileOptions options;
-  options.chip = c.chip;
-  auto bindings = kcc::parseParamBindings(cfg.params);
-  ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
-  options.params = *bindings;
-  std::string diags;
-  llvm::raw_string_ostream ds(diags);
-  auto hsaco = kcc::compileKernelSource((*src)->getBuffer(), "fmha_fwd.mlir", options,
-                                        kcc::Stage::Hsaco, ds);
-  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
+  auto hsaco =
+      kcc::e2e::compileForTest((*src)->getBuffer(), "fmha_fwd.mlir", c.chip, cfg.params);
+  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError());
 
   bool bf = c.dtype == "bf16";
   auto quant = [&](float x) { return bf ? toBf16(x) : toF16(x); };

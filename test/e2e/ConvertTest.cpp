@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
 #include "target/CodeObject.h"
+#include "test/e2e/CompileForTest.h"
 #include "test/e2e/EmulatedDevice.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -68,12 +69,8 @@ class ConvertTest : public ::testing::TestWithParam<Chip> {};
 
 TEST_P(ConvertTest, Bf16RoundsToNearestEven) {
   Chip chip = GetParam();
-  CompileOptions options;
-  options.chip = chip;
-  std::string diags;
-  llvm::raw_string_ostream ds(diags);
-  auto hsaco = compileKernelSource(kSource, "cvt.mlir", options, Stage::Hsaco, ds);
-  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
+  auto hsaco = e2e::compileForTest(kSource, "cvt.mlir", chip);
+  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError());
 
   std::vector<uint32_t> in = {
       0x3f800000, 0x3f808000, 0x3f818000, 0x3f808001, 0x3f807fff, // 1, ties, off-ties

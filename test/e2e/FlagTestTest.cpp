@@ -14,6 +14,7 @@
 #include "compiler/Pipeline.h"
 #include "runtime/Buffer.h"
 #include "runtime/Kernel.h"
+#include "test/e2e/CompileForTest.h"
 #include "test/e2e/EmulatedDevice.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -64,12 +65,8 @@ class FlagTestTest : public ::testing::TestWithParam<Chip> {};
 
 TEST_P(FlagTestTest, EveryTestedWordCounts) {
   Chip chip = GetParam();
-  CompileOptions options;
-  options.chip = chip;
-  std::string diags;
-  llvm::raw_string_ostream ds(diags);
-  auto hsaco = compileKernelSource(source(), "flag_test.mlir", options, Stage::Hsaco, ds);
-  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
+  auto hsaco = e2e::compileForTest(source(), "flag_test.mlir", chip);
+  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError());
   auto dev = e2e::EmulatedDevice::open(chip);
   ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
   auto module = Module::load(**dev, *hsaco);

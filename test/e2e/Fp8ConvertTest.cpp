@@ -24,6 +24,7 @@
 #include "compiler/Pipeline.h"
 #include "passes/ParamBinding.h"
 #include "target/CodeObject.h"
+#include "test/e2e/CompileForTest.h"
 #include "test/e2e/EmulatedDevice.h"
 #include "test/e2e/Fp8Reference.h"
 
@@ -198,17 +199,11 @@ class Fp8ConvertTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Fp8ConvertTest, BitExactAgainstTheSpec) {
   const Case &c = GetParam();
-  CompileOptions options;
-  options.chip = c.chip;
-  auto bindings = parseParamBindings({std::string("DT=") + c.format.name,
-                                      "R=" + std::to_string(c.rows),
-                                      "R4=" + std::to_string(c.rows4)});
-  ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
-  options.params = *bindings;
-  std::string diags;
-  llvm::raw_string_ostream ds(diags);
-  auto hsaco = compileKernelSource(kSource, "fp8-cvt.mlir", options, Stage::Hsaco, ds);
-  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
+  auto hsaco = kcc::e2e::compileForTest(
+      kSource, "fp8-cvt.mlir", c.chip,
+      {std::string("DT=") + c.format.name, "R=" + std::to_string(c.rows),
+       "R4=" + std::to_string(c.rows4)});
+  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError());
 
   auto dev = kcc::e2e::EmulatedDevice::open(c.chip);
   ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());

@@ -18,6 +18,7 @@
 #include "compiler/Pipeline.h"
 #include "passes/ParamBinding.h"
 #include "target/CodeObject.h"
+#include "test/e2e/CompileForTest.h"
 #include "test/e2e/EmulatedDevice.h"
 #include "test/e2e/Fp8Reference.h"
 
@@ -64,17 +65,11 @@ class Fp8MmaTest : public ::testing::TestWithParam<Case> {};
 void compile(const Case &c, std::vector<uint8_t> &hsaco) {
   std::string source = kernelSource();
   ASSERT_FALSE(source.empty()) << "cannot read " << KCC_FP8_MMA_SOURCE;
-  CompileOptions options;
-  options.chip = c.chip;
-  auto bindings = parseParamBindings({std::string("AT=") + c.a.name,
-                                      std::string("BT=") + c.b.name,
-                                      "KT=" + std::to_string(c.kt)});
-  ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
-  options.params = *bindings;
-  std::string diags;
-  llvm::raw_string_ostream ds(diags);
-  auto out = compileKernelSource(source, "fp8_mma.mlir", options, Stage::Hsaco, ds);
-  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError()) << "\n" << diags;
+  auto out = kcc::e2e::compileForTest(source, "fp8_mma.mlir", c.chip,
+                                      {std::string("AT=") + c.a.name,
+                                       std::string("BT=") + c.b.name,
+                                       "KT=" + std::to_string(c.kt)});
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
   hsaco = std::move(*out);
 }
 
@@ -254,18 +249,11 @@ TEST(Fp8TransposingRead, Gfx950MatchesFloat64Reference) {
     for (int swizzle : {0, 2}) {
       SCOPED_TRACE(std::string(fa.name) + " x " + fb.name + " swizzle " +
                    std::to_string(swizzle));
-      CompileOptions options;
-      options.chip = Chip::gfx950;
-      auto bindings = parseParamBindings({std::string("AT=") + fa.name,
-                                          std::string("BT=") + fb.name,
-                                          "KT=" + std::to_string(k),
-                                          "SWZ=" + std::to_string(swizzle)});
-      ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
-      options.params = *bindings;
-      std::string diags;
-      llvm::raw_string_ostream ds(diags);
-      auto hsaco = compileKernelSource(source, "fp8_mma_tr.mlir", options, Stage::Hsaco, ds);
-      ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
+      auto hsaco = kcc::e2e::compileForTest(
+          source, "fp8_mma_tr.mlir", Chip::gfx950,
+          {std::string("AT=") + fa.name, std::string("BT=") + fb.name,
+           "KT=" + std::to_string(k), "SWZ=" + std::to_string(swizzle)});
+      ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError());
       auto co = kcc::CodeObject::parse(*hsaco);
       ASSERT_TRUE(bool(co)) << llvm::toString(co.takeError());
 

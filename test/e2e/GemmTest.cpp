@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
 #include "target/CodeObject.h"
+#include "test/e2e/CompileForTest.h"
 #include "test/e2e/EmulatedDevice.h"
 #include "test/e2e/HalfFloat.h"
 
@@ -65,19 +66,11 @@ std::string kernelSource() {
 
 TEST_P(GemmTest, MatchesFloat64Reference) {
   const Case &c = GetParam();
-  kcc::CompileOptions options;
-  options.chip = c.chip;
   std::vector<std::string> params = {"DTYPE=" + c.dtype, "OUT=" + c.out,
                                      std::string("HAS_BIAS=") + (c.bias ? "1" : "0")};
   params.insert(params.end(), c.extra.begin(), c.extra.end());
-  auto bindings = kcc::parseParamBindings(params);
-  ASSERT_TRUE(bool(bindings)) << llvm::toString(bindings.takeError());
-  options.params = *bindings;
-  std::string diags;
-  llvm::raw_string_ostream diagStream(diags);
-  auto hsaco = kcc::compileKernelSource(kernelSource(), "gemm.mlir", options,
-                                        kcc::Stage::Hsaco, diagStream);
-  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags;
+  auto hsaco = kcc::e2e::compileForTest(kernelSource(), "gemm.mlir", c.chip, params);
+  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError());
 
   // Inputs: randn-like values, rounded to the input type.
   bool bf = c.dtype == "bf16";

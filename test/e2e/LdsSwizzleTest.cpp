@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
+#include "test/e2e/CompileForTest.h"
 #include "test/e2e/EmulatedDevice.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -112,12 +113,8 @@ TEST_P(LdsSwizzleTest, EveryReaderGetsWhatEveryWriterWrote) {
   const Case &c = GetParam();
   std::vector<std::string> readers;
   std::string src = source(c, readers);
-  CompileOptions options;
-  options.chip = c.chip;
-  std::string diags;
-  llvm::raw_string_ostream ds(diags);
-  auto hsaco = compileKernelSource(src, "swizzle.mlir", options, Stage::Hsaco, ds);
-  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << diags << "\n" << src;
+  auto hsaco = e2e::compileForTest(src, "swizzle.mlir", c.chip);
+  ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError()) << "\n" << src;
 
   size_t n = size_t(c.rows * c.cols);
   std::vector<uint16_t> in(n);
