@@ -19,6 +19,8 @@ LaunchTiming::attach(Device &device, const emu::timing::TimingOptions &options,
   if (device.kind() != DeviceKind::Emu)
     return makeError("--timing needs an emulated device (emu:gfx942 or emu:gfx950), not " +
                      device.spec());
+  if (Error e = emu::timing::checkTimingOptions(options))
+    return std::move(e);
   std::unique_ptr<LaunchTiming> t(new LaunchTiming(device, options, check));
   Device::EmulatorInstrumentation in;
   in.observer = &t->timer_;

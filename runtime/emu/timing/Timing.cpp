@@ -377,9 +377,19 @@ static uint64_t tracedWorkgroups(uint64_t perCu, uint64_t total, unsigned cus) {
   return std::max<uint64_t>(1, std::min<uint64_t>(perCu, (total + cus - 1) / cus));
 }
 
+Error checkTimingOptions(const TimingOptions &options) {
+  if (options.firstRoundOnly && options.steadyStateIterations)
+    return createStringError(inconvertibleErrorCode(),
+                             "the first round alone (--first-round) and steady state "
+                             "(--steady-state) are two ways to time a launch: ask for one");
+  return Error::success();
+}
+
 Expected<TimingReport> estimate(Chip chip, const KernelInfo &k, Dim3 grid,
                                 Dim3 block, uint32_t dynamicLdsBytes,
                                 const TimingOptions &options, ObservedLaunch run) {
+  if (Error e = checkTimingOptions(options))
+    return std::move(e);
   const TimingParams &p = getTimingParams(chip);
   unsigned cus = options.computeUnits ? options.computeUnits : p.computeUnits;
   uint64_t items = uint64_t(block.x) * block.y * block.z;
@@ -423,10 +433,6 @@ static Error checkEstimate(const TimingReport &r) {
             "smaller problem, use --steady-state, or raise the cap with "
             "--timing-trace-cap N (TimingOptions::maxTracedInstructions; 16 "
             "bytes of host memory each)");
-  if (r.firstRoundOnly && r.steadyStateIterations)
-    return createStringError(inconvertibleErrorCode(),
-                             "the first round alone (--first-round) and steady state "
-                             "(--steady-state) are two ways to time a launch: ask for one");
   // Steady state stopped the launch early; without a trip count the replayed
   // iterations are all the estimate would cover: no figure rather than a
   // wrong one.

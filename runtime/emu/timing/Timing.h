@@ -147,6 +147,11 @@ struct TimingReport {
 uint64_t workgroupsPerCu(const KernelInfo &kernel, Chip chip,
                          uint32_t wavesPerGroup, uint32_t dynamicLdsBytes);
 
+/// Options that cannot go together (steady state and the first round alone)
+/// are an error before anything runs; estimate() and LaunchTiming::attach()
+/// ask first.
+llvm::Error checkTimingOptions(const TimingOptions &options);
+
 /// Runs `kernel` of `codeObject` on `device` (arguments already laid out in
 /// `args`, buffers allocated there) and estimates its time on the chip.
 /// Without steady-state mode the launch runs to completion, so outputs are
