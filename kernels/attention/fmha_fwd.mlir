@@ -50,12 +50,11 @@
 // V_TR, LAZY, PAD, VPAD, VR/VC (V's LDS shape: BN x D with V_TR, else D x BN),
 // VROWS (= BN / waves: the rows of V each wave moves without V_TR), K_REG
 // (K through registers instead of DMA, so that rows shorter than a DMA line
-// can be padded),
-// KROWS (= BN / waves: the rows of K each wave moves with K_REG), PAIRS
-// (each workgroup takes two query blocks, the longest and the shortest loop
-// of a causal launch: the same work in every workgroup, so no round ends with
-// a tail of long blocks), P_TIES_ANY (P's exact ties to bf16 may round away
-// from zero: `tile.convert ... ties_any`, cheaper on gfx942).
+// can be padded), KROWS (= BN / waves: the rows of K each wave moves with
+// K_REG), PAIRS (each workgroup takes two query blocks, the longest and the
+// shortest loop of a causal launch: the same work in every workgroup, so no
+// round ends with a tail of long blocks), P_TIES_ANY (P's exact ties to bf16
+// may round away from zero: `tile.convert ... ties_any`, cheaper on gfx942).
 // Launch: grid (nb = ceil(S_q / (32 * waves)), H, B), block BLOCK; with PAIRS
 // grid.x = ceil(nb / 2).
 
@@ -448,8 +447,7 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   // waits behind the other group's cluster at priority 1 (timing model,
   // S = 16384: gfx950 1412.9 -> 1419.0 TFLOPS, gfx942 718.1 -> 722.1; each
   // measured slower on the other chip).
-  %vtr_early = tile.param @V_TR : i1
-  scf.if %vtr_early {
+  scf.if %vtr {
     tile.setprio 1
   }
   scf.if %fetch {
