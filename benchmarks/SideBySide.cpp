@@ -209,7 +209,13 @@ void printAiterHowTo(raw_ostream &os, StringRef benchmark) {
      << "(aiter's code objects are read at run time; nothing of aiter is in kcc's tree)\n";
 }
 
+static raw_ostream *reportStream = nullptr;
+
+void setReportStream(raw_ostream *os) { reportStream = os; }
+
 ModelFigures figuresOf(const timing::TimingReport &r) {
+  if (reportStream)
+    timing::printReport(r, *reportStream);
   ModelFigures f;
   f.seconds = r.kernelSeconds;
   f.tflops = r.tflops;

@@ -97,6 +97,10 @@ struct ModelFigures {
   std::string what;
 };
 ModelFigures figuresOf(const emu::timing::TimingReport &report);
+/// Where figuresOf also prints each launch's whole timing report (the busy
+/// fractions per SIMD, the hot loop's mix, the clock: what a figure's gap
+/// comes from), after a line naming `what`; null (the default): nowhere.
+void setReportStream(llvm::raw_ostream *os);
 
 /// C[M, N] = A[M, K] B[N, K]^T, bf16 in, bf16 out.
 struct GemmShape {

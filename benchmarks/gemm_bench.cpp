@@ -1,7 +1,7 @@
 //===- gemm_bench.cpp - kcc's GEMM beside AMD's hand-written one ----------===//
 //
 //   [KCC_AITER_DIR=/path/to/aiter] gemm_bench [--iterations K | --full] [--shapes M,N,K;...]
-//              [--chip gfx942|gfx950] [--params 'WM=128 BK=64 ...']
+//              [--chip gfx942|gfx950] [--params 'WM=128 BK=64 ...'] [--report]
 //   KCC_AITER_DIR=/path/to/aiter gemm_bench --check [--shapes M,N,K;...]
 //
 // For each shape (default: 8192^3, 4096^3 and LLM projections, M from 1 to
@@ -22,7 +22,8 @@
 // after the hot loop is then timed too, which the steady state leaves out
 // (a kernel that peels its last iteration out of the loop gains that
 // iteration there). --params overrides kcc's tile choice (the GEMM's parameters, as -D binds
-// them), for tuning; --chip times one chip only. --check instead runs
+// them), for tuning; --chip times one chip only; --report prints each
+// launch's whole timing report (kcc's first, then aiter's) before its row. --check instead runs
 // aiter's kernel whole in check mode (the emulator's sanitizer) at each
 // shape (default 512^3) and prints "clean" or what it reports: a sanitizer
 // that reports races in production kernels whose results are right would
@@ -74,6 +75,8 @@ int main(int argc, char **argv) {
       iterations = 0;
     } else if (a == "--check") {
       check = true;
+    } else if (a == "--report") {
+      bench::setReportStream(&outs());
     } else if (a == "--shapes" && i + 1 < argc) {
       shapes.clear();
       shapesGiven = true;
@@ -111,7 +114,7 @@ int main(int argc, char **argv) {
     } else {
       errs() << "usage: [KCC_AITER_DIR=DIR] gemm_bench [--iterations K (>1) | --full] "
                 "[--shapes M,N,K;...] [--chip gfx942|gfx950] [--params 'NAME=VALUE ...'] "
-                "[--check]\n";
+                "[--report] [--check]\n";
       return 2;
     }
   }
