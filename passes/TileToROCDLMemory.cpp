@@ -19,6 +19,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <functional>
+#include <map>
 #include <numeric>
 
 using namespace mlir;
@@ -201,8 +202,93 @@ struct LoadLowering : public TilePattern<LoadOp> {
   }
 };
 
+/// How a store's runs pair up across the two halves of a lane-bit split so
+/// that one cross-lane swap per dword doubles every run. It applies when
+/// lane l | (1 << bit) holds, in memory, the n elements right after lane
+/// l's (l with the bit clear) and the runs pair up by one array offset
+/// (dr, dc): every run at (r, c) is a run's partner at (r + dr, c + dc) or
+/// has one there. v_permlane{16,32}_swap(run, partner) trades the upper
+/// lanes of the first operand with the lower lanes of the second: the lower
+/// lane then holds [its run, the upper lane's run], contiguous at its
+/// (r, c); the upper lane [the lower lane's partner, its own partner],
+/// contiguous from its own origin + (r + dr, c + dc - n). One per-lane
+/// offset, computed once, moves the upper lanes there. This is how an MFMA
+/// accumulator stored transposed (runs of 4 16-bit elements, lanes l and
+/// l + 32 four rows apart in 32x32, l and l + 16 in 16x16) reaches 16-byte
+/// stores, as AMD's hand-written GEMMs store theirs.
+struct LaneHalfPairing {
+  unsigned bit = 0;
+  int64_t n = 0;
+  int64_t dr = 0, dc = 0;
+  SmallVector<std::pair<int64_t, int64_t>> pairs; // first registers of (run, partner)
+};
+
+std::optional<LaneHalfPairing>
+pairAcrossLaneHalves(const MemoryView &view, ArrayRef<std::pair<int64_t, int64_t>> runs,
+                     int64_t esize) {
+  if (runs.size() < 2 || runs.size() % 2)
+    return std::nullopt;
+  int64_t n = runs.front().second;
+  if (llvm::any_of(runs, [&](auto r) { return r.second != n; }) || (n * esize) % 4 ||
+      2 * n * esize > kMaxAccessBytes)
+    return std::nullopt;
+  // The runs in array order.
+  std::map<std::pair<int64_t, int64_t>, size_t> at;
+  for (size_t k = 0; k < runs.size(); ++k)
+    at[{view.rowOfReg(runs[k].first), view.colOfReg(runs[k].first)}] = k;
+  if (at.size() != runs.size())
+    return std::nullopt;
+  for (unsigned bit : {5u, 4u}) {
+    unsigned m = 1u << bit;
+    bool lanesFit = true;
+    for (unsigned l = 0; l < 64 && lanesFit; ++l)
+      if (!(l & m))
+        lanesFit = view.rowOfLane(l | m) == view.rowOfLane(l) &&
+                   view.colOfLane(l | m) == view.colOfLane(l) + n;
+    if (!lanesFit)
+      continue;
+    // The first run's partner is one of the others, the nearest first.
+    auto first = at.begin()->first;
+    for (auto it = std::next(at.begin()); it != at.end(); ++it) {
+      LaneHalfPairing p{bit, n, it->first.first - first.first, it->first.second - first.second,
+                        {}};
+      SmallVector<bool> used(runs.size(), false);
+      bool paired = true;
+      for (auto &[pos, k] : at) {
+        if (used[k])
+          continue;
+        auto partner = at.find({pos.first + p.dr, pos.second + p.dc});
+        if (partner == at.end() || used[partner->second]) {
+          paired = false;
+          break;
+        }
+        used[k] = used[partner->second] = true;
+        p.pairs.push_back({runs[k].first, runs[partner->second].first});
+      }
+      if (paired)
+        return p;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The dwords of registers first .. first + n - 1 of a tile value.
+SmallVector<Value> dwordsOf(OpBuilder &b, Location loc, Value tile, int64_t first,
+                            int64_t n, int64_t esize) {
+  int64_t words = n * esize / 4;
+  Value v = LLVM::BitcastOp::create(b, loc, VectorType::get({words}, b.getI32Type()),
+                                    slice(b, loc, tile, first, n));
+  SmallVector<Value> out;
+  for (int64_t k = 0; k < words; ++k)
+    out.push_back(extract(b, loc, v, k));
+  return out;
+}
+
 /// tile.store -> buffer stores; with bounds, one store per element so that
-/// each is dropped or kept on its own.
+/// each is dropped or kept on its own. Without bounds, where lanes of the
+/// two halves of a lane bit hold neighbouring runs (see
+/// pairAcrossLaneHalves), chips with lane-half swaps trade half the runs
+/// first and store twice as many bytes per instruction.
 struct StoreLowering : public TilePattern<StoreOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(StoreOp op, OpAdaptor adaptor,
@@ -221,6 +307,49 @@ struct StoreLowering : public TilePattern<StoreOp> {
         runs.push_back({i, 1});
     else
       runs = accessRuns(view, esize);
+    std::optional<LaneHalfPairing> pairing;
+    if (!bounded && getChipInfo(chip).hasPermlaneSwap)
+      pairing = pairAcrossLaneHalves(view, runs, esize);
+    if (pairing) {
+      // The upper lanes store from their origin + (dr, dc - n) (see above).
+      Value half = LLVM::AndOp::create(
+          rw, loc, LLVM::LShrOp::create(rw, loc, laneId(rw, loc), i32(rw, loc, pairing->bit)),
+          i32(rw, loc, 1));
+      LaneOrigin shifted{
+          add(rw, loc, origin.row, mul(rw, loc, half, i32(rw, loc, pairing->dr))),
+          add(rw, loc, origin.col, mul(rw, loc, half, i32(rw, loc, pairing->dc - pairing->n)))};
+      Type i32t = rw.getI32Type();
+      auto pairType = LLVM::LLVMStructType::getLiteral(rw.getContext(), {i32t, i32t});
+      for (auto [run, partner] : pairing->pairs) {
+        SmallVector<Value> runWords =
+            dwordsOf(rw, loc, adaptor.getValue(), run, pairing->n, esize);
+        SmallVector<Value> partnerWords =
+            dwordsOf(rw, loc, adaptor.getValue(), partner, pairing->n, esize);
+        size_t w = runWords.size();
+        SmallVector<Value> words(2 * w);
+        for (size_t k = 0; k < w; ++k) {
+          // The run's upper lanes take the lower lanes' partner, the
+          // partner's lower lanes the upper lanes' run.
+          Value swapped =
+              pairing->bit == 5
+                  ? (Value)ROCDL::Permlane32SwapOp::create(rw, loc, pairType, runWords[k],
+                                                           partnerWords[k], false, false)
+                  : (Value)ROCDL::Permlane16SwapOp::create(rw, loc, pairType, runWords[k],
+                                                           partnerWords[k], false, false);
+          words[k] = LLVM::ExtractValueOp::create(rw, loc, swapped, 0);
+          words[w + k] = LLVM::ExtractValueOp::create(rw, loc, swapped, 1);
+        }
+        Value v = poison(rw, loc, VectorType::get({int64_t(words.size())}, i32t));
+        for (size_t k = 0; k < words.size(); ++k)
+          v = insert(rw, loc, v, words[k], int64_t(k));
+        Value off = elementOffset(rw, loc, shifted, view.rowOfReg(run), view.colOfReg(run),
+                                  adaptor.getStride(), esize, nullptr, nullptr, 0);
+        ROCDL::RawPtrBufferStoreOp::create(rw, loc, v, adaptor.getBuffer(), off, zero, zero,
+                                           ArrayAttr(), ArrayAttr(), ArrayAttr());
+      }
+      rw.eraseOp(op);
+      return success();
+    }
     for (auto [first, n] : runs) {
       Value off = elementOffset(rw, loc, origin, view.rowOfReg(first),
                                 view.colOfReg(first), adaptor.getStride(), esize,
