@@ -83,11 +83,20 @@ tile.param_decl @SPLITK : i64 = 1
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
 !la = !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
 !lb = !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, pad = PAD, swizzle = SWZ>
-!acc = !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-!fa = !tile.tile<[WM, KS], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
-!fb = !tile.tile<[KS, WN], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
-!fba = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
-!fbb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
+// The accumulators hold the wave's block of C transposed, C^T = Bt A^T:
+// Bt is the MFMA's `a` operand and A its `b`. An accumulator lane's
+// consecutive registers then run along a row of C (4 columns of C per
+// 32x32 instance), so the epilogue stores them with one wide instruction
+// instead of one per element (16 bytes on gfx950, whose lane-half swaps
+// double the runs; 8 on gfx942; f32: 16). The LDS reads are the same
+// ds_read_b128 as for C (both operands hold K-consecutive elements of a
+// row a lane), and in @multiply Bt's slice is read first as A's was: the
+// MFMAs run along the rows of the accumulators, Bt's operand outermost.
+!acc = !tile.tile<[WN, WM], f32, #tile.mfma<acc>>
+!fa = !tile.tile<[KS, WM], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
+!fb = !tile.tile<[WN, KS], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
+!fba = !tile.tile<[BK, WM], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
+!fbb = !tile.tile<[WN, BK], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
 // PPREG: a wave's share of one K block of A (RA rows) and of Bt (RB rows),
 // 16 bytes a lane (BK = 32: 4 lanes a row).
 !sa = !tile.tile<[RA, BK], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [16, 4]>>
@@ -231,17 +240,17 @@ func.func private @multiply(%lds_a: !la, %lds_b: !lb, %ra: index, %rb: index,
   %ks = tile.param @KS : index
   %slices = arith.divui %bk, %ks : index
   %last = arith.subi %slices, %c1 : index
-  %fa0 = tile.lds_load %lds_a[%c0][%ra, %c0] : !la -> !fa
-  %fb0 = tile.lds_load %lds_b[%c0][%rb, %c0] transpose : !lb -> !fb
+  %fb0 = tile.lds_load %lds_b[%c0][%rb, %c0] : !lb -> !fb
+  %fa0 = tile.lds_load %lds_a[%c0][%ra, %c0] transpose : !la -> !fa
   %r:3 = scf.for %s = %c0 to %last step %c1 iter_args(%acc_s = %acc, %fa = %fa0, %fb = %fb0) -> (!acc, !fa, !fb) {
     %s1 = arith.addi %s, %c1 : index
     %k1 = arith.muli %s1, %ks : index
-    %fa1 = tile.lds_load %lds_a[%c0][%ra, %k1] : !la -> !fa
-    %fb1 = tile.lds_load %lds_b[%c0][%rb, %k1] transpose : !lb -> !fb
-    %acc1 = tile.mma %fa, %fb, %acc_s : !fa, !fb -> !acc
+    %fb1 = tile.lds_load %lds_b[%c0][%rb, %k1] : !lb -> !fb
+    %fa1 = tile.lds_load %lds_a[%c0][%ra, %k1] transpose : !la -> !fa
+    %acc1 = tile.mma %fb, %fa, %acc_s : !fb, !fa -> !acc
     scf.yield %acc1, %fa1, %fb1 : !acc, !fa, !fb
   }
-  %out = tile.mma %r#1, %r#2, %r#0 : !fa, !fb -> !acc
+  %out = tile.mma %r#2, %r#1, %r#0 : !fb, !fa -> !acc
   return %out : !acc
 }
 
@@ -266,8 +275,8 @@ func.func private @pingpong_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b:
     func.call @fetch(%abuf, %bbuf, %next_a, %next_b, %f, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers)
         : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
   }
-  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] : !la -> !fba
-  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] transpose : !lb -> !fbb
+  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] transpose : !la -> !fba
+  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] : !lb -> !fbb
   // The reads are done before the barrier: after it the leading group's
   // DMA may refill this buffer. The barrier publishes nothing (the DMA
   // in flight lands in a buffer nobody reads yet), so it has no fence,
@@ -282,7 +291,7 @@ func.func private @pingpong_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b:
   // (gfx950 8192^3, whole run on the model: 97.9 -> 98.3% MFMA busy in the
   // steady state, 1585.8 -> 1588.4 TFLOPS).
   tile.setprio 1
-  %out = tile.mma %fa, %fb, %acc : !fba, !fbb -> !acc
+  %out = tile.mma %fb, %fa, %acc : !fbb, !fba -> !acc
   tile.sched_barrier []
   tile.setprio 0
   // The next block has landed (the lagging group has nothing to wait for).
@@ -387,8 +396,8 @@ func.func private @ppreg_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b: !l
   %c1 = arith.constant 1 : index
   // The operand reads first: their latency passes under the share's stores
   // and the next loads' address work (8192^3: 98.0 -> 98.8% MFMA busy).
-  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] : !la -> !fba
-  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] transpose : !lb -> !fbb
+  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] transpose : !la -> !fba
+  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] : !lb -> !fbb
   func.call @ppreg_store(%sa, %sb, %next_a, %next_b) : (!sa, !sb, !la, !lb) -> ()
   %f1 = arith.addi %f, %c1 : index
   %na, %nb = func.call @ppreg_load(%abuf, %bbuf, %f1, %m0, %n0, %M, %N, %K, %lda, %ldb)
@@ -401,7 +410,7 @@ func.func private @ppreg_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b: !l
   tile.sched_barrier []
   // The matrix phase outranks the memory phase (see @pingpong_block).
   tile.setprio 1
-  %out = tile.mma %fa, %fb, %acc : !fba, !fbb -> !acc
+  %out = tile.mma %fb, %fa, %acc : !fbb, !fba -> !acc
   tile.sched_barrier []
   tile.setprio 0
   tile.barrier unfenced
@@ -616,26 +625,30 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %nw = arith.addi %n0, %rb : index
   %with_bias = scf.if %has_bias -> (!acc) {
     %biasbuf = tile.make_buffer %bias, %N : !tile.ptr<!tile.dtype<"DTYPE">> -> !buf
-    %brow = tile.load %biasbuf[%c0, %nw] stride %c0 bounds %c1, %N : !buf -> !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>>
-    %brow32 = tile.convert %brow : !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>> -> !tile.tile<[1, WN], f32, #tile.slice<0, #tile.mfma<acc>>>
-    %bfull = tile.broadcast %brow32 : !tile.tile<[1, WN], f32, #tile.slice<0, #tile.mfma<acc>>> -> !acc
+    // The bias runs down the columns of C^T: element n of the wave's
+    // columns of C is row n of the accumulators.
+    %bcol = tile.load %biasbuf[%nw, %c0] stride %c1 bounds %N, %c1 : !buf -> !tile.tile<[WN, 1], !tile.dtype<"DTYPE">, #tile.slice<1, #tile.mfma<acc>>>
+    %bcol32 = tile.convert %bcol : !tile.tile<[WN, 1], !tile.dtype<"DTYPE">, #tile.slice<1, #tile.mfma<acc>>> -> !tile.tile<[WN, 1], f32, #tile.slice<1, #tile.mfma<acc>>>
+    %bfull = tile.broadcast %bcol32 : !tile.tile<[WN, 1], f32, #tile.slice<1, #tile.mfma<acc>>> -> !acc
     %sum = tile.addf %acc, %bfull : !acc
     scf.yield %sum : !acc
   } else {
     scf.yield %acc : !acc
   }
-  %out = tile.convert %with_bias : !acc -> !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>
+  %out = tile.convert %with_bias : !acc -> !tile.tile<[WN, WM], !tile.dtype<"OUT">, #tile.mfma<acc>>
 
-  // Whole blocks take vector stores; blocks at the edges of C are masked.
+  // The accumulators are C^T: the stores transpose them back, 4 columns of
+  // C per instruction. Whole blocks take vector stores; blocks at the edges
+  // of C are masked.
   %mend = arith.addi %mw, %wm : index
   %nend = arith.addi %nw, %wn : index
   %m_in = arith.cmpi ule, %mend, %M : index
   %n_in = arith.cmpi ule, %nend, %N : index
   %inside = arith.andi %m_in, %n_in : i1
   scf.if %inside {
-    tile.store %out, %cbuf[%mw, %nw] stride %ldc : !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
+    tile.store %out, %cbuf[%mw, %nw] stride %ldc transpose : !tile.tile<[WN, WM], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
   } else {
-    tile.store %out, %cbuf[%mw, %nw] stride %ldc bounds %M, %N : !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
+    tile.store %out, %cbuf[%mw, %nw] stride %ldc bounds %M, %N transpose : !tile.tile<[WN, WM], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
   }
   return
 }
