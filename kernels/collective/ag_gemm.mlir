@@ -106,9 +106,12 @@ tile.param_decl @RECORD : i1 = false
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
 !la = !tile.lds<[BM, BK], !tile.dtype<"DTYPE">, swizzle = SWZ>
 !lb = !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, swizzle = SWZ>
-!acc = !tile.tile<[WM, WN], f32, #tile.mfma<acc>>
-!fa = !tile.tile<[WM, BK], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
-!fb = !tile.tile<[BK, WN], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
+// The accumulators hold C^T = Bt A^T, as gemm.mlir's: a lane's
+// consecutive registers run along a row of C, so the epilogue stores 8
+// bytes a lane (16 on gfx950, whose lane-half swaps double the runs).
+!acc = !tile.tile<[WN, WM], f32, #tile.mfma<acc>>
+!fa = !tile.tile<[BK, WM], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
+!fb = !tile.tile<[WN, BK], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
 // PPREG: a wave's share of one K block of A (RA rows; from m-contiguous
 // staging the same elements as BK rows of RA) and of Bt (RB rows), 16
 // bytes a lane.
@@ -350,8 +353,8 @@ func.func private @pingpong_block(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i3
   } else {
     scf.yield %c0, %z : index, i64
   }
-  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] : !la -> !fa
-  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] transpose : !lb -> !fb
+  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] transpose : !la -> !fa
+  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] : !lb -> !fb
   tile.wait lgkmcnt(0)
   tile.sched_barrier []
   tile.barrier unfenced
@@ -361,7 +364,7 @@ func.func private @pingpong_block(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i3
   // (gfx950 8192^3, whole run on the model: 97.9 -> 98.3% MFMA busy in the
   // steady state, 1585.8 -> 1588.4 TFLOPS).
   tile.setprio 1
-  %out = tile.mma %fa, %fb, %acc : !fa, !fb -> !acc
+  %out = tile.mma %fb, %fa, %acc : !fb, !fa -> !acc
   tile.sched_barrier []
   tile.setprio 0
   // The next block has landed (the lagging group has nothing to wait for).
@@ -389,8 +392,8 @@ func.func private @ppreg_block(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i32>,
   %c1 = arith.constant 1 : index
   // The operand reads first: their latency passes under the share's store
   // and the next loads' address and flag work.
-  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] : !la -> !fa
-  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] transpose : !lb -> !fb
+  %fa = tile.lds_load %cur_a[%c0][%ra, %c0] transpose : !la -> !fa
+  %fb = tile.lds_load %cur_b[%c0][%rb, %c0] : !lb -> !fb
   func.call @share_store(%sa, %sat, %sb, %next_a, %next_b) : (!sa, !sat, !sb, !la, !lb) -> ()
   %f1 = arith.addi %f, %c1 : index
   %na, %nat, %nb, %n, %t = func.call @share_fetch(%sbuf, %bbuf, %flags, %f1, %start, %nk, %mt, %nkg,
@@ -403,7 +406,7 @@ func.func private @ppreg_block(%sbuf: !buf, %bbuf: !buf, %flags: !tile.ptr<i32>,
   tile.sched_barrier []
   // The matrix phase outranks the memory phase (see @pingpong_block).
   tile.setprio 1
-  %out = tile.mma %fa, %fb, %acc : !fa, !fb -> !acc
+  %out = tile.mma %fb, %fa, %acc : !fb, !fa -> !acc
   tile.sched_barrier []
   tile.setprio 0
   tile.barrier unfenced
@@ -709,24 +712,25 @@ func.func @ag_gemm(%a: !ptr, %bases: !tile.ptr<i64>, %bt: !ptr,
       %nw_ = arith.addi %n0, %rb : index
       %with_bias = scf.if %has_bias -> (!acc) {
         %biasbuf = tile.make_buffer %bias, %N : !ptr -> !buf
-        %brow = tile.load %biasbuf[%c0, %nw_] stride %c0 bounds %c1, %N : !buf -> !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>>
-        %brow32 = tile.convert %brow : !tile.tile<[1, WN], !tile.dtype<"DTYPE">, #tile.slice<0, #tile.mfma<acc>>> -> !tile.tile<[1, WN], f32, #tile.slice<0, #tile.mfma<acc>>>
-        %bfull = tile.broadcast %brow32 : !tile.tile<[1, WN], f32, #tile.slice<0, #tile.mfma<acc>>> -> !acc
+        // The bias runs down the columns of C^T (rows of the accumulators).
+        %bcol = tile.load %biasbuf[%nw_, %c0] stride %c1 bounds %N, %c1 : !buf -> !tile.tile<[WN, 1], !tile.dtype<"DTYPE">, #tile.slice<1, #tile.mfma<acc>>>
+        %bcol32 = tile.convert %bcol : !tile.tile<[WN, 1], !tile.dtype<"DTYPE">, #tile.slice<1, #tile.mfma<acc>>> -> !tile.tile<[WN, 1], f32, #tile.slice<1, #tile.mfma<acc>>>
+        %bfull = tile.broadcast %bcol32 : !tile.tile<[WN, 1], f32, #tile.slice<1, #tile.mfma<acc>>> -> !acc
         %sum = tile.addf %acc, %bfull : !acc
         scf.yield %sum : !acc
       } else {
         scf.yield %acc : !acc
       }
-      %out = tile.convert %with_bias : !acc -> !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>
+      %out = tile.convert %with_bias : !acc -> !tile.tile<[WN, WM], !tile.dtype<"OUT">, #tile.mfma<acc>>
       %mend = arith.addi %mw, %wm : index
       %nend = arith.addi %nw_, %wn : index
       %m_in = arith.cmpi ule, %mend, %M : index
       %n_in = arith.cmpi ule, %nend, %N : index
       %inside = arith.andi %m_in, %n_in : i1
       scf.if %inside {
-        tile.store %out, %cbuf[%mw, %nw_] stride %ldc : !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
+        tile.store %out, %cbuf[%mw, %nw_] stride %ldc transpose : !tile.tile<[WN, WM], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
       } else {
-        tile.store %out, %cbuf[%mw, %nw_] stride %ldc bounds %M, %N : !tile.tile<[WM, WN], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
+        tile.store %out, %cbuf[%mw, %nw_] stride %ldc bounds %M, %N transpose : !tile.tile<[WN, WM], !tile.dtype<"OUT">, #tile.mfma<acc>>, !tile.buffer<!tile.dtype<"OUT">>
       }
       %td1 = arith.addi %td, %c1 : index
       %wt1 = arith.addi %wt, %wt_t : index
