@@ -202,13 +202,36 @@ int64_t workgroupsPerCu(Chip chip, const std::vector<std::string> &p) {
   return n;
 }
 
+/// Dense 16-bit MFMA FLOP/s of one CU and HBM bytes/s, from AMD's data
+/// sheets (MI300X: 1307.4 TFLOPS over 304 CUs at 2.1 GHz, 5.3 TB/s;
+/// MI355X: 2516.6 TFLOPS over 256 CUs at 2.4 GHz, 8 TB/s), and the share
+/// of the peak a GEMM's loop sustains once the clock falls under the power
+/// limit (the timing model's 8192^3: 1.55 of 2.4 GHz at 98% MFMA busy).
+/// splitKFor weighs the main loop's time against the partials' traffic
+/// with them; only their ratio matters.
+struct SplitCosts {
+  double flopsPerCu, hbmBytesPerSecond;
+};
+SplitCosts splitCosts(Chip chip) {
+  if (chip == Chip::gfx942)
+    return {1307.4e12 / 304, 5.3e12};
+  return {2516.6e12 / 256, 8.0e12};
+}
+constexpr double kSustainedShare = 0.6;
+
 /// How many workgroups split the K blocks of each block of C (SPLITK), for
-/// the tile in `p`: as many splits as the CUs hold workgroups of the tile
-/// in one round (gfx950 1x8192x8192 on the model, 32x128 tiles, two a CU:
-/// 4 splits 12.8 TFLOPS, 8 splits 20.5, 16 splits, two rounds, 16.0), so
-/// 1 when the blocks of C alone fill more than half of that; but no more
-/// than keep kMinShareK of K each and no more than the partials' 32-bit
-/// buffer range holds. The eight-wave PINGPONG loop does not split.
+/// the tile in `p`. The CUs hold `slots` workgroups at once; a launch of w
+/// equal workgroups takes ceil(w / slots) rounds, so with s splits the main
+/// loop takes ceil(tiles s / slots) rounds of a K / s share. Each split
+/// also writes an f32 partial per element of C that the reduction reads
+/// back. The pick is the s whose estimated time (rounds of share at the
+/// sustained MFMA rate, plus the partials through HBM) is least, 1 (no
+/// reduction launch) on a tie. Measured on the timing model, gfx942
+/// 4096 x 1280 x 8192 (320 tiles, 608 slots): 1 split 389 TFLOPS, 3 (the
+/// pick) 554, 5 604; 256 x 8192 x 28672: 4 splits (the old rule's: as many
+/// as fill one round) 606, 9 (the pick) 675. Each share keeps at least
+/// kMinShareK of K, and the partials stay within a 32-bit buffer range.
+/// The eight-wave PINGPONG loop does not split.
 int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
   if (kernelParamValue(p, "PINGPONG").value_or(0))
     return 1;
@@ -223,10 +246,26 @@ int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
     return 1;
   int64_t k = size.k + size.k % 2;
   int64_t nk = (k + bk - 1) / bk;
-  int64_t s = std::min({cus * workgroupsPerCu(chip, p) / tiles, k / kMinShareK, nk});
+  int64_t perCu = workgroupsPerCu(chip, p);
+  int64_t slots = cus * perCu;
+  int64_t most = std::min(k / kMinShareK, nk);
   uint64_t slice = uint64_t(size.m) * uint64_t(gemmPartialsStride(size.n)) * 4;
-  s = std::min<int64_t>(s, int64_t(UINT32_MAX / std::max<uint64_t>(slice, 1)));
-  return std::max<int64_t>(s, 1);
+  most = std::min<int64_t>(most, int64_t(UINT32_MAX / std::max<uint64_t>(slice, 1)));
+  SplitCosts c = splitCosts(chip);
+  // One round: each CU runs perCu workgroups' whole-K products.
+  double round = double(perCu) * 2.0 * double(block.bm) * double(block.bn) * double(k) /
+                 (c.flopsPerCu * kSustainedShare);
+  // One split's partials, written and read back.
+  double partials = 2.0 * double(size.m) * double(size.n) * 4.0 / c.hbmBytesPerSecond;
+  auto cost = [&](int64_t s) {
+    double rounds = double((tiles * s + slots - 1) / slots);
+    return rounds * round / double(s) + (s > 1 ? double(s) * partials : 0.0);
+  };
+  int64_t best = 1;
+  for (int64_t s = 2; s <= most; ++s)
+    if (cost(s) < cost(best))
+      best = s;
+  return best;
 }
 
 } // namespace

@@ -346,7 +346,8 @@ TEST(GemmParams, PerChipAndSize) {
                "FETCH_ALWAYS=1", "PAD=0", "HAS_BIAS=1", "SPLITK=1", "SWZ=16"}));
   // Decode (M <= 64): 32x128 blocks of four 32x32 waves; K split as far
   // as the CUs hold them in one round (gfx950: 64 blocks, two per CU: 8;
-  // gfx942, BK=32: three per CU, 912 / 64 = 14).
+  // gfx942, BK=32: three per CU, 912 / 64 = 14), where a second round
+  // would halve the shares but add as many partials.
   EXPECT_EQ(ops::gemmParams(Chip::gfx950, DType::bf16, DType::bf16, false, {1, 8192, 8192}),
             (V{"DTYPE=bf16", "WM=32", "WN=32", "WGM=1", "WGN=4", "BK=128", "KS=64", "WIDE=1",
                "FETCH_ALWAYS=1", "PAD=0", "SWZ=16", "SPLITK=8", "OUT=f32", "HAS_BIAS=0"}));
@@ -386,9 +387,17 @@ TEST(GemmParams, PerChipAndSize) {
                             {"PINGPONG=0"}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
                "WPS=2", "PAD=0", "HAS_BIAS=0", "PINGPONG=0", "SWZ=4"}));
+  // gfx942 4096 x 1280: 320 128x128 tiles for 608 slots (two a CU) would
+  // take one round of the whole K; split 3 ways they take two rounds of a
+  // third (the pick of splitKFor's estimate: 554 against 389 TFLOPS on
+  // the model). 256 x 8192 x 28672: 128 tiles, 9 splits in two rounds
+  // (675 TFLOPS) rather than the 4 that fill one (606).
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {4096, 1280, 8192}),
-            (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "BK=32", "KS=16", "PAD=0",
-               "HAS_BIAS=0", "SWZ=4"}));
+            (V{"DTYPE=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "PAD=0", "SWZ=4", "SPLITK=3",
+               "OUT=f32", "HAS_BIAS=0"}));
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {256, 8192, 28672}),
+            (V{"DTYPE=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "PAD=0", "SWZ=4", "SPLITK=9",
+               "OUT=f32", "HAS_BIAS=0"}));
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {16384, 8192, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32",
                "PINGPONG=1", "WPS=2", "PPREG=1", "PAD=0", "HAS_BIAS=0", "SWZ=4", "RA=32",
