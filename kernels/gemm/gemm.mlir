@@ -49,7 +49,7 @@
 // z ceil(nk / SPLITK).. of the nk = ceil(K / BK), a share that may be short
 // or empty at the end, and stores its f32 partial sum, zeros for an empty
 // share, into C + z M ldc; gemm_reduce.mlir sums them. Needs OUT = f32,
-// no bias and the default loop, not PINGPONG; 1: no split).
+// no bias; 1: no split).
 // Launch: grid (ceil(M / BM), ceil(N / BN), SPLITK), block BLOCK = 64 WGM WGN.
 
 tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
@@ -305,7 +305,7 @@ func.func private @pingpong_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b:
 // last block the copy fetches that block again into a buffer nobody reads
 // any more, so the loop takes no branch.
 func.func private @pingpong_loop(%abuf: !buf, %bbuf: !buf, %a0: !la, %b0: !lb, %a1: !la, %b1: !lb,
-                                 %kpairs: index, %m0: index, %n0: index,
+                                 %kb0: index, %kpairs: index, %m0: index, %n0: index,
                                  %M: index, %N: index, %K: index, %lda: index, %ldb: index,
                                  %ra: index, %rb: index, %lagging: i1, %issuers: index,
                                  %acc0: !acc) -> !acc {
@@ -317,9 +317,11 @@ func.func private @pingpong_loop(%abuf: !buf, %bbuf: !buf, %a0: !la, %b0: !lb, %
     %k1 = arith.addi %k, %c1 : index
     %k2 = arith.addi %k, %c2 : index
     %f2 = arith.minui %k2, %last : index
-    %x = func.call @pingpong_block(%abuf, %bbuf, %a0, %b0, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc_i)
+    %g1 = arith.addi %kb0, %k1 : index
+    %g2 = arith.addi %kb0, %f2 : index
+    %x = func.call @pingpong_block(%abuf, %bbuf, %a0, %b0, %a1, %b1, %g1, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc_i)
         : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
-    %y = func.call @pingpong_block(%abuf, %bbuf, %a1, %b1, %a0, %b0, %f2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %x)
+    %y = func.call @pingpong_block(%abuf, %bbuf, %a1, %b1, %a0, %b0, %g2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %x)
         : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
     scf.yield %y : !acc
   }
@@ -421,20 +423,23 @@ func.func private @ppreg_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b: !l
 // PPREG: the K loop (see @pingpong_loop), each wave's share of block 1
 // loaded first.
 func.func private @ppreg_loop(%abuf: !buf, %bbuf: !buf, %a0: !la, %b0: !lb, %a1: !la, %b1: !lb,
-                              %kpairs: index, %m0: index, %n0: index,
+                              %kb0: index, %kpairs: index, %m0: index, %n0: index,
                               %M: index, %N: index, %K: index, %lda: index, %ldb: index,
                               %ra: index, %rb: index, %acc0: !acc) -> !acc {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %sa0, %sb0 = func.call @ppreg_load(%abuf, %bbuf, %c1, %m0, %n0, %M, %N, %K, %lda, %ldb)
+  %g0 = arith.addi %kb0, %c1 : index
+  %sa0, %sb0 = func.call @ppreg_load(%abuf, %bbuf, %g0, %m0, %n0, %M, %N, %K, %lda, %ldb)
       : (!buf, !buf, index, index, index, index, index, index, index, index) -> (!sa, !sb)
   %r:3 = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0, %sa = %sa0, %sb = %sb0) -> (!acc, !sa, !sb) {
     %k1 = arith.addi %k, %c1 : index
     %k2 = arith.addi %k, %c2 : index
-    %x:3 = func.call @ppreg_block(%abuf, %bbuf, %a0, %b0, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %acc_i, %sa, %sb)
+    %g1 = arith.addi %kb0, %k1 : index
+    %g2 = arith.addi %kb0, %k2 : index
+    %x:3 = func.call @ppreg_block(%abuf, %bbuf, %a0, %b0, %a1, %b1, %g1, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %acc_i, %sa, %sb)
         : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, !acc, !sa, !sb) -> (!acc, !sa, !sb)
-    %y:3 = func.call @ppreg_block(%abuf, %bbuf, %a1, %b1, %a0, %b0, %k2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %x#0, %x#1, %x#2)
+    %y:3 = func.call @ppreg_block(%abuf, %bbuf, %a1, %b1, %a0, %b0, %g2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %x#0, %x#1, %x#2)
         : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, !acc, !sa, !sb) -> (!acc, !sa, !sb)
     scf.yield %y#0, %y#1, %y#2 : !acc, !sa, !sb
   }
@@ -539,7 +544,7 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   // of them alive: 146 VGPRs instead of 104). An odd block count gets one
   // block past K, which the bounded copy fills with zeros.
   %acc0 = tile.splat %zero : f32 -> !acc
-  %nk_up2 = arith.addi %nk, %c1 : index
+  %nk_up2 = arith.addi %nkw, %c1 : index
   %npairs2 = arith.divui %nk_up2, %c2 : index
   %kpairs2 = arith.muli %npairs2, %c2 : index
   %acc = scf.if %pingpong -> (!acc) {
@@ -547,12 +552,12 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     %ppreg = tile.param @PPREG : i1
     %r = tile.stagger %lagging -> (!acc) {
       %x = scf.if %ppreg -> (!acc) {
-        %y = func.call @ppreg_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kpairs2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %acc0)
-            : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, !acc) -> !acc
+        %y = func.call @ppreg_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %kpairs2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %acc0)
+            : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, !acc) -> !acc
         scf.yield %y : !acc
       } else {
-        %y = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kpairs2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc0)
-            : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
+        %y = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %kpairs2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc0)
+            : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
         scf.yield %y : !acc
       }
       tile.yield %x : !acc

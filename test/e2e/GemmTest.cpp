@@ -319,6 +319,27 @@ std::vector<Case> cases() {
                  {"BK=32", "KS=16", "SWZ=4", "SPLITK=3"}});
   all.push_back({Chip::gfx942, 100, 70, 100, "bf16", "f32", false,
                  {"PAD=4", "REG=1", "RROWS=16", "SPLITK=3"}});
+  // SPLITK with PINGPONG: both groups run the share's block pairs from
+  // kb0, the leading group fetching within the share. gfx950's 256x256
+  // tile (BK=64): 16 blocks as 6, 6, 4 (even shares) and 13 as 5, 5, 3
+  // (odd: a block past the share's end reads zeros where K goes on);
+  // 4 blocks as 1, 1, 1, 1, 0 (an empty share); gfx942's PPREG tiles:
+  // 32 blocks as 11, 11, 10 and 7 as 2, 2, 2, 1, with tails in M and N.
+  all.push_back({Chip::gfx950, 300, 260, 1024, "bf16", "f32", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
+                  "FETCH_ALWAYS=1", "PINGPONG=1", "WPS=2", "SPLITK=3"}});
+  all.push_back({Chip::gfx950, 256, 300, 808, "f16", "f32", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
+                  "FETCH_ALWAYS=1", "PINGPONG=1", "WPS=2", "SPLITK=3"}});
+  all.push_back({Chip::gfx950, 130, 256, 256, "bf16", "f32", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
+                  "FETCH_ALWAYS=1", "PINGPONG=1", "WPS=2", "SPLITK=5"}});
+  all.push_back({Chip::gfx942, 300, 260, 1024, "bf16", "f32", false,
+                 {"WGM=4", "WGN=2", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1", "PPREG=1", "RA=32",
+                  "RB=16", "WPS=2", "SPLITK=3"}});
+  all.push_back({Chip::gfx942, 270, 140, 200, "f16", "f32", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1",
+                  "PPREG=1", "RA=32", "RB=32", "WPS=2", "SPLITK=4"}});
   for (int m : {1, 16, 33}) {
     all.push_back({Chip::gfx950, m, 300, 1032, "bf16", "f32", false,
                    {"WM=32", "WN=32", "WGM=1", "WGN=4", "BK=128", "KS=64", "SWZ=16", "WIDE=1",
