@@ -392,12 +392,13 @@ TEST(GemmParams, PerChipAndSize) {
   // third (the pick of splitKFor's estimate: 554 against 389 TFLOPS on
   // the model). 256 x 8192 x 28672: 128 tiles, 9 splits in two rounds
   // (675 TFLOPS) rather than the 4 that fill one (606).
+  // gfx942's 128x128 tile is eight waves of 32x64.
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {4096, 1280, 8192}),
-            (V{"DTYPE=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "PAD=0", "SWZ=4", "SPLITK=3",
-               "OUT=f32", "HAS_BIAS=0"}));
+            (V{"DTYPE=bf16", "WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32", "PAD=0",
+               "SWZ=4", "SPLITK=3", "OUT=f32", "HAS_BIAS=0"}));
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {256, 8192, 28672}),
-            (V{"DTYPE=bf16", "WM=64", "WN=64", "BK=32", "KS=16", "PAD=0", "SWZ=4", "SPLITK=9",
-               "OUT=f32", "HAS_BIAS=0"}));
+            (V{"DTYPE=bf16", "WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32", "PAD=0",
+               "SWZ=4", "SPLITK=9", "OUT=f32", "HAS_BIAS=0"}));
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {16384, 8192, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32",
                "PINGPONG=1", "WPS=2", "PPREG=1", "PAD=0", "HAS_BIAS=0", "SWZ=4", "RA=32",
@@ -407,16 +408,17 @@ TEST(GemmParams, PerChipAndSize) {
                             {"BK=32"}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "KS=64", "WIDE=1", "FETCH_ALWAYS=1",
                "PAD=0", "HAS_BIAS=0", "BK=32", "SWZ=4"}));
-  // The register path needs WM = WN: with WM=32 alone it falls back to DMA.
+  // The register path needs WM = WN and the 2 x 2 wave grid: REG=1 alone
+  // (gfx942's 4 x 2 grid of 32x64 waves) falls back to DMA.
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::f16, DType::bf16, true, {100, 64, 64},
-                            {"WM=32", "REG=1"}),
-            (V{"DTYPE=f16", "OUT=bf16", "WN=64", "BK=32", "KS=16", "HAS_BIAS=1", "WM=32",
-               "SWZ=4", "REG=0", "PAD=0"}));
-  // WM = WN = 32 with REG: 8 rows per wave.
+                            {"REG=1"}),
+            (V{"DTYPE=f16", "OUT=bf16", "WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
+               "HAS_BIAS=1", "SWZ=4", "REG=0", "PAD=0"}));
+  // WM = WN = 32 on the 2 x 2 grid with REG: 8 rows per wave.
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {100, 64, 64},
-                            {"WM=32", "WN=32", "REG=1"}),
-            (V{"DTYPE=bf16", "OUT=f32", "BK=32", "KS=16", "PAD=0", "HAS_BIAS=0", "WM=32",
-               "WN=32", "REG=1", "SWZ=4", "RROWS=8"}));
+                            {"WM=32", "WN=32", "WGM=2", "WGN=2", "REG=1"}),
+            (V{"DTYPE=bf16", "OUT=f32", "BK=32", "KS=32", "PAD=0", "HAS_BIAS=0", "WM=32",
+               "WN=32", "WGM=2", "WGN=2", "REG=1", "SWZ=4", "RROWS=8"}));
 }
 
 TEST(GemmParams, RefusedBeforeCompiling) {
