@@ -1,6 +1,6 @@
 //===- fmha_bench.cpp - FlashAttention's code and loop, against aiter's ---===//
 //
-//   fmha_bench [--skv N] [--fp8-only]
+//   fmha_bench [--skv N] [--fp8-only] [--report]
 //
 // For each configuration (chip x D x causal x dtype) of kcc's attention
 // kernel, compiled with the parameters kcc::ops::attention_forward picks
@@ -26,7 +26,9 @@
 //     MI300's for gfx942 in FNUZ e4m3; its descales are read through
 //     pointers, per tensor).
 // The configurations include each chip's e4m3 beside bf16 and f16;
-// --fp8-only runs those alone.
+// --fp8-only runs those alone. --report prints, before each side-by-side
+// row, the whole timing report of each launch timed for it (kcc's, then
+// aiter's): the clock, busy fractions per SIMD, the hot loop's mix.
 // It is a proxy for the hardware figures nothing here can measure: every
 // VALU instruction in the loop is issue time the other wave group's MFMAs
 // must hide.
@@ -216,12 +218,16 @@ int main(int argc, char **argv) {
       fp8Only = true;
       continue;
     }
+    if (a == "--report") {
+      bench::setReportStream(&outs());
+      continue;
+    }
     if (a == "--skv" && i + 1 < argc && !StringRef(argv[i + 1]).getAsInteger(10, skv) &&
         skv > 0) {
       ++i;
       continue;
     }
-    errs() << "usage: fmha_bench [--skv N] [--fp8-only]\n";
+    errs() << "usage: fmha_bench [--skv N] [--fp8-only] [--report]\n";
     return 2;
   }
   // The benchmark's own disk cache would only hide compile errors of older
