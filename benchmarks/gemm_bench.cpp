@@ -19,9 +19,10 @@
 // with four workgroups sharing a CU, 8 iterations end before the CU's
 // memory traffic settles and read 3-6% fast against a full run).
 // --full replays one CU's workgroups whole instead (slower): the code
-// after the hot loop is then timed too, which the steady state leaves out
-// (a kernel that peels its last iteration out of the loop gains that
-// iteration there). --params overrides kcc's tile choice (the GEMM's parameters, as -D binds
+// after the hot loop is then timed too, which the steady state leaves out.
+// aiter's kernel peels its last K block out of the loop; its steady state
+// is extrapolated to one iteration per K block of 128 so that the block is
+// timed at the loop's rate rather than left out. --params overrides kcc's tile choice (the GEMM's parameters, as -D binds
 // them), for tuning; --chip times one chip only; --report prints each
 // launch's whole timing report (kcc's first, then aiter's) before its row. --check instead runs
 // aiter's kernel whole in check mode (the emulator's sanitizer) at each
