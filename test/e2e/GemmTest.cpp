@@ -325,15 +325,16 @@ std::vector<Case> cases() {
   // (odd: a block past the share's end reads zeros where K goes on);
   // 4 blocks as 1, 1, 1, 1, 0 (an empty share); gfx942's PPREG tiles:
   // 32 blocks as 11, 11, 10 and 7 as 2, 2, 2, 1, with tails in M and N.
-  all.push_back({Chip::gfx950, 300, 260, 1024, "bf16", "f32", false,
-                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
-                  "FETCH_ALWAYS=1", "PINGPONG=1", "WPS=2", "SPLITK=3"}});
-  all.push_back({Chip::gfx950, 256, 300, 808, "f16", "f32", false,
-                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
-                  "FETCH_ALWAYS=1", "PINGPONG=1", "WPS=2", "SPLITK=3"}});
-  all.push_back({Chip::gfx950, 130, 256, 256, "bf16", "f32", false,
-                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
-                  "FETCH_ALWAYS=1", "PINGPONG=1", "WPS=2", "SPLITK=5"}});
+  auto with = [](std::vector<std::string> base, std::initializer_list<const char *> more) {
+    base.insert(base.end(), more.begin(), more.end());
+    return base;
+  };
+  const std::vector<std::string> pingpong950 = {
+      "WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
+      "FETCH_ALWAYS=1", "PINGPONG=1", "WPS=2"};
+  all.push_back({Chip::gfx950, 300, 260, 1024, "bf16", "f32", false, with(pingpong950, {"SPLITK=3"})});
+  all.push_back({Chip::gfx950, 256, 300, 808, "f16", "f32", false, with(pingpong950, {"SPLITK=3"})});
+  all.push_back({Chip::gfx950, 130, 256, 256, "bf16", "f32", false, with(pingpong950, {"SPLITK=5"})});
   all.push_back({Chip::gfx942, 300, 260, 1024, "bf16", "f32", false,
                  {"WGM=4", "WGN=2", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1", "PPREG=1", "RA=32",
                   "RB=16", "WPS=2", "SPLITK=3"}});
