@@ -140,7 +140,8 @@ LaneOrigin laneOrigin(OpBuilder &b, Location loc, const MemoryView &view,
 
 /// Byte offset of array element (origin.row + r, origin.col + c), or the
 /// out-of-range offset when bounds are given and any of the columns
-/// c .. lastCol of that row is outside them.
+/// c .. lastCol of that row is outside them (with boundRows alone, when the
+/// row is: the columns are known to be inside).
 Value elementOffset(OpBuilder &b, Location loc, LaneOrigin origin, int64_t r,
                     int64_t c, Value stride, int64_t esize, Value boundRows,
                     Value boundCols, int64_t lastCol) {
@@ -151,6 +152,8 @@ Value elementOffset(OpBuilder &b, Location loc, LaneOrigin origin, int64_t r,
   if (!boundRows)
     return off;
   Value inRows = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rr, boundRows);
+  if (!boundCols) // the columns are known to be inside
+    return LLVM::SelectOp::create(b, loc, inRows, off, i32(b, loc, kOutOfRangeOffset));
   Value last = add(b, loc, origin.col, i32(b, loc, lastCol));
   Value inCols = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, last, boundCols);
   Value ok = LLVM::AndOp::create(b, loc, inRows, inCols);
@@ -211,8 +214,8 @@ struct LoadLowering : public TilePattern<LoadOp> {
 /// lanes of the first operand with the lower lanes of the second: the lower
 /// lane then holds [its run, the upper lane's run], contiguous at its
 /// (r, c); the upper lane [the lower lane's partner, its own partner],
-/// contiguous from its own origin + (r + dr, c + dc - n). One per-lane
-/// offset, computed once, moves the upper lanes there. This is how an MFMA
+/// contiguous from the lower lane's origin + (r + dr, c + dc), which one
+/// more swap (of the origins) hands it. This is how an MFMA
 /// accumulator stored transposed (runs of 4 16-bit elements, lanes l and
 /// l + 32 four rows apart in 32x32, l and l + 16 in 16x16) reaches 16-byte
 /// stores, as AMD's hand-written GEMMs store theirs.
@@ -285,10 +288,12 @@ SmallVector<Value> dwordsOf(OpBuilder &b, Location loc, Value tile, int64_t firs
 }
 
 /// tile.store -> buffer stores; with bounds, one store per element so that
-/// each is dropped or kept on its own. Without bounds, where lanes of the
-/// two halves of a lane bit hold neighbouring runs (see
-/// pairAcrossLaneHalves), chips with lane-half swaps trade half the runs
-/// first and store twice as many bytes per instruction.
+/// each is dropped or kept on its own, unless the columns are known to be
+/// inside (constant first column and column bound): then only the rows are
+/// checked and runs go whole. Where lanes of the two halves of a lane bit
+/// hold neighbouring runs (see pairAcrossLaneHalves), chips with lane-half
+/// swaps trade half the runs first and store twice as many bytes per
+/// instruction.
 struct StoreLowering : public TilePattern<StoreOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(StoreOp op, OpAdaptor adaptor,
@@ -301,25 +306,51 @@ struct StoreLowering : public TilePattern<StoreOp> {
     LaneOrigin origin = laneOrigin(rw, loc, view, adaptor.getRow(), adaptor.getCol());
     Value zero = i32(rw, loc, 0);
     bool bounded = adaptor.getBoundRows() != nullptr;
+    // Bounds whose column bound and first column are constants that put
+    // every lane's columns inside leave only the rows to check, and a row's
+    // runs are stored (and dropped) whole: the attention kernels' outputs,
+    // whose columns are D of D.
+    bool colsInside = false;
+    if (bounded) {
+      std::optional<int64_t> col = foldToConstant(op.getCol());
+      std::optional<int64_t> bound = foldToConstant(op.getBoundCols());
+      colsInside = col && bound;
+      for (unsigned l = 0; l < 64 && colsInside; ++l)
+        for (int64_t i = 0; i < map.numRegs() && colsInside; ++i)
+          colsInside = *col + view.colOfLane(l) + view.colOfReg(i) < *bound;
+    }
+    Value boundRows = adaptor.getBoundRows();
+    Value boundCols = colsInside ? Value() : adaptor.getBoundCols();
     SmallVector<std::pair<int64_t, int64_t>> runs;
-    if (bounded)
+    if (bounded && !colsInside)
       for (int64_t i = 0; i < map.numRegs(); ++i)
         runs.push_back({i, 1});
     else
       runs = accessRuns(view, esize);
     std::optional<LaneHalfPairing> pairing;
-    if (!bounded && getChipInfo(chip).hasPermlaneSwap)
+    if ((!bounded || colsInside) && getChipInfo(chip).hasPermlaneSwap)
       pairing = pairAcrossLaneHalves(view, runs, esize);
     if (pairing) {
-      // The upper lanes store from their origin + (dr, dc - n) (see above).
-      Value half = LLVM::AndOp::create(
-          rw, loc, LLVM::LShrOp::create(rw, loc, laneId(rw, loc), i32(rw, loc, pairing->bit)),
-          i32(rw, loc, 1));
-      LaneOrigin shifted{
-          add(rw, loc, origin.row, mul(rw, loc, half, i32(rw, loc, pairing->dr))),
-          add(rw, loc, origin.col, mul(rw, loc, half, i32(rw, loc, pairing->dc - pairing->n)))};
       Type i32t = rw.getI32Type();
       auto pairType = LLVM::LLVMStructType::getLiteral(rw.getContext(), {i32t, i32t});
+      // The swap across the pairing's bit: each lane keeps `mine` if its bit
+      // is clear and takes its partner lane's `theirs` if set.
+      auto acrossBit = [&](Value mine, Value theirs) -> Value {
+        Value swapped =
+            pairing->bit == 5
+                ? (Value)ROCDL::Permlane32SwapOp::create(rw, loc, pairType, mine, theirs, false,
+                                                         false)
+                : (Value)ROCDL::Permlane16SwapOp::create(rw, loc, pairType, mine, theirs, false,
+                                                         false);
+        return LLVM::ExtractValueOp::create(rw, loc, swapped, 0);
+      };
+      // The upper lanes store from the lower lane's origin + (dr, dc) (see
+      // above), which the same swap hands them: no lane arithmetic that
+      // would have to live beside the kernel's own.
+      LaneOrigin shifted = origin;
+      if (pairing->dr)
+        shifted.row = acrossBit(origin.row, add(rw, loc, origin.row, i32(rw, loc, pairing->dr)));
+      shifted.col = acrossBit(origin.col, add(rw, loc, origin.col, i32(rw, loc, pairing->dc)));
       for (auto [run, partner] : pairing->pairs) {
         SmallVector<Value> runWords =
             dwordsOf(rw, loc, adaptor.getValue(), run, pairing->n, esize);
@@ -342,8 +373,10 @@ struct StoreLowering : public TilePattern<StoreOp> {
         Value v = poison(rw, loc, VectorType::get({int64_t(words.size())}, i32t));
         for (size_t k = 0; k < words.size(); ++k)
           v = insert(rw, loc, v, words[k], int64_t(k));
+        // Both halves store within their own row (the lanes of a pair
+        // share it): the row bound drops a lane's store whole.
         Value off = elementOffset(rw, loc, shifted, view.rowOfReg(run), view.colOfReg(run),
-                                  adaptor.getStride(), esize, nullptr, nullptr, 0);
+                                  adaptor.getStride(), esize, boundRows, nullptr, 0);
         ROCDL::RawPtrBufferStoreOp::create(rw, loc, v, adaptor.getBuffer(), off, zero, zero,
                                            ArrayAttr(), ArrayAttr(), ArrayAttr());
       }
@@ -353,8 +386,7 @@ struct StoreLowering : public TilePattern<StoreOp> {
     for (auto [first, n] : runs) {
       Value off = elementOffset(rw, loc, origin, view.rowOfReg(first),
                                 view.colOfReg(first), adaptor.getStride(), esize,
-                                adaptor.getBoundRows(), adaptor.getBoundCols(),
-                                view.colOfReg(first));
+                                boundRows, boundCols, view.colOfReg(first));
       Value elems = slice(rw, loc, adaptor.getValue(), first, n);
       if (n == 1)
         elems = extract(rw, loc, adaptor.getValue(), first);
