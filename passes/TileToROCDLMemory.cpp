@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 using namespace mlir;
 using namespace kcc;
@@ -314,7 +315,7 @@ struct StoreLowering : public TilePattern<StoreOp> {
     if (bounded) {
       std::optional<int64_t> col = foldToConstant(op.getCol());
       std::optional<int64_t> bound = foldToConstant(op.getBoundCols());
-      colsInside = col && bound;
+      colsInside = col && bound && *col >= 0;
       for (unsigned l = 0; l < 64 && colsInside; ++l)
         for (int64_t i = 0; i < map.numRegs() && colsInside; ++i)
           colsInside = *col + view.colOfLane(l) + view.colOfReg(i) < *bound;
@@ -333,24 +334,27 @@ struct StoreLowering : public TilePattern<StoreOp> {
     if (pairing) {
       Type i32t = rw.getI32Type();
       auto pairType = LLVM::LLVMStructType::getLiteral(rw.getContext(), {i32t, i32t});
-      // The swap across the pairing's bit: each lane keeps `mine` if its bit
-      // is clear and takes its partner lane's `theirs` if set.
-      auto acrossBit = [&](Value mine, Value theirs) -> Value {
+      // v_permlane{16,32}_swap(a, b): the upper lanes of `a` (the bit set)
+      // trade places with the lower lanes of `b`. In (a', b'), a lower lane
+      // holds its own a and its partner's a; an upper lane its partner's b
+      // and its own b.
+      auto swapAcrossBit = [&](Value a, Value b) -> std::pair<Value, Value> {
         Value swapped =
             pairing->bit == 5
-                ? (Value)ROCDL::Permlane32SwapOp::create(rw, loc, pairType, mine, theirs, false,
-                                                         false)
-                : (Value)ROCDL::Permlane16SwapOp::create(rw, loc, pairType, mine, theirs, false,
-                                                         false);
-        return LLVM::ExtractValueOp::create(rw, loc, swapped, 0);
+                ? (Value)ROCDL::Permlane32SwapOp::create(rw, loc, pairType, a, b, false, false)
+                : (Value)ROCDL::Permlane16SwapOp::create(rw, loc, pairType, a, b, false, false);
+        return {LLVM::ExtractValueOp::create(rw, loc, swapped, 0),
+                LLVM::ExtractValueOp::create(rw, loc, swapped, 1)};
       };
       // The upper lanes store from the lower lane's origin + (dr, dc) (see
-      // above), which the same swap hands them: no lane arithmetic that
-      // would have to live beside the kernel's own.
+      // above), which a swap of the origins hands them: no lane arithmetic
+      // that would have to live beside the kernel's own.
       LaneOrigin shifted = origin;
       if (pairing->dr)
-        shifted.row = acrossBit(origin.row, add(rw, loc, origin.row, i32(rw, loc, pairing->dr)));
-      shifted.col = acrossBit(origin.col, add(rw, loc, origin.col, i32(rw, loc, pairing->dc)));
+        shifted.row =
+            swapAcrossBit(origin.row, add(rw, loc, origin.row, i32(rw, loc, pairing->dr))).first;
+      shifted.col =
+          swapAcrossBit(origin.col, add(rw, loc, origin.col, i32(rw, loc, pairing->dc))).first;
       for (auto [run, partner] : pairing->pairs) {
         SmallVector<Value> runWords =
             dwordsOf(rw, loc, adaptor.getValue(), run, pairing->n, esize);
@@ -358,23 +362,16 @@ struct StoreLowering : public TilePattern<StoreOp> {
             dwordsOf(rw, loc, adaptor.getValue(), partner, pairing->n, esize);
         size_t w = runWords.size();
         SmallVector<Value> words(2 * w);
-        for (size_t k = 0; k < w; ++k) {
+        for (size_t k = 0; k < w; ++k)
           // The run's upper lanes take the lower lanes' partner, the
           // partner's lower lanes the upper lanes' run.
-          Value swapped =
-              pairing->bit == 5
-                  ? (Value)ROCDL::Permlane32SwapOp::create(rw, loc, pairType, runWords[k],
-                                                           partnerWords[k], false, false)
-                  : (Value)ROCDL::Permlane16SwapOp::create(rw, loc, pairType, runWords[k],
-                                                           partnerWords[k], false, false);
-          words[k] = LLVM::ExtractValueOp::create(rw, loc, swapped, 0);
-          words[w + k] = LLVM::ExtractValueOp::create(rw, loc, swapped, 1);
-        }
+          std::tie(words[k], words[w + k]) = swapAcrossBit(runWords[k], partnerWords[k]);
         Value v = poison(rw, loc, VectorType::get({int64_t(words.size())}, i32t));
         for (size_t k = 0; k < words.size(); ++k)
           v = insert(rw, loc, v, words[k], int64_t(k));
-        // Both halves store within their own row (the lanes of a pair
-        // share it): the row bound drops a lane's store whole.
+        // Each lane's 2n elements lie in one row (the lower lane's run's,
+        // or, in an upper lane, its partner's): the row bound keeps or drops
+        // the store whole.
         Value off = elementOffset(rw, loc, shifted, view.rowOfReg(run), view.colOfReg(run),
                                   adaptor.getStride(), esize, boundRows, nullptr, 0);
         ROCDL::RawPtrBufferStoreOp::create(rw, loc, v, adaptor.getBuffer(), off, zero, zero,
