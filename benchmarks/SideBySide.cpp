@@ -233,6 +233,11 @@ ModelFigures figuresOf(const timing::TimingReport &r) {
     double mfma = l.mixPerIteration[unsigned(timing::Kind::Mfma)];
     if (mfma > 0)
       f.otherPerMfma = (double(l.instructionsPerIteration) - mfma) / mfma;
+    // Where the waves run different loops (attention's wave groups), the
+    // mean over each wave's own hot loop.
+    double meanMfma = r.hotMixMean[unsigned(timing::Kind::Mfma)];
+    if (r.hotMixWaves && meanMfma > 0)
+      f.otherPerMfma = (r.hotInstructionsMean - meanMfma) / meanMfma;
   }
   return f;
 }

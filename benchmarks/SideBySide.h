@@ -87,7 +87,8 @@ struct ModelFigures {
   double seconds = 0, tflops = 0;
   double cyclesPerIteration = 0;
   double mfmaBusy = 0, clockGHz = 0;
-  /// Instructions per MFMA in the hot loop, the MFMAs not counted.
+  /// Instructions per MFMA in the hot loop, the MFMAs not counted (a
+  /// wave's, the mean over the waves of each one's own hot loop).
   double otherPerMfma = 0;
   uint64_t tripCount = 0;
   /// kcc's split-K GEMM: the reduction's launch, included in `seconds` and

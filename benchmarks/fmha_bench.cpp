@@ -6,9 +6,11 @@
 // kernel, compiled with the parameters kcc::ops::attention_forward picks
 // (kernels/attention/AttentionOp.cpp), prints
 //   - what `kcc --stats` says: VGPRs, AGPRs, spills, scratch, LDS, occupancy;
-//   - the instruction mix of one wave per KV tile of the steady-state loop
-//     (the loop handles two tiles per iteration, ping and pong), from the
-//     timing model's per-loop mix (runtime/emu/timing/Timing.h) over a full
+//   - the instruction mix per wave and KV tile of the steady-state loop
+//     (the loop handles two tiles per iteration, ping and pong; the mean
+//     over the workgroup's waves of each one's own hot loop, as the wave
+//     groups run different copies of it and only the leading one issues
+//     the DMA), from the timing model's loop mixes (runtime/emu/timing/Timing.h) over a full
 //     run of one CU's workgroups: one query block per head, as many heads as
 //     the CU holds workgroups, S_kv keys (default 2048: 32 tiles on gfx950;
 //     causal with the diagonal bottom-right, so the masked tiles come in the
@@ -189,7 +191,12 @@ Expected<Figures> measure(Jit &jit, const Config &c, int64_t skv) {
     return makeError("no loop found in " + name);
   const timing::LoopTiming &loop = report->loops[size_t(report->hotLoop)];
   f.iterations = loop.iterations;
-  auto kind = [&](timing::Kind k) { return loop.mixPerIteration[unsigned(k)] / 2; };
+  // The mean over the workgroup's waves of each one's own hot loop: the
+  // wave groups run staggered copies of the loop and only the leading
+  // group issues the DMA, so one wave's count is not the workgroup's.
+  auto kind = [&](timing::Kind k) {
+    return (report->hotMixWaves ? report->hotMixMean : loop.mixPerIteration)[unsigned(k)] / 2;
+  };
   using K = timing::Kind;
   f.mix.mfma = kind(K::Mfma);
   f.mix.valu = kind(K::Valu) + kind(K::Permlane);
@@ -237,7 +244,8 @@ int main(int argc, char **argv) {
   Jit jit(jo);
   outs() << "kcc FlashAttention forward (kernels/attention/fmha_fwd.mlir; FP8 rows "
             "fmha_fwd_fp8.mlir), one query block per head, S_kv = "
-         << skv << "; mix = one wave's instructions per KV tile of the hot loop\n\n";
+         << skv << "; mix = a wave's instructions per KV tile of the hot loop, mean over the "
+                   "workgroup's waves\n\n";
   outs() << format("%-30s %-12s %4s %4s %6s %7s %6s %3s | %5s %5s %4s %4s %5s %4s %4s %4s "
                    "%5s | %6s %6s %6s %6s %5s\n",
                    "configuration", "path", "VGPR", "AGPR", "spills", "scratch", "LDS",

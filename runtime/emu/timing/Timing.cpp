@@ -8,6 +8,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace llvm;
@@ -185,6 +186,32 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
       }
       r.loops.push_back(std::move(lt));
     }
+  }
+
+  // Every wave's own hot loop, its mix averaged over the waves.
+  for (const WaveTrace &wt : trace.waves) {
+    std::map<uint64_t, std::vector<const BackEdge *>> byPc;
+    for (const BackEdge &e : wt.backEdges)
+      byPc[e.pc].push_back(&e);
+    const std::vector<const BackEdge *> *hot = nullptr;
+    uint32_t hotSpan = 0;
+    for (auto &[pc, edges] : byPc)
+      if (edges.size() >= 2 && edges.back()->op - edges.front()->op > hotSpan) {
+        hotSpan = edges.back()->op - edges.front()->op;
+        hot = &edges;
+      }
+    if (!hot)
+      continue;
+    double iters = double(hot->size() - 1);
+    for (uint32_t o = hot->front()->op + 1; o <= hot->back()->op; ++o)
+      r.hotMixMean[unsigned(trace.insts[wt.ops[o].info].kind)] += 1 / iters;
+    r.hotInstructionsMean += double(hotSpan) / iters;
+    ++r.hotMixWaves;
+  }
+  if (r.hotMixWaves) {
+    for (double &x : r.hotMixMean)
+      x /= double(r.hotMixWaves);
+    r.hotInstructionsMean /= double(r.hotMixWaves);
   }
 
   // Steady-state extrapolation.
@@ -605,6 +632,21 @@ void printReport(const TimingReport &r, raw_ostream &os) {
         for (unsigned k = 0; k < kNumKinds; ++k)
           if (l.mixPerIteration[k] > 0)
             os << " " << kindName(Kind(k)) << " " << format("%.1f", l.mixPerIteration[k]);
+        os << "\n";
+      }
+    }
+    // Waves whose hot loops differ from the first's: the mean over them.
+    if (r.hotLoop >= 0 && r.hotMixWaves > 1) {
+      const LoopTiming &h = r.loops[size_t(r.hotLoop)];
+      bool differs = false;
+      for (unsigned k = 0; k < kNumKinds; ++k)
+        differs |= std::abs(r.hotMixMean[k] - h.mixPerIteration[k]) >= 0.05;
+      if (differs) {
+        os << "  hot loop per iteration, mean of the " << r.hotMixWaves
+           << " traced waves' own:";
+        for (unsigned k = 0; k < kNumKinds; ++k)
+          if (r.hotMixMean[k] >= 0.05)
+            os << " " << kindName(Kind(k)) << " " << format("%.1f", r.hotMixMean[k]);
         os << "\n";
       }
     }

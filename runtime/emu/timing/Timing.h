@@ -132,6 +132,16 @@ struct TimingReport {
   std::string note;              // how the steady state was extrapolated
   std::vector<LoopTiming> loops;
   int hotLoop = -1;
+  /// Each traced wave's own hot loop (the back-edge whose iterations span
+  /// the most of its instructions), its mix per iteration averaged over
+  /// the `hotMixWaves` waves that took one twice or more. Where a
+  /// workgroup's waves run different loops or different parts of one
+  /// (attention's wave groups: staggered copies of the loop, only the
+  /// leading one issuing the DMA) this is the per-wave count to compare
+  /// with another kernel's; `loops` is the first traced wave's alone.
+  std::array<double, kNumKinds> hotMixMean{};
+  double hotInstructionsMean = 0;
+  unsigned hotMixWaves = 0;
   std::vector<SimdFractions> simds; // busy fraction of the simulated cycles
   double ldsPipe = 0, memoryPipe = 0;
   std::array<uint64_t, kNumKinds> mix{}; // dynamic instructions, traced waves
