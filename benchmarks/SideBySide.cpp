@@ -230,14 +230,15 @@ ModelFigures figuresOf(const timing::TimingReport &r) {
     const timing::LoopTiming &l = r.loops[size_t(r.hotLoop)];
     f.cyclesPerIteration = l.cyclesPerIteration;
     f.tripCount = l.iterations;
-    double mfma = l.mixPerIteration[unsigned(timing::Kind::Mfma)];
+    // A wave's count: the mean over each wave's own hot loop (the waves of
+    // a PINGPONG GEMM or of attention take different roles), else the
+    // first traced wave's.
+    double mfma = r.hotMixWaves ? r.hotMixMean[unsigned(timing::Kind::Mfma)]
+                                : l.mixPerIteration[unsigned(timing::Kind::Mfma)];
+    double instructions =
+        r.hotMixWaves ? r.hotInstructionsMean : double(l.instructionsPerIteration);
     if (mfma > 0)
-      f.otherPerMfma = (double(l.instructionsPerIteration) - mfma) / mfma;
-    // Where the waves run different loops (attention's wave groups), the
-    // mean over each wave's own hot loop.
-    double meanMfma = r.hotMixMean[unsigned(timing::Kind::Mfma)];
-    if (r.hotMixWaves && meanMfma > 0)
-      f.otherPerMfma = (r.hotInstructionsMean - meanMfma) / meanMfma;
+      f.otherPerMfma = (instructions - mfma) / mfma;
   }
   return f;
 }

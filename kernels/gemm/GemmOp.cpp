@@ -226,17 +226,23 @@ constexpr double kSustainedShare = 0.6;
 /// also writes an f32 partial per element of C that the reduction reads
 /// back. The pick is the s whose estimated time (rounds of share at the
 /// sustained MFMA rate, plus the partials through HBM) is least, 1 (no
-/// reduction launch) on a tie. Measured on the timing model, gfx942
-/// 4096 x 1280 x 8192 (320 tiles, 608 slots): 1 split 389 TFLOPS, 3 (the
-/// pick) 554, 5 604; 256 x 8192 x 28672: 4 splits (the old rule's: as many
-/// as fill one round) 606, 9 (the pick) 675. Each share keeps at least
-/// kMinShareK of K, and the partials stay within a 32-bit buffer range.
-/// The eight-wave PINGPONG tiles can split (-D SPLITK) but are not split
-/// here: at the shapes that need it they lose to the split 128x128 tile,
-/// whose CUs hold two or four workgroups where theirs hold one (gfx950
-/// 4096x1280x8192, 3 splits: 1324 against 1353 TFLOPS; gfx942 256x128
-/// PPREG, 9 splits: 577 against 554 at 4096x1280 but 611 against 675 at
-/// 256x8192x28672).
+/// reduction launch) on a tie. On the timing model (gemm_bench --iterations
+/// 8), gfx942's eight-wave 128x128 tile: 4096 x 1280 x 8192 (320 tiles, 608
+/// slots) 1 split 402.9 TFLOPS, 3 (the pick) 583.7, 5 634.6; 256 x 8192 x
+/// 28672 4 splits (the old rule's: as many as fill one round) 639.8, 9 (the
+/// pick) 711.6. The model's reduction reads the partials from its L2 (about
+/// 1 us a split at 4096 x 1280) where the estimate charges HBM (7.9 us):
+/// where the partials do not stay in a cache the estimate is the hardware's,
+/// and it picks fewer splits than the model would. Each share keeps at
+/// least kMinShareK of K, and the partials stay within a 32-bit buffer
+/// range.
+///
+/// The eight-wave PINGPONG tiles split too (-D SPLITK) but are not weighed
+/// here, which leaves speed behind where a split one wins (same settings):
+/// gfx942's 256x128 PPREG tile with 9 splits 663.9 against the pick's 583.7
+/// at 4096 x 1280 x 8192 and 713.4 against 711.6 at 256 x 8192 x 28672;
+/// gfx950's 256x256 with 8 splits 1522.4 against 1495.0 at 256 x 8192 x
+/// 28672 (with 3 at 4096 x 1280 x 8192, 1348.2 against 1353.2).
 int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
   if (kernelParamValue(p, "PINGPONG").value_or(0))
     return 1;

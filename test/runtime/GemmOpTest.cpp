@@ -389,9 +389,10 @@ TEST(GemmParams, PerChipAndSize) {
                "WPS=2", "PAD=0", "HAS_BIAS=0", "PINGPONG=0", "SWZ=4"}));
   // gfx942 4096 x 1280: 320 128x128 tiles for 608 slots (two a CU) would
   // take one round of the whole K; split 3 ways they take two rounds of a
-  // third (the pick of splitKFor's estimate: 554 against 389 TFLOPS on
-  // the model). 256 x 8192 x 28672: 128 tiles, 9 splits in two rounds
-  // (675 TFLOPS) rather than the 4 that fill one (606).
+  // third (the pick of splitKFor's estimate: 583.7 against 402.9 TFLOPS
+  // on the model, gemm_bench --iterations 8). 256 x 8192 x 28672: 128
+  // tiles, 9 splits in two rounds (711.6) rather than the 4 that fill one
+  // (639.8).
   // gfx942's 128x128 tile is eight waves of 32x64.
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {4096, 1280, 8192}),
             (V{"DTYPE=bf16", "WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32", "PAD=0",
