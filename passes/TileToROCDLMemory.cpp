@@ -38,6 +38,8 @@ namespace {
 /// sizes stay below 2 GiB), so the hardware returns 0 for loads and drops
 /// stores: how masked elements are handled.
 constexpr int64_t kOutOfRangeOffset = 0x80000000LL;
+/// The largest value of a buffer instruction's offset field (12 bits).
+constexpr int64_t kMaxBufferInstOffset = 4095;
 
 /// Buffer descriptor word 3 for CDNA: a non-zero data format (ignored by the
 /// raw buffer instructions but required to be non-zero), everything else 0.
@@ -113,15 +115,21 @@ struct MakeBufferLowering : public TilePattern<MakeBufferOp> {
   }
 };
 
-/// tile.ptr_add -> getelementptr on the global pointer.
+/// tile.ptr_add -> getelementptr on the global pointer. The offset is
+/// unsigned (zero-extended, not sign-extended, to the pointer's width): a
+/// slice past 2^31 elements stays in front of the pointer, and a scalar
+/// offset costs one 64-bit add, no sign extension.
 struct PtrAddLowering : public TilePattern<PtrAddOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(PtrAddOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
     Type elt = typeConverter->convertType(op.getPtr().getType().getElementType());
+    Value offset = adaptor.getOffset();
+    if (offset.getType().getIntOrFloatBitWidth() < 64)
+      offset = LLVM::ZExtOp::create(rw, op.getLoc(), rw.getI64Type(), offset);
     rw.replaceOpWithNewOp<LLVM::GEPOp>(op, adaptor.getPtr().getType(), elt,
                                        adaptor.getPtr(),
-                                       ArrayRef<LLVM::GEPArg>{adaptor.getOffset()});
+                                       ArrayRef<LLVM::GEPArg>{offset});
     return success();
   }
 };
@@ -462,6 +470,100 @@ Value ldsElementBytes(OpBuilder &b, Location loc, LdsType lds, int64_t bankLine,
              i32(b, loc, elementBytes(lds.getElementType())));
 }
 
+/// An inbounds copy whose lines hold whole rows (rpl of them), as groups of
+/// lines that share one M0 write: the instruction's offset field (12 bits)
+/// adds to both the LDS and the global address, so lines up to 4 KiB past
+/// the group's first one in LDS take it there, and the scalar offset of
+/// each line subtracts it again from the global side. In a swizzled buffer
+/// the lanes of two lines fetch the same columns only when the lines' rows
+/// agree modulo the swizzle's period: a group's lines are P apart (the
+/// lines in one period), and the groups go round the waves so that, when
+/// the waves are a multiple of P, every line of a wave has the same
+/// residue (one lane offset a wave). The lanes' offsets and the M0 values
+/// depend on nothing that a loop around the copy changes; the block's row
+/// and column go in the scalar offsets (a scalar add a line when they
+/// change; none when the copy's buffer moves instead, as the GEMM's does).
+static LogicalResult lowerInboundsLines(AsyncCopyOp op, AsyncCopyOp::Adaptor adaptor,
+                                        ConversionPatternRewriter &rw, Value lane, Value wave,
+                                        int64_t waves, Value stageBase,
+                                        const LdsScopes &scopes, Chip chip) {
+  Location loc = op.getLoc();
+  LdsType lds = op.getLds().getType();
+  int64_t esize = elementBytes(lds.getElementType());
+  int64_t width = op.getWidth();
+  int64_t perLane = width / esize;
+  int64_t cols = lds.getCols();
+  int64_t lines = lds.getRows() * cols * esize / (64 * width);
+  int64_t rpl = 64 * perLane / cols;
+  int64_t lineLds = rpl * lds.getRowStride() * esize;
+  int64_t swizzle = lds.getSwizzle();
+  int64_t periodRows = swizzle ? swizzle * lds.getSwizzleRowGroup(bankLineBytes(chip)) : 1;
+  int64_t p = periodRows / std::gcd(periodRows, rpl);
+  // The largest group whose last line is in reach of the offset field and
+  // whose groups split evenly over the waves. Only unpadded rows: a line's
+  // scalar offset, its rows' distance in memory less its distance in LDS,
+  // must not go negative (the hardware adds it unsigned), which the
+  // promise that the block's rows do not overlap (stride >= cols) gives
+  // when LDS rows are no longer than the block's.
+  int64_t g = 1;
+  for (int64_t c = 2; lds.getRowStride() == cols && (c - 1) * p * lineLds <= kMaxBufferInstOffset;
+       ++c)
+    if (lines % (p * c) == 0 && (lines / c) % waves == 0)
+      g = c;
+  int64_t groupsPerWave = lines / g / waves;
+
+  Value esizeV = i32(rw, loc, esize);
+  Value colsV = i32(rw, loc, cols);
+  Value laneElem = mul(rw, loc, lane, i32(rw, loc, perLane));
+  Value laneR = LLVM::UDivOp::create(rw, loc, laneElem, colsV);
+  Value laneC = LLVM::URemOp::create(rw, loc, laneElem, colsV);
+  Value colBytes = mul(rw, loc, adaptor.getCol(), esizeV);
+  Value rowBytes = mul(rw, loc, adaptor.getStride(), esizeV);
+  Value blockRows = mul(rw, loc, adaptor.getRow(), rowBytes);
+  Value zero = i32(rw, loc, 0);
+  // The lane's offset (its row within the line and its column, plus the
+  // block's column), one per residue class of the wave's groups.
+  llvm::SmallDenseMap<int64_t, Value> laneOffsets;
+  for (int64_t k = 0; k < groupsPerWave; ++k) {
+    // Group s = k waves + wave starts at line j0 = (s / p) p g + s mod p.
+    Value s = add(rw, loc, i32(rw, loc, k * waves), wave);
+    Value sres = p > 1 ? LLVM::URemOp::create(rw, loc, s, i32(rw, loc, p)) : zero;
+    Value j0 = p > 1 ? add(rw, loc,
+                           mul(rw, loc, LLVM::UDivOp::create(rw, loc, s, i32(rw, loc, p)),
+                               i32(rw, loc, p * g)),
+                           sres)
+                     : mul(rw, loc, s, i32(rw, loc, g));
+    int64_t cls = (waves % p == 0) ? (k * waves) % p : k;
+    Value &voff = laneOffsets[cls];
+    if (!voff) {
+      Value c = laneC;
+      if (swizzle) {
+        Value ldsRow = add(rw, loc, mul(rw, loc, sres, i32(rw, loc, rpl)), laneR);
+        c = swizzledColumn(rw, loc, lds, bankLineBytes(chip), ldsRow, laneC);
+      }
+      voff = mul(rw, loc, add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), c), esizeV);
+    }
+    Value firstRow = mul(rw, loc, j0, i32(rw, loc, rpl));
+    Value groupGlobal =
+        add(rw, loc, add(rw, loc, blockRows, mul(rw, loc, firstRow, rowBytes)), colBytes);
+    Value dst = ldsAddress(rw, loc, stageBase, mul(rw, loc, j0, i32(rw, loc, lineLds)));
+    for (int64_t i = 0; i < g; ++i) {
+      int64_t imm = i * p * lineLds;
+      // Line j0 + i p: rows i p rpl further on in memory, imm bytes in LDS.
+      Value soff = add(rw, loc, groupGlobal,
+                       LLVM::SubOp::create(rw, loc,
+                                           mul(rw, loc, i32(rw, loc, i * p * rpl), rowBytes),
+                                           i32(rw, loc, imm)));
+      auto dma = ROCDL::RawPtrBufferLoadLdsOp::create(
+          rw, loc, adaptor.getBuffer(), dst, i32(rw, loc, width), voff, soff,
+          i32(rw, loc, imm), zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
+      setScopes(dma, scopes);
+    }
+  }
+  rw.eraseOp(op);
+  return success();
+}
+
 /// tile.async_copy -> buffer_load_dword ... lds. The workgroup's waves share
 /// the stage: DMA line j (64 lanes x width bytes) is copied by wave
 /// j mod waves. Lane l of line j fetches the `width` bytes at logical
@@ -519,6 +621,8 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     Value laneElem = mul(rw, loc, lane, i32(rw, loc, perLane));
     Value esizeV = i32(rw, loc, esize);
     Value boundRows = adaptor.getBoundRows(), boundCols = adaptor.getBoundCols();
+    if (lineElems % cols == 0 && op.getInbounds() && !boundRows)
+      return lowerInboundsLines(op, adaptor, rw, lane, wave, *waves, stageBase, scopes, chip);
     if (lineElems % cols == 0) {
       // Lines hold whole rows (rpl of them), so a lane sits at the same
       // (row, col) of every line: its part of the address is computed once,

@@ -136,7 +136,8 @@ def Tile_PtrAddOp : Tile_Op<"ptr_add", [Pure, AllTypesMatch<["ptr", "result"]>]>
   let summary = "a pointer `offset` elements past `ptr`";
   let description = [{
     Selects one slice of a larger tensor (a batch and head of attention's
-    [B, S, H, D] inputs, say) before a buffer is made over it.
+    [B, S, H, D] inputs, say) before a buffer is made over it. The offset
+    is unsigned: the result never lies before `ptr`.
   }];
   let arguments = (ins Tile_Ptr:$ptr, Index:$offset);
   let results = (outs Tile_Ptr:$result);
@@ -226,10 +227,13 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments]> {
 
     Reads outside the buffer give zero, per lane, unless the copy says
     `inbounds`: the author's promise that the whole block lies inside the
-    buffer (and inside `bounds`, which it then must not give). An inbounds
-    copy advances from line to line with scalar adds only: the line's offset
-    goes in the instruction's scalar offset, which the hardware does not
-    range-check, and each lane's part is computed once.
+    buffer (and inside `bounds`, which it then must not give), its rows not
+    overlapping (`stride` at least the block's columns). An inbounds copy
+    puts each line's rows in the instruction's scalar offset, which the
+    hardware does not range-check, and the block's column in the lane's
+    offset, computed once a copy: in a loop that walks along the rows (a
+    GEMM's K loop) the scalar offsets are loop-invariant. Lines up to 4 KiB
+    apart in LDS share one M0 value through the instruction's offset field.
   }];
   let arguments = (ins Tile_Buffer:$buffer, Index:$row, Index:$col, Index:$stride,
                        Optional<Index>:$bound_rows, Optional<Index>:$bound_cols,

@@ -114,11 +114,11 @@ func.func private @fetch(%abuf: !buf, %bbuf: !buf,
                          %lds_a: !la, %lds_b: !lb,
                          %kb: index, %m0: index, %n0: index,
                          %M: index, %N: index, %K: index, %lda: index, %ldb: index,
-                         %issuers: index) {
+                         %issuers: index, %known_inside: i1) {
   %bk = tile.param @BK : index
   %k0 = arith.muli %kb, %bk : index
-  func.call @dma(%abuf, %bbuf, %lds_a, %lds_b, %k0, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers)
-      : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
+  func.call @dma(%abuf, %bbuf, %lds_a, %lds_b, %k0, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers, %known_inside)
+      : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index, i1) -> ()
   return
 }
 
@@ -127,7 +127,7 @@ func.func private @dma(%abuf: !buf, %bbuf: !buf,
                        %lds_a: !la, %lds_b: !lb,
                        %k0: index, %m0: index, %n0: index,
                        %M: index, %N: index, %K: index, %lda: index, %ldb: index,
-                       %issuers: index) {
+                       %issuers: index, %known_inside: i1) {
   %c0 = arith.constant 0 : index
   %bk = tile.param @BK : index
   %bm = tile.param @BM : index
@@ -142,7 +142,10 @@ func.func private @dma(%abuf: !buf, %bbuf: !buf,
   %n_in = arith.cmpi ule, %wn2, %N : index
   %k_in = arith.cmpi ule, %kend, %K : index
   %mn_in = arith.andi %m_in, %n_in : i1
-  %inside = arith.andi %mn_in, %k_in : i1
+  %found_inside = arith.andi %mn_in, %k_in : i1
+  // A caller that knows (a constant true: @pingpong_loop's interior
+  // version) spares the check and its branch.
+  %inside = arith.ori %known_inside, %found_inside : i1
   // Without REG only: with it the rows may be padded although shorter than
   // the DMA's 256-byte lines, which this copy could not fill.
   %reg = tile.param @REG : i1
@@ -267,16 +270,44 @@ func.func private @multiply(%lds_a: !la, %lds_b: !lb, %ra: index, %rb: index,
 func.func private @pingpong_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b: !lb, %next_a: !la, %next_b: !lb,
                                   %f: index, %m0: index, %n0: index,
                                   %M: index, %N: index, %K: index, %lda: index, %ldb: index,
-                                  %ra: index, %rb: index, %lagging: i1, %issuers: index, %acc: !acc) -> !acc {
+                                  %ra: index, %rb: index, %lagging: i1, %issuers: index,
+                                  %interior: i1, %a: !tile.ptr<!tile.dtype<"DTYPE">>,
+                                  %bt: !tile.ptr<!tile.dtype<"DTYPE">>, %a_elems: index,
+                                  %b_elems: index, %acc: !acc) -> !acc {
   %c0 = arith.constant 0 : index
   %true = arith.constant true
+  %false = arith.constant false
   %leading = arith.xori %lagging, %true : i1
   scf.if %leading {
-    func.call @fetch(%abuf, %bbuf, %next_a, %next_b, %f, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers)
-        : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
+    scf.if %interior {
+      // The operands' buffers start at the block's K column: the lines'
+      // offsets are then the same for every block (loop-invariant scalar
+      // offsets and lane VGPRs) and moving along K is a 64-bit scalar add
+      // to each buffer's base. The buffers' sizes overstate what follows
+      // the new base, which an interior copy never checks.
+      %bk = tile.param @BK : index
+      %k0 = arith.muli %f, %bk : index
+      %ak = tile.ptr_add %a, %k0 : !tile.ptr<!tile.dtype<"DTYPE">>
+      %bk0 = tile.ptr_add %bt, %k0 : !tile.ptr<!tile.dtype<"DTYPE">>
+      %abuf_k = tile.make_buffer %ak, %a_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !buf
+      %bbuf_k = tile.make_buffer %bk0, %b_elems : !tile.ptr<!tile.dtype<"DTYPE">> -> !buf
+      func.call @fetch(%abuf_k, %bbuf_k, %next_a, %next_b, %c0, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers, %true)
+          : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index, i1) -> ()
+    } else {
+      func.call @fetch(%abuf, %bbuf, %next_a, %next_b, %f, %m0, %n0, %M, %N, %K, %lda, %ldb, %issuers, %false)
+          : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index, i1) -> ()
+    }
   }
   %fa = tile.lds_load %cur_a[%c0][%ra, %c0] transpose : !la -> !fba
   %fb = tile.lds_load %cur_b[%c0][%rb, %c0] : !lb -> !fbb
+  // In the interior versions (constant role) the DMA and the reads share
+  // one block: each line's M0 write, then a read, then the line's DMA, so
+  // that the read fills the wait state the DMA needs after an M0 write
+  // (otherwise an s_nop).
+  %interleave = arith.andi %interior, %leading : i1
+  scf.if %interleave {
+    func.call @fetch_schedule() : () -> ()
+  }
   // The reads are done before the barrier: after it the leading group's
   // DMA may refill this buffer. The barrier publishes nothing (the DMA
   // in flight lands in a buffer nobody reads yet), so it has no fence,
@@ -301,6 +332,43 @@ func.func private @pingpong_block(%abuf: !buf, %bbuf: !buf, %cur_a: !la, %cur_b:
   return %out : !acc
 }
 
+// PINGPONG, interior loop: the leading group's memory phase as groups of
+// one DMA line's M0 write, one LDS read and the line's DMA (then the rest
+// of the reads), for the 16-byte DMA's line counts a wave: (BM + BN) BK
+// elements of 2 bytes in lines of 512, over the BLOCK / 128 issuing waves.
+func.func private @fetch_schedule() {
+  %wide = tile.param @WIDE : i1
+  %bm = tile.param @BM : index
+  %bn = tile.param @BN : index
+  %bk = tile.param @BK : index
+  %block = tile.param @BLOCK : index
+  %rows = arith.addi %bm, %bn : index
+  %elems = arith.muli %rows, %bk : index
+  %c128 = arith.constant 128 : index
+  %c512 = arith.constant 512 : index
+  %issuers = arith.divui %block, %c128 : index
+  %all = arith.divui %elems, %c512 : index
+  %lines = arith.divui %all, %issuers : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %l16 = arith.cmpi eq, %lines, %c16 : index
+  %l8 = arith.cmpi eq, %lines, %c8 : index
+  %l4 = arith.cmpi eq, %lines, %c4 : index
+  scf.if %wide {
+    scf.if %l16 {
+      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<vmem, 1>] x 16
+    }
+    scf.if %l8 {
+      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<vmem, 1>] x 8
+    }
+    scf.if %l4 {
+      tile.sched_interleave [#tile.group<ds_read, 1>, #tile.group<vmem, 1>] x 4
+    }
+  }
+  return
+}
+
 // PINGPONG: the K loop, two blocks (ping, pong) an iteration. Past the
 // last block the copy fetches that block again into a buffer nobody reads
 // any more, so the loop takes no branch.
@@ -308,7 +376,9 @@ func.func private @pingpong_loop(%abuf: !buf, %bbuf: !buf, %a0: !la, %b0: !lb, %
                                  %kb0: index, %kpairs: index, %m0: index, %n0: index,
                                  %M: index, %N: index, %K: index, %lda: index, %ldb: index,
                                  %ra: index, %rb: index, %lagging: i1, %issuers: index,
-                                 %acc0: !acc) -> !acc {
+                                 %interior: i1, %a: !tile.ptr<!tile.dtype<"DTYPE">>,
+                                 %bt: !tile.ptr<!tile.dtype<"DTYPE">>, %a_elems: index,
+                                 %b_elems: index, %acc0: !acc) -> !acc {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -319,10 +389,10 @@ func.func private @pingpong_loop(%abuf: !buf, %bbuf: !buf, %a0: !la, %b0: !lb, %
     %f2 = arith.minui %k2, %last : index
     %g1 = arith.addi %kb0, %k1 : index
     %g2 = arith.addi %kb0, %f2 : index
-    %x = func.call @pingpong_block(%abuf, %bbuf, %a0, %b0, %a1, %b1, %g1, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc_i)
-        : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
-    %y = func.call @pingpong_block(%abuf, %bbuf, %a1, %b1, %a0, %b0, %g2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %x)
-        : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
+    %x = func.call @pingpong_block(%abuf, %bbuf, %a0, %b0, %a1, %b1, %g1, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %interior, %a, %bt, %a_elems, %b_elems, %acc_i)
+        : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, i1, !tile.ptr<!tile.dtype<"DTYPE">>, !tile.ptr<!tile.dtype<"DTYPE">>, index, index, !acc) -> !acc
+    %y = func.call @pingpong_block(%abuf, %bbuf, %a1, %b1, %a0, %b0, %g2, %m0, %n0, %M, %N, %K, %lda, %ldb, %ra, %rb, %lagging, %issuers, %interior, %a, %bt, %a_elems, %b_elems, %x)
+        : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, i1, index, i1, !tile.ptr<!tile.dtype<"DTYPE">>, !tile.ptr<!tile.dtype<"DTYPE">>, index, index, !acc) -> !acc
     scf.yield %y : !acc
   }
   return %acc : !acc
@@ -455,6 +525,8 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %zero = arith.constant 0.0 : f32
+  %true = arith.constant true
+  %false = arith.constant false
   %wm = tile.param @WM : index
   %wn = tile.param @WN : index
   %bk = tile.param @BK : index
@@ -526,8 +598,8 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
 
   // K blocks (nk above, nkw of this workgroup's share from kb0), taken
   // two per iteration (ping, pong).
-  func.call @fetch(%abuf, %bbuf, %a0, %b0, %kb0, %m0, %n0, %M, %N, %kw, %lda, %ldb, %waves)
-      : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
+  func.call @fetch(%abuf, %bbuf, %a0, %b0, %kb0, %m0, %n0, %M, %N, %kw, %lda, %ldb, %waves, %false)
+      : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index, i1) -> ()
   %reg = tile.param @REG : i1
   scf.if %reg {
     %r0:4 = func.call @load_regs(%abuf, %bbuf, %kb0, %m0, %n0, %M, %N, %kw, %lda, %ldb)
@@ -556,8 +628,36 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
             : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, !acc) -> !acc
         scf.yield %y : !acc
       } else {
-        %y = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %kpairs2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %lagging, %issuers, %acc0)
-            : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, i1, index, !acc) -> !acc
+        // Interior blocks of C whose fetches all lie inside K (blocks kb0
+        // .. kb0 + kpairs - 1) run a version of the loop per role with the
+        // role and the bounds constant: no branch in the loop but its
+        // back edge, the leading group's DMA in the block of its reads
+        // (@fetch_schedule), the lagging group's loop without it.
+        %fetched = arith.addi %kb0, %kpairs2 : index
+        %kfetched = arith.muli %fetched, %bk : index
+        %k_all_in = arith.cmpi ule, %kfetched, %kw : index
+        %bm_end = arith.addi %m0, %bm : index
+        %bn_end = arith.addi %n0, %bn : index
+        %m_all_in = arith.cmpi ule, %bm_end, %M : index
+        %n_all_in = arith.cmpi ule, %bn_end, %N : index
+        %mn_all_in = arith.andi %m_all_in, %n_all_in : i1
+        %interior = arith.andi %mn_all_in, %k_all_in : i1
+        %y = scf.if %interior -> (!acc) {
+          %z = scf.if %lagging -> (!acc) {
+            %w = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %kpairs2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %true, %issuers, %true, %a, %bt, %a_elems, %b_elems, %acc0)
+                : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, i1, index, i1, !tile.ptr<!tile.dtype<"DTYPE">>, !tile.ptr<!tile.dtype<"DTYPE">>, index, index, !acc) -> !acc
+            scf.yield %w : !acc
+          } else {
+            %w = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %kpairs2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %false, %issuers, %true, %a, %bt, %a_elems, %b_elems, %acc0)
+                : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, i1, index, i1, !tile.ptr<!tile.dtype<"DTYPE">>, !tile.ptr<!tile.dtype<"DTYPE">>, index, index, !acc) -> !acc
+            scf.yield %w : !acc
+          }
+          scf.yield %z : !acc
+        } else {
+          %z = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %kpairs2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %lagging, %issuers, %false, %a, %bt, %a_elems, %b_elems, %acc0)
+              : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, i1, index, i1, !tile.ptr<!tile.dtype<"DTYPE">>, !tile.ptr<!tile.dtype<"DTYPE">>, index, index, !acc) -> !acc
+          scf.yield %z : !acc
+        }
         scf.yield %y : !acc
       }
       tile.yield %x : !acc
@@ -571,8 +671,8 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     // Block k is in ping; block k + 1 goes to pong meanwhile.
     %k1 = arith.addi %k, %c1 : index
     %g1 = arith.addi %kb0, %k1 : index
-    func.call @fetch(%abuf, %bbuf, %a1, %b1, %g1, %m0, %n0, %M, %N, %kw, %lda, %ldb, %issuers)
-        : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
+    func.call @fetch(%abuf, %bbuf, %a1, %b1, %g1, %m0, %n0, %M, %N, %kw, %lda, %ldb, %issuers, %false)
+        : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index, i1) -> ()
     // With REG block k + 1 comes through registers: loaded now, stored
     // into pong (free since the last barrier) after the multiply.
     %r1:4 = scf.if %reg -> (!reg, !reg, !reg, !reg) {
@@ -604,8 +704,8 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     %always = tile.param @FETCH_ALWAYS : i1
     %fetch2 = arith.ori %has2, %always : i1
     scf.if %fetch2 {
-      func.call @fetch(%abuf, %bbuf, %a0, %b0, %gf, %m0, %n0, %M, %N, %kw, %lda, %ldb, %issuers)
-          : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
+      func.call @fetch(%abuf, %bbuf, %a0, %b0, %gf, %m0, %n0, %M, %N, %kw, %lda, %ldb, %issuers, %false)
+          : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index, i1) -> ()
     }
     %reg2 = arith.andi %reg, %has2 : i1
     %r2:4 = scf.if %reg2 -> (!reg, !reg, !reg, !reg) {

@@ -5,6 +5,7 @@
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D BK=32 -D KS=16 -D SWZ=4 --stats | FileCheck %s --check-prefix=STATS
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D BK=32 -D KS=16 -D SWZ=4 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx942 -D BK=32 -D KS=16 -D SWZ=4 --emit=asm -o - | FileCheck %s --check-prefix=PAIR
 
 // The tiles kcc::ops::gemm picks on gfx942: 128x128 per workgroup, BK=32,
 // LDS rows of 64 bytes swizzled over their 4 chunks, filled by the 4-byte
@@ -12,71 +13,89 @@
 // Bt (inbounds): 8 lines of A then 8 of Bt per wave and buffer, each line
 // in one instruction whose lane part is one VGPR computed once and whose
 // line offset is the scalar offset: nothing rewrites the lane's VGPR
-// between the lines of one matrix. First in the prologue, then in the loop.
+// between the lines of one matrix. The 8 lines of a matrix share one M0
+// write, at offsets 0, 512, .. 3584 (two lines apart, one swizzle period
+// of 8 rows: the same columns a lane). First in the prologue, then in the
+// loop.
+// PAIR: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// PAIR-NOT: m0
+// PAIR: offen offset:512 lds
+// PAIR-NOT: m0
+// PAIR: offen offset:1024 lds
+// PAIR-NOT: m0
+// PAIR: offen offset:1536 lds
+// PAIR-NOT: m0
+// PAIR: offen offset:2048 lds
+// PAIR-NOT: m0
+// PAIR: offen offset:2560 lds
+// PAIR-NOT: m0
+// PAIR: offen offset:3072 lds
+// PAIR-NOT: m0
+// PAIR: offen offset:3584 lds
 // CHECK-LABEL: gemm:
 // CHECK: v_xor_b32
-// CHECK: buffer_load_dword [[A0:v[0-9]+]], [[RA0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A0:v[0-9]+]], [[RA0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen lds
-// CHECK: buffer_load_dword [[B0:v[0-9]+]], [[RB0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
+// CHECK: buffer_load_dword [[B0:v[0-9]+]], [[RB0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK: s_waitcnt vmcnt(0)
 // CHECK-NEXT: s_barrier
-// CHECK: buffer_load_dword [[A1:v[0-9]+]], [[RA1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A1:v[0-9]+]], [[RA1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen lds
-// CHECK: buffer_load_dword [[B1:v[0-9]+]], [[RB1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
+// CHECK: buffer_load_dword [[B1:v[0-9]+]], [[RB1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dword [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:[0-9]+ )?}}lds
 
 // The multiply of one buffer, software-pipelined in K slices of 16: LDS
 // reads feed the MFMAs with no wait on the DMA into the other buffer (each

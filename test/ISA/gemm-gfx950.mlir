@@ -6,6 +6,7 @@
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=64 -D WN=64 -D BK=128 -D KS=64 -D SWZ=16 -D WIDE=1 --stats | FileCheck %s --check-prefix=SMALLSTATS
 // RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=64 -D WGM=2 -D WGN=4 -D BK=64 -D KS=16 -D SWZ=8 -D WIDE=1 -D FETCH_ALWAYS=1 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
+// RUN: kcc %kernels/gemm/gemm.mlir --mcpu=gfx950 -D WM=128 -D WN=128 -D BK=64 -D KS=32 -D SWZ=8 -D WIDE=1 --emit=asm -o - | FileCheck %s --check-prefix=PAIR
 
 // The 256x256 tile (-D WM=128 -D WN=128): 128x128 per wave, BK=64, LDS rows
 // of 128 bytes swizzled over their 8 chunks (rows are never padded: a
@@ -18,71 +19,77 @@
 // instruction whose lane part is one VGPR computed once (the swizzled
 // column: an XOR) and whose line offset is the scalar offset: nothing
 // rewrites the lane's VGPR between the lines of one matrix; a line costs
-// scalar adds and the M0 write. First in the prologue, then in the loop.
+// a scalar add, and two lines share an M0 write (the second 2 KiB on, in
+// the instruction's offset field: the lines of a wave are two apart, one
+// swizzle period of 16 rows, so that they fetch the same columns). First
+// in the prologue, then in the loop.
 // CHECK-LABEL: gemm:
+// PAIR: buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// PAIR-NOT: m0
+// PAIR: buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen offset:2048 lds
 // CHECK: v_xor_b32
-// CHECK: buffer_load_dwordx4 [[A0:v[0-9]+]], [[RA0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A0:v[0-9]+]], [[RA0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A0]],
-// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen lds
-// CHECK: buffer_load_dwordx4 [[B0:v[0-9]+]], [[RB0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A0]], [[RA0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
+// CHECK: buffer_load_dwordx4 [[B0:v[0-9]+]], [[RB0:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B0]],
-// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B0]], [[RB0]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK: s_waitcnt vmcnt(0)
 // CHECK-NEXT: s_barrier
-// CHECK: buffer_load_dwordx4 [[A1:v[0-9]+]], [[RA1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A1:v[0-9]+]], [[RA1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[A1]],
-// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen lds
-// CHECK: buffer_load_dwordx4 [[B1:v[0-9]+]], [[RB1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[A1]], [[RA1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
+// CHECK: buffer_load_dwordx4 [[B1:v[0-9]+]], [[RB1:s\[[0-9]+:[0-9]+\]]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 // CHECK-NOT: {{^[[:space:]]+v_[a-z0-9_]+}} [[B1]],
-// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen lds
+// CHECK: buffer_load_dwordx4 [[B1]], [[RB1]], s{{[0-9]+}} offen {{(offset:2048 )?}}lds
 
 // The multiply: MFMAs accumulate in AGPRs (one wave per SIMD:
 // tile.waves_per_simd = 1 gives each lane all 512 registers), their

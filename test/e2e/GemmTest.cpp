@@ -280,6 +280,17 @@ std::vector<Case> cases() {
                   "WPS=2"}});
   all.push_back({Chip::gfx942, 200, 130, 72, "f16", "f32", true,
                  {"WGM=4", "WGN=2", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1", "WPS=2"}});
+  // The interior loop versions (every fetched block inside A, Bt and K:
+  // the blocks of C at rows 0 and 256, columns 0; the others take the
+  // bounded loop): the leading group's copies from buffers moved along K,
+  // lines sharing M0 through the offset field (2 a group on gfx950's
+  // 1 KiB lines, 4 on gfx942's 256-byte ones).
+  all.push_back({Chip::gfx950, 520, 300, 512, "bf16", "bf16", false,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=64", "KS=64", "SWZ=8", "WIDE=1",
+                  "FETCH_ALWAYS=1", "PINGPONG=1", "WPS=2"}});
+  all.push_back({Chip::gfx942, 520, 300, 256, "f16", "f32", true,
+                 {"WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32", "SWZ=4", "PINGPONG=1",
+                  "WPS=2"}});
   // PPREG: the PINGPONG loop's blocks through registers, each wave storing
   // its share (RA rows of A, RB of Bt) into the next buffer a block after
   // loading it: gfx942's 256x128 and 256x256 tiles, odd and even block

@@ -740,7 +740,9 @@ func.func @any_row(%m: !tile.tile<[64, 1], f32, #tile.blocked<[1, 1], [64, 1]>>,
 //===----------------------------------------------------------------------===//
 
 // CHECK-LABEL: llvm.func @ptr_add(%arg0: !llvm.ptr<1>, %arg1: i32) -> !llvm.ptr<1>
-// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %arg0[%arg1] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, bf16
+// The offset is unsigned: zero-extended to the pointer's width.
+// CHECK-NEXT: %[[N:.*]] = llvm.zext %arg1 : i32 to i64
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %arg0[%[[N]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
 // CHECK-NEXT: llvm.return %[[P]] : !llvm.ptr<1>
 func.func @ptr_add(%p: !tile.ptr<bf16>, %n: index) -> !tile.ptr<bf16> {
   %0 = tile.ptr_add %p, %n : !tile.ptr<bf16>
