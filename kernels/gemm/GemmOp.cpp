@@ -239,10 +239,10 @@ constexpr double kSustainedShare = 0.6;
 ///
 /// The eight-wave PINGPONG tiles split too (-D SPLITK) but are not weighed
 /// here, which leaves speed behind where a split one wins (same settings):
-/// gfx942's 256x128 PPREG tile with 9 splits 663.9 against the pick's 583.7
-/// at 4096 x 1280 x 8192 and 713.4 against 711.6 at 256 x 8192 x 28672;
-/// gfx950's 256x256 with 8 splits 1522.4 against 1495.0 at 256 x 8192 x
-/// 28672 (with 3 at 4096 x 1280 x 8192, 1348.2 against 1353.2).
+/// gfx942's 256x128 PPREG tile with 9 splits 663.8 against the pick's 584.2
+/// at 4096 x 1280 x 8192 and 713.4 against 712.2 at 256 x 8192 x 28672.
+/// gfx950's 256x256 loses with a split: 8 splits 1502.1 against 1513.6 at
+/// 256 x 8192 x 28672, 3 splits 1346.1 against 1368.4 at 4096 x 1280 x 8192.
 int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
   if (kernelParamValue(p, "PINGPONG").value_or(0))
     return 1;
