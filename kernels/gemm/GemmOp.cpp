@@ -138,11 +138,16 @@ struct PingpongTile {
 /// workgroup has a CU to itself) times its speed at equal fill, measured
 /// with gemm_bench on the calibrated model: gfx950 256x256 at 8192^3
 /// 1597.4 against 1560.5 TFLOPS (1.024; its 256x128, 1560.7, does not
-/// pay); gfx942, whose 4-byte LDS DMA costs each line an M0 write, moves
-/// the blocks through registers (PPREG): at 16384x8192x8192, both 96%
-/// filled, 256x256 792.0 against 711.4 (1.113; with the DMA 773.3), and at
-/// 8192^3, 96% filled by both, 256x128 791.4, 98.8% MFMA busy, against
-/// 711.4 (1.112; with the DMA 734.8; 256x256 fills only 84% there). With far fewer tiles than
+/// pay); gfx942 moves the blocks through registers (PPREG): at
+/// 16384x8192x8192, both 96%
+/// filled, 256x256 792.0 against 711.4 (1.113), and at 8192^3, 96% filled
+/// by both, 256x128 791.4, 98.8% MFMA busy, against 711.4 (1.112; 256x256
+/// fills only 84% there). By the DMA, eight lines to an M0 write since
+/// the copies share it, the same tiles read 797.2 and 791.1 TFLOPS (1.34
+/// and 2.13 other instructions per MFMA against PPREG's 1.91 and 3.22;
+/// 773.3 and 734.8 with an M0 write a line), but their lines' scalar
+/// offsets spill 50 and 23 SGPRs in the edge blocks' loop: PPREG stays,
+/// with no spills, where the DMA gains under 1%. With far fewer tiles than
 /// CUs the 128x128 tile's workgroups run faster than in the steady state
 /// (gfx950 4096x1280x8192, 80 256x256 tiles for 256 CUs: 804.6 against
 /// 499.2), so a PINGPONG tile needs tiles for three quarters of the CUs.
