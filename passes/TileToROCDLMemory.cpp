@@ -470,6 +470,17 @@ Value ldsElementBytes(OpBuilder &b, Location loc, LdsType lds, int64_t bankLine,
              i32(b, loc, elementBytes(lds.getElementType())));
 }
 
+/// The shape of a tile.async_copy in DMA lines: 64 lanes x `width` bytes,
+/// `perLane` elements a lane, `lines` of them to fill the LDS stage.
+struct CopyLines {
+  LdsType lds;
+  int64_t esize, width, perLane, cols, lineBytes, lines;
+  explicit CopyLines(AsyncCopyOp op)
+      : lds(op.getLds().getType()), esize(elementBytes(lds.getElementType())),
+        width(op.getWidth()), perLane(width / esize), cols(lds.getCols()),
+        lineBytes(64 * width), lines(lds.getRows() * cols * esize / lineBytes) {}
+};
+
 /// An inbounds copy whose lines hold whole rows (rpl of them), as groups of
 /// lines that share one M0 write: the instruction's offset field (12 bits)
 /// adds to both the LDS and the global address, so lines up to 4 KiB past
@@ -484,16 +495,13 @@ Value ldsElementBytes(OpBuilder &b, Location loc, LdsType lds, int64_t bankLine,
 /// and column go in the scalar offsets (a scalar add a line when they
 /// change; none when the copy's buffer moves instead, as the GEMM's does).
 static LogicalResult lowerInboundsLines(AsyncCopyOp op, AsyncCopyOp::Adaptor adaptor,
-                                        ConversionPatternRewriter &rw, Value lane, Value wave,
-                                        int64_t waves, Value stageBase,
+                                        const CopyLines &shape, ConversionPatternRewriter &rw,
+                                        Value lane, Value wave, int64_t waves, Value stageBase,
                                         const LdsScopes &scopes, Chip chip) {
   Location loc = op.getLoc();
-  LdsType lds = op.getLds().getType();
-  int64_t esize = elementBytes(lds.getElementType());
-  int64_t width = op.getWidth();
-  int64_t perLane = width / esize;
-  int64_t cols = lds.getCols();
-  int64_t lines = lds.getRows() * cols * esize / (64 * width);
+  LdsType lds = shape.lds;
+  int64_t esize = shape.esize, width = shape.width, perLane = shape.perLane;
+  int64_t cols = shape.cols, lines = shape.lines;
   int64_t rpl = 64 * perLane / cols;
   int64_t lineLds = rpl * lds.getRowStride() * esize;
   int64_t swizzle = lds.getSwizzle();
@@ -574,13 +582,10 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
   LogicalResult matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    LdsType lds = op.getLds().getType();
-    int64_t esize = elementBytes(lds.getElementType());
-    int64_t width = op.getWidth();
-    int64_t perLane = width / esize;
-    int64_t cols = lds.getCols();
-    int64_t line = 64 * width;
-    int64_t lines = lds.getRows() * cols * esize / line;
+    CopyLines shape(op);
+    LdsType lds = shape.lds;
+    int64_t esize = shape.esize, width = shape.width, perLane = shape.perLane;
+    int64_t cols = shape.cols, line = shape.lineBytes, lines = shape.lines;
     std::optional<int64_t> waves = copyWaves(op, facts->blockSizeOf(op));
     if (!waves)
       return op.emitOpError("'waves' must be a compile-time constant after "
@@ -622,7 +627,8 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     Value esizeV = i32(rw, loc, esize);
     Value boundRows = adaptor.getBoundRows(), boundCols = adaptor.getBoundCols();
     if (lineElems % cols == 0 && op.getInbounds() && !boundRows)
-      return lowerInboundsLines(op, adaptor, rw, lane, wave, *waves, stageBase, scopes, chip);
+      return lowerInboundsLines(op, adaptor, shape, rw, lane, wave, *waves, stageBase, scopes,
+                                chip);
     if (lineElems % cols == 0) {
       // Lines hold whole rows (rpl of them), so a lane sits at the same
       // (row, col) of every line: its part of the address is computed once,
