@@ -239,17 +239,21 @@ LogicalResult AsyncCopyOp::verify() {
                                 lds.getElementType(), "the buffer")))
     return failure();
   int64_t width = getWidth();
-  if (width != 4 && width != 12 && width != 16)
-    return emitOpError("LDS DMA moves 4, 12 or 16 bytes per lane, not ")
-           << width;
+  // gfx950's 12-byte DMA (dwordx3) writes its lanes 16 bytes apart in LDS,
+  // as dwordx4 does (LLVM's notes on llvm.amdgcn.load.to.lds; the
+  // emulator's lds_dma_x34_gfx950.s), so it cannot fill the dense block
+  // this op copies into.
+  if (width == 12)
+    return emitOpError("LDS DMA of 12 bytes per lane writes its lanes 16 bytes apart in LDS "
+                       "(as 16-byte DMA does), which leaves a dword of every 16 bytes of the "
+                       "dense LDS block unwritten; use width = 4 or 16");
+  if (width != 4 && width != 16)
+    return emitOpError("LDS DMA moves 4 or 16 bytes per lane, not ") << width;
   std::optional<kcc::Chip> chip = chipOf(*this);
   if (chip && width != 4 && !kcc::getChipInfo(*chip).hasWideLdsDma)
     return emitOpError("LDS DMA of ")
            << width << " bytes per lane needs gfx950; "
            << kcc::getChipInfo(*chip).name << " moves 4 (use width = 4)";
-  if (width == 12 && lds.getSwizzle() != 0)
-    return emitOpError("a swizzled LDS buffer takes DMA of 4 or 16 bytes per "
-                       "lane (12-byte pieces would straddle its 16-byte chunks)");
   if (!lds.isResolved())
     return success();
   int64_t line = 64 * width;

@@ -102,10 +102,10 @@ func.func @async_copy_inbounds_bounded(%b: !tile.buffer<bf16>, %i: index) {
 
 // -----
 
-func.func @async_copy_swizzle_width12(%b: !tile.buffer<bf16>, %i: index) {
-  %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16, swizzle = 8>
-  // expected-error@+1 {{'tile.async_copy' op a swizzled LDS buffer takes DMA of 4 or 16 bytes per lane (12-byte pieces would straddle its 16-byte chunks)}}
-  tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 12 : i64} : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16, swizzle = 8>
+func.func @async_copy_width12(%b: !tile.buffer<bf16>, %i: index) {
+  %l = tile.lds_alloc "a" : !tile.lds<[96, 64], bf16>
+  // expected-error@+1 {{'tile.async_copy' op LDS DMA of 12 bytes per lane writes its lanes 16 bytes apart in LDS (as 16-byte DMA does), which leaves a dword of every 16 bytes of the dense LDS block unwritten; use width = 4 or 16}}
+  tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 12 : i64} : !tile.buffer<bf16>, !tile.lds<[96, 64], bf16>
   return
 }
 
@@ -396,7 +396,7 @@ func.func @async_copy_element(%b: !tile.buffer<f16>, %i: index) {
 
 func.func @async_copy_width(%b: !tile.buffer<bf16>, %i: index) {
   %l = tile.lds_alloc "a" : !tile.lds<[64, 64], bf16>
-  // expected-error@+1 {{'tile.async_copy' op LDS DMA moves 4, 12 or 16 bytes per lane, not 8}}
+  // expected-error@+1 {{'tile.async_copy' op LDS DMA moves 4 or 16 bytes per lane, not 8}}
   tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 8 : i64} : !tile.buffer<bf16>, !tile.lds<[64, 64], bf16>
   return
 }
@@ -415,10 +415,10 @@ module attributes {tile.target = #tile.target<"gfx942">} {
 // -----
 
 module attributes {tile.target = #tile.target<"gfx942">} {
-  func.func @async_copy_12_gfx942(%b: !tile.buffer<bf16>, %i: index) {
+  func.func @async_copy_16_gfx942(%b: !tile.buffer<bf16>, %i: index) {
     %l = tile.lds_alloc "a" : !tile.lds<[96, 64], bf16>
-    // expected-error@+1 {{'tile.async_copy' op LDS DMA of 12 bytes per lane needs gfx950; gfx942 moves 4 (use width = 4)}}
-    tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 12 : i64} : !tile.buffer<bf16>, !tile.lds<[96, 64], bf16>
+    // expected-error@+1 {{'tile.async_copy' op LDS DMA of 16 bytes per lane needs gfx950; gfx942 moves 4 (use width = 4)}}
+    tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 16 : i64} : !tile.buffer<bf16>, !tile.lds<[96, 64], bf16>
     return
   }
 }
@@ -444,9 +444,9 @@ func.func @async_copy_stage_lines(%b: !tile.buffer<bf16>, %i: index) {
 // -----
 
 func.func @async_copy_stage_lines_wide(%b: !tile.buffer<bf16>, %i: index) {
-  %l = tile.lds_alloc "a" : !tile.lds<[8, 64], bf16>
-  // expected-error@+1 {{'tile.async_copy' op the LDS stage (1024 bytes) must be a whole number of DMA lines of 768 bytes}}
-  tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 12 : i64} : !tile.buffer<bf16>, !tile.lds<[8, 64], bf16>
+  %l = tile.lds_alloc "a" : !tile.lds<[4, 64], bf16>
+  // expected-error@+1 {{'tile.async_copy' op the LDS stage (512 bytes) must be a whole number of DMA lines of 1024 bytes}}
+  tile.async_copy %b[%i, %i] stride %i -> %l[%i] {width = 16 : i64} : !tile.buffer<bf16>, !tile.lds<[4, 64], bf16>
   return
 }
 
