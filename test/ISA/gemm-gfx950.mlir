@@ -104,27 +104,29 @@
 // CHECK: s_endpgm
 
 // At one wave per SIMD the 128x128 accumulators live in AGPRs; LLVM moves
-// them between the register files and spills some VGPRs doing so (the
-// reason the op does not pick this tile). The loop holds 128 MFMAs: two K
-// blocks of 64 (the loop takes whole pairs; an odd last block is a zero
-// block past K, not a copy of the loop's body after it).
+// them between the register files (the reason the op does not pick this
+// tile). The loop holds 128 MFMAs: two K blocks of 64 (the loop takes whole
+// pairs; an odd last block is a zero block past K, not a copy of the loop's
+// body after it), in each of its two versions: the interior one (blocks of
+// C whose K blocks are all inside, no bounds) and the bounded one.
 // STATS: kernel gemm (gfx950)
 // STATS-NEXT: registers {{[0-9]+}} VGPRs, {{[1-9][0-9]*}} AGPRs ({{[0-9]+}} of 512 allocated)
 // STATS-NEXT: spills        {{[0-9]+}} VGPR, 0 SGPR
 // STATS: LDS           131072 bytes per workgroup
 // STATS-NEXT: occupancy     1 of 8 waves per SIMD, limited by lds
-// STATS: mfma 128{{$}}
+// STATS: mfma 256{{$}}
 
 // The same 256x256 block of C with eight waves (2 x 4, 128x64 each): two
 // waves share a SIMD, 128 accumulator registers each, all in VGPRs, nothing
-// spilt: the tile the AGPR version cannot hold without LLVM's moves.
+// spilt: the tile the AGPR version cannot hold without LLVM's moves (64
+// MFMAs a loop, in its interior and bounded versions).
 // WAVES8: kernel gemm (gfx950)
 // WAVES8-NEXT: registers {{[0-9]+}} VGPRs, 0 AGPRs ({{[0-9]+}} of 512 allocated)
 // WAVES8-NEXT: spills        0 VGPR, 0 SGPR
 // WAVES8-NEXT: scratch       0 bytes per work-item
 // WAVES8-NEXT: LDS           131072 bytes per workgroup
 // WAVES8-NEXT: occupancy     2 of 8 waves per SIMD, limited by lds (workgroup size 512)
-// WAVES8: mfma 64{{$}}
+// WAVES8: mfma 128{{$}}
 
 // For problems with fewer 128x128 tiles than CUs: 128x128 per workgroup,
 // BK=128, rows of 256 bytes swizzled over 16 chunks: 8 lines of A, then 8

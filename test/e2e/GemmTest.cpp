@@ -244,6 +244,13 @@ std::vector<Case> cases() {
                  {"BK=32", "KS=16", "SWZ=4", "WIDE=1", "FETCH_ALWAYS=1"}});
   all.push_back({Chip::gfx950, 130, 140, 128, "bf16", "bf16", false,
                  {"BK=32", "KS=16", "SWZ=4", "WIDE=1", "FETCH_ALWAYS=1"}});
+  // The loop's interior version (gfx950, 16-byte DMA: blocks of C whose
+  // fetched K blocks all lie inside take it, the others the bounded loop),
+  // with a bias, and split over K with both shares interior.
+  all.push_back({Chip::gfx950, 300, 260, 256, "f16", "bf16", true,
+                 {"BK=32", "KS=16", "SWZ=4", "WIDE=1", "FETCH_ALWAYS=1"}});
+  all.push_back({Chip::gfx950, 200, 136, 1024, "bf16", "f32", false,
+                 {"BK=128", "KS=64", "SWZ=16", "WIDE=1", "FETCH_ALWAYS=1", "SPLITK=2"}});
   all.push_back({Chip::gfx950, 130, 70, 52, "bf16", "f32", false,
                  {"BK=32", "KS=16", "SWZ=4", "WIDE=0"}});
   // Eight waves (2 x 4, 128x64 each) on a 256x256 block of C, one
