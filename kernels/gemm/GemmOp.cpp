@@ -246,8 +246,9 @@ constexpr double kSustainedShare = 0.6;
 /// here, which leaves speed behind where a split one wins (same settings):
 /// gfx942's 256x128 PPREG tile with 9 splits 663.8 against the pick's 584.2
 /// at 4096 x 1280 x 8192 and 713.4 against 712.2 at 256 x 8192 x 28672.
-/// gfx950's 256x256 loses with a split: 8 splits 1502.1 against 1513.6 at
-/// 256 x 8192 x 28672, 3 splits 1346.1 against 1368.4 at 4096 x 1280 x 8192.
+/// gfx950's 256x256, replayed whole (--full): 8 splits 1509.2 against the
+/// pick's 1499.1 at 256 x 8192 x 28672, 3 splits 1320.6 against 1345.4 at
+/// 4096 x 1280 x 8192.
 int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
   if (kernelParamValue(p, "PINGPONG").value_or(0))
     return 1;
