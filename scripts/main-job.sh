@@ -17,6 +17,19 @@
 # each kernel (kcc --stats in full is in $BUILD_DIR/main-job/*.stats.txt).
 # The last line counts the steps that passed.
 set -uo pipefail
+case "${1:-}" in
+  -h | --help)
+    # The comment above, without its leading '# '.
+    sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0"
+    echo "usage: scripts/main-job.sh   (no arguments; KCC_BUILD_DIR names the build directory, default build)"
+    exit 0
+    ;;
+  "") ;;
+  *)
+    echo "main-job.sh: takes no arguments, not '$1' (--help says what it does)" >&2
+    exit 2
+    ;;
+esac
 cd "$(dirname "$0")/.."
 BUILD_DIR="${KCC_BUILD_DIR:-build}"
 out="$BUILD_DIR/main-job"
