@@ -529,8 +529,9 @@ static LogicalResult lowerInboundsLines(AsyncCopyOp op, AsyncCopyOp::Adaptor ada
   Value rowBytes = mul(rw, loc, adaptor.getStride(), esizeV);
   Value blockRows = mul(rw, loc, adaptor.getRow(), rowBytes);
   Value zero = i32(rw, loc, 0);
-  // The lane's offset (its row within the line and its column, plus the
-  // block's column), one per residue class of the wave's groups.
+  // The lane's offset (its row within the line and its column), one per
+  // residue class of the wave's groups: the same for all of them when the
+  // waves are a multiple of p (group s's residue is then the wave's).
   llvm::SmallDenseMap<int64_t, Value> laneOffsets;
   for (int64_t k = 0; k < groupsPerWave; ++k) {
     // Group s = k waves + wave starts at line j0 = (s / p) p g + s mod p.
