@@ -627,15 +627,17 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     Value laneElem = mul(rw, loc, lane, i32(rw, loc, perLane));
     Value esizeV = i32(rw, loc, esize);
     Value boundRows = adaptor.getBoundRows(), boundCols = adaptor.getBoundCols();
-    if (lineElems % cols == 0 && op.getInbounds() && !boundRows)
+    if (lineElems % cols == 0 && op.getInbounds())
       return lowerInboundsLines(op, adaptor, shape, rw, lane, wave, *waves, stageBase, scopes,
                                 chip);
     if (lineElems % cols == 0) {
       // Lines hold whole rows (rpl of them), so a lane sits at the same
       // (row, col) of every line: its part of the address is computed once,
       // and line k of this wave starts waves * rpl rows after line k - 1.
-      // Per line that is scalar adds only (plus the bound checks when
-      // bounds are given).
+      // The hardware's range check (which ignores the scalar offset) needs
+      // each line's whole offset in the lane's VGPR: one vector add a line
+      // (plus, with bounds, the lanes outside them selecting the
+      // out-of-range offset).
       int64_t rpl = lineElems / cols;
       Value laneR = LLVM::UDivOp::create(rw, loc, laneElem, colsV);
       Value laneC = LLVM::URemOp::create(rw, loc, laneElem, colsV);
@@ -687,18 +689,8 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
       Value ldsCur = mul(rw, loc, waveRow, i32(rw, loc, lds.getRowStride() * esize));
       Value rowCur = waveRow;
       for (int64_t k = 0; k < perWave; ++k) {
-        // Inbounds, the line's own offset is uniform: it goes in the
-        // instruction's scalar offset, so advancing a line is scalar work
-        // and the lane's part stays in a VGPR set up once. Otherwise the
-        // hardware's range check (which ignores the scalar offset) needs
-        // the whole offset in the lane's VGPR; with bounds the lanes
-        // outside them select the out-of-range offset.
         LanePart part = lanePart(k);
-        Value voff = part.offBytes, soff = cur;
-        if (!op.getInbounds()) {
-          voff = add(rw, loc, cur, voff);
-          soff = zero;
-        }
+        Value voff = add(rw, loc, cur, part.offBytes);
         if (boundRows) {
           Value inR = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::slt, rowCur, rowsLeft);
           Value ok = LLVM::AndOp::create(rw, loc, inR, part.colsOk);
@@ -706,7 +698,7 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
         }
         Value dst = ldsAddress(rw, loc, stageBase, ldsCur);
         auto dma = ROCDL::RawPtrBufferLoadLdsOp::create(rw, 
-            loc, adaptor.getBuffer(), dst, i32(rw, loc, width), voff, soff, zero,
+            loc, adaptor.getBuffer(), dst, i32(rw, loc, width), voff, zero, zero,
             zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
         setScopes(dma, scopes);
         if (k + 1 < perWave) {

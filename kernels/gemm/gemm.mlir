@@ -698,6 +698,17 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
   %nk_up2 = arith.addi %nkw, %c1 : index
   %npairs2 = arith.divui %nk_up2, %c2 : index
   %kpairs2 = arith.muli %npairs2, %c2 : index
+  // Blocks of C whose fetched K blocks (kb0 .. kb0 + kpairs - 1) all lie
+  // inside A, Bt and K run the loops' interior versions (no bounds tests).
+  %fetched = arith.addi %kb0, %kpairs2 : index
+  %kfetched = arith.muli %fetched, %bk : index
+  %k_all_in = arith.cmpi ule, %kfetched, %kw : index
+  %bm_end = arith.addi %m0, %bm : index
+  %bn_end = arith.addi %n0, %bn : index
+  %m_all_in = arith.cmpi ule, %bm_end, %M : index
+  %n_all_in = arith.cmpi ule, %bn_end, %N : index
+  %mn_all_in = arith.andi %m_all_in, %n_all_in : i1
+  %interior = arith.andi %mn_all_in, %k_all_in : i1
   %acc = scf.if %pingpong -> (!acc) {
     %lagging = arith.cmpi uge, %wave, %half : index
     %ppreg = tile.param @PPREG : i1
@@ -707,20 +718,10 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
             : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, !acc) -> !acc
         scf.yield %y : !acc
       } else {
-        // Interior blocks of C whose fetches all lie inside K (blocks kb0
-        // .. kb0 + kpairs - 1) run a version of the loop per role with the
-        // role and the bounds constant: no branch in the loop but its
-        // back edge, the leading group's DMA in the block of its reads
+        // Interior blocks run a version of the loop per role with the role
+        // and the bounds constant: no branch in the loop but its back edge,
+        // the leading group's DMA in the block of its reads
         // (@fetch_schedule), the lagging group's loop without it.
-        %fetched = arith.addi %kb0, %kpairs2 : index
-        %kfetched = arith.muli %fetched, %bk : index
-        %k_all_in = arith.cmpi ule, %kfetched, %kw : index
-        %bm_end = arith.addi %m0, %bm : index
-        %bn_end = arith.addi %n0, %bn : index
-        %m_all_in = arith.cmpi ule, %bm_end, %M : index
-        %n_all_in = arith.cmpi ule, %bn_end, %N : index
-        %mn_all_in = arith.andi %m_all_in, %n_all_in : i1
-        %interior = arith.andi %mn_all_in, %k_all_in : i1
         %y = scf.if %interior -> (!acc) {
           %z = scf.if %lagging -> (!acc) {
             %w = func.call @pingpong_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %kpairs2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %true, %issuers, %true, %a, %bt, %a_elems, %b_elems, %acc0)
@@ -743,30 +744,17 @@ func.func @gemm(%a: !tile.ptr<!tile.dtype<"DTYPE">>, %bt: !tile.ptr<!tile.dtype<
     }
     scf.yield %r : !acc
   } else {
-  %nk_up = arith.addi %nkw, %c1 : index
-  %npairs = arith.divui %nk_up, %c2 : index
-  %kpairs = arith.muli %npairs, %c2 : index
-  // Blocks of C whose fetched K blocks (kb0 .. kb0 + kpairs - 1) all lie
-  // inside A, Bt and K take @plain_loop's interior version: with the 16-byte
+  // Interior blocks take @plain_loop's interior version with the 16-byte
   // DMA only (on the model gfx950's split shapes 1350.6 -> 1378.1 and 1496.8
   // -> 1526.0 TFLOPS; gfx942's 4-byte lines 589.0 -> 585.8, 718.2 -> 714.1).
-  %fetched_p = arith.addi %kb0, %kpairs : index
-  %kfetched_p = arith.muli %fetched_p, %bk : index
-  %k_in_p = arith.cmpi ule, %kfetched_p, %kw : index
-  %bm_end_p = arith.addi %m0, %bm : index
-  %bn_end_p = arith.addi %n0, %bn : index
-  %m_in_p = arith.cmpi ule, %bm_end_p, %M : index
-  %n_in_p = arith.cmpi ule, %bn_end_p, %N : index
-  %mn_in_p = arith.andi %m_in_p, %n_in_p : i1
-  %all_in_p = arith.andi %mn_in_p, %k_in_p : i1
-  %wide_p = tile.param @WIDE : i1
-  %interior_p = arith.andi %all_in_p, %wide_p : i1
-  %acc_pp = scf.if %interior_p -> (!acc) {
-    %x = func.call @plain_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %nkw, %kpairs, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %issuers, %true, %acc0)
+  %wide = tile.param @WIDE : i1
+  %interior_wide = arith.andi %interior, %wide : i1
+  %acc_pp = scf.if %interior_wide -> (!acc) {
+    %x = func.call @plain_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %nkw, %kpairs2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %issuers, %true, %acc0)
         : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, index, index, i1, !acc) -> !acc
     scf.yield %x : !acc
   } else {
-    %x = func.call @plain_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %nkw, %kpairs, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %issuers, %false, %acc0)
+    %x = func.call @plain_loop(%abuf, %bbuf, %a0, %b0, %a1, %b1, %kb0, %nkw, %kpairs2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %ra, %rb, %issuers, %false, %acc0)
         : (!buf, !buf, !la, !lb, !la, !lb, index, index, index, index, index, index, index, index, index, index, index, index, index, i1, !acc) -> !acc
     scf.yield %x : !acc
   }
