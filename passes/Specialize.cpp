@@ -350,8 +350,16 @@ void TileSpecializePass::runOnOperation() {
     int64_t pad = bindInt(type.getPad(), type.getPadParam());
     int64_t swizzle = bindInt(type.getSwizzle(), type.getSwizzleParam());
     StringAttr bound = StringAttr::get(ctx, ""); // no parameter left to bind
+    // An order gated by an i1 parameter is kept when it is true.
+    Type order = type.getOrder();
+    if (order && bindInt(0, type.getOrderParam()) == 0 &&
+        !type.getOrderParam().getValue().empty())
+      order = {};
+    if (order)
+      order = replacer.replace(order);
     return LdsType::get(ctx, shape, none, replacer.replace(type.getElementType()),
-                        pad, type.getStages(), bound, swizzle, bound);
+                        pad, type.getStages(), bound, swizzle, bound, order,
+                        order ? type.getOrderTranspose() : false, bound);
   });
   replacer.addReplacement([&](BufferType type) -> Type {
     return BufferType::get(ctx, replacer.replace(type.getElementType()));

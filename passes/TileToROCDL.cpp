@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "passes/ConstantFold.h"
+#include "passes/OperandImage.h"
 #include "passes/TileToROCDLCommon.h"
 #include "passes/TileToROCDLPatterns.h"
 
@@ -88,8 +89,8 @@ struct ConvertTileToROCDLPass
 
 /// What the conversion needs from its input: a chip, bound parameters,
 /// expanded scheduling constructs, placed LDS buffers.
-LogicalResult checkReady(ModuleOp module) {
-  WalkResult r = module.walk([](Operation *op) -> WalkResult {
+LogicalResult checkReady(ModuleOp module, std::optional<Chip> chip) {
+  WalkResult r = module.walk([&](Operation *op) -> WalkResult {
     if (isa<ParamOp, ParamDeclOp, TypeParamDeclOp>(op))
       return op->emitOpError("is a compile-time parameter; run tile-specialize "
                              "before lowering"),
@@ -139,8 +140,34 @@ LogicalResult checkReady(ModuleOp module) {
                         "workgroup's "
                      << *waves << " waves",
                  WalkResult::interrupt();
+        // A buffer in a tile's reading order: every lane of every line must
+        // fetch adjacent bytes, at strides the lowering can sum.
+        if (lds.getOrderTile() && chip) {
+          std::string why;
+          std::optional<OperandImage> img = OperandImage::get(lds, *chip, &why);
+          if (!img)
+            return op->emitOpError("cannot fill a buffer stored in the order of its tile: ")
+                       << why,
+                   WalkResult::interrupt();
+          if (!planImageCopy(*img, copy.getWidth(), lines, *waves, &why))
+            return op->emitOpError("cannot fill a buffer stored in the order of its tile")
+                       << why,
+                   WalkResult::interrupt();
+        }
       }
     }
+    if (auto store = dyn_cast<LdsStoreOp>(op))
+      if (TileType order = store.getLds().getType().getOrderTile())
+        return op->emitOpError("stores into a buffer stored in the order of ")
+                   << order << ", which only tile.async_copy fills",
+               WalkResult::interrupt();
+    if (auto load = dyn_cast<LdsLoadOp>(op))
+      if (load.getLds().getType().getOrderTile() && chip) {
+        std::string why;
+        if (!OperandImage::get(load.getLds().getType(), *chip, &why))
+          return op->emitOpError("cannot read the buffer in the order of its tile: ") << why,
+                 WalkResult::interrupt();
+      }
     for (Type t : op->getResultTypes())
       if (auto tile = dyn_cast<TileType>(t)) {
         std::string why;
@@ -167,7 +194,7 @@ void ConvertTileToROCDLPass::runOnOperation() {
     return signalPassFailure();
   }
   std::optional<Chip> target = targetAttr.getChipKind();
-  if (failed(checkReady(module)))
+  if (failed(checkReady(module, target)))
     return signalPassFailure();
 
   // Alias scopes and the LDS array of every kernel, made before the

@@ -11,6 +11,7 @@
 #include "passes/TileToROCDLPatterns.h"
 #include "passes/TileToROCDLCommon.h"
 #include "passes/ConstantFold.h"
+#include "passes/OperandImage.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -481,6 +482,40 @@ struct CopyLines {
         lineBytes(64 * width), lines(lds.getRows() * cols * esize / lineBytes) {}
 };
 
+/// How an inbounds copy's lines group around shared M0 writes (see
+/// lowerInboundsLines): `size` lines a group, `period` lines apart.
+struct InboundsGroups {
+  int64_t period = 1, size = 1;
+};
+
+static InboundsGroups inboundsGroups(const CopyLines &shape, int64_t waves, Chip chip) {
+  LdsType lds = shape.lds;
+  int64_t rpl = 64 * shape.perLane / shape.cols;
+  int64_t lineLds = rpl * lds.getRowStride() * shape.esize;
+  int64_t swizzle = lds.getSwizzle();
+  int64_t periodRows = swizzle ? swizzle * lds.getSwizzleRowGroup(bankLineBytes(chip)) : 1;
+  InboundsGroups r;
+  r.period = periodRows / std::gcd(periodRows, rpl);
+  // The largest group whose last line is in reach of the offset field and
+  // whose groups split evenly over the waves. Only unpadded rows: a line's
+  // scalar offset, its rows' distance in memory less its distance in LDS,
+  // must not go negative (the hardware adds it unsigned), which the
+  // promise that the block's rows do not overlap (stride >= cols) gives
+  // when LDS rows are no longer than the block's.
+  for (int64_t c = 2;
+       lds.getRowStride() == shape.cols && (c - 1) * r.period * lineLds <= kMaxBufferInstOffset;
+       ++c)
+    if (shape.lines % (r.period * c) == 0 && (shape.lines / c) % waves == 0)
+      r.size = c;
+  return r;
+}
+
+/// Groups a wave of an inbounds copy can hold invariant across a loop: each
+/// holds its M0 value and scalar offset in SGPRs. More (attention's padded
+/// 4-byte lines: sixteen a wave) would spill them; those copies compute the
+/// wave's part in place, and a loop around them recomputes it.
+constexpr int64_t kMaxInvariantGroupsPerWave = 4;
+
 /// An inbounds copy whose lines hold whole rows (rpl of them), as groups of
 /// lines that share one M0 write: the instruction's offset field (12 bits)
 /// adds to both the LDS and the global address, so lines up to 4 KiB past
@@ -505,20 +540,20 @@ static LogicalResult lowerInboundsLines(AsyncCopyOp op, AsyncCopyOp::Adaptor ada
   int64_t rpl = 64 * perLane / cols;
   int64_t lineLds = rpl * lds.getRowStride() * esize;
   int64_t swizzle = lds.getSwizzle();
-  int64_t periodRows = swizzle ? swizzle * lds.getSwizzleRowGroup(bankLineBytes(chip)) : 1;
-  int64_t p = periodRows / std::gcd(periodRows, rpl);
-  // The largest group whose last line is in reach of the offset field and
-  // whose groups split evenly over the waves. Only unpadded rows: a line's
-  // scalar offset, its rows' distance in memory less its distance in LDS,
-  // must not go negative (the hardware adds it unsigned), which the
-  // promise that the block's rows do not overlap (stride >= cols) gives
-  // when LDS rows are no longer than the block's.
-  int64_t g = 1;
-  for (int64_t c = 2; lds.getRowStride() == cols && (c - 1) * p * lineLds <= kMaxBufferInstOffset;
-       ++c)
-    if (lines % (p * c) == 0 && (lines / c) % waves == 0)
-      g = c;
+  InboundsGroups groups = inboundsGroups(shape, waves, chip);
+  int64_t p = groups.period, g = groups.size;
   int64_t groupsPerWave = lines / g / waves;
+  // With the waves a multiple of p, group k of a wave starts k waves g
+  // lines after its first: each group's scalar offset is the previous one's
+  // plus a step. Written as that chain (each link used twice, so LLVM
+  // leaves it as it is), a loop around the copy recomputes it with one
+  // scalar add a group instead of holding one invariant register a group.
+  bool chained = waves % p == 0;
+  Value groupStep;
+  if (chained)
+    groupStep = mul(rw, loc, mul(rw, loc, i32(rw, loc, waves * g * rpl), adaptor.getStride()),
+                    i32(rw, loc, esize));
+  Value prevGroup;
 
   Value esizeV = i32(rw, loc, esize);
   Value colsV = i32(rw, loc, cols);
@@ -552,9 +587,15 @@ static LogicalResult lowerInboundsLines(AsyncCopyOp op, AsyncCopyOp::Adaptor ada
       }
       voff = mul(rw, loc, add(rw, loc, mul(rw, loc, laneR, adaptor.getStride()), c), esizeV);
     }
-    Value firstRow = mul(rw, loc, j0, i32(rw, loc, rpl));
-    Value groupGlobal =
-        add(rw, loc, add(rw, loc, blockRows, mul(rw, loc, firstRow, rowBytes)), colBytes);
+    Value groupGlobal;
+    if (chained && prevGroup) {
+      groupGlobal = add(rw, loc, prevGroup, groupStep);
+    } else {
+      Value firstRow = mul(rw, loc, j0, i32(rw, loc, rpl));
+      groupGlobal =
+          add(rw, loc, add(rw, loc, blockRows, mul(rw, loc, firstRow, rowBytes)), colBytes);
+    }
+    prevGroup = groupGlobal;
     Value dst = ldsAddress(rw, loc, stageBase, mul(rw, loc, j0, i32(rw, loc, lineLds)));
     for (int64_t i = 0; i < g; ++i) {
       int64_t imm = i * p * lineLds;
@@ -568,6 +609,126 @@ static LogicalResult lowerInboundsLines(AsyncCopyOp op, AsyncCopyOp::Adaptor ada
           i32(rw, loc, imm), zero, ArrayAttr(), ArrayAttr(), ArrayAttr());
       setScopes(dma, scopes);
     }
+  }
+  rw.eraseOp(op);
+  return success();
+}
+
+/// A copy into a buffer stored in a tile's reading order
+/// (passes/OperandImage.h): line L (64 lanes x `width` bytes) fills LDS
+/// bytes L * 64 width onwards, and its lane i fetches the `width` bytes of
+/// memory that belong at L * 64 width + i width. When those sit at array
+/// (R(L) + r(i), C(L) + c(i)), with r, c, R and C sums of per-bit strides
+/// (checked here for every line and lane), the lane's part of the address
+/// is one register for every line, and the line's part is scalar: the
+/// scalar offset of an inbounds copy, an add to the lane's offset (with the
+/// bounds test per lane) otherwise. The wave's lines are k waves + wave;
+/// with a power-of-two count of waves, R(L) and C(L) split into the wave's
+/// part and a constant per k, so a loop around the copy recomputes each
+/// line's offset and M0 with a scalar add of an immediate.
+static LogicalResult lowerImageCopy(AsyncCopyOp op, AsyncCopyOp::Adaptor adaptor,
+                                    const CopyLines &shape, ConversionPatternRewriter &rw,
+                                    int64_t waves, bool someWaves, Value stageBase,
+                                    const LdsScopes &scopes, Chip chip) {
+  Location loc = op.getLoc();
+  LdsType lds = shape.lds;
+  std::string why;
+  std::optional<OperandImage> img = OperandImage::get(lds, chip, &why);
+  std::optional<ImageCopyPlan> plan;
+  if (img)
+    plan = planImageCopy(*img, shape.width, shape.lines, waves, &why);
+  if (!plan) // checked before the conversion (checkReady)
+    return op.emitOpError("cannot fill a buffer stored in the order of its tile") << why;
+  int64_t esize = shape.esize, width = shape.width, perLane = shape.perLane;
+  int64_t lineBytes = shape.lineBytes, lines = shape.lines;
+
+  // The lane's part: computed at the function's entry when inbounds (no
+  // bounds to test per line), so that it is loop-invariant.
+  Value lane;
+  {
+    OpBuilder::InsertionGuard guard(rw);
+    if (op.getInbounds())
+      if (auto fn = op->getParentOfType<FunctionOpInterface>())
+        rw.setInsertionPointToStart(&fn->getRegion(0).front());
+    lane = laneId(rw, loc);
+  }
+  Value wave = waveId(rw, loc);
+  if (someWaves)
+    wave = LLVM::URemOp::create(rw, loc, wave, i32(rw, loc, waves));
+  Value esizeV = i32(rw, loc, esize);
+  Value laneR = laneCoordinate(rw, loc, lane, plan->laneRow);
+  Value laneC = laneCoordinate(rw, loc, lane, plan->laneCol);
+  Value stride = adaptor.getStride();
+  Value laneOff = mul(rw, loc, add(rw, loc, mul(rw, loc, laneR, stride), laneC), esizeV);
+  Value zero = i32(rw, loc, 0);
+  Value waveR, waveC;
+  if (plan->powerOfTwoWaves) {
+    waveR = laneCoordinate(rw, loc, wave, plan->waveRow);
+    waveC = laneCoordinate(rw, loc, wave, plan->waveCol);
+  }
+  Value boundRows = adaptor.getBoundRows(), boundCols = adaptor.getBoundCols();
+  // With a power-of-two count of waves, every line's offset is one base
+  // (the block's origin and the wave's part, plus for a bounded copy the
+  // lane's) and a loop-invariant step a line. The base is computed once and
+  // used by every line, so LLVM cannot fold the lane's offset into each
+  // line's step: that made the bounded copy's per-line lane offsets
+  // loop-invariant VGPRs, one a line, which spilled in attention's loop.
+  Value baseS, baseV, baseR, baseC;
+  if (plan->powerOfTwoWaves) {
+    // The block's row through v_readfirstlane (a no-op on the uniform row):
+    // opaque to SCEV, so loop strength reduction does not turn each line's
+    // offset into an induction variable of its own, which it starts outside
+    // the loop (the same invariant register a line, by another route).
+    Value row = ROCDL::ReadfirstlaneOp::create(rw, loc, rw.getI32Type(), adaptor.getRow());
+    baseR = add(rw, loc, row, waveR);
+    baseC = add(rw, loc, adaptor.getCol(), waveC);
+    baseS = mul(rw, loc, add(rw, loc, mul(rw, loc, baseR, stride), baseC), esizeV);
+    if (!op.getInbounds())
+      baseV = add(rw, loc, baseS, laneOff);
+  }
+  for (int64_t k = 0; k < lines / waves; ++k) {
+    // Line L = k waves + wave: with a power-of-two count of waves its
+    // wave's part plus line k waves's own (constant), else from L's bits.
+    Value L = add(rw, loc, wave, i32(rw, loc, k * waves));
+    Value r0, c0, lineOff;
+    if (plan->powerOfTwoWaves) {
+      int64_t dr = plan->lineRow[k * waves], dc = plan->lineCol[k * waves];
+      Value step = mul(rw, loc, add(rw, loc, mul(rw, loc, i32(rw, loc, dr), stride),
+                                    i32(rw, loc, dc)),
+                       esizeV);
+      r0 = add(rw, loc, baseR, i32(rw, loc, dr));
+      c0 = add(rw, loc, baseC, i32(rw, loc, dc));
+      lineOff = add(rw, loc, op.getInbounds() ? baseS : baseV, step);
+    } else {
+      Value lineR = laneCoordinate(rw, loc, L, plan->lineRowFields);
+      Value lineC = laneCoordinate(rw, loc, L, plan->lineColFields);
+      r0 = add(rw, loc, adaptor.getRow(), lineR);
+      c0 = add(rw, loc, adaptor.getCol(), lineC);
+      lineOff = mul(rw, loc, add(rw, loc, mul(rw, loc, r0, stride), c0), esizeV);
+      if (!op.getInbounds())
+        lineOff = add(rw, loc, lineOff, laneOff);
+    }
+    Value dst = ldsAddress(rw, loc, stageBase, mul(rw, loc, L, i32(rw, loc, lineBytes)));
+    Value voff, soff;
+    if (op.getInbounds()) {
+      voff = laneOff;
+      soff = lineOff;
+    } else {
+      voff = lineOff;
+      soff = zero;
+      if (boundRows) {
+        Value r = add(rw, loc, r0, laneR);
+        Value lastC = add(rw, loc, add(rw, loc, c0, laneC), i32(rw, loc, perLane - 1));
+        Value inR = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ult, r, boundRows);
+        Value inC = LLVM::ICmpOp::create(rw, loc, LLVM::ICmpPredicate::ult, lastC, boundCols);
+        Value ok = LLVM::AndOp::create(rw, loc, inR, inC);
+        voff = LLVM::SelectOp::create(rw, loc, ok, voff, i32(rw, loc, kOutOfRangeOffset));
+      }
+    }
+    auto dma = ROCDL::RawPtrBufferLoadLdsOp::create(
+        rw, loc, adaptor.getBuffer(), dst, i32(rw, loc, width), voff, soff, zero, zero,
+        ArrayAttr(), ArrayAttr(), ArrayAttr());
+    setScopes(dma, scopes);
   }
   rw.eraseOp(op);
   return success();
@@ -597,6 +758,14 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
              << " bytes, which do not split evenly over the workgroup's "
              << *waves << " waves";
     LdsScopes scopes = this->facts->lookup(op.getLds());
+    if (lds.getOrderTile()) {
+      Value stageBase = ldsAddress(
+          rw, loc, adaptor.getLds(),
+          mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
+      bool someWaves =
+          op.getWaves() && *waves < std::max<int64_t>(1, facts->blockSizeOf(op) / 64);
+      return lowerImageCopy(op, adaptor, shape, rw, *waves, someWaves, stageBase, scopes, chip);
+    }
     // An inbounds copy's lane offsets depend on nothing but the lane, the
     // wave and the stride: computed from ids at the function's entry, they
     // are loop-invariant and LLVM computes them once, outside the loop
@@ -605,14 +774,21 @@ struct AsyncCopyLowering : public TilePattern<AsyncCopyOp> {
     // them there). Other copies keep their ids where they are: their
     // per-lane offsets change with every line anyway.
     Value lane, wave;
+    bool wholeRows = (64 * perLane) % cols == 0;
+    bool invariantWave =
+        wholeRows && *waves > 0 &&
+        lines / inboundsGroups(shape, *waves, chip).size / *waves <= kMaxInvariantGroupsPerWave;
     {
       OpBuilder::InsertionGuard guard(rw);
       if (op.getInbounds())
         if (auto fn = op->getParentOfType<FunctionOpInterface>())
           rw.setInsertionPointToStart(&fn->getRegion(0).front());
       lane = laneId(rw, loc);
-      wave = waveId(rw, loc);
+      if (invariantWave)
+        wave = waveId(rw, loc);
     }
+    if (!wave)
+      wave = waveId(rw, loc);
     // With `waves` naming every wave of the workgroup the copy is the
     // default one (and its code the same: no remainder).
     if (op.getWaves() && *waves < std::max<int64_t>(1, facts->blockSizeOf(op) / 64))
@@ -827,33 +1003,6 @@ private:
   Value stageBase, laneBase;
 };
 
-/// The elements one transposing LDS read hands each lane: 4 for 16-bit
-/// elements (ds_read_b64_tr_b16), 8 for bytes (ds_read_b64_tr_b8); 0 for
-/// other widths, which have none. Within each 16-lane group the lanes'
-/// 8-byte reads form an E x 16 tile (row r = lanes (16/E) r .. (16/E) r +
-/// 16/E - 1) of which lane c receives column c.
-int64_t transposedElements(int64_t esize) {
-  return esize == 2 ? 4 : esize == 1 ? 8 : 0;
-}
-
-/// True when a transposing read can produce the tile's registers: 16- or
-/// 8-bit elements, no two registers of a lane adjacent in LDS, a multiple
-/// of E registers, and lanes Eq..Eq+E-1 of every group holding adjacent LDS
-/// elements (the instruction hands lane Eq+j the j-th element that lane
-/// (l & 0x30) | (r * 16/E) | q of its group read, as register r).
-bool fitsTransposingRead(const MemoryView &view, int64_t esize) {
-  int64_t e = transposedElements(esize);
-  if (!e || view.map.numRegs() % e != 0)
-    return false;
-  for (int64_t i = 0; i < view.map.numRegs(); ++i)
-    if (view.contiguousRun(i) != 1)
-      return false;
-  for (unsigned j = 1; j < e; ++j)
-    if (view.rowOfLane(j) != 0 || view.colOfLane(j) != (int64_t)j)
-      return false;
-  return true;
-}
-
 /// tile.lds_load -> ds_read_b16..b128, or on gfx950 ds_read_b64_tr_b16
 /// (16-bit elements) or ds_read_b64_tr_b8 (bytes) when each lane's
 /// registers run down an LDS column.
@@ -870,6 +1019,8 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
     int64_t esize = elementBytes(type.getElementType());
     auto resultType = cast<VectorType>(typeConverter->convertType(type));
     LdsScopes scopes = this->facts->lookup(op.getLds());
+    if (lds.getOrderTile())
+      return lowerImage(op, adaptor, rw, lds, resultType, scopes);
     if (getChipInfo(chip).hasTransposingLdsRead && fitsTransposingRead(view, esize))
       return lowerTransposing(op, adaptor, rw, view, lds, resultType, scopes);
     int64_t bankLine = bankLineBytes(chip);
@@ -886,6 +1037,50 @@ struct LdsLoadLowering : public TilePattern<LdsLoadOp> {
       setScopes(load, scopes);
       for (int64_t k = 0; k < n; ++k)
         result = insert(rw, loc, result, extract(rw, loc, load, k), first + k);
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+
+  /// A buffer stored in the tile's reading order (passes/OperandImage.h):
+  /// access k of lane l at (k * 64 + l) * B, one address register for all
+  /// of them and the access in the offset field.
+  LogicalResult lowerImage(LdsLoadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rw,
+                           LdsType lds, VectorType resultType,
+                           const LdsScopes &scopes) const {
+    Location loc = op.getLoc();
+    std::string why;
+    std::optional<OperandImage> img = OperandImage::get(lds, chip, &why);
+    if (!img)
+      return op.emitOpError("cannot read the buffer in the order of its tile: ") << why;
+    int64_t bytes = img->accessBytes(), n = img->registersPerAccess();
+    Value stageBase = ldsAddress(
+        rw, loc, adaptor.getLds(),
+        mul(rw, loc, adaptor.getStage(), i32(rw, loc, lds.getStageBytes())));
+    Value base = ldsAddress(rw, loc, stageBase, mul(rw, loc, laneId(rw, loc), i32(rw, loc, bytes)));
+    Value result = poison(rw, loc, resultType);
+    Type elt = resultType.getElementType();
+    int64_t esize = elementBytes(lds.getElementType());
+    for (int64_t k = 0; k < img->accesses(); ++k) {
+      Value p = ldsAddress(rw, loc, base, i32(rw, loc, k * 64 * bytes));
+      auto vt = VectorType::get({n}, elt);
+      Value elems;
+      if (img->transposing() && esize == 2) {
+        auto read = ROCDL::ds_read_tr16_b64::create(rw, loc, vt, p);
+        setScopes(read, scopes);
+        elems = read;
+      } else if (img->transposing()) {
+        auto read = ROCDL::ds_read_tr8_b64::create(
+            rw, loc, VectorType::get({2}, rw.getI32Type()), p);
+        setScopes(read, scopes);
+        elems = LLVM::BitcastOp::create(rw, loc, vt, read);
+      } else {
+        auto load = LLVM::LoadOp::create(rw, loc, vt, p, /*alignment=*/bytes);
+        setScopes(load, scopes);
+        elems = load;
+      }
+      for (int64_t j = 0; j < n; ++j)
+        result = insert(rw, loc, result, extract(rw, loc, elems, j), img->firstRegister(k) + j);
     }
     rw.replaceOp(op, result);
     return success();
@@ -991,6 +1186,9 @@ struct LdsStoreLowering : public TilePattern<LdsStoreOp> {
     Location loc = op.getLoc();
     TileType type = op.getValue().getType();
     LdsType lds = op.getLds().getType();
+    // (checkReady refused a store into a buffer in a tile's order: checked
+    // there rather than by the verifier, as a function that stores into
+    // such a buffer on another parameter's path is dead only by now.)
     LayoutMap map = layoutOf(type);
     MemoryView view{map, op.getTranspose()};
     int64_t esize = elementBytes(type.getElementType());

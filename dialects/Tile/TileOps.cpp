@@ -225,7 +225,8 @@ LogicalResult LdsAllocOp::verify() {
     return success();
   return LdsType::verify([&] { return emitOpError(); }, t.getShape(), t.getDimParams(),
                          t.getElementType(), t.getPad(), t.getStages(), t.getPadParam(),
-                         t.getSwizzle(), t.getSwizzleParam());
+                         t.getSwizzle(), t.getSwizzleParam(), t.getOrder(),
+                         t.getOrderTranspose(), t.getOrderParam());
 }
 
 LogicalResult AsyncCopyOp::verify() {
@@ -278,11 +279,31 @@ LogicalResult WaitOp::verify() {
   return success();
 }
 
+/// True when `v` is the constant 0.
+static bool isZeroIndex(Value v) {
+  IntegerAttr attr;
+  return matchPattern(v, m_Constant(&attr)) && attr.getInt() == 0;
+}
+
 LogicalResult LdsLoadOp::verify() {
   TileType tile = getResult().getType();
   if (failed(verifyElementMatch(*this, getLds().getType().getElementType(),
                                 tile.getElementType(), "the LDS buffer")))
     return failure();
+  // A buffer stored in a tile's reading order holds that tile and nothing
+  // else: only the read that order describes finds its elements.
+  LdsType lds = getLds().getType();
+  if (TileType order = lds.getOrderTile(); order && tile.isResolved() && order.isResolved()) {
+    if (order != tile || lds.getOrderTranspose() != getTranspose())
+      return emitOpError("reads ")
+             << (getTranspose() ? "transposed " : "") << tile
+             << " from a buffer stored in the order of "
+             << (lds.getOrderTranspose() ? "transposed " : "") << order
+             << ": such a buffer is read only as that tile";
+    if (!isZeroIndex(getRow()) || !isZeroIndex(getCol()))
+      return emitOpError("reads a buffer stored in a tile's order at a position other than "
+                         "[0, 0]: such a buffer holds that one tile");
+  }
   std::optional<kcc::Chip> chip = chipOf(*this);
   if (!chip || kcc::getChipInfo(*chip).hasTransposingLdsRead || !tile.isResolved())
     return success();

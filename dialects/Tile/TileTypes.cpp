@@ -161,14 +161,16 @@ TileType TileType::withElementType(Type type) const {
 //===----------------------------------------------------------------------===//
 
 /// `<[64, 64], bf16>`, `<[BN, BK], bf16, pad = 8, stages = 2>`,
-/// `<[256, 64], bf16, stages = 2, swizzle = SWZ>`.
+/// `<[256, 64], bf16, stages = 2, swizzle = SWZ>`,
+/// `<[64, 128], bf16, order = transpose !tile.tile<...> if V_IMAGE>`.
 Type LdsType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   SmallVector<StringAttr> names;
-  Type element;
+  Type element, order;
+  bool orderTranspose = false;
   int64_t pad = 0, stages = 1, swizzle = 0;
-  StringRef padParam, swizzleParam;
-  llvm::SmallSet<StringRef, 3> seen;
+  StringRef padParam, swizzleParam, orderParam;
+  llvm::SmallSet<StringRef, 4> seen;
   if (parser.parseLess() || parseShape(parser, shape, names) ||
       parser.parseComma() || parser.parseType(element))
     return {};
@@ -181,14 +183,23 @@ Type LdsType::parse(AsmParser &parser) {
                     : key == "stages"  ? &stages
                     : key == "swizzle" ? &swizzle
                                        : nullptr;
-    if (!slot) {
+    if (!slot && key != "order") {
       parser.emitError(loc, "unknown LDS buffer property '")
-          << key << "'; expected 'pad', 'stages' or 'swizzle'";
+          << key << "'; expected 'pad', 'stages', 'swizzle' or 'order'";
       return {};
     }
     if (!seen.insert(key).second) {
       parser.emitError(loc, "LDS buffer property '") << key << "' given twice";
       return {};
+    }
+    if (!slot) {
+      // order = [transpose] TILE [if PARAM]
+      orderTranspose = succeeded(parser.parseOptionalKeyword("transpose"));
+      if (parser.parseType(order))
+        return {};
+      if (succeeded(parser.parseOptionalKeyword("if")) && parser.parseKeyword(&orderParam))
+        return {};
+      continue;
     }
     // pad and swizzle may name a parameter: pad = PAD.
     StringRef name;
@@ -204,7 +215,8 @@ Type LdsType::parse(AsmParser &parser) {
   MLIRContext *ctx = parser.getContext();
   return parser.getChecked<LdsType>(ctx, shape, names, element, pad, stages,
                                     StringAttr::get(ctx, padParam), swizzle,
-                                    StringAttr::get(ctx, swizzleParam));
+                                    StringAttr::get(ctx, swizzleParam), order, orderTranspose,
+                                    StringAttr::get(ctx, orderParam));
 }
 
 void LdsType::print(AsmPrinter &printer) const {
@@ -221,6 +233,11 @@ void LdsType::print(AsmPrinter &printer) const {
     printer << ", swizzle = " << getSwizzleParam().getValue();
   else if (getSwizzle())
     printer << ", swizzle = " << getSwizzle();
+  if (getOrder()) {
+    printer << ", order = " << (getOrderTranspose() ? "transpose " : "") << getOrder();
+    if (!getOrderParam().getValue().empty())
+      printer << " if " << getOrderParam().getValue();
+  }
   printer << ">";
 }
 
@@ -228,7 +245,8 @@ LogicalResult LdsType::verify(function_ref<InFlightDiagnostic()> emitError,
                               ArrayRef<int64_t> shape,
                               ArrayRef<StringAttr> dimParams, Type elementType,
                               int64_t pad, int64_t stages, StringAttr padParam,
-                              int64_t swizzle, StringAttr swizzleParam) {
+                              int64_t swizzle, StringAttr swizzleParam, Type order,
+                              bool orderTranspose, StringAttr orderParam) {
   if (failed(verifyShape(emitError, shape, dimParams)))
     return failure();
   if (!elementType.isIntOrFloat() && !isa<DtypeParamType>(elementType))
@@ -243,9 +261,34 @@ LogicalResult LdsType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "an LDS swizzle must be 0 (none) or a power of two "
                           "of at least 2, got "
                        << swizzle;
+  auto orderTile = dyn_cast_if_present<TileType>(order);
+  if (order && !orderTile)
+    return emitError() << "an LDS buffer's order is a !tile.tile type, got " << order;
+  if (orderTile && orderTile.getShape().size() != 2)
+    return emitError() << "an LDS buffer's order is a 2-d tile, got " << order;
   // The rest needs every size known.
-  if (swizzle == 0 || !hasNoParams(dimParams) || !padParam.getValue().empty() ||
-      !isResolvedElement(elementType))
+  bool known = hasNoParams(dimParams) && padParam.getValue().empty() &&
+               swizzleParam.getValue().empty() && isResolvedElement(elementType);
+  if (orderTile && known && orderParam.getValue().empty()) {
+    if (pad != 0 || swizzle != 0)
+      return emitError() << "an LDS buffer stored in a tile's order is neither padded nor "
+                            "swizzled (pad = "
+                         << pad << ", swizzle = " << swizzle << ")";
+    if (orderTile.getElementType() != elementType)
+      return emitError() << "an LDS buffer of " << elementType
+                         << " cannot be stored in the order of a tile of "
+                         << orderTile.getElementType();
+    if (hasNoParams(orderTile.getDimParams())) {
+      ArrayRef<int64_t> ts = orderTile.getShape();
+      int64_t r = orderTranspose ? ts[1] : ts[0], c = orderTranspose ? ts[0] : ts[1];
+      if (r != shape[0] || c != shape[1])
+        return emitError() << "an LDS buffer of [" << shape[0] << ", " << shape[1]
+                           << "] cannot be stored in the order of a "
+                           << (orderTranspose ? "transposed " : "") << "tile of [" << ts[0]
+                           << ", " << ts[1] << "]";
+    }
+  }
+  if (swizzle == 0 || !known)
     return success();
   if (pad != 0)
     return emitError() << "an LDS buffer is either padded or swizzled, not both "
@@ -262,7 +305,8 @@ LogicalResult LdsType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 bool LdsType::isResolved() const {
   return hasNoParams(getDimParams()) && isResolvedElement(getElementType()) &&
-         getPadParam().getValue().empty() && getSwizzleParam().getValue().empty();
+         getPadParam().getValue().empty() && getSwizzleParam().getValue().empty() &&
+         getOrderParam().getValue().empty();
 }
 
 int64_t LdsType::getSwizzleRowGroup(int64_t bankLineBytes) const {

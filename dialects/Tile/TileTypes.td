@@ -80,6 +80,18 @@ def Tile_LdsType : Tile_Type<"Lds", "lds"> {
     invisible to the kernel's indices. A swizzled row is unpadded and holds
     a multiple of S chunks.
 
+    `order = TILE` (or `order = transpose TILE`) stores the buffer in the
+    order in which `tile.lds_load` (with `transpose`) reads it as TILE, a
+    tile of the buffer's shape (transposed) and element type: access k of
+    lane l sits at byte (k * 64 + l) * B, B the bytes a lane reads per
+    access. The reads are then one contiguous line each, free of bank
+    conflicts, at one address register and an immediate offset each; and
+    `tile.async_copy`'s 16-byte lines fill the buffer in that order (every
+    DMA lane fetches the 16 bytes of memory that land in its place). Only
+    that load and `tile.async_copy` may access such a buffer; it is
+    unpadded and unswizzled. `order = TILE if P` takes the order only when
+    the i1 parameter P is true.
+
     `pad` and `swizzle` default to 0 (none) and `stages` to 1; `pad` and
     `swizzle` may name integer parameters.
   }];
@@ -89,7 +101,10 @@ def Tile_LdsType : Tile_Type<"Lds", "lds"> {
                         "int64_t":$pad, "int64_t":$stages,
                         "::mlir::StringAttr":$padParam,
                         "int64_t":$swizzle,
-                        "::mlir::StringAttr":$swizzleParam);
+                        "::mlir::StringAttr":$swizzleParam,
+                        "::mlir::Type":$order,
+                        "bool":$orderTranspose,
+                        "::mlir::StringAttr":$orderParam);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -106,6 +121,13 @@ def Tile_LdsType : Tile_Type<"Lds", "lds"> {
     /// Bytes of one stage and of the whole buffer (requires isResolved()).
     int64_t getStageBytes() const;
     int64_t getTotalBytes() const { return getStageBytes() * getStages(); }
+    /// The tile whose reading order the buffer is stored in (`order`), or
+    /// null: none, or one gated by a parameter not yet bound.
+    TileType getOrderTile() const {
+      if (!getOrderParam().getValue().empty())
+        return {};
+      return ::llvm::dyn_cast_if_present<TileType>(getOrder());
+    }
   }];
 }
 

@@ -160,3 +160,29 @@ module attributes {tile.target = #tile.target<"gfx950">} {
     return %0 : f32
   }
 }
+
+// -----
+
+// A buffer stored in a tile's reading order is filled by DMA only: a
+// register store would have to scatter each lane's elements over the lines.
+module attributes {tile.target = #tile.target<"gfx950">} {
+  func.func @k(%t: !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>, %i: index) attributes {tile.kernel, tile.block_size = 64 : i64, tile.lds_bytes = 16384 : i64} {
+    %0 = tile.lds_alloc "k" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>>
+    // expected-error@+1 {{'tile.lds_store' op stores into a buffer stored in the order of '!tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>', which only tile.async_copy fills}}
+    tile.lds_store %t, %0[%i][%i, %i] : !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>, !tile.lds<[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>>
+    return
+  }
+}
+
+// -----
+
+// The 32x32x8 a operand reads 8 bytes a lane: a 16-byte DMA lane would
+// fetch two lanes' elements, which lie in different rows of memory.
+module attributes {tile.target = #tile.target<"gfx950">} {
+  func.func @k(%b: !tile.buffer<bf16>, %i: index) attributes {tile.kernel, tile.block_size = 64 : i64, tile.lds_bytes = 16384 : i64} {
+    %0 = tile.lds_alloc "k" {offset = 0 : i64, scope = 0 : i64} : !tile.lds<[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x8>>>
+    // expected-error@+1 {{'tile.async_copy' op cannot fill a buffer stored in the order of its tile with 16-byte DMA lanes: the 16 bytes at LDS offset 0 are not adjacent in memory; use a narrower 'width'}}
+    tile.async_copy inbounds %b[%i, %i] stride %i -> %0[%i] {width = 16 : i64} : !tile.buffer<bf16>, !tile.lds<[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x8>>>
+    return
+  }
+}

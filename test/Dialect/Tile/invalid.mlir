@@ -63,7 +63,7 @@ func.func @slice_extent(%t: !tile.tile<[32, 2], f32, #tile.slice<1, #tile.mfma<a
 
 // -----
 
-// expected-error@+1 {{unknown LDS buffer property 'banks'; expected 'pad', 'stages' or 'swizzle'}}
+// expected-error@+1 {{unknown LDS buffer property 'banks'; expected 'pad', 'stages', 'swizzle' or 'order'}}
 func.func @lds_property(%l: !tile.lds<[64, 64], bf16, banks = 2>)
 
 // -----
@@ -90,6 +90,46 @@ func.func @lds_swizzle_row(%l: !tile.lds<[64, 64], bf16, swizzle = 16>)
 
 // expected-error@+1 {{LDS buffer property 'swizzle' given twice}}
 func.func @lds_swizzle_twice(%l: !tile.lds<[64, 64], bf16, swizzle = 2, swizzle = 4>)
+
+// -----
+
+// expected-error@+1 {{an LDS buffer's order is a !tile.tile type, got 'bf16'}}
+func.func @lds_order_not_tile(%l: !tile.lds<[64, 64], bf16, order = bf16>)
+
+// -----
+
+// expected-error@+1 {{an LDS buffer stored in a tile's order is neither padded nor swizzled (pad = 8, swizzle = 0)}}
+func.func @lds_order_padded(%l: !tile.lds<[64, 64], bf16, pad = 8, order = !tile.tile<[64, 64], bf16, #tile.mfma<a>>>)
+
+// -----
+
+// expected-error@+1 {{an LDS buffer of 'bf16' cannot be stored in the order of a tile of 'f16'}}
+func.func @lds_order_element(%l: !tile.lds<[64, 64], bf16, order = !tile.tile<[64, 64], f16, #tile.mfma<a>>>)
+
+// -----
+
+// expected-error@+1 {{an LDS buffer of [64, 128] cannot be stored in the order of a transposed tile of [64, 128]}}
+func.func @lds_order_shape(%l: !tile.lds<[64, 128], bf16, order = transpose !tile.tile<[64, 128], bf16, #tile.mfma<a>>>)
+
+// -----
+
+func.func @lds_order_other_tile(%i: index) {
+  %c0 = arith.constant 0 : index
+  %l = tile.lds_alloc "k" : !tile.lds<[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>>
+  // expected-error@+1 {{'tile.lds_load' op reads '!tile.tile<[64, 128], bf16, #tile.blocked<[1, 8], [4, 16]>>' from a buffer stored in the order of '!tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>': such a buffer is read only as that tile}}
+  %t = tile.lds_load %l[%c0][%c0, %c0] : !tile.lds<[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>> -> !tile.tile<[64, 128], bf16, #tile.blocked<[1, 8], [4, 16]>>
+  return
+}
+
+// -----
+
+func.func @lds_order_offset(%i: index) {
+  %c0 = arith.constant 0 : index
+  %l = tile.lds_alloc "k" : !tile.lds<[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>>
+  // expected-error@+1 {{'tile.lds_load' op reads a buffer stored in a tile's order at a position other than [0, 0]: such a buffer holds that one tile}}
+  %t = tile.lds_load %l[%c0][%i, %c0] : !tile.lds<[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>> -> !tile.tile<[64, 128], bf16, #tile.mfma<a, 32x32x16>>
+  return
+}
 
 // -----
 

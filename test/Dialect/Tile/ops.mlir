@@ -227,6 +227,19 @@ func.func @lds_swizzle(%buf: !tile.buffer<bf16>, %n: index, %i: index) {
   return
 }
 
+// LDS buffers stored in a tile's reading order, plain, transposed and gated
+// by a parameter.
+// CHECK-LABEL: func.func @lds_order(
+// CHECK: tile.lds_alloc "k" : <[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a>>>
+// CHECK: tile.lds_alloc "v" : <[64, 128], bf16, order = transpose !tile.tile<[128, 64], bf16, #tile.mfma<a, k_from_acc>>>
+// CHECK: tile.lds_alloc "p" : <[BN, D], !tile.dtype<"DT">, pad = PAD, order = !tile.tile<[BN, D], !tile.dtype<"DT">, #tile.mfma<a>> if K_IMAGE>
+func.func @lds_order() {
+  %k = tile.lds_alloc "k" : !tile.lds<[64, 128], bf16, order = !tile.tile<[64, 128], bf16, #tile.mfma<a>>>
+  %v = tile.lds_alloc "v" : !tile.lds<[64, 128], bf16, order = transpose !tile.tile<[128, 64], bf16, #tile.mfma<a, k_from_acc>>>
+  %p = tile.lds_alloc "p" : !tile.lds<[BN, D], !tile.dtype<"DT">, pad = PAD, order = !tile.tile<[BN, D], !tile.dtype<"DT">, #tile.mfma<a>> if K_IMAGE>
+  return
+}
+
 // The attention additions: DMA issued by the first %w waves only, a wait
 // whose count is an SSA value, transposed LDS stores, a parameter-named pad.
 // CHECK-LABEL: func.func @lds_attention(
