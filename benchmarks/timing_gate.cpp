@@ -35,6 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
+#include "kernels/attention/AttentionOp.h"
 #include "kernels/gemm/GemmOp.h"
 #include "target/Error.h"
 #include "target/CodeObject.h"
@@ -188,31 +189,22 @@ Expected<Figures> measureGemm(Chip chip, StringRef source, const ops::GemmSize &
   return run(d, *hsaco, "gemm", launch, args.data(), kSteadyStateIterations);
 }
 
-/// The attention's parameters per chip, as test/e2e/AttentionTest.cpp's
-/// configFor() (and kcc::ops::attention_forward) pick them for D = 128 bf16:
-/// the gfx950 fast path (8 waves in two staggered groups, 64-key tiles, V by
-/// DMA read back with ds_read_b64_tr_b16) and the gfx942 path (4 waves,
-/// 32-key tiles, V^T stored by each wave from registers). K rows are padded
-/// by 8 elements so that the K reads are free of bank conflicts.
+/// The attention's parameters per chip: those kcc::ops::attention_forward
+/// picks for D = 128 bf16, non-causal, no LSE (kernels/attention/
+/// AttentionOp.cpp): the gfx950 fast path (8 waves in two staggered groups,
+/// 64-key tiles, K and V by 16-byte DMA in their operands' reading order, V
+/// read back with ds_read_b64_tr_b16) and the gfx942 path (8 waves in two
+/// staggered groups, 32-key tiles, V^T stored by the leading waves from
+/// registers).
 struct AttentionShape {
   std::vector<std::string> params;
   uint32_t waves;
 };
 
 AttentionShape attentionShape(Chip chip) {
-  std::vector<std::string> common = {"DTYPE=bf16", "D=128", "CAUSAL=0", "LSE_OUT=0",
-                                     "VROWS=8"};
   AttentionShape s;
-  if (chip == Chip::gfx950) {
-    s.waves = 8;
-    s.params = {"BN=64", "BLOCK=512", "STAGGER=1", "V_TR=1", "VR=64", "VC=128",
-                "PAD=8", "VPAD=32"};
-  } else {
-    s.waves = 8;
-    s.params = {"BN=32", "BLOCK=512", "STAGGER=1", "V_TR=0", "VR=128", "VC=32",
-                "PAD=4", "VPAD=4"};
-  }
-  s.params.insert(s.params.begin(), common.begin(), common.end());
+  s.params = ops::attentionParams(chip, DType::bf16, 128, /*causal=*/false, /*lse=*/false);
+  s.waves = uint32_t(ops::kernelParamValue(s.params, "BLOCK").value_or(256) / 64);
   return s;
 }
 

@@ -129,36 +129,43 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
   std::vector<std::string> params = {"DTYPE=" + dtypeName(dtype).str(), p("D", headDim),
                                      p("CAUSAL", causal), p("PAIRS", causal),
                                      p("LSE_OUT", lse)};
-  // LDS row padding, chosen with the timing model's bank-conflict report
-  // (kcc run ... --timing --bank-conflicts). Rows filled by DMA can only be
-  // padded when they hold whole 256-byte DMA lines, i.e. for D = 128.
-  //  - K (all paths): 256-byte rows all start in the same bank; 8 elements
-  //    (16 bytes) spread gfx950's 64 banks, 4 (8 bytes) gfx942's 32.
-  //  - V read by ds_read_b64_tr_b16 (gfx950): 32 elements (64 bytes) leave
-  //    its 8-byte row segments conflict-free (8 and 16 leave 4- and 2-way).
-  //  - V^T stored through registers (gfx942): rows of 32 keys (64 bytes)
-  //    padded by 4 elements, for both the transposing stores and the reads.
+  // gfx950 stores K and V in their MFMA operands' reading order (no bank
+  // conflicts, no padding). gfx942's LDS row padding was chosen with the
+  // timing model's bank-conflict report (kcc run ... --timing
+  // --bank-conflicts); rows filled by DMA can only be padded when they hold
+  // whole 256-byte DMA lines, i.e. for D = 128:
+  //  - K: 256-byte rows all start in the same bank; 4 elements (8 bytes)
+  //    spread the 32 banks. (K in the operand's order measured 0.93x: 672.7
+  //    against 723.1 TFLOPS at S = 16384.)
+  //  - V^T stored through registers: rows of 32 keys (64 bytes) padded by 4
+  //    elements, for both the transposing stores and the reads.
   bool wideRows = headDim * 2 % 256 == 0;
-  bool is950 = chip == Chip::gfx950;
-  int64_t pad = wideRows ? (is950 ? 8 : 4) : 0;
-  int64_t vpad = is950 ? (wideRows ? 32 : 0) : 4;
+  int64_t pad = wideRows ? 4 : 0;
+  int64_t vpad = 4;
   std::vector<std::string> shape;
   switch (attentionPath(chip, headDim)) {
   case AttentionPath::Gfx950Fast:
     // 8 waves (256 queries) in two wave groups half a tile apart: one group's
     // softmax hides under the other's MFMAs. 64-key tiles of K and V fill
-    // LDS by DMA; V is read transposed by ds_read_b64_tr_b16.
-    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", p("PAD", pad),
-             p("VPAD", vpad), p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+    // LDS by 16-byte DMA, each stored in the order its MFMA operand reads
+    // it (K_IMAGE, V_IMAGE: one contiguous 1 KiB line per read, no bank
+    // conflicts, one DMA line per read); V is read transposed by
+    // ds_read_b64_tr_b16. Timing model, S = 16384: 1416.0 TFLOPS with
+    // padded rows and 4-byte DMA (inbounds), 1428.3 with the images (a
+    // quarter of the DMA instructions, no M0 nops).
+    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", "PAD=0", "VPAD=0",
+             "K_IMAGE=1", "V_IMAGE=1", "WIDE=1", p("VR", 64), p("VC", headDim), p("VROWS", 8)};
     break;
   case AttentionPath::Generic:
     // D = 64: 8 waves in two staggered groups as for D = 128 (the timing
     // model: MFMA busy 27% against 20% for two 4-wave workgroups per CU, the
-    // same waves per SIMD). Its 128-byte rows cannot be padded under the
-    // DMA's lines (the softmax, the same work at half the MFMAs, is what
-    // bounds it).
-    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", p("PAD", pad),
-             p("VPAD", vpad), p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+    // same waves per SIMD). Its 128-byte rows could not be padded under the
+    // DMA's lines, so its K reads were bank-conflicted; stored in the
+    // operands' reading order they are not (timing model, S = 16384: 778.2
+    // -> 1053.7 TFLOPS; the padded-row copies inside the keys also spilled
+    // 25 SGPRs holding their loop-invariant line offsets).
+    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", "PAD=0", "VPAD=0",
+             "K_IMAGE=1", "V_IMAGE=1", "WIDE=1", p("VR", 64), p("VC", headDim), p("VROWS", 8)};
     break;
   case AttentionPath::Gfx942:
     // 64 KiB of LDS: 32-key tiles, double-buffered, so one workgroup per CU

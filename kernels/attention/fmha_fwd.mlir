@@ -26,15 +26,21 @@
 // cores compute the scores of tile j+1 (cluster A), the VALU and
 // transcendental units exponentiate those of tile j; while they accumulate
 // O += P_j V_j (cluster B), the VALU finds the maxima of tile j+1. Each
-// cluster is one scheduling region between s_setprio 1 and 0, interleaved by
+// cluster is one scheduling region between s_setprio 2 (A) or 1 (B) and 0,
+// interleaved by
 // sched_group_barrier pairs (@schedule_a, @schedule_b); the lazy-rescale
 // branch and the masking of diagonal tiles sit between clusters. A prologue
 // computes the scores of tile 0, the last tile drains the pipeline.
 //
 // K and V tiles are double-buffered in LDS (ping a, pong b; one alias scope
 // each) and filled by buffer_load ... lds DMA while the other buffer is
-// used. K rows are padded (PAD) and V rows (VPAD) so that the LDS reads are
-// free of bank conflicts (the host picks both per chip, see AttentionOp.cpp). V reaches the MFMA with K (keys) within lanes:
+// used. With K_IMAGE and V_IMAGE (gfx950) each tile is stored in the order
+// in which its MFMA operand reads it (`order` on the LDS type): every read
+// is one contiguous line, free of bank conflicts, and every 16-byte DMA
+// line (WIDE) fills one such read. Otherwise K rows are padded (PAD) and V
+// rows (VPAD) so that the LDS reads are free of bank conflicts (the host
+// picks per chip, see AttentionOp.cpp). V reaches the MFMA with K (keys)
+// within lanes:
 //   - V_TR: V is copied by DMA as [BN, D] and read with the transposing LDS
 //     read ds_read_b64_tr_b16 (gfx950);
 //   - otherwise each wave loads its rows of V into registers and stores them
@@ -54,7 +60,9 @@
 // K_REG), PAIRS (each workgroup takes two query blocks, the longest and the
 // shortest loop of a causal launch: the same work in every workgroup, so no
 // round ends with a tail of long blocks), P_TIES_ANY (P's exact ties to bf16
-// may round away from zero: `tile.convert ... ties_any`, cheaper on gfx942).
+// may round away from zero: `tile.convert ... ties_any`, cheaper on gfx942),
+// K_IMAGE / V_IMAGE (K / V stored in its MFMA operand's reading order; PAD /
+// VPAD 0), WIDE (16-byte DMA lanes, gfx950).
 // Launch: grid (nb = ceil(S_q / (32 * waves)), H, B), block BLOCK; with PAIRS
 // grid.x = ceil(nb / 2).
 
@@ -76,15 +84,21 @@ tile.param_decl @K_REG : i1 = false
 tile.param_decl @KROWS : i64 = 16
 tile.param_decl @PAIRS : i1 = false
 tile.param_decl @P_TIES_ANY : i1 = false
+tile.param_decl @K_IMAGE : i1 = false
+tile.param_decl @V_IMAGE : i1 = false
+tile.param_decl @WIDE : i1 = false
 
-// K and V tiles in LDS, and the register tiles of one wave.
-!kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD>
-!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = VPAD>
-!buf = !tile.buffer<!tile.dtype<"DTYPE">>
-!ptr = !tile.ptr<!tile.dtype<"DTYPE">>
+// The register tiles of one wave, and K and V tiles in LDS: with K_IMAGE
+// (V_IMAGE) stored in the order in which the MFMA operands read them (one
+// contiguous line per read, no bank conflicts, the 16-byte DMA's lines),
+// else row-major with padded rows.
 !qt = !tile.tile<[D, 32], !tile.dtype<"DTYPE">, #tile.mfma<b>>
 !kf = !tile.tile<[BN, D], !tile.dtype<"DTYPE">, #tile.mfma<a>>
 !vf = !tile.tile<[D, BN], !tile.dtype<"DTYPE">, #tile.mfma<a, k_from_acc>>
+!kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD, order = !kf if K_IMAGE>
+!vl = !tile.lds<[VR, VC], !tile.dtype<"DTYPE">, pad = VPAD, order = transpose !vf if V_IMAGE>
+!buf = !tile.buffer<!tile.dtype<"DTYPE">>
+!ptr = !tile.ptr<!tile.dtype<"DTYPE">>
 !s = !tile.tile<[BN, 32], f32, #tile.mfma<acc>>
 !si = !tile.tile<[BN, 32], i32, #tile.mfma<acc>>
 !sm = !tile.tile<[BN, 32], i1, #tile.mfma<acc>>
@@ -106,8 +120,7 @@ tile.param_decl @P_TIES_ANY : i1 = false
 !kreg = !tile.tile<[KROWS, D], !tile.dtype<"DTYPE">, #tile.blocked<[1, 8], [8, 8]>>
 
 // Starts moving key tile `j` into `kb`: DMA shared by the first `issuers`
-// waves. Rows past the end of the keys need no bounds: the buffer ends at the
-// last key's last element, so the hardware's range check returns zeros.
+// waves.
 func.func private @fetch_k(%kbuf: !buf, %kb: !kl, %j: index, %Skv: index,
                            %ks: index, %issuers: index) {
   %c0 = arith.constant 0 : index
@@ -120,8 +133,30 @@ func.func private @fetch_k(%kbuf: !buf, %kb: !kl, %j: index, %Skv: index,
   %kreg = tile.param @K_REG : i1
   %true = arith.constant true
   %dma = arith.xori %kreg, %true : i1
+  // 16-byte DMA lanes with WIDE (gfx950), else 4; `inbounds` when the
+  // tile lies wholly inside the keys, so that the lines' rows go in scalar
+  // offsets (no vector add a line, which waits behind the other wave
+  // group's exponentials for a VALU slot). Otherwise (the last tile of a
+  // sequence whose length BN does not divide) the rows past the keys need
+  // no bounds: the buffer ends at the last key's last element, so the
+  // hardware's range check returns zeros.
+  %wide = tile.param @WIDE : i1
+  %rend = arith.addi %r, %bn : index
+  %inside = arith.cmpi ule, %rend, %Skv : index
   scf.if %dma {
-    tile.async_copy %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers : !buf, !kl
+    scf.if %inside {
+      scf.if %wide {
+        tile.async_copy inbounds %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers {width = 16 : i64} : !buf, !kl
+      } else {
+        tile.async_copy inbounds %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers : !buf, !kl
+      }
+    } else {
+      scf.if %wide {
+        tile.async_copy %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers {width = 16 : i64} : !buf, !kl
+      } else {
+        tile.async_copy %kbuf[%r, %c0] stride %ks -> %kb[%c0] waves %issuers : !buf, !kl
+      }
+    }
   }
   return
 }
@@ -161,8 +196,24 @@ func.func private @fetch_v(%vbuf: !buf, %vb: !vl, %j: index, %Skv: index,
   // Only V_TR copies V by DMA; without it V's LDS rows are D x BN, padded
   // freely (VPAD), which the DMA's 256-byte lines could not fill.
   %vtr = tile.param @V_TR : i1
+  // As K's (@fetch_k).
+  %wide = tile.param @WIDE : i1
+  %rend = arith.addi %r, %bn : index
+  %inside = arith.cmpi ule, %rend, %Skv : index
   scf.if %vtr {
-    tile.async_copy %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers : !buf, !vl
+    scf.if %inside {
+      scf.if %wide {
+        tile.async_copy inbounds %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers {width = 16 : i64} : !buf, !vl
+      } else {
+        tile.async_copy inbounds %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers : !buf, !vl
+      }
+    } else {
+      scf.if %wide {
+        tile.async_copy %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers {width = 16 : i64} : !buf, !vl
+      } else {
+        tile.async_copy %vbuf[%r, %c0] stride %vs -> %vb[%c0] waves %issuers : !buf, !vl
+      }
+    }
   }
   return
 }
@@ -485,8 +536,14 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   }
 
   // Cluster A: the MFMAs of S_{j+1} with the exponentials of S_j and the
-  // LDS reads of K j+1 between them.
-  tile.setprio 1
+  // LDS reads of K j+1 between them. At priority 2, above the other
+  // group's cluster B: a wave issues in order, so this cluster's
+  // exponentials wait behind its MFMAs, and an MFMA that lost the pipe to
+  // the other group held them up until that group's cluster ended, leaving
+  // a tail of exponentials with the matrix core half idle (timing model,
+  // S = 16384: gfx950 1428.3 -> 1444.7 TFLOPS, causal 1408.7 with both;
+  // gfx942 721.8 -> 723.1, causal 708.7 -> 711.4).
+  tile.setprio 2
   %sn = func.call @scores(%kn, %qt) : (!kl, !qt) -> !s
   %p, %ps = func.call @exp_scores(%s, %scale, %m) : (!s, f32, !row) -> (!pb, !row)
   func.call @schedule_a() : () -> ()
@@ -719,7 +776,10 @@ func.func private @query_block(%qbuf: !buf, %kbuf: !buf, %vbuf: !buf, %obuf: !bu
   // DMA instructions per issuing wave for one K and one V tile.
   %dbytes = arith.muli %d, %c2 : index
   %tile_bytes = arith.muli %bn, %dbytes : index
-  %tile_lines = arith.divui %tile_bytes, %c256 : index
+  %wide = tile.param @WIDE : i1
+  %c1024 = arith.constant 1024 : index
+  %line_bytes = arith.select %wide, %c1024, %c256 : index
+  %tile_lines = arith.divui %tile_bytes, %line_bytes : index
   %ndma = arith.divui %tile_lines, %issuers : index
   %kreg_n = tile.param @K_REG : i1
   %nk = arith.select %kreg_n, %c0, %ndma : index

@@ -35,19 +35,25 @@
 // CHECK: s_cbranch_vccnz [[LEAD:\.LBB0_[0-9]+]]
 // CHECK-NEXT: s_barrier
 // CHECK-NEXT: [[LEAD]]:
-// One key tile j of the loop: K j+2 by DMA and this wave's rows of V j+1
-// into registers; cluster A: the 16 MFMAs of S_{j+1} = K_{j+1} Q^T
-// (accumulating from 0), each followed by one exponential of S_j and the
-// LDS read of later K operands ([ds_read 1, mfma 1, trans 1]); the row
+// One key tile j of the loop: K j+2 by DMA (a tile inside the keys: one
+// lane offset, the lines' rows in scalar offsets, no vector add a line; the
+// last tile of a sequence that BN does not divide: offsets per lane, which
+// the hardware's range check sees) and this wave's rows of V j+1 into
+// registers; cluster A at priority 2: the 16 MFMAs of S_{j+1} = K_{j+1}
+// Q^T (accumulating from 0), each followed by one exponential of S_j and
+// the LDS read of later K operands ([ds_read 1, mfma 1, trans 1]); the row
 // sum's exchange closes it.
 // V's rows: 4 bytes (2 columns) per load, 8 per wave, and nothing waits for
 // them before the matrix work: their repacking into V^T's pairs comes after
 // barrier X, with the stores.
+// CHECK: buffer_load_dword [[KL:v[0-9]+]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_}}
+// CHECK-COUNT-7: buffer_load_dword [[KL]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
 // CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
 // CHECK-COUNT-8: buffer_load_dword v{{[0-9]+}}, v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen{{$}}
 // CHECK-NOT: v_perm_b32
 // CHECK-NOT: s_waitcnt vmcnt
-// CHECK: s_setprio 1
+// CHECK: s_setprio 2
 // CHECK-NEXT: ds_read2_b64
 // CHECK: v_mfma_f32_32x32x8_bf16 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
 // CHECK: v_exp_f32

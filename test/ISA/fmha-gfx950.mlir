@@ -1,27 +1,32 @@
 // FlashAttention forward (kernels/attention/fmha_fwd.mlir) on gfx950 with the
 // fast path's parameters, as kcc::ops::attention_forward picks them for
 // D = 128 (kernels/attention/AttentionOp.cpp): 8 waves in two staggered wave
-// groups, 64-key tiles, K and V by LDS DMA, V read transposed; K rows
-// padded by 8 elements, V rows by 32 (conflict-free for the transposing
-// reads on 64 banks).
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 --emit=asm -o - | FileCheck %s
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=f16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 --emit=asm -o - | FileCheck %s --check-prefix=F16
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=8 -D VPAD=32 -D VR=64 -D VC=128 -D VROWS=8 -o %t.hsaco
+// groups, 64-key tiles, K and V by 16-byte LDS DMA into buffers stored in
+// the order their MFMA operands read them (K_IMAGE, V_IMAGE: every read one
+// contiguous 1 KiB or 512-byte line, conflict-free without padding), V read
+// transposed.
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D K_IMAGE=1 -D V_IMAGE=1 -D WIDE=1 -D VR=64 -D VC=128 -D VROWS=8 --emit=asm -o - | FileCheck %s
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=f16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D K_IMAGE=1 -D V_IMAGE=1 -D WIDE=1 -D VR=64 -D VC=128 -D VROWS=8 --emit=asm -o - | FileCheck %s --check-prefix=F16
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D K_IMAGE=1 -D V_IMAGE=1 -D WIDE=1 -D VR=64 -D VC=128 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D K_IMAGE=1 -D V_IMAGE=1 -D WIDE=1 -D VR=64 -D VC=128 -D VROWS=8 -D CAUSAL=1 -D LSE_OUT=1 --stats | FileCheck %s --check-prefix=STATS
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx950 -D DTYPE=bf16 -D D=128 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=1 -D PAD=0 -D VPAD=0 -D K_IMAGE=1 -D V_IMAGE=1 -D WIDE=1 -D VR=64 -D VC=128 -D VROWS=8 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES
 
-// Prologue: K tiles 0 and 1 and V tile 0 by LDS DMA (16 lines of 256 bytes
-// per tile, shared by the 4 leading waves), all landed before the first
+// Prologue: K tiles 0 and 1 and V tile 0 by LDS DMA (16 lines of 1 KiB per
+// tile, 4 per leading wave; a tile inside the keys from one lane offset and
+// scalar line offsets, one M0 write a line), all landed before the first
 // barrier; then Q^T into registers and the scores of tile 0, which start
-// the pipeline, with their column maxima (one exchange between the wave's
-// halves).
+// the pipeline, from K reads that are one address register and immediate
+// offsets 1 KiB apart, with their column maxima (one exchange between the
+// wave's halves).
 // CHECK-LABEL: fmha_fwd:
-// CHECK-COUNT-48: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK: buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
 // CHECK: s_waitcnt vmcnt(0)
 // CHECK-NEXT: s_barrier
-// CHECK: buffer_load_dwordx4
+// CHECK: buffer_load_dwordx4 v[{{[0-9]+}}:{{[0-9]+}}]
 // CHECK: s_setprio 1
+// CHECK: ds_read_b128 v[{{[0-9]+}}:{{[0-9]+}}], [[K0:v[0-9]+]]{{$}}
+// CHECK-NEXT: ds_read_b128 v[{{[0-9]+}}:{{[0-9]+}}], [[K0]] offset:1024
 // CHECK-COUNT-16: v_mfma_f32_32x32x16_bf16
 // CHECK-NEXT: s_setprio 0
 // CHECK: v_permlane32_swap_b32
@@ -37,45 +42,67 @@
 // CHECK: s_cbranch_scc0 [[EXIT:\.LBB0_[0-9]+]]
 
 // One key tile j of the loop. K j+2's DMA (issuers only, at raised
-// priority already: its per-line address adds no longer wait behind the
-// other group's cluster), then cluster A:
-// the 16 MFMAs of S_{j+1} = K_{j+1} Q^T (accumulating from 0), with the
-// exponentials of S_j two per MFMA and the LDS reads of K running three
-// MFMAs ahead (the sched_group_barrier pattern [ds_read 3] then [mfma 1,
-// trans 2, ds_read 1]): each MFMA waits with two reads still in flight. The
-// row sum's exchange closes the cluster.
+// priority already): a tile inside the keys takes 4 lines a wave with no
+// vector instruction but the wave index's readfirstlane, each line's
+// offset scalar and M0 written once a line; the last tile of a sequence
+// that BN does not divide, the same lines with the offsets per lane (the
+// hardware's range check zeroes the rows past the keys). Then cluster A at
+// priority 2: the 16 MFMAs of S_{j+1} = K_{j+1} Q^T (accumulating from 0),
+// with the exponentials of S_j two per MFMA and the LDS reads of K (one
+// address register, the reads 1 KiB apart) running three MFMAs ahead (the
+// sched_group_barrier pattern [ds_read 3] then [mfma 1, trans 2,
+// ds_read 1]): each MFMA waits with two reads still in flight. The row
+// sum's exchange closes the cluster.
 // CHECK: s_setprio 1
 // CHECK-NOT: s_setprio
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
-// CHECK: s_setprio 1
-// CHECK-NEXT: ds_read_b128
-// CHECK-NEXT: ds_read_b128
-// CHECK-NEXT: ds_read_b128
+// CHECK: v_readfirstlane_b32
+// CHECK-NOT: {{^[[:space:]]+v_}}
+// CHECK: buffer_load_dwordx4 [[KL:v[0-9]+]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_}}
+// CHECK: buffer_load_dwordx4 [[KL]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_}}
+// CHECK: buffer_load_dwordx4 [[KL]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_}}
+// CHECK: buffer_load_dwordx4 [[KL]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// CHECK-NOT: s_setprio
+// CHECK-COUNT-4: buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK: s_setprio 2
+// CHECK-NEXT: ds_read_b128 v[{{[0-9]+}}:{{[0-9]+}}], [[KADDR:v[0-9]+]] offset:[[KOFF:[0-9]+]]
+// CHECK-NEXT: ds_read_b128 v[{{[0-9]+}}:{{[0-9]+}}], [[KADDR]] offset:
+// CHECK-NEXT: ds_read_b128 v[{{[0-9]+}}:{{[0-9]+}}], [[KADDR]] offset:
 // CHECK: s_waitcnt lgkmcnt(2)
 // CHECK-NEXT: v_mfma_f32_32x32x16_bf16 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
 // CHECK-NOT: v_mfma
 // CHECK: v_exp_f32
 // CHECK-NEXT: v_exp_f32
-// CHECK-NEXT: ds_read_b128
+// CHECK-NEXT: ds_read_b128 v[{{[0-9]+}}:{{[0-9]+}}], [[KADDR]] offset:
 // CHECK-NEXT: s_waitcnt lgkmcnt(2)
 // CHECK-NEXT: v_mfma_f32_32x32x16_bf16
 // CHECK-NOT: v_mfma
 // CHECK: v_exp_f32
 // CHECK-NEXT: v_exp_f32
-// CHECK-NEXT: ds_read_b128
+// CHECK-NEXT: ds_read_b128 v[{{[0-9]+}}:{{[0-9]+}}], [[KADDR]] offset:
 // CHECK-NEXT: s_waitcnt lgkmcnt(2)
 // CHECK-NEXT: v_mfma_f32_32x32x16_bf16
 // CHECK-COUNT-13: v_mfma_f32_32x32x16_bf16
 // CHECK-NOT: s_setprio
 // CHECK: v_permlane32_swap_b32
 // CHECK-NEXT: s_setprio 0
-// Barrier X (V j landed), V j+1's DMA, then cluster B: O^T += V_j^T P_j^T,
-// two transposing reads of V per MFMA, six in flight, all from one address
-// register with immediate offsets; P converted to bf16 in pairs, and the
-// column maxima of S_{j+1} (their exchange) inside the cluster; the lazy
-// rescale's scalar branch after it.
+// Barrier X (V j landed), V j+1's DMA (as K's), then cluster B: O^T +=
+// V_j^T P_j^T, two transposing reads of V per MFMA, six in flight, all from
+// one address register with immediate offsets (512-byte lines); P
+// converted to bf16 in pairs, and the column maxima of S_{j+1} (their
+// exchange) inside the cluster; the lazy rescale's scalar branch after it.
 // CHECK: s_barrier
-// CHECK: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK: v_readfirstlane_b32
+// CHECK-NOT: {{^[[:space:]]+v_}}
+// CHECK: buffer_load_dwordx4 [[VL:v[0-9]+]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_}}
+// CHECK: buffer_load_dwordx4 [[VL]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_}}
+// CHECK: buffer_load_dwordx4 [[VL]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
+// CHECK-NOT: {{^[[:space:]]+v_}}
+// CHECK: buffer_load_dwordx4 [[VL]], s[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}} offen lds
 // CHECK: s_setprio 1
 // CHECK-NEXT: ds_read_b64_tr_b16 v[{{[0-9]+}}:{{[0-9]+}}], [[VADDR:v[0-9]+]] offset:
 // CHECK-COUNT-5: ds_read_b64_tr_b16 v[{{[0-9]+}}:{{[0-9]+}}], [[VADDR]] offset:
@@ -128,11 +155,11 @@
 // STATS-NEXT: registers {{ *}}{{[0-9]+}} VGPRs, 0 AGPRs
 // STATS-NEXT: spills {{ *}}0 VGPR, 0 SGPR
 // STATS-NEXT: scratch {{ *}}0 bytes per work-item
-// STATS-NEXT: LDS {{ *}}75776 bytes per workgroup
+// STATS-NEXT: LDS {{ *}}65536 bytes per workgroup
 // STATS: mfma {{ *}}112{{$}}
 // STATS: lds {{ *}}176{{$}}
 
-// NOTES: .group_segment_fixed_size: 75776
+// NOTES: .group_segment_fixed_size: 65536
 // NOTES: .name: fmha_fwd
 // NOTES: .private_segment_fixed_size: 0
 // NOTES: .sgpr_spill_count: 0
