@@ -106,12 +106,27 @@ struct ReduceLowering : public TilePattern<ReduceOp> {
     auto vt = cast<VectorType>(this->typeConverter->convertType(outType));
     Value result = poison(rw, loc, vt);
     for (int64_t j = 0; j < out.numRegs(); ++j) {
+      SmallVector<Value> xs;
+      for (int64_t i = 0; i < in.numRegs(); ++i)
+        if (keptOf(in, 0, i) == keptOf(out, 0, j))
+          xs.push_back(extract(rw, loc, adaptor.getOperand(), i));
       Value acc;
-      for (int64_t i = 0; i < in.numRegs(); ++i) {
-        if (keptOf(in, 0, i) != keptOf(out, 0, j))
-          continue;
-        Value x = extract(rw, loc, adaptor.getOperand(), i);
-        acc = acc ? combine(rw, loc, acc, x) : x;
+      bool packed = !std::is_same_v<ReduceOp, ReduceMaxOp> && xs.size() >= 4 &&
+                    xs.size() % 2 == 0 && xs.front().getType().isF32();
+      if (packed) {
+        auto pairType = VectorType::get({2}, rw.getF32Type());
+        Value accp[2];
+        for (size_t k = 0; k < xs.size(); k += 2) {
+          Value p = insert(rw, loc, poison(rw, loc, pairType), xs[k], 0);
+          p = insert(rw, loc, p, xs[k + 1], 1);
+          Value &a = accp[(k / 2) % 2];
+          a = a ? (Value)LLVM::FAddOp::create(rw, loc, a, p) : p;
+        }
+        Value sum = accp[1] ? (Value)LLVM::FAddOp::create(rw, loc, accp[0], accp[1]) : accp[0];
+        acc = combine(rw, loc, extract(rw, loc, sum, 0), extract(rw, loc, sum, 1));
+      } else {
+        for (Value x : xs)
+          acc = acc ? combine(rw, loc, acc, x) : x;
       }
       for (unsigned b : bits) {
         if (b == 5 && getChipInfo(this->chip).hasPermlaneSwap) {

@@ -32,16 +32,16 @@
 // CHECK-COUNT-8: v_exp_f32
 // CHECK-NOT: v_mfma
 // CHECK: s_setprio 0
-// Barrier X, V j+1's DMA, then P_j to e4m3, two per conversion, four bytes
-// per register (no clamp: fast_rounding), and cluster B (at normal
-// priority, unlike bf16's): O^T += V_j^T P_j^T, 4 MFMAs of 64 keys, each fed
-// by four transposing 8-byte reads of V.
+// Barrier X, V j+1's DMA, then cluster B (at normal priority, unlike
+// bf16's): the first four transposing 8-byte reads of V, P_j to e4m3, two
+// per conversion, four bytes per register (no clamp: fast_rounding), and
+// O^T += V_j^T P_j^T, 4 MFMAs of 64 keys, each fed by four reads of V.
 // CHECK: s_barrier
 // CHECK-COUNT-2: buffer_load_dwordx4 v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
+// CHECK-COUNT-4: ds_read_b64_tr_b8
 // CHECK-COUNT-8: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}}{{$}}
 // CHECK-COUNT-8: v_cvt_pk_fp8_f32 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}} op_sel:[0,0,1]
 // CHECK-NOT: s_setprio
-// CHECK-COUNT-4: ds_read_b64_tr_b8
 // CHECK: v_mfma_f32_32x32x64_f8f6f4 [[O:v\[[0-9]+:[0-9]+\]]], v[{{[0-9]+}}:{{[0-9]+}}], [[P:v\[[0-9]+:[0-9]+\]]], [[O]]
 // CHECK-COUNT-4: ds_read_b64_tr_b8
 // CHECK: v_max3_f32

@@ -52,7 +52,8 @@
 // address register, the reads 1 KiB apart) running three MFMAs ahead (the
 // sched_group_barrier pattern [ds_read 3] then [mfma 1, trans 2,
 // ds_read 1]): each MFMA waits with two reads still in flight. The row
-// sum's exchange closes the cluster.
+// sum (register pairs added by v_pk_add_f32, the pair's halves last) and
+// its exchange close the cluster.
 // CHECK: s_setprio 1
 // CHECK-NOT: s_setprio
 // CHECK: v_readfirstlane_b32
@@ -76,15 +77,19 @@
 // CHECK: v_exp_f32
 // CHECK-NEXT: v_exp_f32
 // CHECK-NEXT: ds_read_b128 v[{{[0-9]+}}:{{[0-9]+}}], [[KADDR]] offset:
-// CHECK-NEXT: s_waitcnt lgkmcnt(2)
+// CHECK-NOT: v_mfma
+// CHECK: s_waitcnt lgkmcnt(2)
 // CHECK-NEXT: v_mfma_f32_32x32x16_bf16
 // CHECK-NOT: v_mfma
 // CHECK: v_exp_f32
 // CHECK-NEXT: v_exp_f32
 // CHECK-NEXT: ds_read_b128 v[{{[0-9]+}}:{{[0-9]+}}], [[KADDR]] offset:
-// CHECK-NEXT: s_waitcnt lgkmcnt(2)
+// CHECK-NOT: v_mfma
+// CHECK: s_waitcnt lgkmcnt(2)
 // CHECK-NEXT: v_mfma_f32_32x32x16_bf16
 // CHECK-COUNT-13: v_mfma_f32_32x32x16_bf16
+// CHECK-NOT: s_setprio
+// CHECK: v_pk_add_f32 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}] op_sel:[0,1] op_sel_hi:[1,0]
 // CHECK-NOT: s_setprio
 // CHECK: v_permlane32_swap_b32
 // CHECK-NEXT: s_setprio 0

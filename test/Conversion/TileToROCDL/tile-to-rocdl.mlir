@@ -315,11 +315,15 @@ func.func @reduce_row(%x: !tile.tile<[1, 64], f32, #tile.blocked<[1, 1], [1, 64]
   return %0 : !tile.tile<[1, 1], f32, #tile.slice<1, #tile.blocked<[1, 1], [1, 64]>>>
 }
 
-// Columns of a 32x32 accumulator: the 16 registers of a lane, then the two
-// halves of the wave; no swizzle.
+// Columns of a 32x32 accumulator: the 16 registers of a lane, summed as a
+// chain of register pairs (v_pk_add_f32: 7 packed adds and one of the
+// pair's halves, where a chain of scalars took 15), then the two halves of
+// the wave; no swizzle.
 // CHECK-LABEL: llvm.func @reduce_acc(
 // CHECK-NOT: rocdl.ds_swizzle
-// CHECK-COUNT-15: llvm.fadd
+// CHECK-COUNT-7: llvm.fadd %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK-NOT: llvm.fadd %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK: llvm.fadd %{{.*}}, %{{.*}} : f32
 // GFX942: rocdl.ds_bpermute
 // GFX950: rocdl.permlane32.swap
 // CHECK: llvm.fadd
