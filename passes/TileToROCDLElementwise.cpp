@@ -35,11 +35,30 @@ struct BinaryLowering : public TilePattern<TileOp> {
 };
 
 /// tile.fma -> llvm.fma on the lane's vector (v_fma_f32 / v_pk_fma_f32).
+/// A splatted factor (a tile-level scalar: the same in every lane) is
+/// splatted again here, from a v_readfirstlane of the scalar: a splat of a
+/// loop-invariant scalar would be hoisted out of the loop as one vector,
+/// which the backend then holds in as many SGPRs as the lane has registers
+/// (32 copies of attention's scale across its key loop); readfirstlane is
+/// not hoisted, and the splat in the block is one SGPR pair.
 struct FmaLowering : public TilePattern<FmaOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(FmaOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
-    rw.replaceOpWithNewOp<LLVM::FMAOp>(op, adaptor.getA(), adaptor.getB(), adaptor.getC());
+    Location loc = op.getLoc();
+    Value b = adaptor.getB();
+    auto splat = op.getB().getDefiningOp<SplatOp>();
+    auto vt = dyn_cast<VectorType>(b.getType());
+    if (splat && vt && vt.getElementType().isF32() && splat.getValue().getType().isF32()) {
+      Type i32t = rw.getI32Type();
+      Value bits = LLVM::BitcastOp::create(rw, loc, i32t, splat.getValue());
+      Value first = ROCDL::ReadfirstlaneOp::create(rw, loc, i32t, bits);
+      Value scalar = LLVM::BitcastOp::create(rw, loc, rw.getF32Type(), first);
+      Value one = insert(rw, loc, poison(rw, loc, vt), scalar, 0);
+      SmallVector<int32_t> mask(vt.getNumElements(), 0);
+      b = LLVM::ShuffleVectorOp::create(rw, loc, one, one, mask);
+    }
+    rw.replaceOpWithNewOp<LLVM::FMAOp>(op, adaptor.getA(), b, adaptor.getC());
     return success();
   }
 };

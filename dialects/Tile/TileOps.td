@@ -457,6 +457,12 @@ def Tile_ConvertOp : Tile_Op<"convert", [Pure]> {
 
 def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
   let summary = "a tile whose every element is one scalar";
+  let description = [{
+    The scalar is the same in every lane, as every scalar of the dialect is
+    (kernel arguments, constants, ids and arithmetic on them; per-lane data
+    lives in tiles), which the lowering relies on (a splatted fma factor is
+    read through v_readfirstlane).
+  }];
   let arguments = (ins AnyTypeOf<[AnyFloat, AnySignlessIntegerOrIndex]>:$value);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";

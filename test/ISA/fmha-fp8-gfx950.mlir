@@ -56,9 +56,10 @@
 // CHECK-NOT: v_mfma_f32_32x32x16
 // CHECK: s_endpgm
 
-// No VGPR spill and no scratch in any configuration (the D = 64 causal one
-// spills SGPRs, into VGPR lanes).
+// No spill and no scratch in any configuration (the D = 64 causal one
+// spilled 64 SGPRs while the splat of the softmax's scale was held as 32
+// SGPR copies across the key loop).
 // STATS: kernel fmha_fwd_fp8 (gfx950)
-// STATS: spills        0 VGPR,
+// STATS: spills        0 VGPR, 0 SGPR
 // STATS-NEXT: scratch       0 bytes per work-item
 // STATS: occupancy     2 of 8 waves per SIMD

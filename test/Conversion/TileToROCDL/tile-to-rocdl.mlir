@@ -694,6 +694,23 @@ func.func @store_transpose(%b: !tile.buffer<bf16>, %t: !tile.tile<[8, 32], bf16,
 // Softmax and normalisation
 //===----------------------------------------------------------------------===//
 
+// A splatted factor of tile.fma (a tile-level scalar) is splatted again at
+// the fma from a readfirstlane of the scalar: a splat hoisted out of a loop
+// as a whole vector was held in one SGPR per register.
+// CHECK-LABEL: llvm.func @fma_splat(
+// CHECK: %[[BITS:.*]] = llvm.bitcast %arg1 : f32 to i32
+// CHECK-NEXT: %[[FIRST:.*]] = rocdl.readfirstlane %[[BITS]] : i32
+// CHECK-NEXT: %[[C:.*]] = llvm.bitcast %[[FIRST]] : i32 to f32
+// CHECK: %[[ONE:.*]] = llvm.insertelement %[[C]]
+// CHECK-NEXT: %[[SPLAT:.*]] = llvm.shufflevector %[[ONE]], %[[ONE]] [0, 0, 0, 0] : vector<4xf32>
+// CHECK-NEXT: llvm.intr.fma(%arg0, %[[SPLAT]], %arg2) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+func.func @fma_splat(%x: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>, %c: f32,
+                     %z: !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>) -> !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>> {
+  %cs = tile.splat %c : f32 -> !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>
+  %0 = tile.fma %x, %cs, %z : !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>
+  return %0 : !tile.tile<[16, 16], f32, #tile.mfma<acc, 16x16>>
+}
+
 // fma and divf map onto LLVM's vector ops; log2 is v_log_f32 per element;
 // tile.any ORs the lane's registers and tests the ballot against zero.
 // CHECK-LABEL: llvm.func @softmax_ops(%arg0: vector<4xf32>, %arg1: vector<4xf32>, %arg2: vector<4xf32>)
