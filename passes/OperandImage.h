@@ -42,8 +42,9 @@ int64_t transposedElements(int64_t esize);
 /// (l & 0x30) | (r * 16/E) | q of its group read, as register r).
 bool fitsTransposingRead(const tile::MemoryView &view, int64_t esize);
 
-/// The lane of a transposing read's 16-lane group whose register
-/// E * t + u(s) lane s's 8 bytes start (l0), and that u, for E elements.
+/// Where lane s's 8 bytes go in a transposing read of E elements a lane:
+/// to lanes l0 .. l0 + E - 1 (l0 first), each receiving one element as its
+/// register u of the read's E. Returns {l0, u}.
 std::pair<unsigned, unsigned> transposedSource(unsigned s, int64_t e);
 
 class OperandImage {
