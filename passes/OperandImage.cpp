@@ -1,12 +1,26 @@
 //===- OperandImage.cpp - LDS stored in the order a tile is read ----------===//
 #include "passes/OperandImage.h"
 
-#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace kcc;
+using namespace llvm;
 using namespace kcc::tile;
 using namespace kcc::lowering;
+
+SmallVector<std::pair<int64_t, int64_t>> lowering::accessRuns(const MemoryView &view,
+                                                              int64_t esize) {
+  SmallVector<std::pair<int64_t, int64_t>> runs;
+  int64_t maxElems = std::max<int64_t>(1, kMaxAccessBytes / esize);
+  for (int64_t i = 0; i < view.map.numRegs();) {
+    int64_t n = std::min(view.contiguousRun(i), maxElems);
+    while (n > 1 && (!llvm::isPowerOf2_64(n * esize) || ((n * esize) % 4 && n * esize != 2)))
+      --n;
+    runs.push_back({i, n});
+    i += n;
+  }
+  return runs;
+}
 
 int64_t lowering::transposedElements(int64_t esize) {
   return esize == 2 ? 4 : esize == 1 ? 8 : 0;
@@ -56,20 +70,15 @@ std::optional<OperandImage> OperandImage::get(LdsType lds, Chip chip, std::strin
       img.firstReg.push_back(e * t);
     return img;
   }
-  // Plain reads: the runs of registers adjacent in the array, all of one
-  // size (up to 16 bytes, a power of two).
-  int64_t maxElems = std::max<int64_t>(1, 16 / img.esize);
+  // Plain reads: the tile's access runs (as any lds_load reads them), all
+  // of one length.
   int64_t n = 0;
-  for (int64_t i = 0; i < view.map.numRegs();) {
-    int64_t run = std::min(view.contiguousRun(i), maxElems);
-    while (run > 1 && !llvm::isPowerOf2_64(run * img.esize))
-      --run;
+  for (auto [first, run] : accessRuns(view, img.esize)) {
     if (n && run != n)
       return fail("the tile's lanes read runs of different lengths from the array (" +
                   std::to_string(n) + " and " + std::to_string(run) + " elements)");
     n = run;
-    img.firstReg.push_back(i);
-    i += run;
+    img.firstReg.push_back(first);
   }
   img.regsPerAccess = n;
   img.bytes = n * img.esize;
@@ -103,8 +112,7 @@ lowering::bitAdditiveFields(llvm::ArrayRef<int64_t> f) {
     ++bits;
   llvm::SmallVector<int64_t> coef(bits, 0);
   for (unsigned b = 0; b < bits; ++b)
-    if ((size_t(1) << b) < n)
-      coef[b] = f[size_t(1) << b];
+    coef[b] = f[size_t(1) << b];
   for (size_t i = 0; i < n; ++i) {
     int64_t sum = 0;
     for (unsigned b = 0; b < bits; ++b)

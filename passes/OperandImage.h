@@ -28,6 +28,16 @@
 
 namespace kcc::lowering {
 
+/// Bytes moved per memory instruction are at most 16 (dwordx4, b128).
+constexpr int64_t kMaxAccessBytes = 16;
+
+/// Runs of registers that one memory instruction can move: consecutive
+/// columns of one array row, a power-of-two number of bytes up to 16 (or a
+/// single element); a run of two bytes (two FP8 elements) moves as one
+/// 16-bit access. (first register, registers) each.
+llvm::SmallVector<std::pair<int64_t, int64_t>> accessRuns(const tile::MemoryView &view,
+                                                          int64_t esize);
+
 /// The elements one transposing LDS read hands each lane: 4 for 16-bit
 /// elements (ds_read_b64_tr_b16), 8 for bytes (ds_read_b64_tr_b8); 0 for
 /// other widths, which have none. Within each 16-lane group the lanes'

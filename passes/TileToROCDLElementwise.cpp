@@ -40,7 +40,10 @@ struct BinaryLowering : public TilePattern<TileOp> {
 /// loop-invariant scalar would be hoisted out of the loop as one vector,
 /// which the backend then holds in as many SGPRs as the lane has registers
 /// (32 copies of attention's scale across its key loop); readfirstlane is
-/// not hoisted, and the splat in the block is one SGPR pair.
+/// not hoisted, and the splat in the block is one SGPR pair. Here at the
+/// use rather than in tile.splat's lowering: there CSE shares one splat
+/// between attention's two steps an iteration, and its pair, live across
+/// the first, spilled a VGPR in the FP8 kernel.
 struct FmaLowering : public TilePattern<FmaOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(FmaOp op, OpAdaptor adaptor,

@@ -46,8 +46,6 @@ constexpr int64_t kMaxBufferInstOffset = 4095;
 /// raw buffer instructions but required to be non-zero), everything else 0.
 constexpr int32_t kBufferFlags = (7 << 12) | (4 << 15);
 
-/// Bytes moved per memory instruction are at most 16 (dwordx4, b128).
-constexpr int64_t kMaxAccessBytes = 16;
 
 /// The integer type that `bytes` bytes are moved as.
 Type accessType(OpBuilder &b, int64_t bytes) {
@@ -59,24 +57,6 @@ Type accessType(OpBuilder &b, int64_t bytes) {
   if (bytes == 1)
     return b.getI8Type();
   return VectorType::get({bytes / 2}, b.getI16Type());
-}
-
-/// Runs of registers that one memory instruction can move: consecutive
-/// columns of one array row, a power-of-two number of bytes up to 16 (or a
-/// single element); a run of two bytes (two FP8 elements) moves as one
-/// 16-bit access.
-SmallVector<std::pair<int64_t, int64_t>> accessRuns(const MemoryView &view,
-                                                    int64_t esize) {
-  SmallVector<std::pair<int64_t, int64_t>> runs;
-  int64_t maxElems = std::max<int64_t>(1, kMaxAccessBytes / esize);
-  for (int64_t i = 0; i < view.map.numRegs();) {
-    int64_t n = std::min(view.contiguousRun(i), maxElems);
-    while (n > 1 && (!llvm::isPowerOf2_64(n * esize) || ((n * esize) % 4 && n * esize != 2)))
-      --n;
-    runs.push_back({i, n});
-    i += n;
-  }
-  return runs;
 }
 
 /// Attaches the alias scopes of an LDS access to `op` (when it takes them).

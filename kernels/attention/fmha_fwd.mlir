@@ -125,7 +125,6 @@ func.func private @fetch_k(%kbuf: !buf, %kb: !kl, %j: index, %Skv: index,
                            %ks: index, %issuers: index) {
   %c0 = arith.constant 0 : index
   %bn = tile.param @BN : index
-  %d = tile.param @D : index
   %r = arith.muli %j, %bn : index
   // With K_REG K moves through registers instead (@load_k, @store_k), so
   // that its LDS rows may be padded even when they are shorter than the
@@ -191,7 +190,6 @@ func.func private @fetch_v(%vbuf: !buf, %vb: !vl, %j: index, %Skv: index,
                            %vs: index, %issuers: index) {
   %c0 = arith.constant 0 : index
   %bn = tile.param @BN : index
-  %d = tile.param @D : index
   %r = arith.muli %j, %bn : index
   // Only V_TR copies V by DMA; without it V's LDS rows are D x BN, padded
   // freely (VPAD), which the DMA's 256-byte lines could not fill.

@@ -161,6 +161,11 @@ std::vector<Case> cases() {
     all.push_back({Chip::gfx950, 64, 128, true, vt, 16, inb, 4, 1024, 64, 128, 7, 128});
     all.push_back({Chip::gfx950, 64, 128, true, vt, 4, inb, 1, 128, 0, 0, 64, 128});
     all.push_back({Chip::gfx950, 32, 64, true, vt, 16, inb, 2, 96, 9, 16, 31, 64});
+    // Three waves (24 lines of 1 KiB; 48 of 512 bytes): a wave's lines are
+    // not its bits plus a constant, so each line's place comes from its
+    // index's bits.
+    all.push_back({Chip::gfx950, 96, 128, false, a, 16, inb, 3, 256, 4, 64, 90, 128});
+    all.push_back({Chip::gfx942, 96, 128, false, a, 4, inb, 3, 0, 0, 0, 95, 128});
   }
   return all;
 }
