@@ -94,6 +94,9 @@ struct ModelFigures {
   /// kcc's split-K GEMM: the reduction's launch, included in `seconds` and
   /// `tflops` (the other figures are the GEMM kernel's).
   double reduceSeconds = 0;
+  /// Steady state was asked for, but the loop runs fewer iterations: the
+  /// launch was replayed whole (timeKccGemm).
+  bool wholeReplay = false;
   /// The kernel's parameters (kcc) or code object (aiter).
   std::string what;
 };

@@ -174,6 +174,9 @@ int main(int argc, char **argv) {
       // The tile choice is per shape (decode, split-K): each row says its own.
       outs() << "  " << left_justify(label, 24) << " kcc   " << cell(*k) << "\n";
       outs() << "  " << left_justify("", 24) << " kcc's tiles: " << k->what;
+      if (k->wholeReplay)
+        outs() << formatv(" (replayed whole: its loop runs fewer than {0} iterations)",
+                          iterations);
       if (k->reduceSeconds > 0)
         outs() << formatv(" (split-K reduction {0:F1} us of {1:F1})", k->reduceSeconds * 1e6,
                           modelSeconds * 1e6);

@@ -127,9 +127,18 @@ struct PingpongTile {
   int64_t wm, wn, wgm, wgn;
   double speed;
   bool ppreg; // the blocks through registers (PPREG), not by LDS DMA
+  int64_t bk; // K per block: 64 with gfx950's 16-byte DMA, 32 on gfx942
   int64_t rows() const { return wm * wgm; }
   int64_t cols() const { return wn * wgn; }
 };
+
+/// The chip's PINGPONG tiles, with their speeds as measured below
+/// (pickPingpong).
+std::vector<PingpongTile> pingpongTiles(Chip chip) {
+  if (chip == Chip::gfx950)
+    return {{128, 64, 2, 4, 1.009, false, 64}};
+  return {{128, 64, 2, 4, 1.113, true, 32}, {64, 64, 4, 2, 1.112, true, 32}};
+}
 
 /// The PINGPONG tile ops::gemm takes, if one beats the 128x128 tile. Each
 /// tile's time goes with the rounds its workgroups take, so a tile scores
@@ -163,13 +172,10 @@ std::optional<PingpongTile> pickPingpong(Chip chip, GemmSize size, int64_t k) {
   auto tilesOf = [&](int64_t rows, int64_t cols) {
     return ((size.m + rows - 1) / rows) * ((size.n + cols - 1) / cols);
   };
-  std::vector<PingpongTile> candidates = {{128, 64, 2, 4, is950 ? 1.009 : 1.113, !is950}};
-  if (!is950)
-    candidates.push_back({64, 64, 4, 2, 1.112, true});
   int64_t perCu128 = is950 ? 4 : 2;
   double best = gemmRoundFill(tilesOf(128, 128), perCu128 * cus);
   std::optional<PingpongTile> pick;
-  for (const PingpongTile &t : candidates) {
+  for (const PingpongTile &t : pingpongTiles(chip)) {
     int64_t tiles = tilesOf(t.rows(), t.cols());
     if (4 * tiles < 3 * cus)
       continue;
@@ -214,77 +220,149 @@ int64_t workgroupsPerCu(Chip chip, const std::vector<std::string> &p) {
 /// MI355X: 2516.6 TFLOPS over 256 CUs at 2.4 GHz, 8 TB/s), and the share
 /// of the peak a GEMM's loop sustains once the clock falls under the power
 /// limit (the timing model's 8192^3: 1.55 of 2.4 GHz at 98% MFMA busy).
-/// splitKFor weighs the main loop's time against the partials' traffic
-/// with them; only their ratio matters.
+/// The split estimate weighs the main loop's time against the partials'
+/// traffic with them; only their ratio matters. MI300X's partials go
+/// through its 256 MB Infinity Cache at 17.2 TB/s peak (AMD's CDNA 3
+/// launch material) when all of them fit: the reduction launch follows the
+/// GEMM at once, so they are read back before anything evicts them. For
+/// MI355X's Infinity Cache no bandwidth figure was found that this
+/// estimate could stand on: its partials are charged at HBM's rate.
 struct SplitCosts {
   double flopsPerCu, hbmBytesPerSecond;
+  double cacheBytes = 0, cacheBytesPerSecond = 0;
 };
 SplitCosts splitCosts(Chip chip) {
   if (chip == Chip::gfx942)
-    return {1307.4e12 / 304, 5.3e12};
+    return {1307.4e12 / 304, 5.3e12, 256e6, 17.2e12};
   return {2516.6e12 / 256, 8.0e12};
 }
 constexpr double kSustainedShare = 0.6;
 
-/// How many workgroups split the K blocks of each block of C (SPLITK), for
-/// the tile in `p`. The CUs hold `slots` workgroups at once; a launch of w
-/// equal workgroups takes ceil(w / slots) rounds, so with s splits the main
-/// loop takes ceil(tiles s / slots) rounds of a K / s share. Each split
-/// also writes an f32 partial per element of C that the reduction reads
-/// back. The pick is the s whose estimated time (rounds of share at the
-/// sustained MFMA rate, plus the partials through HBM) is least, 1 (no
-/// reduction launch) on a tie. On the timing model (gemm_bench --iterations
-/// 8), gfx942's eight-wave 128x128 tile: 4096 x 1280 x 8192 (320 tiles, 608
-/// slots) 1 split 402.9 TFLOPS, 3 (the pick) 583.7, 5 634.6; 256 x 8192 x
-/// 28672 4 splits (the old rule's: as many as fill one round) 639.8, 9 (the
-/// pick) 711.6. The model's reduction reads the partials from its L2 (about
-/// 1 us a split at 4096 x 1280) where the estimate charges HBM (7.9 us):
-/// where the partials do not stay in a cache the estimate is the hardware's,
-/// and it picks fewer splits than the model would. Each share keeps at
-/// least kMinShareK of K, and the partials stay within a 32-bit buffer
-/// range.
+/// A tile as the split estimate sees it: its block of C, how many of its
+/// workgroups a CU holds at once, and its speed relative to the 128x128
+/// tile's where both fill their rounds (PingpongTile::speed; 1 for the
+/// 128x128 tile itself).
+struct SplitTile {
+  int64_t bm, bn, perCu;
+  double speed;
+};
+
+/// A number of splits and its estimated time (seconds; only comparisons
+/// between estimates of one shape mean anything).
+struct SplitPick {
+  int64_t splits;
+  double seconds;
+};
+
+/// How many workgroups should split the K blocks of each block of C, for
+/// `tile` with K blocks of `bk`. The CUs hold `slots` workgroups at once; a
+/// launch of w equal workgroups takes ceil(w / slots) rounds, so with s
+/// splits the main loop takes ceil(tiles s / slots) rounds of a K / s
+/// share. Each split also writes an f32 partial per element of C that the
+/// reduction reads back (through the Infinity Cache where SplitCosts has
+/// one and all the partials fit). The pick is the s whose estimated time is
+/// least, 1 (no reduction launch) on a tie. Each share keeps at least
+/// kMinShareK of K, and the partials stay within a 32-bit buffer range.
 ///
-/// The eight-wave PINGPONG tiles split too (-D SPLITK) but are not weighed
-/// here, which leaves speed behind where a split one wins (same settings):
-/// gfx942's 256x128 PPREG tile with 9 splits 663.8 against the pick's 584.2
-/// at 4096 x 1280 x 8192 and 713.4 against 712.2 at 256 x 8192 x 28672.
-/// gfx950's 256x256, replayed whole (--full): 8 splits 1509.2 against the
-/// pick's 1499.1 at 256 x 8192 x 28672, 3 splits 1320.6 against 1345.4 at
-/// 4096 x 1280 x 8192.
-int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
-  if (kernelParamValue(p, "PINGPONG").value_or(0))
-    return 1;
-  GemmBlock block(p);
-  int64_t tiles = ((size.m + block.bm - 1) / block.bm) * ((size.n + block.bn - 1) / block.bn);
+/// With `shortTail`, a last round that leaves the CUs fewer workgroups than
+/// they hold takes that fraction of a round: the best case for a tile that
+/// shares its CU (a workgroup alone would run perCu times as fast), which
+/// pickSplitPingpong grants the 128x128 tile it weighs a PINGPONG tile
+/// against.
+SplitPick bestSplit(Chip chip, const SplitTile &tile, int64_t bk, GemmSize size,
+                    bool shortTail = false) {
+  int64_t tiles = ((size.m + tile.bm - 1) / tile.bm) * ((size.n + tile.bn - 1) / tile.bn);
   int64_t cus = getChipInfo(chip).computeUnits;
-  // (No blocks at all: a size gemm() refuses, but gemmParams answers for any.)
-  if (tiles <= 0)
-    return 1;
-  int64_t bk = kernelParamValue(p, "BK").value_or(32);
-  if (bk <= 0) // an override the compiler refuses; nothing to split
-    return 1;
+  // (No blocks at all: a size gemm() refuses, but gemmParams answers for
+  // any. BK <= 0: an override the compiler refuses.)
+  if (tiles <= 0 || bk <= 0)
+    return {1, 0.0};
   int64_t k = size.k + size.k % 2;
   int64_t nk = (k + bk - 1) / bk;
-  int64_t perCu = workgroupsPerCu(chip, p);
-  int64_t slots = cus * perCu;
+  int64_t slots = cus * tile.perCu;
   int64_t most = std::min(k / kMinShareK, nk);
   uint64_t slice = uint64_t(size.m) * uint64_t(gemmPartialsStride(size.n)) * 4;
   most = std::min<int64_t>(most, int64_t(UINT32_MAX / std::max<uint64_t>(slice, 1)));
   SplitCosts c = splitCosts(chip);
   // One round: each CU runs perCu workgroups' whole-K products.
-  double round = double(perCu) * 2.0 * double(block.bm) * double(block.bn) * double(k) /
-                 (c.flopsPerCu * kSustainedShare);
-  // One split's partials, written and read back.
-  double partials = 2.0 * double(size.m) * double(size.n) * 4.0 / c.hbmBytesPerSecond;
+  double round = double(tile.perCu) * 2.0 * double(tile.bm) * double(tile.bn) * double(k) /
+                 (c.flopsPerCu * kSustainedShare * tile.speed);
   auto cost = [&](int64_t s) {
-    double rounds = double((tiles * s + slots - 1) / slots);
-    return rounds * round / double(s) + (s > 1 ? double(s) * partials : 0.0);
+    int64_t w = tiles * s;
+    double rounds = double((w + slots - 1) / slots);
+    if (shortTail && w % slots != 0)
+      rounds = double(w / slots) +
+               double(std::min((w % slots + cus - 1) / cus, tile.perCu)) / double(tile.perCu);
+    double time = rounds * round / double(s);
+    if (s == 1)
+      return time;
+    // The partials, written and read back.
+    double bytes = 2.0 * double(size.m) * double(size.n) * 4.0 * double(s);
+    bool cached = c.cacheBytes > 0 && double(slice) * double(s) <= c.cacheBytes;
+    return time + bytes / (cached ? c.cacheBytesPerSecond : c.hbmBytesPerSecond);
   };
-  int64_t best = 1;
+  SplitPick best{1, cost(1)};
   for (int64_t s = 2; s <= most; ++s)
-    if (cost(s) < cost(best))
-      best = s;
+    if (double t = cost(s); t < best.seconds)
+      best = {s, t};
   return best;
+}
+
+/// The split for the tile in `p` (bestSplit). On the timing model
+/// (gemm_bench --iterations 8), gfx942's eight-wave 128x128 tile: 4096 x
+/// 1280 x 8192 (320 tiles, 608 slots) 1 split 402.9 TFLOPS, 3 583.7, 5
+/// 634.6; 256 x 8192 x 28672 4 splits (as many as fill one round) 639.8,
+/// 9 711.6. The model's reduction reads the partials from its L2 (about
+/// 1 us a split at 4096 x 1280) where the estimate charges the Infinity
+/// Cache (2.4 us) or, on gfx950, HBM (5.2 us): where the partials do not
+/// stay in a cache the estimate is the hardware's, and it picks fewer
+/// splits than the model would. A PINGPONG tile is split only where
+/// gemmParams chose it split (pickSplitPingpong).
+int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
+  if (kernelParamValue(p, "PINGPONG").value_or(0))
+    return 1;
+  GemmBlock block(p);
+  SplitTile tile{block.bm, block.bn, workgroupsPerCu(chip, p), 1.0};
+  return bestSplit(chip, tile, kernelParamValue(p, "BK").value_or(32), size).splits;
+}
+
+/// Where no PINGPONG tile fills the CUs unsplit (pickPingpong), a split one
+/// may: the PINGPONG tile and its split that bestSplit estimates fastest,
+/// if that estimate is at least kSplitPingpongMargin below the estimate of
+/// the 128x128 tile (`tile128`, its parameters as gemmParams chose them)
+/// with its own best split. The margin keeps the pick where the estimates
+/// are close and the model's measurements go both ways: gfx950's 256x256
+/// replayed whole (--full) with 8 splits 1509.2 TFLOPS against the 128x128
+/// tile's 1499.1 at 256 x 8192 x 28672 (estimates equal within 1%), 3
+/// splits 1320.6 against 1345.4 at 4096 x 1280 x 8192 (estimate 1% lower).
+/// On gfx942 the PINGPONG tiles win clearly (--full): at 4096 x 1280 x
+/// 8192 the 256x256 with 7 splits (estimate 9% lower) 659.2 against the
+/// 128x128 tile's 575.2 (3 splits, the pick before; the 256x128 with 5
+/// splits 650.4); at 256 x 8192 x 28672 the 256x128 with 14 splits 762.1
+/// against 704.1 (9 splits). The README lists every pick this changed in a
+/// sweep of LLM shapes, with both figures.
+constexpr double kSplitPingpongMargin = 0.95;
+std::optional<std::pair<PingpongTile, int64_t>>
+pickSplitPingpong(Chip chip, GemmSize size, const std::vector<std::string> &tile128) {
+  bool is950 = chip == Chip::gfx950;
+  int64_t k = size.k + size.k % 2;
+  if (k < 2 * kMinShareK || (is950 && k % 8 != 0))
+    return std::nullopt;
+  GemmBlock block(tile128);
+  SplitTile small{block.bm, block.bn, workgroupsPerCu(chip, tile128), 1.0};
+  double best = kSplitPingpongMargin *
+                bestSplit(chip, small, kernelParamValue(tile128, "BK").value_or(32), size,
+                          /*shortTail=*/true)
+                    .seconds;
+  std::optional<std::pair<PingpongTile, int64_t>> pick;
+  for (const PingpongTile &t : pingpongTiles(chip)) {
+    SplitPick s = bestSplit(chip, {t.rows(), t.cols(), 1, t.speed}, t.bk, size);
+    if (s.splits > 1 && s.seconds < best) {
+      best = s.seconds;
+      pick = {t, s.splits};
+    }
+  }
+  return pick;
 }
 
 } // namespace
@@ -297,8 +375,10 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // contiguously, so only a swizzle keeps the MFMA operand reads free of
   // bank conflicts for any row length.
   //
-  // Large shapes take an eight-wave PINGPONG tile (pickPingpong);
-  // else, on gfx950, 128x128 workgroup tiles (64x64 per wave). With at least as
+  // Large shapes take an eight-wave PINGPONG tile (pickPingpong), and
+  // so do shapes whose PINGPONG tiles fill the CUs only when K is split,
+  // where that is estimated clearly faster than the split 128x128 tile
+  // (pickSplitPingpong); else, on gfx950, 128x128 workgroup tiles (64x64 per wave). With at least as
   // many tiles as CUs they take BK=32 (K slices of 16): 32 KiB of LDS each,
   // so four workgroups share a CU and one's waits hide under the others'
   // MFMAs (87% MFMA busy at 8192^3, 1559 TFLOPS; the 256x256 tile, whose
@@ -340,6 +420,19 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   int64_t cus = getChipInfo(chip).computeUnits;
   int64_t tiles = ((size.m + 127) / 128) * ((size.n + 127) / 128);
   bool wide = is950 && k % 8 == 0;
+  auto addPingpong = [&](const PingpongTile &t) {
+    auto num = [](StringRef key, int64_t v) { return (key + "=" + Twine(v)).str(); };
+    p.insert(p.end(), {num("WM", t.wm), num("WN", t.wn), num("WGM", t.wgm), num("WGN", t.wgn),
+                       num("BK", t.bk), num("KS", t.bk), is950 ? "SWZ=8" : "SWZ=4",
+                       "PINGPONG=1", "WPS=2"});
+    if (t.ppreg)
+      p.push_back("PPREG=1");
+  };
+  // The 128x128 tile where K can be split or the tiles fill the CUs.
+  std::vector<std::string> tile128 =
+      is950 ? std::vector<std::string>{"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"}
+            : std::vector<std::string>{"WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
+                                       "SWZ=4"};
   if (decode) {
     p.insert(p.end(), {"WM=32", "WN=32", "WGM=1", "WGN=4"});
     if (is950)
@@ -347,16 +440,13 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
     else
       p.insert(p.end(), {"BK=32", "KS=16", "SWZ=4"});
   } else if (std::optional<PingpongTile> t = pickPingpong(chip, size, k)) {
-    auto num = [](StringRef key, int64_t v) { return (key + "=" + Twine(v)).str(); };
-    p.insert(p.end(), {num("WM", t->wm), num("WN", t->wn), num("WGM", t->wgm),
-                       num("WGN", t->wgn), is950 ? "BK=64" : "BK=32", is950 ? "KS=64" : "KS=32",
-                       is950 ? "SWZ=8" : "SWZ=4", "PINGPONG=1", "WPS=2"});
-    if (t->ppreg)
-      p.push_back("PPREG=1");
-  } else if (!is950) {
-    p.insert(p.end(), {"WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32", "SWZ=4"});
-  } else if (tiles >= cus || splittable) {
-    p.insert(p.end(), {"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"});
+    addPingpong(*t);
+  } else if (std::optional<std::pair<PingpongTile, int64_t>> ts =
+                 splittable ? pickSplitPingpong(chip, size, tile128) : std::nullopt) {
+    addPingpong(ts->first);
+    p.push_back("SPLITK=" + std::to_string(ts->second));
+  } else if (!is950 || tiles >= cus || splittable) {
+    p.insert(p.end(), tile128.begin(), tile128.end());
   } else {
     p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
   }

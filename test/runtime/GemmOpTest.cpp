@@ -388,18 +388,30 @@ TEST(GemmParams, PerChipAndSize) {
             (V{"DTYPE=bf16", "OUT=f32", "WM=64", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
                "WPS=2", "PAD=0", "HAS_BIAS=0", "PINGPONG=0", "SWZ=4"}));
   // gfx942 4096 x 1280: 320 128x128 tiles for 608 slots (two a CU) would
-  // take one round of the whole K; split 3 ways they take two rounds of a
-  // third (the pick of splitKFor's estimate: 583.7 against 402.9 TFLOPS
-  // on the model, gemm_bench --iterations 8). 256 x 8192 x 28672: 128
-  // tiles, 9 splits in two rounds (711.6) rather than the 4 that fill one
-  // (639.8).
-  // gfx942's 128x128 tile is eight waves of 32x64.
+  // take one round of the whole K; split, the PINGPONG tiles fill the CUs
+  // too, and pickSplitPingpong's estimate puts the 256x256 one with 7
+  // splits 9% below the 128x128 tile's best split (whole replays on the
+  // model: 659.2 TFLOPS against 575.2 for the 128x128 tile with 3 splits,
+  // the pick before). 256 x 8192 x 28672: the 256x128 PINGPONG tile with 14
+  // splits (762.1 against 704.1 for 128x128 with 9).
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {4096, 1280, 8192}),
-            (V{"DTYPE=bf16", "WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32", "PAD=0",
-               "SWZ=4", "SPLITK=3", "OUT=f32", "HAS_BIAS=0"}));
+            (V{"DTYPE=bf16", "WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32",
+               "PINGPONG=1", "WPS=2", "PPREG=1", "SPLITK=7", "PAD=0", "SWZ=4", "RA=32", "RB=32",
+               "OUT=f32", "HAS_BIAS=0"}));
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {256, 8192, 28672}),
+            (V{"DTYPE=bf16", "WM=64", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
+               "PINGPONG=1", "WPS=2", "PPREG=1", "SPLITK=14", "PAD=0", "SWZ=4", "RA=32",
+               "RB=16", "OUT=f32", "HAS_BIAS=0"}));
+  // Where the estimates are close the 128x128 tile stays, its split
+  // charged at the Infinity Cache's rate (1024 x 3584 x 8192: 8 splits).
+  // SPLITK=1 given: no split, so no split PINGPONG tile either.
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {1024, 3584, 8192}),
             (V{"DTYPE=bf16", "WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32", "PAD=0",
-               "SWZ=4", "SPLITK=9", "OUT=f32", "HAS_BIAS=0"}));
+               "SWZ=4", "SPLITK=8", "OUT=f32", "HAS_BIAS=0"}));
+  EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false, {4096, 1280, 8192},
+                            {"SPLITK=1"}),
+            (V{"DTYPE=bf16", "OUT=bf16", "WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
+               "PAD=0", "HAS_BIAS=0", "SPLITK=1", "SWZ=4"}));
   EXPECT_EQ(ops::gemmParams(Chip::gfx942, DType::bf16, DType::f32, false, {16384, 8192, 8192}),
             (V{"DTYPE=bf16", "OUT=f32", "WM=128", "WN=64", "WGM=2", "WGN=4", "BK=32", "KS=32",
                "PINGPONG=1", "WPS=2", "PPREG=1", "PAD=0", "HAS_BIAS=0", "SWZ=4", "RA=32",
