@@ -116,6 +116,13 @@ std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDty
     shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", "PAD=0", "VPAD=4",
              p("VR", headDim), p("VC", 32), p("VROWS", 8), p("KSWZ", swz), "VSWZ=0"};
   shape.push_back(p("PLOG2", dtype == DType::e4m3fnuz ? -1 : 0));
+  // ROLES as in attentionParams: one key loop per wave group's role on
+  // gfx950 (D = 128 4967.6 -> 4766.9 cycles per iteration, causal 5113.4
+  // -> 4865.4; D = 64 4488.1 -> 4323.7); gfx942's V moves through the
+  // leading group's registers, and its loops split measured far slower
+  // (D = 128 3532.0 -> 4491.2).
+  if (chip == Chip::gfx950)
+    shape.push_back("ROLES=1");
   params.insert(params.end(), shape.begin(), shape.end());
   return withKernelParamOverrides(std::move(params), overrides);
 }
@@ -188,6 +195,15 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
                "K_REG=1", "KROWS=8"};
     break;
   }
+  // gfx950: the key loop once per wave group's role (ROLES), so that
+  // neither loop branches on the role around its DMA and waits. Timing
+  // model (kcc run attention --timing --steady-state=8, S_q = 512, S_kv =
+  // 4096, cycles per iteration): D = 128 5525.9 -> 5302.5, causal 5797.1 ->
+  // 5654.5; D = 64 4869.2 -> 4734.5, causal 5210.8 -> 4848.0. gfx942's
+  // loops measured slower split (D = 128 5629.9 -> 5694.0, causal 5698.2
+  // -> 6116.7): not taken there.
+  if (chip == Chip::gfx950)
+    shape.push_back("ROLES=1");
   params.insert(params.end(), shape.begin(), shape.end());
   return withKernelParamOverrides(std::move(params), overrides);
 }

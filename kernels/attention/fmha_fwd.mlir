@@ -62,7 +62,9 @@
 // round ends with a tail of long blocks), P_TIES_ANY (P's exact ties to bf16
 // may round away from zero: `tile.convert ... ties_any`, cheaper on gfx942),
 // K_IMAGE / V_IMAGE (K / V stored in its MFMA operand's reading order; PAD /
-// VPAD 0), WIDE (16-byte DMA lanes, gfx950).
+// VPAD 0), WIDE (16-byte DMA lanes, gfx950), ROLES (with STAGGER, the key
+// loop compiled once per wave group's role, the leading group's with the
+// DMA and the lagging group's without: no branches on the role in either).
 // Launch: grid (nb = ceil(S_q / (32 * waves)), H, B), block BLOCK; with PAIRS
 // grid.x = ceil(nb / 2).
 
@@ -83,6 +85,7 @@ tile.param_decl @VROWS : i64 = 8
 tile.param_decl @K_REG : i1 = false
 tile.param_decl @KROWS : i64 = 16
 tile.param_decl @PAIRS : i1 = false
+tile.param_decl @ROLES : i1 = false
 tile.param_decl @P_TIES_ANY : i1 = false
 tile.param_decl @K_IMAGE : i1 = false
 tile.param_decl @V_IMAGE : i1 = false
@@ -836,8 +839,28 @@ func.func private @query_block(%qbuf: !buf, %kbuf: !buf, %vbuf: !buf, %obuf: !bu
     tile.barrier
     %r:3 = scf.if %stagger -> (!row, !row, !o) {
       %x:3 = tile.stagger %lagging -> (!row, !row, !o) {
-        %y:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
-            : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+        // With ROLES, one loop per role, the role a constant in each: the
+        // leading group's with the DMA, the lagging group's without, neither
+        // branching on the role around its fetches and waits.
+        %roles = tile.param @ROLES : i1
+        %y:3 = scf.if %roles -> (!row, !row, !o) {
+          %r:3 = scf.if %is_lead -> (!row, !row, !o) {
+            %lead = arith.constant true
+            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
+              : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+            scf.yield %z#0, %z#1, %z#2 : !row, !row, !o
+          } else {
+            %lead = arith.constant false
+            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
+              : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+            scf.yield %z#0, %z#1, %z#2 : !row, !row, !o
+          }
+          scf.yield %r#0, %r#1, %r#2 : !row, !row, !o
+        } else {
+          %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
+              : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+          scf.yield %z#0, %z#1, %z#2 : !row, !row, !o
+        }
         tile.yield %y#0, %y#1, %y#2 : !row, !row, !o
       }
       scf.yield %x#0, %x#1, %x#2 : !row, !row, !o

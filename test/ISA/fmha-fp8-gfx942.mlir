@@ -12,13 +12,30 @@
 // RUN: not kcc %kernels/attention/fmha_fwd_fp8.mlir --mcpu=gfx942 -D DTYPE=f8E4M3FN --emit=asm -o /dev/null 2>&1 | FileCheck %s --check-prefix=OCP
 // OCP: error: 'func.func' op uses f8E4M3FN, an OCP FP8 format that gfx942 lacks: gfx942 has f8E4M3FNUZ and f8E5M2FNUZ (FNUZ), gfx950 has f8E4M3FN and f8E5M2 (OCP)
 
-// The step: K j+2's DMA (4 lines per leading wave), V j+1's rows into
-// registers (4 bytes, four columns of a row, per load: 4 per wave, nothing
-// waiting for them before the matrix work), then cluster A: the 8 MFMAs of
-// S_{j+1} (D in 16-deep steps), each fed by one 8-byte read of K issued an
-// MFMA ahead and followed by two of S_j's exponentials.
+// After the prologue (S_0 at priority 1, the barrier after it and the
+// lagging group's extra one), the step: K j+2's DMA (4 lines of 256 bytes
+// per leading wave): `inbounds` for a tile wholly inside the keys, one M0
+// write for the four lines, each line's row in a scalar offset and its LDS
+// place in the offset field, no vector instruction between them; the
+// bounded copy of the last tile; V j+1's rows into registers (4 bytes,
+// four columns of a row, per load: 4 per wave, nothing waiting for them
+// before the matrix work), then cluster A: the 8 MFMAs of S_{j+1} (D in
+// 16-deep steps), each fed by one 8-byte read of K issued an MFMA ahead and
+// followed by two of S_j's exponentials.
 // CHECK-LABEL: fmha_fwd_fp8:
-// CHECK: s_cbranch_scc0
+// CHECK: s_setprio 1
+// CHECK: s_setprio 0
+// CHECK: s_barrier
+// CHECK: s_barrier
+// CHECK: s_mov_b32 m0, s{{[0-9]+}}
+// CHECK-NEXT: s_add_i32 [[L0:s[0-9]+]], s{{[0-9]+}}, s{{[0-9]+}}
+// CHECK-NEXT: buffer_load_dword [[LANE:v[0-9]+]], s[{{[0-9]+}}:{{[0-9]+}}], [[L0]] offen lds
+// CHECK-NEXT: s_add_i32 [[L1:s[0-9]+]], s{{[0-9]+}}, s{{[0-9]+}}
+// CHECK-NEXT: buffer_load_dword [[LANE]], s[{{[0-9]+}}:{{[0-9]+}}], [[L1]] offen offset:1024 lds
+// CHECK-NEXT: s_add_i32 [[L2:s[0-9]+]], s{{[0-9]+}}, s{{[0-9]+}}
+// CHECK-NEXT: buffer_load_dword [[LANE]], s[{{[0-9]+}}:{{[0-9]+}}], [[L2]] offen offset:2048 lds
+// CHECK-NEXT: s_add_i32 [[L3:s[0-9]+]], s{{[0-9]+}}, s{{[0-9]+}}
+// CHECK-NEXT: buffer_load_dword [[LANE]], s[{{[0-9]+}}:{{[0-9]+}}], [[L3]] offen offset:3072 lds
 // CHECK-COUNT-4: buffer_load_dword v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen lds
 // CHECK-COUNT-4: buffer_load_dword v{{[0-9]+}}, v{{[0-9]+}}, s[{{[0-9]+}}:{{[0-9]+}}], 0 offen{{$}}
 // CHECK-NOT: buffer_load

@@ -67,7 +67,7 @@ Config configFor(const Case &c) {
     cfg.params.insert(cfg.params.end(),
                       {p("BN", bn), p("BLOCK", cfg.waves * 64), "STAGGER=1", "V_TR=1",
                        p("PAD", c.D == 128 ? 8 : 0), p("VPAD", c.D == 128 ? 32 : 0),
-                       p("VR", bn), p("VC", c.D), p("VROWS", 8)});
+                       p("VR", bn), p("VC", c.D), p("VROWS", 8), "ROLES=1"});
   } else {
     int bn = 32;
     cfg.waves = 8;
