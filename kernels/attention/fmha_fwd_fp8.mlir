@@ -341,7 +341,14 @@ func.func private @accumulate(%vb: !vl, %p: !pb, %o: !o) -> !o {
 // before the exponentials in cluster A and VALU groups in cluster B.
 //  - Cluster A: per MFMA the exponentials of BN / 2 scores spread evenly
 //    and the reads of K for the next MFMA (32 bytes per lane on gfx950, two
-//    16-byte reads; 8 bytes on gfx942), one MFMA's worth issued first.
+//    16-byte reads; 8 bytes on gfx942), one MFMA's worth issued first. On
+//    gfx950 the two reads go between the exponentials, half and three
+//    quarters of the way through them, rather than both after them: the
+//    LDS waits before each MFMA shrank (timing model, S_kv = 4096, D =
+//    128 with ROLES: 4766.9 -> 4521.7 cycles an iteration, causal 4865.4
+//    -> 4713.6; D = 64 57.7 -> 56.0 us, causal 59.2 -> 57.5; both reads
+//    right after the MFMA measured 4874.5). gfx942's measured slower so
+//    (3532.0 -> 3539.9), and so did the bf16 kernel's.
 func.func private @schedule_a() {
   %d = tile.param @D : index
   %vtr = tile.param @V_TR : i1
@@ -350,7 +357,7 @@ func.func private @schedule_a() {
   scf.if %d128 {
     scf.if %vtr {
       tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 8>, #tile.group<ds_read, 2>] x 4
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>, #tile.group<trans, 2>] x 4
     } else {
       tile.sched_group_barrier #tile.group<ds_read, 2>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
@@ -358,7 +365,7 @@ func.func private @schedule_a() {
   } else {
     scf.if %vtr {
       tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 16>, #tile.group<ds_read, 2>] x 2
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 8>, #tile.group<ds_read, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>, #tile.group<trans, 4>] x 2
     } else {
       tile.sched_group_barrier #tile.group<ds_read, 2>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>] x 4

@@ -13,7 +13,8 @@
 // step opens on cluster A between s_setprio 1 and 0: the 4 MFMAs of
 // S_{j+1} = K_{j+1} Q^T (two row blocks of 32 keys, D in two 64-deep
 // halves), each fed by two 16-byte reads of K and followed by 8 of S_j's
-// exponentials (the pattern [ds_read 2] [mfma 1, trans 8, ds_read 2] x 4).
+// exponentials, the next MFMA's two reads among them (the pattern
+// [ds_read 2] [mfma 1, trans 4, ds_read 1, trans 2, ds_read 1, trans 2] x 4).
 // CHECK-LABEL: fmha_fwd_fp8:
 // The prologue's S_0 at priority 1, the barrier after it and the lagging
 // group's extra one (the stagger), then the loop.
@@ -26,14 +27,36 @@
 // CHECK-NEXT: ds_read_b128
 // CHECK-NEXT: ds_read_b128
 // CHECK: v_mfma_f32_32x32x64_f8f6f4 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
-// CHECK-COUNT-8: v_exp_f32
-// CHECK-NEXT: ds_read_b128
-// CHECK-NEXT: ds_read_b128
-// CHECK: v_mfma_f32_32x32x64_f8f6f4
-// CHECK-COUNT-8: v_exp_f32
-// CHECK: v_mfma_f32_32x32x64_f8f6f4 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
-// CHECK-COUNT-8: v_exp_f32
-// CHECK: v_mfma_f32_32x32x64_f8f6f4
+// CHECK-COUNT-4: v_exp_f32
+// CHECK-NOT: {{v_exp_f32|v_mfma}}
+// CHECK: ds_read_b128
+// CHECK-COUNT-2: v_exp_f32
+// CHECK-NOT: {{v_exp_f32|v_mfma}}
+// CHECK: ds_read_b128
+// CHECK-COUNT-2: v_exp_f32
+// CHECK-NOT: v_mfma
+// CHECK: s_waitcnt lgkmcnt(0)
+// CHECK-NEXT: v_mfma_f32_32x32x64_f8f6f4
+// CHECK-COUNT-4: v_exp_f32
+// CHECK-NOT: {{v_exp_f32|v_mfma}}
+// CHECK: ds_read_b128
+// CHECK-COUNT-2: v_exp_f32
+// CHECK-NOT: {{v_exp_f32|v_mfma}}
+// CHECK: ds_read_b128
+// CHECK-COUNT-2: v_exp_f32
+// CHECK-NOT: v_mfma
+// CHECK: s_waitcnt lgkmcnt(0)
+// CHECK-NEXT: v_mfma_f32_32x32x64_f8f6f4 v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], v[{{[0-9]+}}:{{[0-9]+}}], 0{{$}}
+// CHECK-COUNT-4: v_exp_f32
+// CHECK-NOT: {{v_exp_f32|v_mfma}}
+// CHECK: ds_read_b128
+// CHECK-COUNT-2: v_exp_f32
+// CHECK-NOT: {{v_exp_f32|v_mfma}}
+// CHECK: ds_read_b128
+// CHECK-COUNT-2: v_exp_f32
+// CHECK-NOT: v_mfma
+// CHECK: s_waitcnt lgkmcnt(0)
+// CHECK-NEXT: v_mfma_f32_32x32x64_f8f6f4
 // CHECK-COUNT-8: v_exp_f32
 // CHECK-NOT: v_mfma
 // CHECK: s_setprio 0
