@@ -124,6 +124,13 @@ std::vector<std::string>
 attentionFp8Params(Chip chip, DType dtype, DType outDtype, int64_t headDim, bool causal,
                    bool lse, const std::vector<std::string> &overrides = {});
 
+/// Whether the rows of a tile that move through registers (V without V_TR:
+/// VROWS; K with K_REG: KROWS) cover its BN keys, VROWS (KROWS) rows for
+/// each moving wave (the leading group of a stagger, else all): an override
+/// that leaves some rows unmoved would give wrong results silently, so it
+/// is an error that names the value to give.
+llvm::Error checkAttentionTiling(const std::vector<std::string> &params);
+
 /// The launch grid's x dimension for `seq` queries under kernel parameters
 /// `params`: one workgroup per query block of BLOCK / 64 * 32 queries, or,
 /// with PAIRS (causal), one per pair of blocks.

@@ -338,6 +338,29 @@ TEST(AttentionOpPath, ParametersPerChip) {
   EXPECT_EQ(join(attentionParams(Chip::gfx942, DType::bf16, 128, false, true)),
             "DTYPE=bf16 D=128 CAUSAL=0 PAIRS=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
             "PAD=4 VPAD=4 VR=128 VC=32 VROWS=8");
+  // Rows moved through registers must cover the tile: each of the leading
+  // group's waves (all waves without a stagger) moves VROWS rows of V
+  // (without V_TR) and, with K_REG, KROWS rows of K.
+  auto tiling = [](std::vector<std::string> p) {
+    llvm::Error e = checkAttentionTiling(p);
+    return e ? llvm::toString(std::move(e)) : std::string("ok");
+  };
+  EXPECT_EQ(tiling(attentionParams(Chip::gfx942, DType::bf16, 128, false, true)), "ok");
+  EXPECT_EQ(tiling(attentionParams(Chip::gfx942, DType::bf16, 64, true, true)), "ok");
+  EXPECT_EQ(tiling(attentionFp8Params(Chip::gfx942, DType::e4m3fnuz, DType::bf16, 128, true,
+                                      false)),
+            "ok");
+  EXPECT_EQ(tiling(attentionParams(Chip::gfx950, DType::bf16, 128, false, true)), "ok");
+  EXPECT_EQ(tiling(attentionFp8Params(Chip::gfx942, DType::e4m3fnuz, DType::bf16, 128, false,
+                                      false, {"VROWS=8"})),
+            "attention: VROWS=8 rows for each of the 4 waves that move a tile do not cover "
+            "BN=64 keys; give VROWS=16 (BN / the moving waves)");
+  EXPECT_EQ(tiling(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"STAGGER=0"})),
+            "attention: VROWS=8 rows for each of the 8 waves that move a tile do not cover "
+            "BN=32 keys; give VROWS=4 (BN / the moving waves)");
+  EXPECT_EQ(tiling(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"KROWS=16"})),
+            "attention: KROWS=16 rows for each of the 4 waves that move a tile do not cover "
+            "BN=32 keys; give KROWS=8 (BN / the moving waves)");
   EXPECT_EQ(join(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"PAD=4"})),
             "DTYPE=bf16 D=64 CAUSAL=0 PAIRS=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
             "VPAD=4 VR=64 VC=32 VROWS=8 K_REG=1 KROWS=8 PAD=4");
