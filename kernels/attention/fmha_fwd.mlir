@@ -433,8 +433,16 @@ func.func private @schedule_a() {
       tile.sched_group_barrier #tile.group<ds_read, 2>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>] x 8
     } else {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
+      %bn = tile.param @BN : index
+      %c64 = arith.constant 64 : index
+      %bn64 = arith.cmpi eq, %bn, %c64 : index
+      scf.if %bn64 {
+        tile.sched_group_barrier #tile.group<ds_read, 2>
+        tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 16
+      } else {
+        tile.sched_group_barrier #tile.group<ds_read, 2>
+        tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
+      }
     }
   }
   return
@@ -461,8 +469,16 @@ func.func private @schedule_b() {
       tile.sched_group_barrier #tile.group<ds_read, 4>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 8
     } else {
-      tile.sched_group_barrier #tile.group<ds_read, 2>
-      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
+      %bn = tile.param @BN : index
+      %c64 = arith.constant 64 : index
+      %bn64 = arith.cmpi eq, %bn, %c64 : index
+      scf.if %bn64 {
+        tile.sched_group_barrier #tile.group<ds_read, 2>
+        tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 16
+      } else {
+        tile.sched_group_barrier #tile.group<ds_read, 2>
+        tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
+      }
     }
   }
   return

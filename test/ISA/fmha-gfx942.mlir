@@ -5,7 +5,7 @@
 // transposed (gfx942 has no transposing LDS read), 32x32x8 MFMAs. K rows
 // padded by 4 elements and V^T rows by 4: conflict-free on 32 banks.
 // RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --emit=asm -o - | FileCheck %s
-// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=f16 -D D=64 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=64 -D VC=32 -D VROWS=8 -D K_REG=1 -D KROWS=8 -D CAUSAL=1 --emit=asm -o - | FileCheck %s --check-prefix=F16
+// RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=f16 -D D=64 -D BN=64 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=64 -D VC=64 -D VROWS=16 -D K_REG=1 -D KROWS=16 -D CAUSAL=1 --emit=asm -o - | FileCheck %s --check-prefix=F16
 // RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 --stats | FileCheck %s --check-prefix=STATS
 // RUN: kcc %kernels/attention/fmha_fwd.mlir --mcpu=gfx942 -D DTYPE=bf16 -D D=128 -D BN=32 -D BLOCK=512 -D STAGGER=1 -D V_TR=0 -D PAD=4 -D VPAD=4 -D VR=128 -D VC=32 -D VROWS=8 -o %t.hsaco
 // RUN: llvm-readelf --notes %t.hsaco | FileCheck %s --check-prefix=NOTES

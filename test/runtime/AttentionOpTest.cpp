@@ -355,15 +355,15 @@ TEST(AttentionOpPath, ParametersPerChip) {
                                       false, {"VROWS=8"})),
             "attention: VROWS=8 rows for each of the 4 waves that move a tile do not cover "
             "BN=64 keys; give VROWS=16 (BN / the moving waves)");
-  EXPECT_EQ(tiling(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"STAGGER=0"})),
+  EXPECT_EQ(tiling(attentionParams(Chip::gfx942, DType::bf16, 128, false, true, {"STAGGER=0"})),
             "attention: VROWS=8 rows for each of the 8 waves that move a tile do not cover "
             "BN=32 keys; give VROWS=4 (BN / the moving waves)");
-  EXPECT_EQ(tiling(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"KROWS=16"})),
-            "attention: KROWS=16 rows for each of the 4 waves that move a tile do not cover "
-            "BN=32 keys; give KROWS=8 (BN / the moving waves)");
+  EXPECT_EQ(tiling(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"KROWS=8"})),
+            "attention: KROWS=8 rows for each of the 4 waves that move a tile do not cover "
+            "BN=64 keys; give KROWS=16 (BN / the moving waves)");
   EXPECT_EQ(join(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"PAD=4"})),
-            "DTYPE=bf16 D=64 CAUSAL=0 PAIRS=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
-            "VPAD=4 VR=64 VC=32 VROWS=8 K_REG=1 KROWS=8 PAD=4");
+            "DTYPE=bf16 D=64 CAUSAL=0 PAIRS=0 LSE_OUT=1 BN=64 BLOCK=512 STAGGER=1 V_TR=0 "
+            "VPAD=4 VR=64 VC=64 VROWS=16 K_REG=1 KROWS=16 PAD=4");
 }
 
 //===----------------------------------------------------------------------===//
