@@ -277,13 +277,20 @@ Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned itera
   auto report = time(iterations);
   // A split's share of K can run fewer iterations than the steady state
   // asks for (gfx942's 256x256 PINGPONG tile with 7 shares of K = 8192:
-  // 18): then the launch is replayed whole, and the figures say so. Any
-  // other error comes back from the whole replay too.
+  // 18): every workgroup of a GEMM runs the same loop, so the launch is
+  // replayed whole instead, and the figures say so. Any other error is
+  // returned as it is.
   bool whole = false;
-  if (!report && iterations) {
-    consumeError(report.takeError());
+  if (!report) {
+    Error other = handleErrors(report.takeError(), [&](std::unique_ptr<StringError> e) -> Error {
+      if (!iterations || e->convertToErrorCode() != timing::steadyStateTooShortError())
+        return Error(std::move(e));
+      whole = true;
+      return Error::success();
+    });
+    if (other)
+      return std::move(other);
     report = time(0);
-    whole = true;
   }
   if (!report)
     return report.takeError();

@@ -420,6 +420,9 @@ func.func private @schedule_a() {
   %vtr = tile.param @V_TR : i1
   %c128 = arith.constant 128 : index
   %d128 = arith.cmpi eq, %d, %c128 : index
+  %bn = tile.param @BN : index
+  %c64 = arith.constant 64 : index
+  %bn64 = arith.cmpi eq, %bn, %c64 : index
   scf.if %d128 {
     scf.if %vtr {
       tile.sched_group_barrier #tile.group<ds_read, 3>
@@ -433,14 +436,10 @@ func.func private @schedule_a() {
       tile.sched_group_barrier #tile.group<ds_read, 2>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 4>, #tile.group<ds_read, 1>] x 8
     } else {
-      %bn = tile.param @BN : index
-      %c64 = arith.constant 64 : index
-      %bn64 = arith.cmpi eq, %bn, %c64 : index
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
+      // 64-key tiles: twice the MFMAs, the pattern once more.
       scf.if %bn64 {
-        tile.sched_group_barrier #tile.group<ds_read, 2>
-        tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 16
-      } else {
-        tile.sched_group_barrier #tile.group<ds_read, 2>
         tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<trans, 2>, #tile.group<ds_read, 1>] x 8
       }
     }
@@ -456,6 +455,9 @@ func.func private @schedule_b() {
   %vtr = tile.param @V_TR : i1
   %c128 = arith.constant 128 : index
   %d128 = arith.cmpi eq, %d, %c128 : index
+  %bn = tile.param @BN : index
+  %c64 = arith.constant 64 : index
+  %bn64 = arith.cmpi eq, %bn, %c64 : index
   scf.if %d128 {
     scf.if %vtr {
       tile.sched_group_barrier #tile.group<ds_read, 6>
@@ -469,14 +471,10 @@ func.func private @schedule_b() {
       tile.sched_group_barrier #tile.group<ds_read, 4>
       tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 2>] x 8
     } else {
-      %bn = tile.param @BN : index
-      %c64 = arith.constant 64 : index
-      %bn64 = arith.cmpi eq, %bn, %c64 : index
+      tile.sched_group_barrier #tile.group<ds_read, 2>
+      tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
+      // 64-key tiles: twice the MFMAs, the pattern once more.
       scf.if %bn64 {
-        tile.sched_group_barrier #tile.group<ds_read, 2>
-        tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 16
-      } else {
-        tile.sched_group_barrier #tile.group<ds_read, 2>
         tile.sched_interleave [#tile.group<mfma, 1>, #tile.group<ds_read, 1>] x 8
       }
     }

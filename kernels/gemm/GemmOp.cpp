@@ -317,10 +317,9 @@ SplitPick bestSplit(Chip chip, const SplitTile &tile, int64_t bk, GemmSize size,
 /// Cache (2.4 us) or, on gfx950, HBM (5.2 us): where the partials do not
 /// stay in a cache the estimate is the hardware's, and it picks fewer
 /// splits than the model would. A PINGPONG tile is split only where
-/// gemmParams chose it split (pickSplitPingpong).
+/// gemmParams chose it split (pickSplitPingpong), with the split chosen with
+/// it.
 int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
-  if (kernelParamValue(p, "PINGPONG").value_or(0))
-    return 1;
   GemmBlock block(p);
   SplitTile tile{block.bm, block.bn, workgroupsPerCu(chip, p), 1.0};
   return bestSplit(chip, tile, kernelParamValue(p, "BK").value_or(32), size).splits;
@@ -344,9 +343,10 @@ int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
 constexpr double kSplitPingpongMargin = 0.95;
 std::optional<std::pair<PingpongTile, int64_t>>
 pickSplitPingpong(Chip chip, GemmSize size, const std::vector<std::string> &tile128) {
-  bool is950 = chip == Chip::gfx950;
+  // gfx950's PINGPONG tile takes the 16-byte DMA (pickPingpong). Shares
+  // shorter than kMinShareK are bestSplit's to refuse.
   int64_t k = size.k + size.k % 2;
-  if (k < 2 * kMinShareK || (is950 && k % 8 != 0))
+  if (chip == Chip::gfx950 && k % 8 != 0)
     return std::nullopt;
   GemmBlock block(tile128);
   SplitTile small{block.bm, block.bn, workgroupsPerCu(chip, tile128), 1.0};
@@ -422,12 +422,15 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   bool wide = is950 && k % 8 == 0;
   auto addPingpong = [&](const PingpongTile &t) {
     auto num = [](StringRef key, int64_t v) { return (key + "=" + Twine(v)).str(); };
+    // Rows of BK 16-bit elements swizzled over all their 16-byte chunks.
     p.insert(p.end(), {num("WM", t.wm), num("WN", t.wn), num("WGM", t.wgm), num("WGN", t.wgn),
-                       num("BK", t.bk), num("KS", t.bk), is950 ? "SWZ=8" : "SWZ=4",
+                       num("BK", t.bk), num("KS", t.bk), num("SWZ", t.bk * 2 / 16),
                        "PINGPONG=1", "WPS=2"});
     if (t.ppreg)
       p.push_back("PPREG=1");
   };
+  // The split a split PINGPONG pick was weighed with (pickSplitPingpong).
+  std::optional<int64_t> pingpongSplit;
   // The 128x128 tile where K can be split or the tiles fill the CUs.
   std::vector<std::string> tile128 =
       is950 ? std::vector<std::string>{"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"}
@@ -444,7 +447,7 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   } else if (std::optional<std::pair<PingpongTile, int64_t>> ts =
                  splittable ? pickSplitPingpong(chip, size, tile128) : std::nullopt) {
     addPingpong(ts->first);
-    p.push_back("SPLITK=" + std::to_string(ts->second));
+    pingpongSplit = ts->second;
   } else if (!is950 || tiles >= cus || splittable) {
     p.insert(p.end(), tile128.begin(), tile128.end());
   } else {
@@ -519,11 +522,14 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
       p.push_back((key + "=" + Twine(rows / std::max<int64_t>(1, block.waves))).str());
     }
   }
-  // Split-K, unless given: see splitKFor. With a split the kernel stores
-  // f32 partial sums, which gemm_reduce.mlir sums, biases and converts.
+  // Split-K, unless given: see splitKFor; a PINGPONG tile (after the
+  // overrides) keeps the split it was picked with, none if it was picked
+  // unsplit or given. With a split the kernel stores f32 partial sums,
+  // which gemm_reduce.mlir sums, biases and converts.
   bool splitGiven = isGiven(overrides, "SPLITK");
   if (!splitGiven) {
-    int64_t s = splitKFor(chip, p, size);
+    int64_t s = kernelParamValue(p, "PINGPONG").value_or(0) ? pingpongSplit.value_or(1)
+                                                             : splitKFor(chip, p, size);
     if (s > 1)
       p.push_back("SPLITK=" + std::to_string(s));
   }

@@ -49,8 +49,10 @@ std::string name(const Case &c) {
          std::to_string(c.D) + (c.causal ? "_causal" : "") + "_" + c.dtype;
 }
 
-/// The kernel parameters for a chip and head size, as the attention op picks
-/// them.
+/// Kernel parameters for a chip and head size: padded K rows on gfx950 and
+/// 32-key tiles on gfx942, configurations the op no longer picks but the
+/// kernel still supports (the op's own picks run in AttentionOpTest and
+/// AttentionCheckTest).
 struct Config {
   std::vector<std::string> params;
   int waves;

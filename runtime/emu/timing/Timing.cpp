@@ -404,6 +404,10 @@ static uint64_t tracedWorkgroups(uint64_t perCu, uint64_t total, unsigned cus) {
   return std::max<uint64_t>(1, std::min<uint64_t>(perCu, (total + cus - 1) / cus));
 }
 
+std::error_code steadyStateTooShortError() {
+  return std::make_error_code(std::errc::result_out_of_range);
+}
+
 Error checkTimingOptions(const TimingOptions &options) {
   if (options.firstRoundOnly && options.steadyStateIterations)
     return createStringError(inconvertibleErrorCode(),
@@ -473,7 +477,7 @@ static Error checkEstimate(const TimingReport &r) {
   // first loop (a causal mask's first query blocks) says is not so.
   if (r.steadyStateIterations && !r.extrapolated && r.rounds > 1)
     return createStringError(
-        inconvertibleErrorCode(),
+        steadyStateTooShortError(),
         "steady state for kernel '" + r.kernel + "': the replayed workgroups ended before " +
             std::to_string(r.steadyStateIterations) +
             " iterations of their loop, so they cannot stand for the other " +

@@ -34,6 +34,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace kcc {
@@ -161,6 +162,12 @@ uint64_t workgroupsPerCu(const KernelInfo &kernel, Chip chip,
 /// are an error before anything runs; estimate() and LaunchTiming::attach()
 /// ask first.
 llvm::Error checkTimingOptions(const TimingOptions &options);
+
+/// The error code of a steady-state estimate refused because the replayed
+/// workgroups ran fewer iterations of their loop than asked and other
+/// rounds remain: a caller that knows every workgroup runs the same loop
+/// may time the launch whole instead (gemm_bench's split GEMMs).
+std::error_code steadyStateTooShortError();
 
 /// Runs `kernel` of `codeObject` on `device` (arguments already laid out in
 /// `args`, buffers allocated there) and estimates its time on the chip.
