@@ -64,7 +64,10 @@
 // K_IMAGE / V_IMAGE (K / V stored in its MFMA operand's reading order; PAD /
 // VPAD 0), WIDE (16-byte DMA lanes, gfx950), ROLES (with STAGGER, the key
 // loop compiled once per wave group's role, the leading group's with the
-// DMA and the lagging group's without: no branches on the role in either).
+// DMA and the lagging group's without: no branches on the role in either),
+// INTERIOR (the key tiles no wave of the workgroup masks, causal: below its
+// diagonal, in a loop of their own before the others, with no mask, fetch
+// or loop-end tests; see @loop).
 // Launch: grid (nb = ceil(S_q / (32 * waves)), H, B), block BLOCK; with PAIRS
 // grid.x = ceil(nb / 2).
 
@@ -86,6 +89,7 @@ tile.param_decl @K_REG : i1 = false
 tile.param_decl @KROWS : i64 = 16
 tile.param_decl @PAIRS : i1 = false
 tile.param_decl @ROLES : i1 = false
+tile.param_decl @INTERIOR : i1 = false
 tile.param_decl @P_TIES_ANY : i1 = false
 tile.param_decl @K_IMAGE : i1 = false
 tile.param_decl @V_IMAGE : i1 = false
@@ -497,7 +501,7 @@ func.func private @schedule_b() {
 func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, %vn: !vl,
                         %j: index, %n: index, %qt: !qt, %q0: index,
                         %Sq: index, %Skv: index, %ks: index, %vs: index,
-                        %issuer: i1, %issuers: index, %nk: index, %nv: index,
+                        %issuer: i1, %edge: i1, %issuers: index, %nk: index, %nv: index,
                         %scale: f32, %s: !s, %m: !row, %l: !row, %o: !o)
     -> (!s, !row, !row, !o) {
   %c1 = arith.constant 1 : index
@@ -506,7 +510,8 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   %vtr = tile.param @V_TR : i1
   %j1 = arith.addi %j, %c1 : index
   %j2 = arith.addi %j, %c2 : index
-  %has2 = arith.cmpi ult, %j2, %n : index
+  %has2e = arith.cmpi ult, %j2, %n : index
+  %has2 = arith.select %edge, %has2e, %true : i1
   %fetch = arith.andi %issuer, %has2 : i1
   // Raised priority from here on gfx950 (V_TR) and from barrier X on
   // gfx942 (below): the DMA issue's (or V's stores') VALU then no longer
@@ -589,7 +594,12 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   scf.if %vload {
     func.call @store_vt(%vnext, %vn) : (!vreg, !vl) -> ()
   }
-  %snm = func.call @mask(%sn, %j1, %q0, %Sq, %Skv) : (!s, index, index, index, index) -> !s
+  %snm = scf.if %edge -> !s {
+    %x = func.call @mask(%sn, %j1, %q0, %Sq, %Skv) : (!s, index, index, index, index) -> !s
+    scf.yield %x : !s
+  } else {
+    scf.yield %sn : !s
+  }
 
   // Cluster B: per MFMA of O^T, two LDS reads of V j and a share of S_{j+1}'s
   // maxima.
@@ -782,6 +792,16 @@ func.func private @query_block(%qbuf: !buf, %kbuf: !buf, %vbuf: !buf, %obuf: !bu
   %kmax_n = arith.select %kmax_ok, %kmax_t, %c0 : index
   %causal_n = arith.minsi %ntiles, %kmax_n : index
   %n = arith.select %causal, %causal_n, %ntiles : index
+  // Leading tiles that no wave of the workgroup masks for the diagonal:
+  // causal, those below the workgroup's first query's,
+  // (t + 1) BN - 1 <= qwg + S_kv - S_q; all of them otherwise. (The last
+  // tile, the one that may be short, is never run as an interior tile: see
+  // @loop.)
+  %qsee0 = arith.addi %qwg, %offs : index
+  %qsee1 = arith.addi %qsee0, %c1 : index
+  %below0 = arith.divsi %qsee1, %bn : index
+  %below = arith.maxsi %below0, %c0 : index
+  %nfree = arith.select %causal, %below, %n : index
 
   // The waves that issue DMA: the leading group of a stagger, else all.
   %half = arith.divui %waves, %c2 : index
@@ -860,27 +880,27 @@ func.func private @query_block(%qbuf: !buf, %kbuf: !buf, %vbuf: !buf, %obuf: !bu
         %y:3 = scf.if %roles -> (!row, !row, !o) {
           %r:3 = scf.if %is_lead -> (!row, !row, !o) {
             %lead = arith.constant true
-            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
-              : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %nfree, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
+              : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
             scf.yield %z#0, %z#1, %z#2 : !row, !row, !o
           } else {
             %lead = arith.constant false
-            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
-              : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %nfree, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
+              : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
             scf.yield %z#0, %z#1, %z#2 : !row, !row, !o
           }
           scf.yield %r#0, %r#1, %r#2 : !row, !row, !o
         } else {
-          %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
-              : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+          %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %nfree, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
+              : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
           scf.yield %z#0, %z#1, %z#2 : !row, !row, !o
         }
         tile.yield %y#0, %y#1, %y#2 : !row, !row, !o
       }
       scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
     } else {
-      %y:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
-          : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+      %y:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %nfree, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %nk, %nv, %scale, %s0m, %ms, %l0, %o0)
+          : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
       scf.yield %y#0, %y#1, %y#2 : !row, !row, !o
     }
     scf.yield %r#0, %r#1, %r#2 : !row, !row, !o
@@ -924,22 +944,50 @@ func.func private @query_block(%qbuf: !buf, %kbuf: !buf, %vbuf: !buf, %obuf: !bu
 // ones' in pong (b); step j reads K j+1 and V j. The last tile drains the
 // pipeline.
 func.func private @loop(%kbuf: !buf, %vbuf: !buf, %ka: !kl, %va: !vl, %kb: !kl, %vb: !vl,
-                        %n: index, %qt: !qt, %q0: index, %Sq: index, %Skv: index,
+                        %n: index, %nfree: index, %qt: !qt, %q0: index, %Sq: index, %Skv: index,
                         %ks: index, %vs: index, %issuer: i1, %issuers: index,
                         %nk: index, %nv: index, %scale: f32, %s0: !s, %m0: !row, %l0: !row, %o0: !o)
     -> (!row, !row, !o) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %true = arith.constant true
+  %false = arith.constant false
   %n1 = arith.subi %n, %c1 : index
-  %r:4 = scf.for %j = %c0 to %n1 step %c2 iter_args(%s = %s0, %m = %m0, %l = %l0, %o = %o0) -> (!s, !row, !row, !o) {
-    %a:4 = func.call @step(%kbuf, %vbuf, %kb, %ka, %va, %vb, %j, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %s, %m, %l, %o)
-        : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
+  // With INTERIOR, the interior first: iterations j = 0, 2, .. < ni whose
+  // steps mask no tile (they score tiles j + 1 and j + 2 <= ni: below the
+  // diagonal, ni < nfree, and whole, ni < n - 1), fetch one (tile j + 3 <
+  // n) and take both steps, so that their code has none of those tests;
+  // the edge iterations after them test all three. ni is even, so the edge
+  // loop starts on ping as the interior did.
+  %ni0 = arith.subi %nfree, %c1 : index
+  %n2 = arith.subi %n, %c2 : index
+  %ni1 = arith.minsi %ni0, %n2 : index
+  %ni2 = arith.maxsi %ni1, %c0 : index
+  %odd_ni = arith.remui %ni2, %c2 : index
+  %ni3 = arith.subi %ni2, %odd_ni : index
+  %interior = tile.param @INTERIOR : i1
+  %ni = arith.select %interior, %ni3, %c0 : index
+  %ri:4 = scf.for %j = %c0 to %ni step %c2 iter_args(%s = %s0, %m = %m0, %l = %l0, %o = %o0) -> (!s, !row, !row, !o) {
+    %a:4 = func.call @step(%kbuf, %vbuf, %kb, %ka, %va, %vb, %j, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %false, %issuers, %nk, %nv, %scale, %s, %m, %l, %o)
+        : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
+    %j1 = arith.addi %j, %c1 : index
+    // A fence where the edge loop's branch between the steps is (the FP8
+    // kernel's measured faster with it; here cluster A's raised priority
+    // already parts the steps: S_q = 512, S_kv = 4096, the same to 0.2%).
+    tile.sched_barrier []
+    %x:4 = func.call @step(%kbuf, %vbuf, %ka, %kb, %vb, %va, %j1, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %false, %issuers, %nk, %nv, %scale, %a#0, %a#1, %a#2, %a#3)
+        : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
+    scf.yield %x#0, %x#1, %x#2, %x#3 : !s, !row, !row, !o
+  }
+  %r:4 = scf.for %j = %ni to %n1 step %c2 iter_args(%s = %ri#0, %m = %ri#1, %l = %ri#2, %o = %ri#3) -> (!s, !row, !row, !o) {
+    %a:4 = func.call @step(%kbuf, %vbuf, %kb, %ka, %va, %vb, %j, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %true, %issuers, %nk, %nv, %scale, %s, %m, %l, %o)
+        : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
     %j1 = arith.addi %j, %c1 : index
     %more = arith.cmpi ult, %j1, %n1 : index
     %b:4 = scf.if %more -> (!s, !row, !row, !o) {
-      %x:4 = func.call @step(%kbuf, %vbuf, %ka, %kb, %vb, %va, %j1, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %a#0, %a#1, %a#2, %a#3)
-          : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
+      %x:4 = func.call @step(%kbuf, %vbuf, %ka, %kb, %vb, %va, %j1, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %true, %issuers, %nk, %nv, %scale, %a#0, %a#1, %a#2, %a#3)
+          : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !s, !row, !row, !o
     } else {
       scf.yield %a#0, %a#1, %a#2, %a#3 : !s, !row, !row, !o

@@ -24,9 +24,10 @@
 // Parameters: DTYPE (f8E4M3FN, f8E4M3FNUZ), ODTYPE (bf16, f16), D (64, 128),
 // BN, BLOCK, CAUSAL, LSE_OUT, STAGGER, V_TR, LAZY, PAD, VPAD, VR/VC, VROWS
 // as in fmha_fwd.mlir; PLOG2 (P's scale exponent), KSWZ, VSWZ (K's and V's
-// LDS swizzle, 0 for none), WIDE (16-byte LDS DMA, gfx950), PAIRS and ROLES
-// (as in fmha_fwd.mlir: two query blocks per workgroup; one loop per wave
-// group's role).
+// LDS swizzle, 0 for none), WIDE (16-byte LDS DMA, gfx950), PAIRS, ROLES
+// and INTERIOR (as in fmha_fwd.mlir: two query blocks per workgroup; one
+// loop per wave group's role; the key tiles no wave masks in a loop of
+// their own).
 // Launch: grid (nb = ceil(S_q / (32 * waves)), H, B), block BLOCK (with PAIRS
 // grid.x = ceil(nb / 2)); arguments those of fmha_fwd plus `vdescale` (f32)
 // after `scale`.
@@ -52,6 +53,7 @@ tile.param_decl @VSWZ : i64 = 0
 tile.param_decl @WIDE : i1 = false
 tile.param_decl @PAIRS : i1 = false
 tile.param_decl @ROLES : i1 = false
+tile.param_decl @INTERIOR : i1 = false
 
 // K and V tiles in LDS, and the register tiles of one wave.
 !kl = !tile.lds<[BN, D], !tile.dtype<"DTYPE">, pad = PAD, swizzle = KSWZ>
@@ -439,7 +441,7 @@ func.func private @schedule_b() {
 func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, %vn: !vl,
                         %j: index, %n: index, %qt: !qt, %q0: index,
                         %Sq: index, %Skv: index, %ks: index, %vs: index,
-                        %issuer: i1, %issuers: index, %nk: index, %nv: index,
+                        %issuer: i1, %edge: i1, %issuers: index, %nk: index, %nv: index,
                         %scale: f32, %s: !s, %m: !row, %l: !row, %o: !o)
     -> (!s, !row, !row, !o) {
   %c1 = arith.constant 1 : index
@@ -448,7 +450,8 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   %vtr = tile.param @V_TR : i1
   %j1 = arith.addi %j, %c1 : index
   %j2 = arith.addi %j, %c2 : index
-  %has2 = arith.cmpi ult, %j2, %n : index
+  %has2e = arith.cmpi ult, %j2, %n : index
+  %has2 = arith.select %edge, %has2e, %true : i1
   %fetch = arith.andi %issuer, %has2 : i1
   scf.if %fetch {
     func.call @fetch_k(%kbuf, %kf, %j2, %Skv, %ks, %issuers) : (!buf, !kl, index, index, index, index) -> ()
@@ -502,7 +505,20 @@ func.func private @step(%kbuf: !buf, %vbuf: !buf, %kn: !kl, %kf: !kl, %vc: !vl, 
   scf.if %vload {
     func.call @store_vt(%vnext, %vn) : (!vreg, !vl) -> ()
   }
-  %snm = func.call @mask(%sn, %j1, %q0, %Sq, %Skv) : (!s, index, index, index, index) -> !s
+  %snm = scf.if %edge -> !s {
+    %x = func.call @mask(%sn, %j1, %q0, %Sq, %Skv) : (!s, index, index, index, index) -> !s
+    scf.yield %x : !s
+  } else {
+    // With V_TR, a fence where the mask's branch would be, so that cluster B
+    // is scheduled apart from what precedes it, as in the edge steps (timing
+    // model, gfx950: 4583.8 -> 4434.4 cycles an iteration with ROLES = 0).
+    // With V through registers (gfx942) the fence measured slower (6494.1
+    // -> 7371.8).
+    scf.if %vtr {
+      tile.sched_barrier []
+    }
+    scf.yield %sn : !s
+  }
 
   // Cluster B: per MFMA of O^T, four transposing reads of V j and a share of
   // S_{j+1}'s maxima. Unlike the bf16 kernel, no raised priority: with four
@@ -695,6 +711,16 @@ func.func private @query_block(%qbuf: !buf, %kbuf: !buf, %vbuf: !buf, %obuf: !ob
   %kmax_n = arith.select %kmax_ok, %kmax_t, %c0 : index
   %causal_n = arith.minsi %ntiles, %kmax_n : index
   %n = arith.select %causal, %causal_n, %ntiles : index
+  // Leading tiles that no wave of the workgroup masks for the diagonal:
+  // causal, those below the workgroup's first query's,
+  // (t + 1) BN - 1 <= qwg + S_kv - S_q; all of them otherwise. (The last
+  // tile, the one that may be short, is never run as an interior tile: see
+  // @loop.)
+  %qsee0 = arith.addi %qwg, %offs : index
+  %qsee1 = arith.addi %qsee0, %c1 : index
+  %below0 = arith.divsi %qsee1, %bn : index
+  %below = arith.maxsi %below0, %c0 : index
+  %nfree = arith.select %causal, %below, %n : index
 
   // The waves that issue DMA: the leading group of a stagger, else all.
   %half = arith.divui %waves, %c2 : index
@@ -758,27 +784,27 @@ func.func private @query_block(%qbuf: !buf, %kbuf: !buf, %vbuf: !buf, %obuf: !ob
         %y:3 = scf.if %roles -> (!row, !row, !o) {
           %r:3 = scf.if %is_lead -> (!row, !row, !o) {
             %lead = arith.constant true
-            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %ndma, %nv, %scale, %s0m, %ms, %l0, %o0)
-              : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %nfree, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %ndma, %nv, %scale, %s0m, %ms, %l0, %o0)
+              : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
             scf.yield %z#0, %z#1, %z#2 : !row, !row, !o
           } else {
             %lead = arith.constant false
-            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %ndma, %nv, %scale, %s0m, %ms, %l0, %o0)
-              : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+            %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %nfree, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %lead, %issuers, %ndma, %nv, %scale, %s0m, %ms, %l0, %o0)
+              : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
             scf.yield %z#0, %z#1, %z#2 : !row, !row, !o
           }
           scf.yield %r#0, %r#1, %r#2 : !row, !row, !o
         } else {
-          %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %ndma, %nv, %scale, %s0m, %ms, %l0, %o0)
-              : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+          %z:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %nfree, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %ndma, %nv, %scale, %s0m, %ms, %l0, %o0)
+              : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
           scf.yield %z#0, %z#1, %z#2 : !row, !row, !o
         }
         tile.yield %y#0, %y#1, %y#2 : !row, !row, !o
       }
       scf.yield %x#0, %x#1, %x#2 : !row, !row, !o
     } else {
-      %y:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %ndma, %nv, %scale, %s0m, %ms, %l0, %o0)
-          : (!buf, !buf, !kl, !vl, !kl, !vl, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
+      %y:3 = func.call @loop(%kbuf, %vbuf, %ka, %va, %kb, %vb, %n, %nfree, %qt, %q0, %Sq, %Skv, %k_s, %v_s, %is_lead, %issuers, %ndma, %nv, %scale, %s0m, %ms, %l0, %o0)
+          : (!buf, !buf, !kl, !vl, !kl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!row, !row, !o)
       scf.yield %y#0, %y#1, %y#2 : !row, !row, !o
     }
     scf.yield %r#0, %r#1, %r#2 : !row, !row, !o
@@ -829,22 +855,51 @@ func.func private @query_block(%qbuf: !buf, %kbuf: !buf, %vbuf: !buf, %obuf: !ob
 // ones' in pong (b); step j reads K j+1 and V j. The last tile drains the
 // pipeline.
 func.func private @loop(%kbuf: !buf, %vbuf: !buf, %ka: !kl, %va: !vl, %kb: !kl, %vb: !vl,
-                        %n: index, %qt: !qt, %q0: index, %Sq: index, %Skv: index,
+                        %n: index, %nfree: index, %qt: !qt, %q0: index, %Sq: index, %Skv: index,
                         %ks: index, %vs: index, %issuer: i1, %issuers: index,
                         %nk: index, %nv: index, %scale: f32, %s0: !s, %m0: !row, %l0: !row, %o0: !o)
     -> (!row, !row, !o) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %true = arith.constant true
+  %false = arith.constant false
   %n1 = arith.subi %n, %c1 : index
-  %r:4 = scf.for %j = %c0 to %n1 step %c2 iter_args(%s = %s0, %m = %m0, %l = %l0, %o = %o0) -> (!s, !row, !row, !o) {
-    %a:4 = func.call @step(%kbuf, %vbuf, %kb, %ka, %va, %vb, %j, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %s, %m, %l, %o)
-        : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
+  // With INTERIOR, the interior first, as in fmha_fwd.mlir: iterations
+  // j = 0, 2, .. < ni whose steps mask no tile (they score tiles j + 1 and
+  // j + 2 <= ni: below the diagonal, ni < nfree, and whole, ni < n - 1),
+  // fetch one (tile j + 3 < n) and take both steps, so that their code has
+  // none of those tests; the edge iterations after them test all three. ni
+  // is even, so the edge loop starts on ping as the interior did. (Timing
+  // model, gfx950, S_q = 512, S_kv = 4096, D = 128: 4521.7 -> 4355.0
+  // cycles an iteration, causal 4713.6 -> 4362.6.)
+  %ni0 = arith.subi %nfree, %c1 : index
+  %n2 = arith.subi %n, %c2 : index
+  %ni1 = arith.minsi %ni0, %n2 : index
+  %ni2 = arith.maxsi %ni1, %c0 : index
+  %odd_ni = arith.remui %ni2, %c2 : index
+  %ni3 = arith.subi %ni2, %odd_ni : index
+  %interior = tile.param @INTERIOR : i1
+  %ni = arith.select %interior, %ni3, %c0 : index
+  %ri:4 = scf.for %j = %c0 to %ni step %c2 iter_args(%s = %s0, %m = %m0, %l = %l0, %o = %o0) -> (!s, !row, !row, !o) {
+    %a:4 = func.call @step(%kbuf, %vbuf, %kb, %ka, %va, %vb, %j, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %false, %issuers, %nk, %nv, %scale, %s, %m, %l, %o)
+        : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
+    %j1 = arith.addi %j, %c1 : index
+    // A fence where the edge loop's branch between the steps is (gfx950,
+    // D = 128: 4362.9 -> 4355.0; gfx942 6494.1 -> 6396.6).
+    tile.sched_barrier []
+    %x:4 = func.call @step(%kbuf, %vbuf, %ka, %kb, %vb, %va, %j1, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %false, %issuers, %nk, %nv, %scale, %a#0, %a#1, %a#2, %a#3)
+        : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
+    scf.yield %x#0, %x#1, %x#2, %x#3 : !s, !row, !row, !o
+  }
+  %r:4 = scf.for %j = %ni to %n1 step %c2 iter_args(%s = %ri#0, %m = %ri#1, %l = %ri#2, %o = %ri#3) -> (!s, !row, !row, !o) {
+    %a:4 = func.call @step(%kbuf, %vbuf, %kb, %ka, %va, %vb, %j, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %true, %issuers, %nk, %nv, %scale, %s, %m, %l, %o)
+        : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
     %j1 = arith.addi %j, %c1 : index
     %more = arith.cmpi ult, %j1, %n1 : index
     %b:4 = scf.if %more -> (!s, !row, !row, !o) {
-      %x:4 = func.call @step(%kbuf, %vbuf, %ka, %kb, %vb, %va, %j1, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %issuers, %nk, %nv, %scale, %a#0, %a#1, %a#2, %a#3)
-          : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
+      %x:4 = func.call @step(%kbuf, %vbuf, %ka, %kb, %vb, %va, %j1, %n, %qt, %q0, %Sq, %Skv, %ks, %vs, %issuer, %true, %issuers, %nk, %nv, %scale, %a#0, %a#1, %a#2, %a#3)
+          : (!buf, !buf, !kl, !kl, !vl, !vl, index, index, !qt, index, index, index, index, index, i1, i1, index, index, index, f32, !s, !row, !row, !o) -> (!s, !row, !row, !o)
       scf.yield %x#0, %x#1, %x#2, %x#3 : !s, !row, !row, !o
     } else {
       scf.yield %a#0, %a#1, %a#2, %a#3 : !s, !row, !row, !o

@@ -239,10 +239,14 @@ TEST(AttentionFp8Op, Params) {
   };
   EXPECT_EQ(join(attentionFp8Params(Chip::gfx950, DType::e4m3fn, DType::bf16, 128, true, true)),
             "DTYPE=f8E4M3FN ODTYPE=bf16 D=128 CAUSAL=1 PAIRS=1 LSE_OUT=1 BN=64 BLOCK=512 STAGGER=1 "
-            "V_TR=1 PAD=0 VPAD=0 VR=64 VC=128 VROWS=8 KSWZ=8 VSWZ=8 WIDE=1 PLOG2=0 ROLES=1");
+            "V_TR=1 PAD=0 VPAD=0 VR=64 VC=128 VROWS=8 KSWZ=8 VSWZ=8 WIDE=1 PLOG2=0 ROLES=1 INTERIOR=1");
   EXPECT_EQ(join(attentionFp8Params(Chip::gfx942, DType::e4m3fnuz, DType::f16, 64, false, false)),
             "DTYPE=f8E4M3FNUZ ODTYPE=f16 D=64 CAUSAL=0 PAIRS=0 LSE_OUT=0 BN=64 BLOCK=512 STAGGER=1 "
             "V_TR=0 PAD=0 VPAD=4 VR=64 VC=64 VROWS=16 KSWZ=4 VSWZ=0 PLOG2=-1");
+  // INTERIOR everywhere but D = 64 without a mask (measured slower split).
+  EXPECT_NE(join(attentionFp8Params(Chip::gfx942, DType::e4m3fnuz, DType::f16, 64, true, false))
+                .find("INTERIOR=1"),
+            std::string::npos);
   EXPECT_EQ(attentionKernelName(DType::e4m3fnuz), "fmha_fwd_fp8");
   EXPECT_EQ(attentionKernelName(DType::bf16), "fmha_fwd");
 }

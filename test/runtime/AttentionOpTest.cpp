@@ -331,13 +331,13 @@ TEST(AttentionOpPath, ParametersPerChip) {
   };
   EXPECT_EQ(join(attentionParams(Chip::gfx950, DType::bf16, 128, true, true)),
             "DTYPE=bf16 D=128 CAUSAL=1 PAIRS=1 LSE_OUT=1 BN=64 BLOCK=512 STAGGER=1 V_TR=1 "
-            "PAD=0 VPAD=0 K_IMAGE=1 V_IMAGE=1 WIDE=1 VR=64 VC=128 VROWS=8 ROLES=1");
+            "PAD=0 VPAD=0 K_IMAGE=1 V_IMAGE=1 WIDE=1 VR=64 VC=128 VROWS=8 ROLES=1 INTERIOR=1");
   EXPECT_EQ(join(attentionParams(Chip::gfx950, DType::f16, 64, false, false)),
             "DTYPE=f16 D=64 CAUSAL=0 PAIRS=0 LSE_OUT=0 BN=64 BLOCK=512 STAGGER=1 V_TR=1 "
-            "PAD=0 VPAD=0 K_IMAGE=1 V_IMAGE=1 WIDE=1 VR=64 VC=64 VROWS=8 ROLES=1");
+            "PAD=0 VPAD=0 K_IMAGE=1 V_IMAGE=1 WIDE=1 VR=64 VC=64 VROWS=8 ROLES=1 INTERIOR=1");
   EXPECT_EQ(join(attentionParams(Chip::gfx942, DType::bf16, 128, false, true)),
             "DTYPE=bf16 D=128 CAUSAL=0 PAIRS=0 LSE_OUT=1 BN=32 BLOCK=512 STAGGER=1 V_TR=0 "
-            "PAD=4 VPAD=4 VR=128 VC=32 VROWS=8");
+            "PAD=4 VPAD=4 VR=128 VC=32 VROWS=8 INTERIOR=1");
   // Rows moved through registers must cover the tile: each of the leading
   // group's waves (all waves without a stagger) moves VROWS rows of V
   // (without V_TR) and, with K_REG, KROWS rows of K.
@@ -363,7 +363,7 @@ TEST(AttentionOpPath, ParametersPerChip) {
             "BN=64 keys; give KROWS=16 (BN / the moving waves)");
   EXPECT_EQ(join(attentionParams(Chip::gfx942, DType::bf16, 64, false, true, {"PAD=4"})),
             "DTYPE=bf16 D=64 CAUSAL=0 PAIRS=0 LSE_OUT=1 BN=64 BLOCK=512 STAGGER=1 V_TR=0 "
-            "VPAD=4 VR=64 VC=64 VROWS=16 K_REG=1 KROWS=16 PAD=4");
+            "VPAD=4 VR=64 VC=64 VROWS=16 K_REG=1 KROWS=16 INTERIOR=1 PAD=4");
 }
 
 //===----------------------------------------------------------------------===//
