@@ -146,6 +146,28 @@ TEST_P(TimingTest, LoopCyclesPerIteration) {
   EXPECT_DOUBLE_EQ(r.loops[0].mixPerIteration[unsigned(Kind::Mfma)], 1.0);
 }
 
+// A loop inside another: the outer back-edge's takings span more
+// instructions than the inner one's (whose first taking comes after the
+// first inner iteration), but the inner loop runs most of them and is the
+// hot one. Its mix counts the intervals between takings within one entry
+// (one MFMA each), not those that cross the outer loop's back-edge; its
+// iterations are its 60 takings and the 4 entries' last iterations, which
+// fall through.
+TEST_P(TimingTest, HotLoopIsTheInnerOneOfANest) {
+  TimingReport r = run("nested_loop");
+  ASSERT_EQ(r.loops.size(), 2u);
+  ASSERT_GE(r.hotLoop, 0);
+  const LoopTiming &hot = r.loops[size_t(r.hotLoop)];
+  EXPECT_EQ(hot.iterations, 64u);
+  EXPECT_DOUBLE_EQ(hot.mixPerIteration[unsigned(Kind::Mfma)], 1.0);
+  const LoopTiming &outer = r.loops[size_t(1 - r.hotLoop)];
+  EXPECT_EQ(outer.iterations, 4u);
+  EXPECT_DOUBLE_EQ(outer.mixPerIteration[unsigned(Kind::Mfma)], 16.0);
+  // The mean over the waves' own hot loops is the inner loop's too.
+  EXPECT_EQ(r.hotMixWaves, 1u);
+  EXPECT_DOUBLE_EQ(r.hotMixMean[unsigned(Kind::Mfma)], 1.0);
+}
+
 // Steady state: 4 iterations replayed, the other 60 inferred from
 // s_cmp_lt_u32 s2, 64 and charged at 32 cycles; the result matches the full
 // replay within the epilogue (s_endpgm only here).

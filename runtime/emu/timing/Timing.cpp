@@ -14,6 +14,77 @@
 using namespace llvm;
 namespace kcc::emu::timing {
 
+namespace {
+/// One wave's back-edge taken twice or more: the instructions between its
+/// first and last taking (the span) and how often it was taken.
+struct LoopSpan {
+  uint64_t span = 0;
+  size_t takings = 0;
+};
+
+/// The wave's hot loop among `loops`: the one whose iterations span the most
+/// of its instructions, unless a loop nested in it runs most of them. An
+/// outer loop's span holds its inner loop's, so the widest span alone would
+/// name the outer one (aiter's causal FP8 kernel: a loop over query blocks
+/// around the key loop, "554521 cycles an iteration"); a loop taken more
+/// often over at least half that span is the one its time goes to (a loop
+/// that runs after another, not inside it, spans its own part only).
+int pickHotLoop(const std::vector<LoopSpan> &loops) {
+  int hot = -1;
+  for (size_t i = 0; i < loops.size(); ++i)
+    if (loops[i].takings >= 2 && (hot < 0 || loops[i].span > loops[size_t(hot)].span))
+      hot = int(i);
+  if (hot < 0)
+    return hot;
+  uint64_t widest = loops[size_t(hot)].span;
+  for (size_t i = 0; i < loops.size(); ++i)
+    if (loops[i].takings >= 2 && 2 * loops[i].span >= widest &&
+        loops[i].takings > loops[size_t(hot)].takings)
+      hot = int(i);
+  return hot;
+}
+
+/// The instruction mix of one iteration of the loop whose back-edges are
+/// `wave.backEdges[i]` for i in `takings` (in order): the mean over the
+/// intervals between consecutive takings, leaving out those that take the
+/// back-edge of an enclosing loop (one whose body, from its header to its
+/// back-edge, holds this loop's): such an interval holds the outer loop's
+/// own instructions and the inner loop's next entry, not an iteration.
+/// Returns the number of intervals counted (0: none, the mix is all 0);
+/// `entries` is how often the wave entered the loop (1 plus the intervals
+/// left out).
+size_t loopMix(const Trace &trace, const WaveTrace &wave, const std::vector<size_t> &takings,
+               std::array<double, kNumKinds> &mix, double &instructions, size_t &entries) {
+  mix.fill(0);
+  instructions = 0;
+  entries = 1;
+  size_t counted = 0;
+  uint64_t ops = 0;
+  for (size_t k = 0; k + 1 < takings.size(); ++k) {
+    const BackEdge &a = wave.backEdges[takings[k]], &b = wave.backEdges[takings[k + 1]];
+    bool crossesOuter = false;
+    for (size_t i = takings[k] + 1; i < takings[k + 1] && !crossesOuter; ++i) {
+      const BackEdge &e = wave.backEdges[i];
+      crossesOuter = e.pc != a.pc && e.header <= a.header && e.pc > a.pc;
+    }
+    if (crossesOuter) {
+      ++entries;
+      continue;
+    }
+    for (uint32_t o = a.op + 1; o <= b.op; ++o)
+      mix[unsigned(trace.insts[wave.ops[o].info].kind)] += 1;
+    ops += b.op - a.op;
+    ++counted;
+  }
+  if (counted) {
+    for (double &x : mix)
+      x /= double(counted);
+    instructions = double(ops) / double(counted);
+  }
+  return counted;
+}
+} // namespace
+
 uint64_t workgroupsPerCu(const KernelInfo &k, Chip chip, uint32_t wavesPerGroup,
                          uint32_t dynamicLdsBytes) {
   Occupancy occ = computeOccupancy(
@@ -125,12 +196,11 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
     std::map<uint64_t, std::vector<size_t>> byPc; // pc -> indices in backEdges
     for (size_t i = 0; i < w0.backEdges.size(); ++i)
       byPc[w0.backEdges[i].pc].push_back(i);
-    uint64_t hotOps = 0;
+    std::vector<LoopSpan> spans;
     for (auto &[pc, idx] : byPc) {
       LoopTiming lt;
       lt.pc = pc;
       lt.text = trace.instText[w0.ops[w0.backEdges[idx.front()].op].info];
-      lt.iterations = idx.size() + (w0.ended ? 1 : 0);
       // Cycles per iteration of the CU: the rate at which all its waves
       // together take this back-edge, once each has taken it once (the fill),
       // times the number of waves. Per-wave intervals would mislead: with
@@ -166,46 +236,41 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
                               double(to - from);
         }
       }
-      if (idx.size() >= 2) {
-        uint64_t ops = 0;
-        for (size_t k = 0; k + 1 < idx.size(); ++k) {
-          const BackEdge &a = w0.backEdges[idx[k]], &b = w0.backEdges[idx[k + 1]];
-          for (uint32_t o = a.op + 1; o <= b.op; ++o)
-            lt.mixPerIteration[unsigned(trace.insts[w0.ops[o].info].kind)] += 1;
-          ops += b.op - a.op;
-        }
-        double n = double(idx.size() - 1);
-        for (double &x : lt.mixPerIteration)
-          x /= n;
-        lt.instructionsPerIteration = uint64_t(double(ops) / n + 0.5);
-        uint64_t span = w0.backEdges[idx.back()].op - w0.backEdges[idx.front()].op;
-        if (span > hotOps) {
-          hotOps = span;
-          r.hotLoop = int(r.loops.size());
-        }
-      }
+      double instructions = 0;
+      size_t entries = 1;
+      if (loopMix(trace, w0, idx, lt.mixPerIteration, instructions, entries))
+        lt.instructionsPerIteration = uint64_t(instructions + 0.5);
+      // Each entry's last iteration falls through instead of taking the
+      // back-edge; the last entry's counts only if the wave got that far.
+      lt.iterations = idx.size() + (entries - 1) + (w0.ended ? 1 : 0);
+      spans.push_back({w0.backEdges[idx.back()].op - w0.backEdges[idx.front()].op, idx.size()});
       r.loops.push_back(std::move(lt));
     }
+    r.hotLoop = pickHotLoop(spans);
   }
 
   // Every wave's own hot loop, its mix averaged over the waves.
   for (const WaveTrace &wt : trace.waves) {
-    std::map<uint64_t, std::vector<const BackEdge *>> byPc;
-    for (const BackEdge &e : wt.backEdges)
-      byPc[e.pc].push_back(&e);
-    const std::vector<const BackEdge *> *hot = nullptr;
-    uint32_t hotSpan = 0;
-    for (auto &[pc, edges] : byPc)
-      if (edges.size() >= 2 && edges.back()->op - edges.front()->op > hotSpan) {
-        hotSpan = edges.back()->op - edges.front()->op;
-        hot = &edges;
-      }
-    if (!hot)
+    std::map<uint64_t, std::vector<size_t>> byPc; // pc -> indices in backEdges
+    for (size_t i = 0; i < wt.backEdges.size(); ++i)
+      byPc[wt.backEdges[i].pc].push_back(i);
+    std::vector<const std::vector<size_t> *> takings;
+    std::vector<LoopSpan> spans;
+    for (auto &[pc, idx] : byPc) {
+      takings.push_back(&idx);
+      spans.push_back({wt.backEdges[idx.back()].op - wt.backEdges[idx.front()].op, idx.size()});
+    }
+    int h = pickHotLoop(spans);
+    if (h < 0)
       continue;
-    double iters = double(hot->size() - 1);
-    for (uint32_t o = hot->front()->op + 1; o <= hot->back()->op; ++o)
-      r.hotMixMean[unsigned(trace.insts[wt.ops[o].info].kind)] += 1 / iters;
-    r.hotInstructionsMean += double(hotSpan) / iters;
+    std::array<double, kNumKinds> mix;
+    double instructions = 0;
+    size_t entries = 1;
+    if (!loopMix(trace, wt, *takings[size_t(h)], mix, instructions, entries))
+      continue;
+    for (unsigned k = 0; k < kNumKinds; ++k)
+      r.hotMixMean[k] += mix[k];
+    r.hotInstructionsMean += instructions;
     ++r.hotMixWaves;
   }
   if (r.hotMixWaves) {

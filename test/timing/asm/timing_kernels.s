@@ -140,6 +140,32 @@ counted_loop:
 .Lend_counted_loop:
   .size counted_loop, .Lend_counted_loop-counted_loop
 
+// nested_loop: 4 iterations of an outer loop (s3), each running 16 of an
+// inner loop (s2) of one MFMA and a few VALU instructions around them: the
+// outer back-edge's takings span more instructions than the inner one's,
+// but the time goes to the inner loop.
+  .globl nested_loop
+  .p2align 8
+  .type nested_loop,@function
+nested_loop:
+  s_mov_b32 s3, 0
+.Louter:
+  v_mov_b32 v4, 0
+  v_mov_b32 v5, 0
+  s_mov_b32 s2, 0
+.Linner:
+  v_mfma_f32_32x32x8_bf16 a[0:15], v[0:1], v[2:3], a[0:15]
+  s_add_u32 s2, s2, 1
+  s_cmp_lt_u32 s2, 16
+  s_cbranch_scc1 .Linner
+  v_add_u32 v4, v4, v5
+  s_add_u32 s3, s3, 1
+  s_cmp_lt_u32 s3, 4
+  s_cbranch_scc1 .Louter
+  s_endpgm
+.Lend_nested_loop:
+  .size nested_loop, .Lend_nested_loop-nested_loop
+
   .rodata
   .p2align 6
   .amdhsa_kernel mfma_indep
@@ -203,6 +229,18 @@ counted_loop:
   .end_amdhsa_kernel
   .p2align 6
   .amdhsa_kernel counted_loop
+    .amdhsa_group_segment_fixed_size 0
+    .amdhsa_private_segment_fixed_size 0
+    .amdhsa_kernarg_size 0
+    .amdhsa_user_sgpr_count 0
+    .amdhsa_system_sgpr_workgroup_id_x 1
+    .amdhsa_system_vgpr_workitem_id 0
+    .amdhsa_next_free_vgpr 128
+    .amdhsa_next_free_sgpr 8
+    .amdhsa_accum_offset 64
+  .end_amdhsa_kernel
+  .p2align 6
+  .amdhsa_kernel nested_loop
     .amdhsa_group_segment_fixed_size 0
     .amdhsa_private_segment_fixed_size 0
     .amdhsa_kernarg_size 0
@@ -298,6 +336,20 @@ amdhsa.kernels:
     .sgpr_count:     8
     .sgpr_spill_count: 0
     .symbol:         counted_loop.kd
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     64
+    .args:           []
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 0
+    .max_flat_workgroup_size: 64
+    .name:           nested_loop
+    .private_segment_fixed_size: 0
+    .sgpr_count:     8
+    .sgpr_spill_count: 0
+    .symbol:         nested_loop.kd
     .vgpr_count:     64
     .vgpr_spill_count: 0
     .wavefront_size: 64
