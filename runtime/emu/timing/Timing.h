@@ -71,9 +71,14 @@ struct TimingOptions {
 struct LoopTiming {
   uint64_t pc = 0;          // back-edge branch offset in the image
   std::string text;         // the branch
-  uint64_t iterations = 0;  // back-edges taken by the first traced wave, + 1
+  /// Back-edges taken by the first traced wave, + 1 for each entry into the
+  /// loop (its last iteration falls through; the last entry's only when
+  /// the wave ended).
+  uint64_t iterations = 0;
   double cyclesPerIteration = 0; // steady state (first iteration excluded)
-  std::array<double, kNumKinds> mixPerIteration{}; // instructions per kind
+  /// Instructions per kind, the mean over the intervals between takings of
+  /// the back-edge, leaving out those that cross an enclosing loop's.
+  std::array<double, kNumKinds> mixPerIteration{};
   uint64_t instructionsPerIteration = 0;
   /// The matrix pipes' busy fraction (mean over the CU's SIMDs) over the
   /// same steady window as cyclesPerIteration: what the extrapolated
@@ -132,13 +137,15 @@ struct TimingReport {
   bool extrapolated = false;
   std::string note;              // how the steady state was extrapolated
   std::vector<LoopTiming> loops;
+  /// The hot loop: the back-edge whose takings span the most of the wave's
+  /// instructions, or, in a loop nest, the loop inside it taken more often
+  /// over at least half that span.
   int hotLoop = -1;
-  /// Each traced wave's own hot loop (the back-edge whose iterations span
-  /// the most of its instructions), its mix per iteration averaged over
-  /// the `hotMixWaves` waves that took one twice or more. Where a
-  /// workgroup's waves run different loops or different parts of one
-  /// (attention's wave groups: staggered copies of the loop, only the
-  /// leading one issuing the DMA) this is the per-wave count to compare
+  /// Each traced wave's own hot loop (chosen as `hotLoop` is), its mix per
+  /// iteration averaged over the `hotMixWaves` waves that took one twice or
+  /// more. Where a workgroup's waves run different loops or different parts
+  /// of one (attention's wave groups: staggered copies of the loop, only
+  /// the leading one issuing the DMA) this is the per-wave count to compare
   /// with another kernel's; `loops` is the first traced wave's alone.
   std::array<double, kNumKinds> hotMixMean{};
   double hotInstructionsMean = 0;
