@@ -48,8 +48,10 @@ int pickHotLoop(const std::vector<LoopSpan> &loops) {
 /// `wave.backEdges[i]` for i in `takings` (in order): the mean over the
 /// intervals between consecutive takings, leaving out those that take the
 /// back-edge of an enclosing loop (one whose body, from its header to its
-/// back-edge, holds this loop's): such an interval holds the outer loop's
-/// own instructions and the inner loop's next entry, not an iteration.
+/// back-edge, holds this loop's and starts before it): such an interval
+/// holds the outer loop's own instructions and the inner loop's next entry,
+/// not an iteration. (A back-edge to the same header closes the same loop
+/// by another path, the bottom of an if-else: not an enclosing loop.)
 /// Returns the number of intervals counted (0: none, the mix is all 0);
 /// `entries` is how often the wave entered the loop (1 plus the intervals
 /// left out).
@@ -65,7 +67,7 @@ size_t loopMix(const Trace &trace, const WaveTrace &wave, const std::vector<size
     bool crossesOuter = false;
     for (size_t i = takings[k] + 1; i < takings[k + 1] && !crossesOuter; ++i) {
       const BackEdge &e = wave.backEdges[i];
-      crossesOuter = e.pc != a.pc && e.header <= a.header && e.pc > a.pc;
+      crossesOuter = e.header < a.header && e.pc > a.pc;
     }
     if (crossesOuter) {
       ++entries;
