@@ -167,9 +167,12 @@ nested_loop:
   .size nested_loop, .Lend_nested_loop-nested_loop
 
   .rodata
+// Every kernel's descriptor: one wave, no arguments, 128 VGPRs (AGPRs from
+// 64), and LDS_BYTES of LDS.
+.macro timing_kernel_descriptor name, lds_bytes=0
   .p2align 6
-  .amdhsa_kernel mfma_indep
-    .amdhsa_group_segment_fixed_size 0
+  .amdhsa_kernel \name
+    .amdhsa_group_segment_fixed_size \lds_bytes
     .amdhsa_private_segment_fixed_size 0
     .amdhsa_kernarg_size 0
     .amdhsa_user_sgpr_count 0
@@ -179,78 +182,14 @@ nested_loop:
     .amdhsa_next_free_sgpr 8
     .amdhsa_accum_offset 64
   .end_amdhsa_kernel
-  .p2align 6
-  .amdhsa_kernel mfma_chain_c
-    .amdhsa_group_segment_fixed_size 0
-    .amdhsa_private_segment_fixed_size 0
-    .amdhsa_kernarg_size 0
-    .amdhsa_user_sgpr_count 0
-    .amdhsa_system_sgpr_workgroup_id_x 1
-    .amdhsa_system_vgpr_workitem_id 0
-    .amdhsa_next_free_vgpr 128
-    .amdhsa_next_free_sgpr 8
-    .amdhsa_accum_offset 64
-  .end_amdhsa_kernel
-  .p2align 6
-  .amdhsa_kernel mfma_chain_ab
-    .amdhsa_group_segment_fixed_size 0
-    .amdhsa_private_segment_fixed_size 0
-    .amdhsa_kernarg_size 0
-    .amdhsa_user_sgpr_count 0
-    .amdhsa_system_sgpr_workgroup_id_x 1
-    .amdhsa_system_vgpr_workitem_id 0
-    .amdhsa_next_free_vgpr 128
-    .amdhsa_next_free_sgpr 8
-    .amdhsa_accum_offset 64
-  .end_amdhsa_kernel
-  .p2align 6
-  .amdhsa_kernel nop_wait
-    .amdhsa_group_segment_fixed_size 0
-    .amdhsa_private_segment_fixed_size 0
-    .amdhsa_kernarg_size 0
-    .amdhsa_user_sgpr_count 0
-    .amdhsa_system_sgpr_workgroup_id_x 1
-    .amdhsa_system_vgpr_workitem_id 0
-    .amdhsa_next_free_vgpr 128
-    .amdhsa_next_free_sgpr 8
-    .amdhsa_accum_offset 64
-  .end_amdhsa_kernel
-  .p2align 6
-  .amdhsa_kernel lds_stride
-    .amdhsa_group_segment_fixed_size 1024
-    .amdhsa_private_segment_fixed_size 0
-    .amdhsa_kernarg_size 0
-    .amdhsa_user_sgpr_count 0
-    .amdhsa_system_sgpr_workgroup_id_x 1
-    .amdhsa_system_vgpr_workitem_id 0
-    .amdhsa_next_free_vgpr 128
-    .amdhsa_next_free_sgpr 8
-    .amdhsa_accum_offset 64
-  .end_amdhsa_kernel
-  .p2align 6
-  .amdhsa_kernel counted_loop
-    .amdhsa_group_segment_fixed_size 0
-    .amdhsa_private_segment_fixed_size 0
-    .amdhsa_kernarg_size 0
-    .amdhsa_user_sgpr_count 0
-    .amdhsa_system_sgpr_workgroup_id_x 1
-    .amdhsa_system_vgpr_workitem_id 0
-    .amdhsa_next_free_vgpr 128
-    .amdhsa_next_free_sgpr 8
-    .amdhsa_accum_offset 64
-  .end_amdhsa_kernel
-  .p2align 6
-  .amdhsa_kernel nested_loop
-    .amdhsa_group_segment_fixed_size 0
-    .amdhsa_private_segment_fixed_size 0
-    .amdhsa_kernarg_size 0
-    .amdhsa_user_sgpr_count 0
-    .amdhsa_system_sgpr_workgroup_id_x 1
-    .amdhsa_system_vgpr_workitem_id 0
-    .amdhsa_next_free_vgpr 128
-    .amdhsa_next_free_sgpr 8
-    .amdhsa_accum_offset 64
-  .end_amdhsa_kernel
+.endm
+  timing_kernel_descriptor mfma_indep
+  timing_kernel_descriptor mfma_chain_c
+  timing_kernel_descriptor mfma_chain_ab
+  timing_kernel_descriptor nop_wait
+  timing_kernel_descriptor lds_stride, 1024
+  timing_kernel_descriptor counted_loop
+  timing_kernel_descriptor nested_loop
 
   .amdgpu_metadata
 ---
