@@ -10,6 +10,7 @@
 #include "runtime/LaunchTiming.h"
 #include "runtime/Module.h"
 #include "runtime/Runtime.h"
+#include "runtime/emu/timing/Blame.h"
 #include "target/CodeObject.h"
 #include "target/Error.h"
 
@@ -141,6 +142,7 @@ timeLaunch(Device &device, double flops, unsigned iterations,
   options.flops = flops;
   if (iterations && !firstRound)
     options.tripCount = tripCount;
+  options.recordSpans = true; // for the blame (figuresOf)
   return bench::timeLaunch(device, options, launch);
 }
 
@@ -240,6 +242,8 @@ ModelFigures figuresOf(const timing::TimingReport &r) {
     if (mfma > 0)
       f.otherPerMfma = (instructions - mfma) / mfma;
   }
+  if (std::optional<timing::LoopBlame> blame = timing::blameHotLoops(r))
+    f.blame = timing::blameSummary(*blame);
   return f;
 }
 

@@ -99,6 +99,9 @@ struct ModelFigures {
   bool wholeReplay = false;
   /// The kernel's parameters (kcc) or code object (aiter).
   std::string what;
+  /// What the model blames for the hot loop (emu::timing::blameSummary;
+  /// empty without a loop the waves took three times).
+  std::string blame;
 };
 ModelFigures figuresOf(const emu::timing::TimingReport &report);
 /// Where figuresOf also prints each launch's whole timing report (the busy

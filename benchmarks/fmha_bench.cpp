@@ -26,7 +26,10 @@
 //     then the FP8 forward (fmha_fwd_fp8: the chip's e4m3 Q, K, V with
 //     descales of 1, bf16 O) beside aiter's fwd_hd128_fp8 (gfx950's, and
 //     MI300's for gfx942 in FNUZ e4m3; its descales are read through
-//     pointers, per tensor).
+//     pointers, per tensor). Under each pair, what the model blames in
+//     each kernel's hot loop (runtime/emu/timing/Blame.h): the busiest pipe
+//     and where the waves block (LDS and memory waits, the barrier, stalls
+//     before MFMAs and VALU instructions).
 // The configurations include each chip's e4m3 beside bf16 and f16;
 // --fp8-only runs those alone. --report prints, before each side-by-side
 // row, the whole timing report of each launch timed for it (kcc's, then
@@ -335,6 +338,12 @@ int main(int argc, char **argv) {
       if (k)
         outs() << format("   kcc/aiter %.2fx", k->tflops / a->tflops);
       outs() << "\n";
+      // Where each kernel's loop loses its cycles: what a gap (the 1.05x
+      // target unmet) comes from, side by side.
+      if (k && !k->blame.empty())
+        outs() << "    model on kcc:   " << k->blame << "\n";
+      if (!a->blame.empty())
+        outs() << "    model on aiter: " << a->blame << "\n";
     }
   return failures ? 1 : 0;
 }

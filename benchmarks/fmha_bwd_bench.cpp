@@ -69,6 +69,7 @@
 #include "runtime/DType.h"
 #include "runtime/Device.h"
 #include "runtime/Jit.h"
+#include "runtime/emu/timing/Blame.h"
 #include "runtime/emu/timing/CuModel.h"
 #include "runtime/emu/timing/TimingParams.h"
 #include "target/CodeObject.h"
@@ -165,77 +166,12 @@ Expected<Inputs> makeInputs(Chip chip, const Shape &s) {
                 std::move(*o),   std::move(*dO), std::move(*lse)};
 }
 
-/// Where the waves of the hot loop spend their time and which pipe is
-/// busiest, from the replay's per-wave spans (TimingOptions::recordSpans):
-/// the window of each wave from its second back-edge of the hot loop (the
-/// first iteration is fill) to its last.
+/// What the model blames for the hot loop (runtime/emu/timing/Blame.h).
 std::string blameOf(const timing::TimingReport &r) {
-  if (r.hotLoop < 0)
-    return "no loop";
-  const timing::LoopTiming &loop = r.loops[size_t(r.hotLoop)];
-  double blocked[timing::kNumSpanKinds] = {};
-  std::map<uint32_t, double> byInst; // static instruction -> cycles waited before it
-  double window = 0;
-  for (size_t w = 0; w < r.trace.waves.size() && w < r.timing.waves.size(); ++w) {
-    const timing::WaveTrace &tw = r.trace.waves[w];
-    const timing::WaveTiming &cw = r.timing.waves[w];
-    std::vector<uint64_t> edges;
-    for (size_t e = 0; e < tw.backEdges.size() && e < cw.backEdgeCycles.size(); ++e)
-      if (tw.backEdges[e].pc == loop.pc)
-        edges.push_back(cw.backEdgeCycles[e]);
-    if (edges.size() < 3)
-      continue;
-    uint64_t lo = edges[1], hi = edges.back();
-    window += double(hi - lo);
-    for (const timing::Span &s : cw.spans) {
-      if (s.kind != timing::SpanKind::Wait && s.kind != timing::SpanKind::Barrier &&
-          s.kind != timing::SpanKind::Stall)
-        continue;
-      uint64_t b = std::max(s.begin, lo), e = std::min(s.end, hi);
-      if (e <= b)
-        continue;
-      blocked[unsigned(s.kind)] += double(e - b);
-      byInst[s.info] += double(e - b);
-    }
-  }
-  if (window <= 0)
-    return "the hot loop ran fewer than 3 iterations per wave: nothing to blame";
-  double wait = blocked[unsigned(timing::SpanKind::Wait)] / window,
-         barrier = blocked[unsigned(timing::SpanKind::Barrier)] / window,
-         stall = blocked[unsigned(timing::SpanKind::Stall)] / window;
-  auto top = std::max_element(byInst.begin(), byInst.end(),
-                              [](auto &a, auto &b) { return a.second < b.second; });
-  double valu = 0, lds = 0, vmem = 0;
-  for (const timing::SimdFractions &f : r.simds) {
-    valu += f.valu / double(r.simds.size());
-    lds += f.lds / double(r.simds.size());
-    vmem += f.vmem / double(r.simds.size());
-  }
-  // The pipes: the MFMA pipe over the steady window; the CU-wide LDS and
-  // memory pipes and the SIMDs' VALU over the replay.
-  std::pair<const char *, double> pipes[] = {{"MFMA", loop.steadyMfmaBusy},
-                                             {"LDS", r.ldsPipe},
-                                             {"memory", r.memoryPipe},
-                                             {"VALU", valu}};
-  auto busiest = std::max_element(std::begin(pipes), std::end(pipes),
-                                  [](auto &a, auto &b) { return a.second < b.second; });
-  std::pair<const char *, double> waits[] = {
-      {"s_waitcnt", wait}, {"s_barrier", barrier}, {"dependency/busy-pipe stalls", stall}};
-  auto worst = std::max_element(std::begin(waits), std::end(waits),
-                                [](auto &a, auto &b) { return a.second < b.second; });
-  std::string text = formatv("busiest pipe {0} {1:F0}% (MFMA {2:F0}%, LDS {3:F0}%, memory "
-                             "{4:F0}%, VALU {5:F0}%); loop waves blocked {6:F0}% of the time: "
-                             "s_waitcnt {7:F0}%, s_barrier {8:F0}%, stalls {9:F0}%; blames {10}",
-                             busiest->first, 100 * busiest->second, 100 * loop.steadyMfmaBusy,
-                             100 * r.ldsPipe, 100 * r.memoryPipe, 100 * valu,
-                             100 * (wait + barrier + stall), 100 * wait, 100 * barrier,
-                             100 * stall, worst->first)
-                         .str();
-  if (top != byInst.end() && top->first < r.trace.instText.size())
-    text += formatv(" (most: {0:F0}% before '{1}')", 100 * top->second / window,
-                    StringRef(r.trace.instText[top->first]).trim())
-                .str();
-  return text;
+  if (std::optional<timing::LoopBlame> b = timing::blameHotLoops(r))
+    return timing::blameSummary(*b);
+  return r.hotLoop < 0 ? "no loop"
+                       : "the hot loop ran fewer than 3 iterations per wave: nothing to blame";
 }
 
 /// Times `launch` on the model and fills the figures of `row`.

@@ -14,7 +14,8 @@
 // gfx950 and, on gfx950 with an aiter checkout, AMD's
 // hand-written bf16 256x256 kernel at the same shape: TFLOPS, the hot
 // loop's cycles per iteration, MFMA busy, non-MFMA instructions per MFMA,
-// and kcc / aiter. Both run through the same path (runtime, emulated
+// and kcc / aiter, and, where kcc is the slower, what the model blames in
+// each loop (runtime/emu/timing/Blame.h). Both run through the same path (runtime, emulated
 // device, one CU's workgroups, steady state over K iterations, default 32:
 // with four workgroups sharing a CU, 8 iterations end before the CU's
 // memory traffic settles and read 3-6% fast against a full run).
@@ -196,6 +197,13 @@ int main(int argc, char **argv) {
       outs() << "  " << left_justify("", 24) << " aiter " << cell(*a) << "   kcc/aiter "
              << format("%.2fx", k->tflops / a->tflops) << (aiterBound ? "  (HBM-bound)" : "")
              << "\n";
+      // Below the hand-written kernel: where kcc's loop loses its cycles,
+      // beside where aiter's does.
+      if (k->tflops < a->tflops && !kccBound && !k->blame.empty()) {
+        outs() << "  " << left_justify("", 24) << "   model on kcc:   " << k->blame << "\n";
+        if (!a->blame.empty())
+          outs() << "  " << left_justify("", 24) << "   model on aiter: " << a->blame << "\n";
+      }
     }
     if (chip == Chip::gfx942)
       outs() << "  (no hand-written gfx942 GEMM of this class in aiter to compare with)\n";

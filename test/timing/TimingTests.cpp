@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
+#include "runtime/emu/timing/Blame.h"
 #include "runtime/emu/timing/InstClass.h"
 #include "runtime/emu/timing/LdsBanks.h"
 #include "runtime/emu/timing/Timeline.h"
@@ -201,6 +202,54 @@ TEST_P(TimingTest, TimelineRenders) {
   EXPECT_NE(svg.find("v_mfma_f32_32x32x8_bf16"), std::string::npos);
   auto [b, e] = timelineWindow(r, TimelineOptions());
   EXPECT_EQ(e - b, 32u); // one iteration
+}
+
+// A loop that waits for each LDS read before it goes on: its waves block
+// in s_waitcnt lgkmcnt(0) for the LDS latency each iteration (within an
+// issue slot: the wait starts the cycle after the read's and ends on the
+// slot after the data), that wait is what the blame names, and nothing of
+// it is charged to memory.
+TEST_P(TimingTest, BlameNamesTheLdsWait) {
+  TimingReport r = run("lds_wait_loop");
+  ASSERT_GE(r.hotLoop, 0);
+  double period = r.loops[size_t(r.hotLoop)].cyclesPerIteration;
+  std::optional<LoopBlame> b = blameHotLoops(r);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->waves, 1u);
+  EXPECT_NEAR(b->waitLds * period, double(params().ldsLatency), params().issuePeriod + 2.0);
+  EXPECT_EQ(b->waitMemory, 0.0);
+  EXPECT_EQ(b->barrier, 0.0);
+  EXPECT_EQ(b->largest(), "s_waitcnt on LDS");
+  ASSERT_FALSE(b->worst.empty());
+  EXPECT_EQ(b->worst.front().text, "s_waitcnt lgkmcnt(0)");
+  EXPECT_NEAR(b->worst.front().share, b->waitLds, 1e-9);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printReport(r, os);
+  EXPECT_NE(text.find("where the hot loops' waves wait"), std::string::npos) << text;
+}
+
+// The same with a buffer load: the wait is vmcnt's, the memory latency.
+TEST_P(TimingTest, BlameNamesTheMemoryWait) {
+  TimingReport r = run("mem_wait_loop");
+  ASSERT_GE(r.hotLoop, 0);
+  double period = r.loops[size_t(r.hotLoop)].cyclesPerIteration;
+  std::optional<LoopBlame> b = blameHotLoops(r);
+  ASSERT_TRUE(b);
+  EXPECT_NEAR(b->waitMemory * period, double(params().vmemLatency),
+              params().issuePeriod + 2.0);
+  EXPECT_EQ(b->waitLds, 0.0);
+  EXPECT_EQ(b->largest(), "s_waitcnt on memory");
+  ASSERT_FALSE(b->worst.empty());
+  EXPECT_EQ(b->worst.front().text, "s_waitcnt vmcnt(0)");
+}
+
+// Without spans there is nothing to blame (and printReport says nothing).
+TEST_P(TimingTest, NoBlameWithoutSpans) {
+  TimingOptions o;
+  TimingReport r = run("lds_wait_loop", o);
+  r.timing.waves[0].spans.clear();
+  EXPECT_FALSE(blameHotLoops(r));
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, TimingTest, ::testing::Values(Chip::gfx942, Chip::gfx950),

@@ -10,7 +10,7 @@ namespace kcc {
 bool TimingCommand::handles(StringRef a) const {
   for (StringRef flag : {"--timing", "--timing-cus", "--steady-state", "--first-round", "--trip-count",
                          "--flops", "--dram-bytes", "--timeline", "--timeline-iterations",
-                         "--timeline-window", "--bank-conflicts", "--timing-constants",
+                         "--timeline-window", "--bank-conflicts", "--blame", "--timing-constants",
                          "--timing-trace-cap"})
     if (a == flag || a.starts_with((flag + "=").str()))
       return true;
@@ -36,6 +36,13 @@ Error TimingCommand::parse(ArrayRef<StringRef> args, size_t &i) {
   }
   if (flag == "--bank-conflicts") {
     bankConflicts = true;
+    return Error::success();
+  }
+  if (flag == "--blame") {
+    if (hasInline)
+      return makeError("--blame takes no value");
+    // The blame is read off each wave's spans (runtime/emu/timing/Blame.h).
+    options.recordSpans = true;
     return Error::success();
   }
   if (flag == "--timing-constants") {

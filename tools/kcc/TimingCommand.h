@@ -3,11 +3,12 @@
 //   kcc run ... --timing [--timing-cus N] [--steady-state[=K]] [--trip-count N]
 //       [--flops F] [--dram-bytes B] [--timeline OUT.svg]
 //       [--timeline-iterations N] [--timeline-window A:B] [--bank-conflicts]
-//       [--timing-constants] [--timing-trace-cap N]
+//       [--blame] [--timing-constants] [--timing-trace-cap N]
 //
 // Any of the options turns timing on. The launch then runs with the timing
 // model's trace recorder (runtime/emu/timing/Timing.h) and the estimate is
-// printed after the emulator's own line.
+// printed after the emulator's own line; with --blame (or --timeline) it
+// ends with where the hot loops' waves wait (runtime/emu/timing/Blame.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KCC_TOOLS_KCC_TIMINGCOMMAND_H
@@ -32,7 +33,7 @@ public:
   static constexpr const char *kUsage =
       "[--timing [--timing-cus N] [--steady-state[=K] | --first-round] [--trip-count N] "
       "[--flops F] [--dram-bytes B] [--timeline OUT.svg] "
-      "[--timeline-iterations N] [--timeline-window A:B] [--bank-conflicts] "
+      "[--timeline-iterations N] [--timeline-window A:B] [--bank-conflicts] [--blame] "
       "[--timing-constants] [--timing-trace-cap N]]";
 
   /// Whether `arg` is one of the timing options.

@@ -23,6 +23,7 @@ StringRef spanKindName(SpanKind k) {
   case SpanKind::Vmem: return "memory";
   case SpanKind::Salu: return "scalar";
   case SpanKind::Wait: return "s_waitcnt";
+  case SpanKind::WaitMemory: return "s_waitcnt on memory";
   case SpanKind::Barrier: return "s_barrier";
   case SpanKind::Stall: return "stall (dependency or busy pipe)";
   case SpanKind::Other: return "other";
@@ -72,6 +73,8 @@ public:
 private:
   uint64_t readyTime(const WaveSim &w) const;
   uint64_t waitSatisfied(const WaveSim &w, const InstInfo &ii) const;
+  /// When the vmcnt part of an s_waitcnt alone is met.
+  uint64_t vmSatisfied(const WaveSim &w, const InstInfo &ii) const;
   void issue(WaveSim &w, uint64_t t);
   void finish(WaveSim &w, uint64_t t);
   void maybeRelease(GroupSim &g, uint64_t t);
@@ -98,10 +101,14 @@ private:
   unsigned live = 0;
 };
 
-uint64_t Sim::waitSatisfied(const WaveSim &w, const InstInfo &ii) const {
-  uint64_t t = 0;
+uint64_t Sim::vmSatisfied(const WaveSim &w, const InstInfo &ii) const {
   if (ii.waitVm >= 0 && w.vm.size() > size_t(ii.waitVm))
-    t = std::max(t, w.vm[w.vm.size() - size_t(ii.waitVm) - 1]);
+    return w.vm[w.vm.size() - size_t(ii.waitVm) - 1];
+  return 0;
+}
+
+uint64_t Sim::waitSatisfied(const WaveSim &w, const InstInfo &ii) const {
+  uint64_t t = vmSatisfied(w, ii);
   if (ii.waitLgkm >= 0 && w.lgkm.size() > size_t(ii.waitLgkm)) {
     std::vector<uint64_t> d;
     d.reserve(w.lgkm.size());
@@ -188,8 +195,11 @@ void Sim::issue(WaveSim &w, uint64_t t) {
   const TraceOp &op = w.trace->ops[w.next];
   const InstInfo &ii = trace.insts[op.info];
   unsigned P = p.issuePeriod;
-  if (ii.kind == Kind::Waitcnt)
-    span(w, w.arrivedAt, t, SpanKind::Wait, op.info);
+  if (ii.kind == Kind::Waitcnt) {
+    uint64_t vm = vmSatisfied(w, ii);
+    bool onMemory = vm > w.arrivedAt && vm >= waitSatisfied(w, ii);
+    span(w, w.arrivedAt, t, onMemory ? SpanKind::WaitMemory : SpanKind::Wait, op.info);
+  }
   else if (t > w.arrivedAt + P)
     span(w, w.arrivedAt, t, SpanKind::Stall, op.info);
   SimdBusy &busy = result.simds[w.simd];

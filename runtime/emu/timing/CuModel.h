@@ -32,9 +32,11 @@
 
 namespace kcc::emu::timing {
 
-/// What a span of a wave's timeline shows.
+/// What a span of a wave's timeline shows. An s_waitcnt's span is Wait when
+/// lgkmcnt (LDS, scalar memory) held the wave longest, WaitMemory when
+/// vmcnt did.
 enum class SpanKind : uint8_t {
-  Mfma, Valu, Trans, Lds, Vmem, Salu, Wait, Barrier, Stall, Other
+  Mfma, Valu, Trans, Lds, Vmem, Salu, Wait, WaitMemory, Barrier, Stall, Other
 };
 constexpr unsigned kNumSpanKinds = unsigned(SpanKind::Other) + 1;
 llvm::StringRef spanKindName(SpanKind k);

@@ -25,6 +25,7 @@ const char *color(SpanKind k) {
   case SpanKind::Vmem: return "#ff7f0e";
   case SpanKind::Salu: return "#8c564b";
   case SpanKind::Wait: return "#bcbd22";
+  case SpanKind::WaitMemory: return "#dbdb8d";
   case SpanKind::Barrier: return "#17becf";
   case SpanKind::Stall: return "#c7c7c7";
   case SpanKind::Other: return "#7f7f7f";
@@ -39,7 +40,8 @@ unsigned lane(SpanKind k) {
   case SpanKind::Valu: case SpanKind::Trans: case SpanKind::Salu:
   case SpanKind::Other: return 1;
   case SpanKind::Lds: case SpanKind::Vmem: return 2;
-  case SpanKind::Wait: case SpanKind::Barrier: case SpanKind::Stall: return 3;
+  case SpanKind::Wait: case SpanKind::WaitMemory: case SpanKind::Barrier:
+  case SpanKind::Stall: return 3;
   }
   return 1;
 }

@@ -1,5 +1,6 @@
 //===- Timing.cpp - Cycle estimates of a kernel launch --------------------===//
 #include "runtime/emu/timing/Timing.h"
+#include "runtime/emu/timing/Blame.h"
 #include "target/CodeObject.h"
 #include "target/Occupancy.h"
 
@@ -252,7 +253,9 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   }
 
   // Every wave's own hot loop, its mix averaged over the waves.
-  for (const WaveTrace &wt : trace.waves) {
+  r.waveHotLoopPc.assign(trace.waves.size(), -1);
+  for (size_t wi = 0; wi < trace.waves.size(); ++wi) {
+    const WaveTrace &wt = trace.waves[wi];
     std::map<uint64_t, std::vector<size_t>> byPc; // pc -> indices in backEdges
     for (size_t i = 0; i < wt.backEdges.size(); ++i)
       byPc[wt.backEdges[i].pc].push_back(i);
@@ -265,6 +268,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
     int h = pickHotLoop(spans);
     if (h < 0)
       continue;
+    r.waveHotLoopPc[wi] = int64_t(wt.backEdges[takings[size_t(h)]->front()].pc);
     std::array<double, kNumKinds> mix;
     double instructions = 0;
     size_t entries = 1;
@@ -736,6 +740,8 @@ void printReport(const TimingReport &r, raw_ostream &os) {
     if (r.mix[k])
       os << " " << kindName(Kind(k)) << " " << r.mix[k];
   os << "\n";
+  if (std::optional<LoopBlame> blame = blameHotLoops(r))
+    printBlame(*blame, os);
   if (!r.ldsConflicts.empty())
     os << "  LDS bank conflicts: " << r.ldsConflicts.size()
        << " instruction(s) (--bank-conflicts lists them)\n";

@@ -148,6 +148,9 @@ struct TimingReport {
   /// the leading one issuing the DMA) this is the per-wave count to compare
   /// with another kernel's; `loops` is the first traced wave's alone.
   std::array<double, kNumKinds> hotMixMean{};
+  /// Each traced wave's own hot loop (its back-edge's offset; -1: none),
+  /// parallel to trace.waves.
+  std::vector<int64_t> waveHotLoopPc;
   double hotInstructionsMean = 0;
   unsigned hotMixWaves = 0;
   std::vector<SimdFractions> simds; // busy fraction of the simulated cycles

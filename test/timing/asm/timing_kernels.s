@@ -166,6 +166,47 @@ nested_loop:
 .Lend_nested_loop:
   .size nested_loop, .Lend_nested_loop-nested_loop
 
+// lds_wait_loop: 16 iterations, each an LDS read whose result the next
+// instruction waits for: the loop's time is the LDS latency, spent in
+// s_waitcnt lgkmcnt(0).
+  .globl lds_wait_loop
+  .p2align 8
+  .type lds_wait_loop,@function
+lds_wait_loop:
+  v_lshlrev_b32_e32 v1, 2, v0
+  s_mov_b32 s2, 0
+.Llds_wait:
+  ds_read_b32 v3, v1
+  s_waitcnt lgkmcnt(0)
+  v_add_u32_e32 v4, v3, v4
+  s_add_u32 s2, s2, 1
+  s_cmp_lt_u32 s2, 16
+  s_cbranch_scc1 .Llds_wait
+  s_endpgm
+.Lend_lds_wait_loop:
+  .size lds_wait_loop, .Lend_lds_wait_loop-lds_wait_loop
+
+// mem_wait_loop: the same with a buffer load (a null descriptor: no bytes
+// in range, every lane reads 0) and s_waitcnt vmcnt(0).
+  .globl mem_wait_loop
+  .p2align 8
+  .type mem_wait_loop,@function
+mem_wait_loop:
+  s_mov_b64 s[4:5], 0
+  s_mov_b64 s[6:7], 0
+  v_mov_b32_e32 v1, 0
+  s_mov_b32 s2, 0
+.Lmem_wait:
+  buffer_load_dword v3, v1, s[4:7], 0 offen
+  s_waitcnt vmcnt(0)
+  v_add_u32_e32 v4, v3, v4
+  s_add_u32 s2, s2, 1
+  s_cmp_lt_u32 s2, 16
+  s_cbranch_scc1 .Lmem_wait
+  s_endpgm
+.Lend_mem_wait_loop:
+  .size mem_wait_loop, .Lend_mem_wait_loop-mem_wait_loop
+
   .rodata
 // Every kernel's descriptor: one wave, no arguments, 128 VGPRs (AGPRs from
 // 64), and LDS_BYTES of LDS.
@@ -190,6 +231,8 @@ nested_loop:
   timing_kernel_descriptor lds_stride, 1024
   timing_kernel_descriptor counted_loop
   timing_kernel_descriptor nested_loop
+  timing_kernel_descriptor lds_wait_loop, 1024
+  timing_kernel_descriptor mem_wait_loop
 
   .amdgpu_metadata
 ---
@@ -289,6 +332,34 @@ amdhsa.kernels:
     .sgpr_count:     8
     .sgpr_spill_count: 0
     .symbol:         nested_loop.kd
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     64
+    .args:           []
+    .group_segment_fixed_size: 1024
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 0
+    .max_flat_workgroup_size: 64
+    .name:           lds_wait_loop
+    .private_segment_fixed_size: 0
+    .sgpr_count:     8
+    .sgpr_spill_count: 0
+    .symbol:         lds_wait_loop.kd
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     64
+    .args:           []
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 0
+    .max_flat_workgroup_size: 64
+    .name:           mem_wait_loop
+    .private_segment_fixed_size: 0
+    .sgpr_count:     8
+    .sgpr_spill_count: 0
+    .symbol:         mem_wait_loop.kd
     .vgpr_count:     64
     .vgpr_spill_count: 0
     .wavefront_size: 64

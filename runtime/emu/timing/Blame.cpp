@@ -1,0 +1,163 @@
+//===- Blame.cpp - Where a hot loop's waves lose their cycles -------------===//
+#include "runtime/emu/timing/Blame.h"
+#include "runtime/emu/timing/CuModel.h"
+#include "runtime/emu/timing/InstClass.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace kcc::emu::timing {
+
+namespace {
+struct Named {
+  const char *name;
+  double value;
+};
+const Named &maxOf(ArrayRef<Named> xs) {
+  return *std::max_element(xs.begin(), xs.end(),
+                           [](const Named &a, const Named &b) { return a.value < b.value; });
+}
+} // namespace
+
+std::string LoopBlame::largest() const {
+  Named parts[] = {{"s_waitcnt on LDS", waitLds},
+                   {"s_waitcnt on memory", waitMemory},
+                   {"s_barrier", barrier},
+                   {"MFMA stalls (matrix pipe or operands)", stallMfma},
+                   {"VALU stalls (vector pipe or operands)", stallValu},
+                   {"other stalls", stallOther}};
+  return maxOf(parts).name;
+}
+
+std::string LoopBlame::busiestPipe() const {
+  Named pipes[] = {{"MFMA", mfmaPipe}, {"VALU", valuPipe}, {"LDS", ldsPipe},
+                   {"memory", memoryPipe}};
+  return maxOf(pipes).name;
+}
+
+std::optional<LoopBlame> blameHotLoops(const TimingReport &r) {
+  const Trace &trace = r.trace;
+  LoopBlame b;
+  std::map<uint32_t, double> byInst; // static instruction -> cycles blocked before it
+  for (size_t w = 0; w < trace.waves.size() && w < r.timing.waves.size() &&
+                     w < r.waveHotLoopPc.size();
+       ++w) {
+    if (r.waveHotLoopPc[w] < 0)
+      continue;
+    const WaveTrace &tw = trace.waves[w];
+    const WaveTiming &cw = r.timing.waves[w];
+    if (cw.spans.empty())
+      continue;
+    std::vector<uint64_t> edges;
+    for (size_t e = 0; e < tw.backEdges.size() && e < cw.backEdgeCycles.size(); ++e)
+      if (int64_t(tw.backEdges[e].pc) == r.waveHotLoopPc[w])
+        edges.push_back(cw.backEdgeCycles[e]);
+    if (edges.size() < 3)
+      continue;
+    uint64_t lo = edges[1], hi = edges.back();
+    if (hi <= lo)
+      continue;
+    ++b.waves;
+    b.windowCycles += double(hi - lo);
+    for (const Span &s : cw.spans) {
+      uint64_t from = std::max(s.begin, lo), to = std::min(s.end, hi);
+      if (to <= from)
+        continue;
+      double cycles = double(to - from);
+      const InstInfo &ii = trace.insts[s.info];
+      switch (s.kind) {
+      case SpanKind::Wait:
+        b.waitLds += cycles;
+        break;
+      case SpanKind::WaitMemory:
+        b.waitMemory += cycles;
+        break;
+      case SpanKind::Barrier:
+        b.barrier += cycles;
+        break;
+      case SpanKind::Stall:
+        if (ii.kind == Kind::Mfma)
+          b.stallMfma += cycles;
+        else if (ii.kind == Kind::Valu || ii.kind == Kind::Trans || ii.kind == Kind::Permlane)
+          b.stallValu += cycles;
+        else
+          b.stallOther += cycles;
+        break;
+      default:
+        continue; // the wave's own pipes at work, not a wait
+      }
+      byInst[s.info] += cycles;
+    }
+  }
+  if (!b.waves)
+    return std::nullopt;
+  for (double *x : {&b.waitLds, &b.waitMemory, &b.barrier, &b.stallMfma, &b.stallValu,
+                    &b.stallOther})
+    *x /= b.windowCycles;
+  std::vector<std::pair<double, uint32_t>> sites;
+  for (auto &[info, cycles] : byInst)
+    sites.push_back({cycles, info});
+  std::sort(sites.begin(), sites.end(), [](auto &x, auto &y) {
+    return x.first != y.first ? x.first > y.first : x.second < y.second;
+  });
+  for (size_t i = 0; i < sites.size() && i < 3; ++i) {
+    uint32_t info = sites[i].second;
+    b.worst.push_back({info < trace.instPc.size() ? trace.instPc[info] : 0,
+                       info < trace.instText.size() ? StringRef(trace.instText[info]).trim().str()
+                                                    : std::string(),
+                       sites[i].first / b.windowCycles});
+  }
+  if (r.hotLoop >= 0)
+    b.mfmaPipe = r.loops[size_t(r.hotLoop)].steadyMfmaBusy;
+  for (const SimdFractions &f : r.simds)
+    b.valuPipe += f.valu / double(r.simds.size());
+  b.ldsPipe = r.ldsPipe;
+  b.memoryPipe = r.memoryPipe;
+  return b;
+}
+
+std::string blameSummary(const LoopBlame &b) {
+  std::string text = formatv("busiest pipe {0} (MFMA {1:F0}%, VALU {2:F0}%, LDS {3:F0}%, "
+                             "memory {4:F0}%); waves blocked {5:F0}%: LDS waits {6:F0}%, "
+                             "memory waits {7:F0}%, barrier {8:F0}%, MFMA stalls {9:F0}%, "
+                             "VALU stalls {10:F0}%, other {11:F0}%; blames {12}",
+                             b.busiestPipe(), 100 * b.mfmaPipe, 100 * b.valuPipe,
+                             100 * b.ldsPipe, 100 * b.memoryPipe, 100 * b.blocked(),
+                             100 * b.waitLds, 100 * b.waitMemory, 100 * b.barrier,
+                             100 * b.stallMfma, 100 * b.stallValu, 100 * b.stallOther,
+                             b.largest())
+                         .str();
+  if (!b.worst.empty())
+    text += formatv(" (most before '{0}', {1:F0}%)", b.worst.front().text,
+                    100 * b.worst.front().share)
+                .str();
+  return text;
+}
+
+void printBlame(const LoopBlame &b, raw_ostream &os) {
+  os << "  where the hot loops' waves wait (" << b.waves << " waves, "
+     << format("%.0f", b.windowCycles) << " wave-cycles from each one's second iteration):\n";
+  auto line = [&](StringRef what, double x) {
+    os << "    " << left_justify(what, 40) << format("%5.1f%%", 100 * x) << "\n";
+  };
+  line("s_waitcnt on LDS (lgkmcnt)", b.waitLds);
+  line("s_waitcnt on memory (vmcnt)", b.waitMemory);
+  line("s_barrier", b.barrier);
+  line("MFMA stalls (matrix pipe or operands)", b.stallMfma);
+  line("VALU stalls (vector pipe or operands)", b.stallValu);
+  line("other stalls", b.stallOther);
+  line("blocked in all", b.blocked());
+  os << "    busiest pipe: " << b.busiestPipe() << "; the largest loss: " << b.largest()
+     << "\n";
+  for (const LoopBlame::Site &s : b.worst)
+    os << "    " << format("%5.1f%%", 100 * s.share) << " before @0x" << utohexstr(s.pc)
+       << " '" << s.text << "'\n";
+}
+
+} // namespace kcc::emu::timing

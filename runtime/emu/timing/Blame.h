@@ -1,0 +1,76 @@
+//===- Blame.h - Where a hot loop's waves lose their cycles -----*- C++ -*-===//
+//
+// A kernel that falls short of its target on the timing model has to say
+// why: which pipe is the busiest and, of the cycles its waves spend in their
+// hot loops, how many go to waiting (s_waitcnt on LDS or on memory, the
+// workgroup barrier) and to stalls before an instruction that cannot issue
+// yet (an MFMA behind the matrix pipe or its operands, a VALU instruction
+// behind the SIMD's vector pipe or its operands). The split comes from the
+// replay's per-wave spans (TimingOptions::recordSpans), each wave over its
+// own hot loop (TimingReport::waveHotLoopPc): wave groups that run
+// different copies of a loop (attention's roles) each count theirs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KCC_RUNTIME_EMU_TIMING_BLAME_H
+#define KCC_RUNTIME_EMU_TIMING_BLAME_H
+
+#include "runtime/emu/timing/Timing.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcc::emu::timing {
+
+/// Fractions of the waves' cycles in their hot loops, each wave from its
+/// second taking of the back-edge (the first iteration is the fill) to its
+/// last, summed over the waves that took it three times or more.
+struct LoopBlame {
+  unsigned waves = 0;
+  double windowCycles = 0;
+  double waitLds = 0;     // s_waitcnt held by lgkmcnt: LDS (and scalar) results
+  double waitMemory = 0;  // s_waitcnt held by vmcnt: vector memory (and LDS DMA)
+  double barrier = 0;     // s_barrier until the last wave arrives
+  double stallMfma = 0;   // an MFMA waiting for the matrix pipe or its operands
+  double stallValu = 0;   // a VALU / transcendental instruction waiting for
+                          // the vector pipe (the SIMD's other waves) or operands
+  double stallOther = 0;  // anything else (s_nop, operands of a memory op, ...)
+  /// The busy fractions of the pipes: the matrix pipe over the hot loop's
+  /// steady window (LoopTiming::steadyMfmaBusy), the others over the replay
+  /// (means over the SIMDs; LDS and memory CU-wide).
+  double mfmaPipe = 0, valuPipe = 0, ldsPipe = 0, memoryPipe = 0;
+  /// The static instructions the waves blocked before longest, longest
+  /// first (at most three): offset, text, share of the window.
+  struct Site {
+    uint64_t pc = 0;
+    std::string text;
+    double share = 0;
+  };
+  std::vector<Site> worst;
+
+  double blocked() const {
+    return waitLds + waitMemory + barrier + stallMfma + stallValu + stallOther;
+  }
+  /// The largest of the blocked shares, by name ("s_waitcnt on LDS", ...).
+  std::string largest() const;
+  /// The busiest pipe, by name.
+  std::string busiestPipe() const;
+};
+
+/// The blame of `report`'s hot loops; nullopt when the report has no spans
+/// (made without recordSpans) or no wave ran its hot loop three times.
+std::optional<LoopBlame> blameHotLoops(const TimingReport &report);
+
+/// One line: the busiest pipe, the blocked share and its parts, the worst
+/// instruction.
+std::string blameSummary(const LoopBlame &blame);
+
+/// The report's section (printReport adds it when the report has spans).
+void printBlame(const LoopBlame &blame, llvm::raw_ostream &os);
+
+} // namespace kcc::emu::timing
+
+#endif // KCC_RUNTIME_EMU_TIMING_BLAME_H
