@@ -134,7 +134,7 @@ std::string blameSummary(const LoopBlame &b) {
                              b.largest())
                          .str();
   if (!b.worst.empty())
-    text += formatv(" (most before '{0}', {1:F0}%)", b.worst.front().text,
+    text += formatv(" (most before '{0}', {1:F1}%)", b.worst.front().text,
                     100 * b.worst.front().share)
                 .str();
   return text;
