@@ -196,12 +196,17 @@ void Sim::issue(WaveSim &w, uint64_t t) {
   const InstInfo &ii = trace.insts[op.info];
   unsigned P = p.issuePeriod;
   if (ii.kind == Kind::Waitcnt) {
-    uint64_t vm = vmSatisfied(w, ii);
-    bool onMemory = vm > w.arrivedAt && vm >= waitSatisfied(w, ii);
+    // Which counter held the wave: only the spans say it (the blame's LDS
+    // and memory waits), so only they pay for asking.
+    bool onMemory = false;
+    if (options.recordSpans) {
+      uint64_t vm = vmSatisfied(w, ii);
+      onMemory = vm > w.arrivedAt && vm >= waitSatisfied(w, ii);
+    }
     span(w, w.arrivedAt, t, onMemory ? SpanKind::WaitMemory : SpanKind::Wait, op.info);
-  }
-  else if (t > w.arrivedAt + P)
+  } else if (t > w.arrivedAt + P) {
     span(w, w.arrivedAt, t, SpanKind::Stall, op.info);
+  }
   SimdBusy &busy = result.simds[w.simd];
   ++busy.issued;
   w.arrivedAt = t + 1;
