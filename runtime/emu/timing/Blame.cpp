@@ -3,6 +3,7 @@
 #include "runtime/emu/timing/CuModel.h"
 #include "runtime/emu/timing/InstClass.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -41,14 +42,23 @@ std::string LoopBlame::busiestPipe() const {
   return maxOf(pipes).name;
 }
 
-std::optional<LoopBlame> blameHotLoops(const TimingReport &r) {
+std::vector<uint64_t> distinctHotLoops(const TimingReport &r) {
+  std::vector<uint64_t> pcs;
+  for (int64_t pc : r.waveHotLoopPc)
+    if (pc >= 0 && !llvm::is_contained(pcs, uint64_t(pc)))
+      pcs.push_back(uint64_t(pc));
+  llvm::sort(pcs);
+  return pcs;
+}
+
+std::optional<LoopBlame> blameHotLoops(const TimingReport &r, std::optional<uint64_t> loopPc) {
   const Trace &trace = r.trace;
   LoopBlame b;
   std::map<uint32_t, double> byInst; // static instruction -> cycles blocked before it
   for (size_t w = 0; w < trace.waves.size() && w < r.timing.waves.size() &&
                      w < r.waveHotLoopPc.size();
        ++w) {
-    if (r.waveHotLoopPc[w] < 0)
+    if (r.waveHotLoopPc[w] < 0 || (loopPc && r.waveHotLoopPc[w] != int64_t(*loopPc)))
       continue;
     const WaveTrace &tw = trace.waves[w];
     const WaveTiming &cw = r.timing.waves[w];
@@ -138,6 +148,27 @@ std::string blameSummary(const LoopBlame &b) {
                     100 * b.worst.front().share)
                 .str();
   return text;
+}
+
+void printBlame(const TimingReport &r, raw_ostream &os) {
+  std::optional<LoopBlame> all = blameHotLoops(r);
+  if (!all)
+    return;
+  printBlame(*all, os);
+  // Wave groups in different loops (attention's roles): each one's share.
+  std::vector<uint64_t> loops = distinctHotLoops(r);
+  if (loops.size() < 2)
+    return;
+  for (uint64_t pc : loops)
+    if (std::optional<LoopBlame> b = blameHotLoops(r, pc))
+      os << "    the " << b->waves << " waves of loop @0x" << utohexstr(pc) << ": blocked "
+         << format("%.1f%%", 100 * b->blocked()) << " (LDS "
+         << format("%.1f%%", 100 * b->waitLds) << ", memory "
+         << format("%.1f%%", 100 * b->waitMemory) << ", barrier "
+         << format("%.1f%%", 100 * b->barrier) << ", MFMA "
+         << format("%.1f%%", 100 * b->stallMfma) << ", VALU "
+         << format("%.1f%%", 100 * b->stallValu) << ", other "
+         << format("%.1f%%", 100 * b->stallOther) << ")\n";
 }
 
 void printBlame(const LoopBlame &b, raw_ostream &os) {

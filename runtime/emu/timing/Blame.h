@@ -60,16 +60,25 @@ struct LoopBlame {
   std::string busiestPipe() const;
 };
 
-/// The blame of `report`'s hot loops; nullopt when the report has no spans
-/// (made without recordSpans) or no wave ran its hot loop three times.
-std::optional<LoopBlame> blameHotLoops(const TimingReport &report);
+/// The blame of `report`'s hot loops (with `loopPc`, of the waves whose hot
+/// loop closes at that offset only); nullopt when the report has no spans
+/// (made without recordSpans) or no such wave ran its hot loop three times.
+std::optional<LoopBlame> blameHotLoops(const TimingReport &report,
+                                       std::optional<uint64_t> loopPc = std::nullopt);
+
+/// The back-edge offsets of the waves' hot loops, each once, in order.
+std::vector<uint64_t> distinctHotLoops(const TimingReport &report);
 
 /// One line: the busiest pipe, the blocked share and its parts, the worst
 /// instruction.
 std::string blameSummary(const LoopBlame &blame);
 
-/// The report's section (printReport adds it when the report has spans).
+/// The section for one blame.
 void printBlame(const LoopBlame &blame, llvm::raw_ostream &os);
+/// The report's section (printReport adds it when the report has spans):
+/// all hot loops' waves together, then, where wave groups run different
+/// loops, one line per loop.
+void printBlame(const TimingReport &report, llvm::raw_ostream &os);
 
 } // namespace kcc::emu::timing
 

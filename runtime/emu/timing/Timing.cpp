@@ -740,8 +740,7 @@ void printReport(const TimingReport &r, raw_ostream &os) {
     if (r.mix[k])
       os << " " << kindName(Kind(k)) << " " << r.mix[k];
   os << "\n";
-  if (std::optional<LoopBlame> blame = blameHotLoops(r))
-    printBlame(*blame, os);
+  printBlame(r, os);
   if (!r.ldsConflicts.empty())
     os << "  LDS bank conflicts: " << r.ldsConflicts.size()
        << " instruction(s) (--bank-conflicts lists them)\n";
