@@ -152,8 +152,13 @@ std::string blameSummary(const LoopBlame &b) {
 
 void printBlame(const TimingReport &r, raw_ostream &os) {
   std::optional<LoopBlame> all = blameHotLoops(r);
-  if (!all)
+  if (!all) {
+    // Asked for (the spans are there) but nothing to measure: say so.
+    if (llvm::any_of(r.timing.waves, [](const WaveTiming &w) { return !w.spans.empty(); }))
+      os << "  where the hot loops' waves wait: no wave ran a loop three times (its first "
+            "iteration is the fill), nothing to blame\n";
     return;
+  }
   printBlame(*all, os);
   // Wave groups in different loops (attention's roles): each one's share.
   std::vector<uint64_t> loops = distinctHotLoops(r);
