@@ -223,10 +223,21 @@ TEST_P(TimingTest, BlameNamesTheLdsWait) {
   ASSERT_FALSE(b->worst.empty());
   EXPECT_EQ(b->worst.front().text, "s_waitcnt lgkmcnt(0)");
   EXPECT_NEAR(b->worst.front().share, b->waitLds, 1e-9);
+  // The vector pipe idles all but the add's 4 cycles an iteration; while it
+  // does, the one wave waits on LDS for the latency, waits for the taken
+  // branch's refetch (an "other" stall) and issues the rest. No MFMA runs:
+  // the matrix pipe idles throughout, for the same reasons.
+  EXPECT_NEAR(b->valuIdle.idle * period, period - 4, 0.5);
+  EXPECT_NEAR(b->valuIdle.waitLds * b->valuIdle.idle, b->waitLds, 1e-9);
+  EXPECT_NEAR(b->valuIdle.stallOther * b->valuIdle.idle, b->stallOther, 1e-9);
+  EXPECT_GT(b->stallOther, 0.0);
+  EXPECT_NEAR(b->valuIdle.waitLds + b->valuIdle.stallOther + b->valuIdle.issuing, 1.0, 1e-9);
+  EXPECT_DOUBLE_EQ(b->mfmaIdle.idle, 1.0);
   std::string text;
   llvm::raw_string_ostream os(text);
   printReport(r, os);
   EXPECT_NE(text.find("where the hot loops' waves wait"), std::string::npos) << text;
+  EXPECT_NE(text.find("VALU pipe idle"), std::string::npos) << text;
 }
 
 // The same with a buffer load: the wait is vmcnt's, the memory latency.

@@ -9,6 +9,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 using namespace llvm;
@@ -41,6 +42,106 @@ std::string LoopBlame::busiestPipe() const {
                    {"memory", memoryPipe}};
   return maxOf(pipes).name;
 }
+
+namespace {
+/// What a wave is doing in a cycle, for PipeIdle.
+enum class WaveState : uint8_t {
+  Issuing, WaitLds, WaitMemory, Barrier, StallMfma, StallValu, StallOther
+};
+
+WaveState stateOf(const Span &s, const Trace &trace) {
+  switch (s.kind) {
+  case SpanKind::Wait: return WaveState::WaitLds;
+  case SpanKind::WaitMemory: return WaveState::WaitMemory;
+  case SpanKind::Barrier: return WaveState::Barrier;
+  case SpanKind::Stall: {
+    Kind k = trace.insts[s.info].kind;
+    if (k == Kind::Mfma)
+      return WaveState::StallMfma;
+    if (k == Kind::Valu || k == Kind::Trans || k == Kind::Permlane)
+      return WaveState::StallValu;
+    return WaveState::StallOther;
+  }
+  default: return WaveState::Issuing;
+  }
+}
+
+/// The cycle of each taking of wave `w`'s hot loop's back-edge.
+std::vector<uint64_t> hotEdges(const TimingReport &r, size_t w) {
+  std::vector<uint64_t> edges;
+  const WaveTrace &tw = r.trace.waves[w];
+  const WaveTiming &cw = r.timing.waves[w];
+  for (size_t e = 0; e < tw.backEdges.size() && e < cw.backEdgeCycles.size(); ++e)
+    if (int64_t(tw.backEdges[e].pc) == r.waveHotLoopPc[w])
+      edges.push_back(cw.backEdgeCycles[e]);
+  return edges;
+}
+
+/// PipeIdle of the matrix (`mfma`) or vector pipe over every SIMD.
+LoopBlame::PipeIdle pipeIdle(const TimingReport &r, bool mfma) {
+  LoopBlame::PipeIdle out;
+  double idle = 0, window = 0;
+  std::array<double, 7> byState{};
+  size_t n = std::min({r.trace.waves.size(), r.timing.waves.size(), r.waveHotLoopPc.size()});
+  std::map<unsigned, std::vector<size_t>> bySimd;
+  for (size_t w = 0; w < n; ++w)
+    if (r.waveHotLoopPc[w] >= 0 && !r.timing.waves[w].spans.empty())
+      bySimd[r.timing.waves[w].simd].push_back(w);
+  for (auto &[simd, waves] : bySimd) {
+    uint64_t lo = 0, hi = ~uint64_t(0);
+    bool ok = true;
+    for (size_t w : waves) {
+      std::vector<uint64_t> edges = hotEdges(r, w);
+      if (edges.size() < 3) {
+        ok = false;
+        break;
+      }
+      lo = std::max(lo, edges[1]);
+      hi = std::min(hi, edges.back());
+    }
+    if (!ok || hi <= lo)
+      continue;
+    size_t len = size_t(hi - lo);
+    std::vector<uint8_t> busy(len, 0);
+    std::vector<std::vector<uint8_t>> state(waves.size(),
+                                            std::vector<uint8_t>(len, uint8_t(WaveState::Issuing)));
+    for (size_t i = 0; i < waves.size(); ++i)
+      for (const Span &s : r.timing.waves[waves[i]].spans) {
+        uint64_t from = std::max(s.begin, lo), to = std::min(s.end, hi);
+        if (to <= from)
+          continue;
+        bool pipe = mfma ? s.kind == SpanKind::Mfma
+                         : (s.kind == SpanKind::Valu || s.kind == SpanKind::Trans);
+        WaveState st = stateOf(s, r.trace);
+        for (uint64_t t = from; t < to; ++t) {
+          if (pipe)
+            busy[t - lo] = 1;
+          if (st != WaveState::Issuing)
+            state[i][t - lo] = uint8_t(st);
+        }
+      }
+    window += double(len);
+    for (size_t t = 0; t < len; ++t) {
+      if (busy[t])
+        continue;
+      idle += 1;
+      for (size_t i = 0; i < waves.size(); ++i)
+        byState[state[i][t]] += 1.0 / double(waves.size());
+    }
+  }
+  if (window <= 0 || idle <= 0)
+    return out;
+  out.idle = idle / window;
+  out.issuing = byState[size_t(WaveState::Issuing)] / idle;
+  out.waitLds = byState[size_t(WaveState::WaitLds)] / idle;
+  out.waitMemory = byState[size_t(WaveState::WaitMemory)] / idle;
+  out.barrier = byState[size_t(WaveState::Barrier)] / idle;
+  out.stallMfma = byState[size_t(WaveState::StallMfma)] / idle;
+  out.stallValu = byState[size_t(WaveState::StallValu)] / idle;
+  out.stallOther = byState[size_t(WaveState::StallOther)] / idle;
+  return out;
+}
+} // namespace
 
 std::vector<uint64_t> distinctHotLoops(const TimingReport &r) {
   std::vector<uint64_t> pcs;
@@ -129,7 +230,27 @@ std::optional<LoopBlame> blameHotLoops(const TimingReport &r, std::optional<uint
     b.valuPipe += f.valu / double(r.simds.size());
   b.ldsPipe = r.ldsPipe;
   b.memoryPipe = r.memoryPipe;
+  if (!loopPc) {
+    b.mfmaIdle = pipeIdle(r, /*mfma=*/true);
+    b.valuIdle = pipeIdle(r, /*mfma=*/false);
+  }
   return b;
+}
+
+/// "issuing 20%, LDS waits 45%, ..." for the parts of at least 0.5%,
+/// largest first.
+static std::string idleParts(const LoopBlame::PipeIdle &p) {
+  std::vector<Named> parts = {{"issuing other work", p.issuing}, {"LDS waits", p.waitLds},
+                              {"memory waits", p.waitMemory},    {"barrier", p.barrier},
+                              {"MFMA stalls", p.stallMfma},      {"VALU stalls", p.stallValu},
+                              {"other stalls", p.stallOther}};
+  std::stable_sort(parts.begin(), parts.end(),
+                   [](const Named &a, const Named &b) { return a.value > b.value; });
+  std::string text;
+  for (const Named &n : parts)
+    if (n.value >= 0.005)
+      text += formatv("{0}{1} {2:F0}%", text.empty() ? "" : ", ", n.name, 100 * n.value).str();
+  return text;
 }
 
 std::string blameSummary(const LoopBlame &b) {
@@ -146,6 +267,13 @@ std::string blameSummary(const LoopBlame &b) {
   if (!b.worst.empty())
     text += formatv(" (most before '{0}', {1:F1}%)", b.worst.front().text,
                     100 * b.worst.front().share)
+                .str();
+  // What the busier of the SIMD pipes waits for while it idles.
+  bool mfma = b.mfmaPipe >= b.valuPipe;
+  const LoopBlame::PipeIdle &p = mfma ? b.mfmaIdle : b.valuIdle;
+  if (p.idle > 0)
+    text += formatv("; {0} pipe idle {1:F0}%, its waves then: {2}", mfma ? "MFMA" : "VALU",
+                    100 * p.idle, idleParts(p))
                 .str();
   return text;
 }
@@ -194,6 +322,13 @@ void printBlame(const LoopBlame &b, raw_ostream &os) {
   for (const LoopBlame::Site &s : b.worst)
     os << "    " << format("%5.1f%%", 100 * s.share) << " before @0x" << utohexstr(s.pc)
        << " '" << s.text << "'\n";
+  for (bool mfma : {true, false}) {
+    const LoopBlame::PipeIdle &p = mfma ? b.mfmaIdle : b.valuIdle;
+    if (p.idle > 0)
+      os << "    " << (mfma ? "MFMA" : "VALU") << " pipe idle "
+         << format("%.1f%%", 100 * p.idle) << " of the steady window; its waves then: "
+         << idleParts(p) << "\n";
+  }
 }
 
 } // namespace kcc::emu::timing

@@ -51,6 +51,20 @@ struct LoopBlame {
   };
   std::vector<Site> worst;
 
+  /// While a SIMD's matrix (vector) pipe idles in the steady window (from
+  /// the last of its waves' second iteration to the first of their last),
+  /// what its waves are doing: each idle cycle split evenly over them.
+  /// `idle` is the idle share of the window; the others are shares of the
+  /// idle cycles and sum to 1. What keeps the busiest pipe from running
+  /// more is what its idle time is spent on.
+  struct PipeIdle {
+    double idle = 0;
+    double issuing = 0;  // issuing other work (a wave is never blocked then)
+    double waitLds = 0, waitMemory = 0, barrier = 0;
+    double stallMfma = 0, stallValu = 0, stallOther = 0;
+  };
+  PipeIdle mfmaIdle, valuIdle;
+
   double blocked() const {
     return waitLds + waitMemory + barrier + stallMfma + stallValu + stallOther;
   }
