@@ -65,6 +65,12 @@ protected:
     return out;
   }
   const TimingParams &params() const { return getTimingParams(GetParam()); }
+  /// The blame of `r`'s hot loop, and the loop's cycles per iteration in
+  /// `period` (0 without a hot loop).
+  static std::optional<LoopBlame> blameOf(const TimingReport &r, double &period) {
+    period = r.hotLoop >= 0 ? r.loops[size_t(r.hotLoop)].cyclesPerIteration : 0;
+    return blameHotLoops(r);
+  }
 };
 
 // 32x32x8 bf16 is 8 passes of 4 cycles on both chips: 16 back to back take
@@ -211,10 +217,10 @@ TEST_P(TimingTest, TimelineRenders) {
 // it is charged to memory.
 TEST_P(TimingTest, BlameNamesTheLdsWait) {
   TimingReport r = run("lds_wait_loop");
-  ASSERT_GE(r.hotLoop, 0);
-  double period = r.loops[size_t(r.hotLoop)].cyclesPerIteration;
-  std::optional<LoopBlame> b = blameHotLoops(r);
+  double period = 0;
+  std::optional<LoopBlame> b = blameOf(r, period);
   ASSERT_TRUE(b);
+  ASSERT_GT(period, 0.0);
   EXPECT_EQ(b->waves, 1u);
   EXPECT_NEAR(b->waitLds * period, double(params().ldsLatency), params().issuePeriod + 2.0);
   EXPECT_EQ(b->waitMemory, 0.0);
@@ -243,10 +249,10 @@ TEST_P(TimingTest, BlameNamesTheLdsWait) {
 // The same with a buffer load: the wait is vmcnt's, the memory latency.
 TEST_P(TimingTest, BlameNamesTheMemoryWait) {
   TimingReport r = run("mem_wait_loop");
-  ASSERT_GE(r.hotLoop, 0);
-  double period = r.loops[size_t(r.hotLoop)].cyclesPerIteration;
-  std::optional<LoopBlame> b = blameHotLoops(r);
+  double period = 0;
+  std::optional<LoopBlame> b = blameOf(r, period);
   ASSERT_TRUE(b);
+  ASSERT_GT(period, 0.0);
   EXPECT_NEAR(b->waitMemory * period, double(params().vmemLatency),
               params().issuePeriod + 2.0);
   EXPECT_EQ(b->waitLds, 0.0);
@@ -261,6 +267,10 @@ TEST_P(TimingTest, NoBlameWithoutSpans) {
   TimingReport r = run("lds_wait_loop", o);
   r.timing.waves[0].spans.clear();
   EXPECT_FALSE(blameHotLoops(r));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printReport(r, os);
+  EXPECT_EQ(text.find("where the hot loops' waves wait"), std::string::npos) << text;
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, TimingTest, ::testing::Values(Chip::gfx942, Chip::gfx950),
