@@ -70,7 +70,6 @@
 #include "runtime/Device.h"
 #include "runtime/Jit.h"
 #include "runtime/emu/timing/Blame.h"
-#include "runtime/emu/timing/CuModel.h"
 #include "runtime/emu/timing/TimingParams.h"
 #include "target/CodeObject.h"
 #include "target/Error.h"

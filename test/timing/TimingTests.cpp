@@ -222,22 +222,25 @@ TEST_P(TimingTest, BlameNamesTheLdsWait) {
   ASSERT_TRUE(b);
   ASSERT_GT(period, 0.0);
   EXPECT_EQ(b->waves, 1u);
-  EXPECT_NEAR(b->waitLds * period, double(params().ldsLatency), params().issuePeriod + 2.0);
-  EXPECT_EQ(b->waitMemory, 0.0);
-  EXPECT_EQ(b->barrier, 0.0);
-  EXPECT_EQ(b->largest(), "s_waitcnt on LDS");
+  EXPECT_NEAR(b->blocked[WaitKind::Lds] * period, double(params().ldsLatency),
+              params().issuePeriod + 2.0);
+  EXPECT_EQ(b->blocked[WaitKind::Memory], 0.0);
+  EXPECT_EQ(b->blocked[WaitKind::Barrier], 0.0);
+  EXPECT_EQ(b->blocked.largest(), WaitKind::Lds);
   ASSERT_FALSE(b->worst.empty());
   EXPECT_EQ(b->worst.front().text, "s_waitcnt lgkmcnt(0)");
-  EXPECT_NEAR(b->worst.front().share, b->waitLds, 1e-9);
+  EXPECT_NEAR(b->worst.front().share, b->blocked[WaitKind::Lds], 1e-9);
   // The vector pipe idles all but the add's 4 cycles an iteration; while it
   // does, the one wave waits on LDS for the latency, waits for the taken
   // branch's refetch (an "other" stall) and issues the rest. No MFMA runs:
   // the matrix pipe idles throughout, for the same reasons.
   EXPECT_NEAR(b->valuIdle.idle * period, period - 4, 0.5);
-  EXPECT_NEAR(b->valuIdle.waitLds * b->valuIdle.idle, b->waitLds, 1e-9);
-  EXPECT_NEAR(b->valuIdle.stallOther * b->valuIdle.idle, b->stallOther, 1e-9);
-  EXPECT_GT(b->stallOther, 0.0);
-  EXPECT_NEAR(b->valuIdle.waitLds + b->valuIdle.stallOther + b->valuIdle.issuing, 1.0, 1e-9);
+  const WaitShares &idle = b->valuIdle.waits;
+  EXPECT_NEAR(idle[WaitKind::Lds] * b->valuIdle.idle, b->blocked[WaitKind::Lds], 1e-9);
+  EXPECT_NEAR(idle[WaitKind::StallOther] * b->valuIdle.idle, b->blocked[WaitKind::StallOther],
+              1e-9);
+  EXPECT_GT(b->blocked[WaitKind::StallOther], 0.0);
+  EXPECT_NEAR(idle[WaitKind::Lds] + idle[WaitKind::StallOther] + b->valuIdle.issuing, 1.0, 1e-9);
   EXPECT_DOUBLE_EQ(b->mfmaIdle.idle, 1.0);
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -253,10 +256,10 @@ TEST_P(TimingTest, BlameNamesTheMemoryWait) {
   std::optional<LoopBlame> b = blameOf(r, period);
   ASSERT_TRUE(b);
   ASSERT_GT(period, 0.0);
-  EXPECT_NEAR(b->waitMemory * period, double(params().vmemLatency),
+  EXPECT_NEAR(b->blocked[WaitKind::Memory] * period, double(params().vmemLatency),
               params().issuePeriod + 2.0);
-  EXPECT_EQ(b->waitLds, 0.0);
-  EXPECT_EQ(b->largest(), "s_waitcnt on memory");
+  EXPECT_EQ(b->blocked[WaitKind::Lds], 0.0);
+  EXPECT_EQ(b->blocked.largest(), WaitKind::Memory);
   ASSERT_FALSE(b->worst.empty());
   EXPECT_EQ(b->worst.front().text, "s_waitcnt vmcnt(0)");
 }

@@ -14,10 +14,13 @@
 #ifndef KCC_RUNTIME_EMU_TIMING_BLAME_H
 #define KCC_RUNTIME_EMU_TIMING_BLAME_H
 
+#include "runtime/emu/timing/CuModel.h"
 #include "runtime/emu/timing/Timing.h"
+#include "runtime/emu/timing/Trace.h"
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,19 +28,40 @@
 
 namespace kcc::emu::timing {
 
+/// Why a wave did not issue: what its timeline's blocked spans say.
+enum class WaitKind : uint8_t {
+  Lds,        // s_waitcnt held by lgkmcnt: LDS (and scalar) results
+  Memory,     // s_waitcnt held by vmcnt: vector memory (and LDS DMA)
+  Barrier,    // s_barrier until the last wave arrives
+  StallMfma,  // an MFMA waiting for the matrix pipe or its operands
+  StallValu,  // a VALU / transcendental instruction waiting for the vector
+              // pipe (the SIMD's other waves) or its operands
+  StallOther, // anything else (s_nop, a taken branch's refetch, ...)
+};
+constexpr unsigned kNumWaitKinds = unsigned(WaitKind::StallOther) + 1;
+/// "LDS waits", "barrier", ... (`detail`: "s_waitcnt on LDS (lgkmcnt)", ...).
+llvm::StringRef waitKindName(WaitKind k, bool detail = false);
+/// The kind of a blocked span (Wait, WaitMemory, Barrier, Stall); nullopt
+/// for a span of the wave's own work.
+std::optional<WaitKind> waitKindOf(const Span &span, const Trace &trace);
+
+/// Shares of some cycles, one per WaitKind.
+struct WaitShares {
+  std::array<double, kNumWaitKinds> share{};
+  double operator[](WaitKind k) const { return share[unsigned(k)]; }
+  double &operator[](WaitKind k) { return share[unsigned(k)]; }
+  double total() const;
+  /// The largest share's kind.
+  WaitKind largest() const;
+};
+
 /// Fractions of the waves' cycles in their hot loops, each wave from its
 /// second taking of the back-edge (the first iteration is the fill) to its
 /// last, summed over the waves that took it three times or more.
 struct LoopBlame {
   unsigned waves = 0;
   double windowCycles = 0;
-  double waitLds = 0;     // s_waitcnt held by lgkmcnt: LDS (and scalar) results
-  double waitMemory = 0;  // s_waitcnt held by vmcnt: vector memory (and LDS DMA)
-  double barrier = 0;     // s_barrier until the last wave arrives
-  double stallMfma = 0;   // an MFMA waiting for the matrix pipe or its operands
-  double stallValu = 0;   // a VALU / transcendental instruction waiting for
-                          // the vector pipe (the SIMD's other waves) or operands
-  double stallOther = 0;  // anything else (s_nop, operands of a memory op, ...)
+  WaitShares blocked;
   /// The busy fractions of the pipes: the matrix pipe over the hot loop's
   /// steady window (LoopTiming::steadyMfmaBusy), the others over the replay
   /// (means over the SIMDs; LDS and memory CU-wide).
@@ -54,22 +78,16 @@ struct LoopBlame {
   /// While a SIMD's matrix (vector) pipe idles in the steady window (from
   /// the last of its waves' second iteration to the first of their last),
   /// what its waves are doing: each idle cycle split evenly over them.
-  /// `idle` is the idle share of the window; the others are shares of the
-  /// idle cycles and sum to 1. What keeps the busiest pipe from running
-  /// more is what its idle time is spent on.
+  /// `idle` is the idle share of the window; `issuing` and `waits` are
+  /// shares of the idle cycles and sum to 1. What keeps the busiest pipe
+  /// from running more is what its idle time is spent on.
   struct PipeIdle {
     double idle = 0;
-    double issuing = 0;  // issuing other work (a wave is never blocked then)
-    double waitLds = 0, waitMemory = 0, barrier = 0;
-    double stallMfma = 0, stallValu = 0, stallOther = 0;
+    double issuing = 0; // issuing other work (the wave is not blocked)
+    WaitShares waits;
   };
   PipeIdle mfmaIdle, valuIdle;
 
-  double blocked() const {
-    return waitLds + waitMemory + barrier + stallMfma + stallValu + stallOther;
-  }
-  /// The largest of the blocked shares, by name ("s_waitcnt on LDS", ...).
-  std::string largest() const;
   /// The busiest pipe, by name.
   std::string busiestPipe() const;
 };

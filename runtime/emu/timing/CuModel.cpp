@@ -22,7 +22,7 @@ StringRef spanKindName(SpanKind k) {
   case SpanKind::Lds: return "LDS";
   case SpanKind::Vmem: return "memory";
   case SpanKind::Salu: return "scalar";
-  case SpanKind::Wait: return "s_waitcnt";
+  case SpanKind::Wait: return "s_waitcnt on LDS";
   case SpanKind::WaitMemory: return "s_waitcnt on memory";
   case SpanKind::Barrier: return "s_barrier";
   case SpanKind::Stall: return "stall (dependency or busy pipe)";
