@@ -30,6 +30,10 @@ using namespace llvm;
 namespace timing = kcc::emu::timing;
 
 namespace kcc::bench {
+
+/// setTimedComputeUnits's value.
+static unsigned timedComputeUnits = 0;
+
 namespace {
 
 /// aiter's argument block (one field per 16-byte slot) as the values of the
@@ -137,8 +141,12 @@ timeLaunch(Device &device, double flops, unsigned iterations,
            function_ref<Expected<LaunchResult>()> launch, bool firstRound = false,
            uint64_t tripCount = 0) {
   timing::TimingOptions options;
+  options.computeUnits = timedComputeUnits;
   options.steadyStateIterations = firstRound ? 0 : iterations;
   options.firstRoundOnly = firstRound;
+  // A whole round is replayed once more at a longer memory latency (cheap:
+  // the trace is kept) so that model_validation can fit the latency.
+  options.latencySensitivity = firstRound;
   options.flops = flops;
   if (iterations && !firstRound)
     options.tripCount = tripCount;
@@ -218,12 +226,22 @@ void printAiterHowTo(raw_ostream &os, StringRef benchmark) {
 
 static raw_ostream *reportStream = nullptr;
 
+void setTimedComputeUnits(unsigned computeUnits) { timedComputeUnits = computeUnits; }
+
 void setReportStream(raw_ostream *os) { reportStream = os; }
 
 ModelFigures figuresOf(const timing::TimingReport &r) {
   if (reportStream)
     timing::printReport(r, *reportStream);
   ModelFigures f;
+  f.round.cycles = double(r.cuCycles);
+  f.round.mfmaBusy = r.mfmaBusy;
+  f.round.workgroups = std::max<uint64_t>(1, r.tracedGroups);
+  f.round.cyclesPerLatencyCycle = r.cyclesPerLatencyCycle;
+  f.round.replayedLatency = double(timing::getTimingParams(r.chip).vmemLatency);
+  f.extent.workgroups = r.workgroups;
+  f.extent.computeUnits = r.computeUnits;
+  f.device = r.device;
   f.seconds = r.kernelSeconds;
   f.tflops = r.tflops;
   f.mfmaBusy = r.mfmaBusy;
@@ -406,7 +424,9 @@ const char *const kAiterGemmFile = "/hsa/gfx950/bf16gemm/bf16gemm_bf16_tn_256x25
 const char *const kAiterGemmKernel = "_ZN5aiter24bf16gemm_bf16_tn_256x256E";
 
 Expected<ModelFigures> timeAiterGemm(const std::string &aiter, const GemmShape &s,
-                                     unsigned iterations) {
+                                     unsigned iterations, bool firstRound) {
+  if (firstRound)
+    iterations = 0;
   if (s.n % 256)
     return makeError("aiter's 256x256 GEMM needs N a multiple of 256; N = " + Twine(s.n));
   Expected<Device &> device = emulatedDevice(Chip::gfx950);
@@ -428,7 +448,60 @@ Expected<ModelFigures> timeAiterGemm(const std::string &aiter, const GemmShape &
   return runAiter(*device, aiter + kAiterGemmFile, kAiterGemmKernel,
                   {uint32_t(s.n / 256), uint32_t((s.m + 255) / 256), 1}, {256, 1, 1},
                   2.0 * double(s.m) * double(s.n) * double(s.k), iterations,
-                  [&](SlotBlock &x) { fillAiterGemm(x, s, *g); }, false, blocks);
+                  [&](SlotBlock &x) { fillAiterGemm(x, s, *g); }, firstRound, blocks);
+}
+
+Expected<ModelFigures> timeAiterSplitKGemm(const std::string &aiter, Chip chip,
+                                           const std::string &codeObject,
+                                           const std::string &kernel, unsigned tileM,
+                                           unsigned tileN, unsigned splitK,
+                                           const GemmShape &s) {
+  if (!tileM || !tileN || s.n % tileN || s.k % 64)
+    return makeError("aiter's split-K GEMMs need N a multiple of the tile's " + Twine(tileN) +
+                     " and K of 64; N = " + Twine(s.n) + ", K = " + Twine(s.k));
+  Expected<Device &> device = emulatedDevice(chip);
+  if (!device)
+    return device.takeError();
+  // The clean kernels zero their whole D tile, tail rows too, trusting the
+  // allocation behind a tail to be there (a framework's allocator hands out
+  // 2 MiB granules): A and D are allocated in whole tiles of rows.
+  uint64_t rows = (s.m + tileM - 1) / tileM * tileM;
+  Expected<Buffer> a = randomBf16(*device, rows * s.k, 1);
+  if (!a)
+    return a.takeError();
+  Expected<Buffer> b = randomBf16(*device, s.n * s.k, 2);
+  if (!b)
+    return b.takeError();
+  uint32_t outBytes = s.outBf16 ? 2 : 4;
+  Expected<Buffer> d = Buffer::allocate(*device, rows * s.n * outBytes);
+  if (!d)
+    return d.takeError();
+  uint32_t gx = uint32_t(s.n / tileN), gy = uint32_t((s.m + tileM - 1) / tileM);
+  // One u32 per output tile, 0 before the first launch (aiter's cached
+  // torch.zeros((16, 64))); a clean launch leaves it 0 again.
+  std::vector<uint32_t> zeros(std::max<size_t>(1024, size_t(gx) * gy), 0);
+  Expected<Buffer> sema = Buffer::fromHost(*device, ArrayRef<uint32_t>(zeros));
+  if (!sema)
+    return sema.takeError();
+  return runAiter(*device, aiter + "/" + codeObject, kernel, {gx, gy, splitK}, {256, 1, 1},
+                  2.0 * double(s.m) * double(s.n) * double(s.k), 0,
+                  [&](SlotBlock &x) {
+                    x.set(0, d->address());
+                    x.set(2, a->address());
+                    x.set(3, b->address());
+                    x.set(4, 1.0f);
+                    x.set(6, uint32_t(s.n * outBytes));  // stride_D0 (not read)
+                    x.set(8, uint32_t(s.n * outBytes));  // stride_C0: D's row stride
+                    x.set(10, uint32_t(s.k * 2));
+                    x.set(12, uint32_t(s.k * 2));
+                    x.set(14, uint32_t(s.m));
+                    x.set(15, uint32_t(s.n));
+                    x.set(16, uint32_t(s.k));
+                    x.set(17, splitK);
+                    x.set(18, uint32_t(s.outBf16));
+                    x.set(21, sema->address());
+                  },
+                  /*firstRound=*/true);
 }
 
 Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &s) {
@@ -457,7 +530,8 @@ Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &
 }
 
 Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
-                                          const AttentionShape &s, unsigned iterations) {
+                                          const AttentionShape &s, unsigned iterations,
+                                          bool firstRound) {
   if (s.headDim != 128)
     return makeError("the aiter kernels compared here are D = 128");
   Expected<AttentionBuffers> buffers = attentionBuffers(chip, s);
@@ -487,9 +561,12 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
     name = s.causal ? "_ZN5aiter26fmha_fwd_hd128_bf16_causalE"
                     : "_ZN5aiter19fmha_fwd_hd128_bf16E";
   } else {
-    file = s.causal ? "MI300/fwd_hd128_bf16_causal_rtne.co" : "MI300/fwd_hd128_bf16_rtne.co";
-    name = s.causal ? "_ZN5aiter31fmha_fwd_hd128_bf16_causal_rtneE"
-                    : "_ZN5aiter24fmha_fwd_hd128_bf16_rtneE";
+    std::string r = s.aiterGfx942Rounding;
+    if (r != "rtne" && r != "rtna" && r != "rtz")
+      return makeError("aiter's gfx942 attention rounds P by rtne, rtna or rtz, not '" + r + "'");
+    file = (s.causal ? "MI300/fwd_hd128_bf16_causal_" : "MI300/fwd_hd128_bf16_") + r + ".co";
+    std::string sym = (s.causal ? "fmha_fwd_hd128_bf16_causal_" : "fmha_fwd_hd128_bf16_") + r;
+    name = "_ZN5aiter" + std::to_string(sym.size()) + sym + "E";
   }
   // Q, K, V strides in bytes of the input type, O's of bf16.
   const uint32_t bpe = s.fp8 ? 1 : 2, obpe = 2, tsQo = 256;
@@ -543,7 +620,7 @@ Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
           x.set(34, descale->address());
         }
       },
-      s.causal);
+      s.causal || firstRound);
 }
 
 } // namespace kcc::bench

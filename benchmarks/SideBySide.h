@@ -102,12 +102,23 @@ struct ModelFigures {
   /// What the model blames for the hot loop (emu::timing::blameSummary;
   /// empty without a loop the waves took three times).
   std::string blame;
+  /// The replayed CU round and the launch around it: what the device-level
+  /// model (emu::timing::deviceTime) turned into `seconds`, kept so that
+  /// model_validation can evaluate it again with other constants.
+  emu::timing::CuRound round;
+  emu::timing::LaunchExtent extent;
+  /// The chip's CU slots the launch occupied and the clock's activity.
+  emu::timing::DeviceTime device;
 };
 ModelFigures figuresOf(const emu::timing::TimingReport &report);
 /// Where figuresOf also prints each launch's whole timing report (the busy
 /// fractions per SIMD, the hot loop's mix, the clock: what a figure's gap
 /// comes from), after a line naming `what`; null (the default): nowhere.
 void setReportStream(llvm::raw_ostream *os);
+
+/// The CUs of the device that later estimates are for (0, the default:
+/// the chip's): a measurement made on an 80-CU MI308X is modelled on 80.
+void setTimedComputeUnits(unsigned computeUnits);
 
 /// C[M, N] = A[M, K] B[N, K]^T, bf16 in, bf16 out.
 struct GemmShape {
@@ -120,6 +131,10 @@ struct AttentionShape {
   uint64_t batch = 1, heads = 1, kvHeads = 1, seq = 1, headDim = 128;
   bool causal = false;
   bool fp8 = false;
+  /// aiter's gfx942 bf16 kernels come in three roundings of P to bf16
+  /// (MI300/fwd_hd128_bf16[_causal]_<r>.co: rtne, rtna, rtz); its
+  /// benchmark's default (-v3_bf16_cvt=1) is rtna.
+  const char *aiterGfx942Rounding = "rtne";
 };
 
 /// kcc's GEMM (kcc::ops::gemm, its own tile choice unless `params`
@@ -136,9 +151,25 @@ llvm::Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &shape,
 /// (the prologue, the short block, the epilogue).
 llvm::Expected<ModelFigures> timeKccAttention(Chip chip, const AttentionShape &shape,
                                               unsigned iterations);
-/// aiter's bf16 256x256 GEMM (gfx950 only; N a multiple of 256).
+/// aiter's bf16 256x256 GEMM (gfx950 only; N a multiple of 256): steady
+/// state over `iterations` of its loop (0: the whole launch), or, with
+/// `firstRound`, one CU's first round of workgroups whole (every tile does
+/// the same work, so it stands for the others; prologue, the peeled last
+/// K block and the C store are timed).
 llvm::Expected<ModelFigures> timeAiterGemm(const std::string &aiter,
-                                           const GemmShape &shape, unsigned iterations);
+                                           const GemmShape &shape, unsigned iterations,
+                                           bool firstRound = false);
+/// aiter's bf16 split-K GEMMs (hsa/<gfx>/bf16gemm/bf16gemm_fp32bf16_tn_
+/// <tileM>x64_*splitk*.co: `codeObject` relative to the checkout, `kernel`
+/// its symbol): grid (N/64, ceil(M/tileM), splitK), each split a share of
+/// K, partial sums added into D by atomics; the `_clean` kernels zero D
+/// themselves behind a per-tile semaphore (zeroed here, as aiter's
+/// workspace is once). One CU's first round runs whole.
+llvm::Expected<ModelFigures> timeAiterSplitKGemm(const std::string &aiter, Chip chip,
+                                                 const std::string &codeObject,
+                                                 const std::string &kernel, unsigned tileM,
+                                                 unsigned tileN, unsigned splitK,
+                                                 const GemmShape &shape);
 /// aiter's bf16 256x256 GEMM run whole in check mode (the sanitizer): "clean"
 /// or what it reports.
 llvm::Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &shape);
@@ -146,9 +177,10 @@ llvm::Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmS
 /// gfx942: MI300/fwd_hd128_bf16[_causal]_rtne.co), or fp8 (gfx950:
 /// fwd_hd128_fp8[_causal].co; gfx942: MI300/fwd_hd128_fp8[_causal].co, FNUZ;
 /// per-tensor descales of 1); causal timed as timeKccAttention does.
+/// With `firstRound`, non-causal launches are timed as causal ones are.
 llvm::Expected<ModelFigures> timeAiterAttention(const std::string &aiter, Chip chip,
                                                 const AttentionShape &shape,
-                                                unsigned iterations);
+                                                unsigned iterations, bool firstRound = false);
 
 /// FLOPs of the attention's two matrix products over the visible keys.
 double attentionFlops(const AttentionShape &shape);

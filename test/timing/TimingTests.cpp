@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include <cmath>
 #include "runtime/emu/timing/Blame.h"
+#include "runtime/emu/timing/DeviceModel.h"
 #include "runtime/emu/timing/InstClass.h"
 #include "runtime/emu/timing/LdsBanks.h"
 #include "runtime/emu/timing/Timeline.h"
@@ -368,6 +369,90 @@ TEST(TimingParams, PowerLimitedClock) {
   // steady state): 2.4 (0.517 / 0.983)^(1/1.47) = 1.550 GHz, the clock that
   // makes it take 688.7 us.
   EXPECT_NEAR(getTimingParams(Chip::gfx950).sustainedClockGHz(0.983), 1.550, 0.001);
+}
+
+// The device-level model (DeviceModel.h) on constants of the test's own,
+// every figure computed by hand.
+TimingParams deviceTestParams() {
+  TimingParams p = getTimingParams(Chip::gfx950); // 256 CUs, 2.4 GHz, 8 TB/s
+  p.powerKneeMfmaBusy = 0.5;
+  p.powerClockExponent = 2;
+  p.hbmSustainedFraction = 0.8;
+  p.launchOverheadSeconds = 3e-6;
+  p.vmemLatency = 1000;
+  return p;
+}
+
+// Rounds: 600 workgroups one to a CU over 256 CUs are three rounds, the
+// last of 88 taking a whole round; 600 two to a CU are two rounds, the
+// second of 88 workgroups at one per CU, half a round (the CU's two slots
+// shared in throughput). The slots occupied: 600 of 768 round-slots, and
+// 600 x 10000 of 512 x 15000 slot-cycles.
+TEST(DeviceModel, RoundsAndTheLastRound) {
+  TimingParams p = deviceTestParams();
+  p.launchOverheadSeconds = 0;
+  CuRound one{10000, 0.0, 1};
+  DeviceTime a = deviceTime(p, one, {600, 0, 0});
+  EXPECT_EQ(a.rounds, 3u);
+  EXPECT_DOUBLE_EQ(a.cycles, 30000);
+  EXPECT_NEAR(a.occupiedFraction, 600.0 / 768.0, 1e-12);
+  EXPECT_DOUBLE_EQ(a.clockGHz, 2.4); // MFMA idle: the peak clock
+  EXPECT_NEAR(a.seconds, 30000 / 2.4e9, 1e-15);
+  CuRound two{10000, 0.0, 2};
+  DeviceTime b = deviceTime(p, two, {600, 0, 0});
+  EXPECT_EQ(b.rounds, 2u);
+  EXPECT_DOUBLE_EQ(b.cycles, 15000);
+  EXPECT_NEAR(b.occupiedFraction, 600.0 * 10000 / (512.0 * 15000), 1e-12);
+}
+
+// The clock follows the chip's activity: a CU 90% busy on a full chip is
+// 0.9 > knee 0.5: 2.4 (0.5 / 0.9)^(1/2) = 1.7889 GHz; the same CU on 64 of
+// 256 CUs is 22.5% of the chip, under the knee: the peak clock.
+TEST(DeviceModel, ClockFollowsTheWholeChip) {
+  TimingParams p = deviceTestParams();
+  DeviceTime full = deviceTime(p, {1e6, 0.9, 1}, {256, 0, 0});
+  EXPECT_NEAR(full.chipMfmaBusy, 0.9, 1e-12);
+  EXPECT_NEAR(full.clockGHz, 2.4 * std::sqrt(0.5 / 0.9), 1e-9);
+  EXPECT_NEAR(full.seconds, 1e6 / (full.clockGHz * 1e9) + 3e-6, 1e-12);
+  DeviceTime part = deviceTime(p, {1e6, 0.9, 1}, {64, 0, 0});
+  EXPECT_NEAR(part.chipMfmaBusy, 0.9 * 0.25, 1e-12);
+  EXPECT_DOUBLE_EQ(part.clockGHz, 2.4);
+}
+
+// HBM: 4 GB at 8 TB/s x 0.8 is 625 us, longer than 24000 cycles (10 us):
+// the floor decides, plus the launch's 3 us.
+TEST(DeviceModel, MemoryFloorAndLaunchCost) {
+  TimingParams p = deviceTestParams();
+  DeviceTime t = deviceTime(p, {24000, 0.1, 1}, {256, 0, 4e9});
+  EXPECT_TRUE(t.memoryBound);
+  EXPECT_NEAR(t.memorySeconds, 4e9 / 6.4e12, 1e-15);
+  EXPECT_NEAR(t.seconds, 625e-6 + 3e-6, 1e-12);
+  DeviceTime small = deviceTime(p, {24000, 0.1, 1}, {256, 0, 0});
+  EXPECT_FALSE(small.memoryBound);
+  EXPECT_NEAR(small.seconds, 10e-6 + 3e-6, 1e-12);
+}
+
+// A round replayed at latency 600 that grows 7 cycles per cycle of latency
+// is, at the table's 1000, 10000 + 7 x 400 = 12800 cycles; its MFMA work
+// (40% of 10000) spread over them: 31.25% busy.
+TEST(DeviceModel, RoundAtTheTablesLatency) {
+  TimingParams p = deviceTestParams();
+  CuRound r{10000, 0.4, 1, 7.0, 600};
+  DeviceTime t = deviceTime(p, r, {256, 0, 0});
+  EXPECT_DOUBLE_EQ(t.cycles, 12800);
+  EXPECT_NEAR(t.chipMfmaBusy, 0.4 * 10000 / 12800, 1e-12);
+}
+
+// The latency probe: mem_wait_loop waits for each of its 16 loads before
+// the next, so every cycle of latency costs it 16.
+TEST_P(TimingTest, LatencySensitivityCountsTheWaitedLoads) {
+  TimingOptions o;
+  o.latencySensitivity = true;
+  TimingReport r = run("mem_wait_loop", o);
+  EXPECT_DOUBLE_EQ(r.cyclesPerLatencyCycle, 16.0);
+  TimingReport plain = run("mem_wait_loop");
+  EXPECT_EQ(plain.cyclesPerLatencyCycle, 0);
+  EXPECT_EQ(plain.cuCycles, r.cuCycles);
 }
 
 TEST(LdsBanks, BroadcastIsFree) {

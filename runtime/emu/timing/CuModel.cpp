@@ -258,7 +258,8 @@ void Sim::issue(WaveSim &w, uint64_t t) {
     cycles = std::max<uint64_t>(cycles, 1);
     uint64_t start = std::max(t, vmemFree);
     vmemFree = start + cycles;
-    uint64_t latency = ii.kind == Kind::VmemLoad ? p.vmemLatency : p.vmemStoreLatency;
+    uint64_t latency = (ii.kind == Kind::VmemLoad ? p.vmemLatency : p.vmemStoreLatency) +
+                       options.vmemLatencyExtra;
     uint64_t done = vmemFree + latency;
     if (!w.vm.empty())
       done = std::max(done, w.vm.back()); // vmcnt decrements in order

@@ -75,6 +75,10 @@ struct CuTiming {
 
 struct CuModelOptions {
   bool recordSpans = false;
+  /// Cycles added to the table's vector-memory load and store latencies:
+  /// a second replay at another latency measures how much of the round
+  /// memory latency holds (TimingOptions::latencySensitivity).
+  unsigned vmemLatencyExtra = 0;
 };
 
 /// Replays `trace` on one CU of its chip.

@@ -1,5 +1,6 @@
 //===- Timing.cpp - Cycle estimates of a kernel launch --------------------===//
 #include "runtime/emu/timing/Timing.h"
+#include "runtime/emu/timing/DeviceModel.h"
 #include "runtime/emu/timing/Blame.h"
 #include "target/CodeObject.h"
 #include "target/Occupancy.h"
@@ -174,6 +175,13 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
   CuModelOptions mo;
   mo.recordSpans = options.recordSpans;
   r.timing = simulateCu(trace, mo);
+  if (options.latencySensitivity && !options.steadyStateIterations) {
+    CuModelOptions probe;
+    probe.vmemLatencyExtra = kLatencyProbeCycles;
+    uint64_t slower = simulateCu(trace, probe).cycles;
+    r.cyclesPerLatencyCycle =
+        (double(slower) - double(r.timing.cycles)) / double(kLatencyProbeCycles);
+  }
   r.simulatedCycles = r.timing.cycles;
   r.cuCycles = r.timing.cycles;
 
@@ -394,9 +402,6 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
     }
   }
 
-  // Device scale.
-  uint64_t perRound = uint64_t(r.computeUnits) * std::max<uint64_t>(1, r.tracedGroups);
-  r.rounds = workgroups ? (workgroups + perRound - 1) / perRound : 1;
   // Busy fractions over the replayed cycles.
   double denom = double(std::max<uint64_t>(1, r.simulatedCycles));
   for (const SimdBusy &b : r.timing.simds)
@@ -419,16 +424,24 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
     r.mfmaBusy = std::min(1.0, (replayedPart + extra) / double(r.cuCycles));
   }
 
-  r.kernelCycles = double(r.rounds) * double(r.cuCycles);
-  r.clockGHz = p.sustainedClockGHz(r.mfmaBusy);
-  r.kernelSeconds = r.kernelCycles / (r.clockGHz * 1e9);
-  if (options.dramBytes > 0) {
-    double floor = options.dramBytes / p.hbmBytesPerSecond;
-    if (floor > r.kernelSeconds) {
-      r.kernelSeconds = floor;
-      r.memoryBound = true;
-    }
-  }
+  // Device scale (DeviceModel.h): rounds, the chip's clock, HBM, the
+  // launch's fixed cost.
+  CuRound round;
+  round.cycles = double(r.cuCycles);
+  round.mfmaBusy = r.mfmaBusy;
+  round.workgroups = std::max<uint64_t>(1, r.tracedGroups);
+  round.cyclesPerLatencyCycle = r.cyclesPerLatencyCycle;
+  round.replayedLatency = double(p.vmemLatency);
+  LaunchExtent extent;
+  extent.workgroups = std::max<uint64_t>(1, workgroups);
+  extent.computeUnits = r.computeUnits;
+  extent.dramBytes = options.dramBytes;
+  r.device = deviceTime(p, round, extent);
+  r.rounds = r.device.rounds;
+  r.kernelCycles = r.device.cycles;
+  r.clockGHz = r.device.clockGHz;
+  r.kernelSeconds = r.device.seconds;
+  r.memoryBound = r.device.memoryBound;
   if (options.flops > 0 && r.kernelSeconds > 0)
     r.tflops = options.flops / r.kernelSeconds / 1e12;
   // The matrix cores' ceiling for what this kernel issues: FLOPs of one
@@ -683,13 +696,18 @@ void printReport(const TimingReport &r, raw_ostream &os) {
     os << "  first round: the " << r.tracedGroups << " replayed workgroup(s) ran whole and "
        << "stand for all " << r.rounds << " round(s); the launch stopped after them\n";
   os << "  clock: " << format("%.2f", r.clockGHz) << " GHz sustained at MFMA busy "
-     << format("%.1f%%", 100 * r.mfmaBusy) << " (peak " << format("%.2f", p.clockGHz)
-     << " GHz; power limit above " << format("%.1f%%", 100 * p.powerKneeMfmaBusy)
-     << ")\n";
+     << format("%.1f%%", 100 * r.mfmaBusy) << " on the CU, "
+     << format("%.1f%%", 100 * r.device.chipMfmaBusy) << " over the chip ("
+     << format("%.1f%%", 100 * r.device.occupiedFraction) << " of its CU slots occupied; peak "
+     << format("%.2f", p.clockGHz) << " GHz; power limit above "
+     << format("%.1f%%", 100 * p.powerKneeMfmaBusy) << ")\n";
   os << "  kernel: " << format("%.0f", r.kernelCycles) << " cycles = "
+     << format("%.2f", r.device.computeSeconds * 1e6) << " us";
+  if (r.device.memorySeconds > 0)
+    os << "; HBM " << format("%.2f", r.device.memorySeconds * 1e6) << " us"
+       << (r.memoryBound ? " (the floor)" : "");
+  os << "; + launch " << format("%.2f", r.device.launchSeconds * 1e6) << " us = "
      << format("%.2f", r.kernelSeconds * 1e6) << " us";
-  if (r.memoryBound)
-    os << " (HBM-bound floor)";
   if (r.tflops > 0)
     os << ", " << format("%.1f", r.tflops) << " TFLOPS";
   os << "\n";

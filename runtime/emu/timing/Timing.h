@@ -24,6 +24,7 @@
 
 #include "runtime/emu/Emulator.h"
 #include "runtime/emu/timing/CuModel.h"
+#include "runtime/emu/timing/DeviceModel.h"
 #include "runtime/emu/timing/Trace.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -42,6 +43,9 @@ struct KernelInfo;
 }
 
 namespace kcc::emu::timing {
+
+/// How far the latency-sensitivity replay moves the memory latencies.
+constexpr unsigned kLatencyProbeCycles = 256;
 
 struct TimingOptions {
   /// CUs of the device the estimate is for; 0 = the chip's (304 / 256).
@@ -63,6 +67,12 @@ struct TimingOptions {
   double dramBytes = 0;
   /// Keep per-wave spans for the timeline picture.
   bool recordSpans = false;
+  /// Replay the trace a second time with the vector-memory latencies
+  /// raised by kLatencyProbeCycles and report how the CU round grows per
+  /// cycle of latency (TimingReport::cyclesPerLatencyCycle): what lets
+  /// model_validation fit the latency the measured machine's loads see.
+  /// Whole runs only (not with steady state).
+  bool latencySensitivity = false;
   /// Wave instructions the trace may hold (16 bytes each; the default is
   /// 1 GiB): a launch that would trace more is stopped and not estimated.
   uint64_t maxTracedInstructions = uint64_t(1) << 26;
@@ -121,6 +131,11 @@ struct TimingReport {
   double mfmaBusy = 0;
   double clockGHz = 0;
   bool memoryBound = false;      // the DRAM floor decided kernelSeconds
+  /// How kernelSeconds was made from the CU's round (DeviceModel.h).
+  DeviceTime device;
+  /// With TimingOptions::latencySensitivity: d(cuCycles) / d(latency), the
+  /// round's growth per cycle of vector-memory latency (0 when not asked).
+  double cyclesPerLatencyCycle = 0;
   double tflops = 0;
   /// The most TFLOPS the chip's matrix cores can give for the fastest MFMA
   /// the kernel runs (the model's own pass counts, every SIMD of every CU

@@ -75,6 +75,8 @@ const TimingConstant kGfx942[] = {
     {"l2_bytes_per_cycle_per_cu", 2048.0 / 38, "B/cycle",
      "[CDNA3WP] L2 per XCD: 16 channels x 128 B/clk, shared by 38 CUs"},
     {"hbm_bytes_per_second", 5.3e12, "B/s", "[DS300] 5.3 TB/s"},
+    {"hbm_sustained_fraction", 1.0, "fraction", "assumption (not yet fitted)"},
+    {"launch_overhead_us", 0.0, "us", "assumption (not yet fitted)"},
     {"barrier_latency", 16, "cycles", "assumption (last arrival to release)"},
     {"sleep_cycles_per_unit", 64, "cycles", "[CDNA3ISA] s_sleep: ~64 clocks per unit"},
     {"power_knee_mfma_busy", kFittedPowerKnee, "fraction",
@@ -113,6 +115,8 @@ const TimingConstant kGfx950[] = {
     {"l2_bytes_per_cycle_per_cu", 2048.0 / 32, "B/cycle",
      "[CDNA4WP] 32 CUs per XCD; L2 width as CDNA3 (2 KB/clk) assumed"},
     {"hbm_bytes_per_second", 8.0e12, "B/s", "[DS355] 8 TB/s"},
+    {"hbm_sustained_fraction", 1.0, "fraction", "assumption (not yet fitted)"},
+    {"launch_overhead_us", 0.0, "us", "assumption (not yet fitted)"},
     {"barrier_latency", 16, "cycles", "assumption (last arrival to release)"},
     {"sleep_cycles_per_unit", 64, "cycles", "[CDNA3ISA] s_sleep: ~64 clocks per unit"},
     {"power_knee_mfma_busy", kFittedPowerKnee, "fraction",
@@ -148,6 +152,8 @@ TimingParams build(Chip chip) {
     else if (n == "vmem_latency") p.vmemLatency = u;
     else if (n == "vmem_store_latency") p.vmemStoreLatency = u;
     else if (n == "l2_bytes_per_cycle_per_cu") p.l2BytesPerCyclePerCu = v;
+    else if (n == "hbm_sustained_fraction") p.hbmSustainedFraction = v;
+    else if (n == "launch_overhead_us") p.launchOverheadSeconds = v * 1e-6;
     else if (n == "hbm_bytes_per_second") p.hbmBytesPerSecond = v;
     else if (n == "barrier_latency") p.barrierLatency = u;
     else if (n == "sleep_cycles_per_unit") p.sleepCyclesPerUnit = u;

@@ -51,6 +51,12 @@ struct TimingParams {
   unsigned vmemStoreLatency = 0;
   double l2BytesPerCyclePerCu = 0;
   double hbmBytesPerSecond = 0;
+  /// The share of the data-sheet HBM bandwidth a streaming launch sustains
+  /// (refresh, bank and page turns, the fabric's own traffic).
+  double hbmSustainedFraction = 1;
+  /// A launch's fixed cost: dispatch, the first waves' start and the
+  /// end-of-kernel write-back, in seconds.
+  double launchOverheadSeconds = 0;
   unsigned barrierLatency = 0;
   unsigned sleepCyclesPerUnit = 0;
   /// The power limit: up to this MFMA-busy fraction (averaged over the
