@@ -151,6 +151,17 @@ void readGemmTables(const std::string &aiter, MeasuredTables &out) {
         cLib = col("libtype"), cSplit = col("splitK"), cErr = col("err_ratio"),
         cName1 = col("kernelName1");
     bool bf16Table = file.contains("bf16_tuned_gemm") && !file.contains("batched");
+    // A time that three or more rows of one table share, to the last digit
+    // of its four or more, is a placeholder written for shapes not
+    // measured, not a measurement.
+    std::map<std::string, unsigned> timesSeen;
+    if (cUs >= 0)
+      for (size_t li = 1; li < lines.size(); ++li) {
+        SmallVector<StringRef> f;
+        StringRef(lines[li]).split(f, ',');
+        if (f.size() == head.size())
+          ++timesSeen[f[cUs].trim().str()];
+      }
     for (size_t li = 1; li < lines.size(); ++li) {
       SmallVector<StringRef> f;
       StringRef(lines[li]).split(f, ',');
@@ -193,6 +204,10 @@ void readGemmTables(const std::string &aiter, MeasuredTables &out) {
       }
       if (r.measuredUs <= 0) {
         ++out.dropped["no time measured (us <= 0)"];
+        continue;
+      }
+      if (timesSeen[f[cUs].trim().str()] >= 3) {
+        ++out.dropped["a placeholder time (shared by 3 or more rows of its table)"];
         continue;
       }
       double err = 0;

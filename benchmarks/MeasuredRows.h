@@ -13,7 +13,8 @@
 //   - op_tests/cpp/mha/README.md: fmha_v3 forward TFLOPS on MI300X and
 //     MI355X for B, H, H_kv, S, D = 128, causal and not.
 //
-// Rows dropped, and why: a time of 0 or less (not measured), an error
+// Rows dropped, and why: a time of 0 or less (not measured), a time that
+// three or more rows of one table share (a placeholder), an error
 // ratio above 5% (aiter's own numerical check failed: the kernel did not
 // compute the product), a kernel the harness has no launcher for, and
 // repeats of a (chip, CUs, kernel, shape) already read (the first is kept).

@@ -11,6 +11,7 @@
 #include "runtime/Module.h"
 #include "runtime/Runtime.h"
 #include "runtime/emu/timing/Blame.h"
+#include "runtime/emu/timing/Validation.h"
 #include "target/CodeObject.h"
 #include "target/Error.h"
 
@@ -242,6 +243,7 @@ ModelFigures figuresOf(const timing::TimingReport &r) {
   f.extent.workgroups = r.workgroups;
   f.extent.computeUnits = r.computeUnits;
   f.device = r.device;
+  f.validation = timing::validationNote(r.kernel, r.peakMfma, r.chip);
   f.seconds = r.kernelSeconds;
   f.tflops = r.tflops;
   f.mfmaBusy = r.mfmaBusy;

@@ -109,6 +109,9 @@ struct ModelFigures {
   emu::timing::LaunchExtent extent;
   /// The chip's CU slots the launch occupied and the clock's activity.
   emu::timing::DeviceTime device;
+  /// The model's error on hardware for kernels of this kind
+  /// (emu::timing::validationNote), printed beside every figure.
+  std::string validation;
 };
 ModelFigures figuresOf(const emu::timing::TimingReport &report);
 /// Where figuresOf also prints each launch's whole timing report (the busy

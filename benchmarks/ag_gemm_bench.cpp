@@ -21,7 +21,7 @@
 // from 8 shards of M x K/8; the same bytes cross the links whichever axis A
 // is split on). It is a model with these parts and assumptions:
 //
-//  * GEMM: kcc::ops::gemm at M x N x K on the calibrated timing model
+//  * GEMM: kcc::ops::gemm at M x N x K on the validated timing model
 //    (benchmarks/SideBySide: one CU's workgroups, steady state over K
 //    iterations, the full run's time from the trip count), bf16 in place of
 //    f16: CDNA 3's f16 and bf16 MFMAs have the same shapes and rate.
@@ -43,7 +43,7 @@
 //    together; the group-major order the kernel had before is printed
 //    beside it). One tile on one slot takes what the workers spend per tile
 //    per slot on the whole chip (T_workers x resident / tiles).
-//  * The workers: ag_gemm.mlir itself on the calibrated model, as the
+//  * The workers: ag_gemm.mlir itself on the validated model, as the
 //    GEMM (steady state over K iterations), launched with no fetchers, its
 //    flags already at the call's epoch and A in its staging buffer, one
 //    output tile per workgroup: their own code (the flag test per tile, the
@@ -166,7 +166,7 @@ FusedEstimate estimateFused(double gemmSeconds, double gatherSeconds,
   return e;
 }
 
-/// The fused kernel's workers on the calibrated model: ag_gemm.mlir (its
+/// The fused kernel's workers on the validated model: ag_gemm.mlir (its
 /// code, `kernel`) with no fetchers, every flag already at the epoch and
 /// the staging buffer holding A, so that the workers run their own loop
 /// (flag checks, rotated K order and all) without waiting; one output tile
@@ -224,7 +224,7 @@ int estimateSeed(unsigned iterations) {
                << " CUs), full-mesh xGMI\n  C[" << M << ", " << N << "] = A_gathered["
                << M << ", " << K << "] * B[" << K << ", " << N << "] per rank, f16 (timed as bf16)\n";
 
-  // The GEMM on the calibrated model.
+  // The GEMM on the validated model.
   llvm::Expected<bench::ModelFigures> g = bench::timeKccGemm(
       chip, {uint64_t(M), uint64_t(N), uint64_t(K)}, iterations);
   if (!g)
@@ -235,7 +235,7 @@ int estimateSeed(unsigned iterations) {
                << llvm::format("%.3f ms, %.1f TFLOPS (%.0f%% MFMA busy; peak %.0f TFLOPS at %.2f GHz)",
                                g->seconds * 1e3, g->tflops, 100 * g->mfmaBusy,
                                peakTflops, g->clockGHz)
-               << "\n    " << g->what << "\n";
+               << "\n    " << g->what << "\n    " << g->validation << "\n";
 
   // The fused kernel's tiles and grid, by the op's own rules (AgGemmOp.cpp),
   // then the residency of the compiled kernel.
@@ -268,7 +268,7 @@ int estimateSeed(unsigned iterations) {
                << llvm::format("%.3f ms, %.1f TFLOPS (%.0f%% MFMA busy; %.0f cycles per K loop iteration)",
                                w->seconds * 1e3, w->tflops, 100 * w->mfmaBusy,
                                w->cyclesPerIteration)
-               << "\n    " << llvm::join(params, " ") << "\n";
+               << "\n    " << llvm::join(params, " ") << "\n    " << w->validation << "\n";
   if (g->tflops > peakTflops || w->tflops > peakTflops) {
     llvm::errs() << "ag_gemm_bench: BUG: a GEMM above the chip's peak\n";
     return 1;

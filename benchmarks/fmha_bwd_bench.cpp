@@ -6,7 +6,7 @@
 //
 // The FlashAttention backward at B=1 H=64 H_kv=8 S=16384 D=128 bf16 (--seq
 // changes S), causal (bottom-right diagonal) and not, on both emulated chips,
-// on the calibrated timing model in steady state (K iterations of each
+// on the validated timing model in steady state (K iterations of each
 // kernel's hot loop, default 32, extrapolated; README "Timing model"; kcc's
 // loops, one wave per SIMD waiting on memory, read 9% fast at K = 8 and
 // settle within 2% of K = 96 at 32; aiter's do not move):
@@ -678,6 +678,9 @@ void printRow(const Row &r) {
   if (r.memoryBound)
     outs() << "  HBM-bound";
   outs() << "\n";
+  // A modelled figure with its error bar (the attention backward has none).
+  if (f.tflops > 0 && !f.validation.empty())
+    outs() << "        " << f.validation << "\n";
 }
 
 struct Total {

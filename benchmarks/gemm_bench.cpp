@@ -5,14 +5,17 @@
 //   KCC_AITER_DIR=/path/to/aiter gemm_bench --check [--shapes M,N,K;...]
 //
 // For each shape (default: 8192^3, 4096^3 and LLM projections, M from 1 to
-// 16384) prints, on the calibrated timing model (README, "Calibration"),
+// 16384) prints, on the validated timing model (README, "Timing model"),
 // kcc's GEMM (kcc::ops::gemm with the tiles it picks, printed under each
 // shape's row with the HBM floor of reading A and Bt and writing C once
 // (a time below it is raised to it: the figure printed is what HBM allows),
 // which the model does not apply; bf16 in and out; a split of K adds its
 // reduction launch, timed whole, to the time and TFLOPS) on gfx942 and
-// gfx950 and, on gfx950 with an aiter checkout, AMD's
-// hand-written bf16 256x256 kernel at the same shape: TFLOPS, the hot
+// gfx950 and, with an aiter checkout, the hand-written kernel aiter's tuner
+// picks for the shape (its tuned tables: the 256x256 kernel or, for small M,
+// a split-K one), timed on the model (one CU's first round whole) and
+// beside that row's measured time; a shape the tables lack gets the 256x256
+// kernel on the model (gfx950). Each kernel: TFLOPS, the hot
 // loop's cycles per iteration, MFMA busy, non-MFMA instructions per MFMA,
 // and kcc / aiter, and, where kcc is the slower, what the model blames in
 // each loop (runtime/emu/timing/Blame.h). Both run through the same path (runtime, emulated
@@ -32,6 +35,7 @@
 // be switched off.
 //
 //===----------------------------------------------------------------------===//
+#include "benchmarks/MeasuredRows.h"
 #include "benchmarks/SideBySide.h"
 #include "runtime/emu/timing/TimingParams.h"
 
@@ -123,6 +127,9 @@ int main(int argc, char **argv) {
   std::optional<std::string> aiter = bench::aiterCheckout();
   if (!aiter)
     bench::printAiterHowTo(outs(), "gemm_bench");
+  bench::MeasuredTables measured;
+  if (aiter)
+    measured = bench::readMeasuredTables(*aiter);
   if (check) {
     if (!aiter)
       return 0;
@@ -142,7 +149,7 @@ int main(int argc, char **argv) {
   for (Chip chip : chips) {
     StringRef name = getChipInfo(chip).name;
     outs() << "\n" << name << " (" << getChipInfo(chip).marketing
-           << "), bf16 -> bf16, timing model (calibrated), "
+           << "), bf16 -> bf16, timing model (validated), "
            << (iterations ? formatv("steady state over {0} iterations", iterations).str()
                           : std::string("whole replay"))
            << "\n";
@@ -160,7 +167,8 @@ int main(int argc, char **argv) {
       // GEMM from below, and a figure faster than it is not reachable: the
       // time printed is the larger of the two, for kcc and aiter alike.
       double hbmBytes = 2.0 * (double(s.m) * s.k + double(s.n) * s.k + double(s.m) * s.n);
-      double floor = hbmBytes / emu::timing::getTimingParams(chip).hbmBytesPerSecond;
+      const emu::timing::TimingParams &tp = emu::timing::getTimingParams(chip);
+      double floor = hbmBytes / (tp.hbmBytesPerSecond * tp.hbmSustainedFraction);
       double flops = 2.0 * double(s.m) * double(s.n) * double(s.k);
       auto bound = [&](bench::ModelFigures &f) {
         bool below = f.seconds < floor;
@@ -186,17 +194,45 @@ int main(int argc, char **argv) {
                                            modelSeconds * 1e6)
                                        .str()
                                  : std::string());
-      if (chip != Chip::gfx950 || !aiter)
+      outs() << "  " << left_justify("", 24) << " " << k->validation << "\n";
+      if (!aiter)
         continue;
-      auto a = bench::timeAiterGemm(*aiter, s, iterations);
+      // The kernel aiter's tuner picked for this shape on this chip (its
+      // tuned tables, on the chip's full CU count), with its measured time;
+      // without a measured row, its 256x256 kernel (gfx950) on the model.
+      const bench::MeasuredRow *pick = nullptr;
+      for (const bench::MeasuredRow &r : measured.rows)
+        if (!r.isAttention && r.chip == chip &&
+            r.computeUnits == emu::timing::getTimingParams(chip).computeUnits &&
+            r.gemm.m == s.m && r.gemm.n == s.n && r.gemm.k == s.k && r.gemm.outBf16)
+          pick = &r;
+      if (!pick && chip != Chip::gfx950)
+        continue;
+      Expected<bench::ModelFigures> a =
+          !pick ? bench::timeAiterGemm(*aiter, s, iterations)
+          : pick->family == "bf16gemm-256x256"
+              ? bench::timeAiterGemm(*aiter, s, 0, /*firstRound=*/true)
+              : bench::timeAiterSplitKGemm(*aiter, chip, pick->codeObject, pick->kernel,
+                                           pick->tileM, pick->tileN, pick->splitK, s);
       if (!a) {
         outs() << "  " << left_justify("", 24) << " aiter (" << toString(a.takeError()) << ")\n";
         continue;
       }
       bool aiterBound = bound(*a);
       outs() << "  " << left_justify("", 24) << " aiter " << cell(*a) << "   kcc/aiter "
-             << format("%.2fx", k->tflops / a->tflops) << (aiterBound ? "  (HBM-bound)" : "")
-             << "\n";
+             << format("%.2fx", k->tflops / a->tflops) << " on the model"
+             << (aiterBound ? "  (HBM-bound)" : "") << "\n";
+      if (pick)
+        outs() << "  " << left_justify("", 24)
+               << formatv("   aiter's pick {0} (split-K {1}), measured {2:F1} us = {3:F1} TFLOPS "
+                          "({4}); model {5:F1} us; kcc/aiter measured {6:F2}x\n",
+                          pick->kernel, pick->splitK, pick->measuredUs,
+                          flops / (pick->measuredUs * 1e-6) / 1e12, pick->source, a->seconds * 1e6,
+                          pick->measuredUs * 1e-6 / k->seconds);
+      else
+        outs() << "  " << left_justify("", 24)
+               << "   (no measured row of aiter's tables for this shape: its 256x256 kernel on "
+                  "the model)\n";
       // Below the hand-written kernel: where kcc's loop loses its cycles,
       // beside where aiter's does.
       if (k->tflops < a->tflops && !kccBound && !k->blame.empty()) {
@@ -206,7 +242,8 @@ int main(int argc, char **argv) {
       }
     }
     if (chip == Chip::gfx942)
-      outs() << "  (no hand-written gfx942 GEMM of this class in aiter to compare with)\n";
+      outs() << "  (aiter's gfx942 GEMM rows are MI308X split-K kernels of other shapes: "
+                "nothing to compare with at these)\n";
   }
   return failures ? 1 : 0;
 }

@@ -5,6 +5,18 @@
 
 namespace kcc::emu::timing {
 
+TimingParams measuredBy(TimingParams p, Measurement m) {
+  if (m == Measurement::EventsWarmCaches) {
+    // The store latency moves with the load latency (the replay's probe
+    // moves both by the same cycles).
+    int shift = int(p.vmemLatencyWarm) - int(p.vmemLatency);
+    p.vmemLatency = p.vmemLatencyWarm;
+    p.vmemStoreLatency = unsigned(std::max(1, int(p.vmemStoreLatency) + shift));
+    p.launchOverheadSeconds = p.backToBackLaunchSeconds;
+  }
+  return p;
+}
+
 DeviceTime deviceTime(const TimingParams &p, const CuRound &round, const LaunchExtent &launch) {
   DeviceTime t;
   unsigned cus = launch.computeUnits ? launch.computeUnits : p.computeUnits;

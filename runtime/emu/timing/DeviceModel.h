@@ -82,6 +82,23 @@ struct DeviceTime {
   bool memoryBound = false;
 };
 
+/// How a kernel's time is measured, which sets what the model charges
+/// beyond its cycles. The hardware figures the model is fitted on come in
+/// both kinds.
+enum class Measurement {
+  /// A profiler's device time of one launch, the inputs rotated through
+  /// copies so that every launch reads them from HBM (aiter's tuner,
+  /// aiter/test_common.py: its tuned tables): the model's default.
+  ProfilerColdCaches,
+  /// Host events around back-to-back launches on the same buffers (the
+  /// op_tests benchmarks, ck_tile's timer: aiter's published FMHA
+  /// figures): the gap between launches counts, the inputs are warm.
+  EventsWarmCaches,
+};
+
+/// `p` with the launch cost and load latency of measurement `m`.
+TimingParams measuredBy(TimingParams p, Measurement m);
+
 /// The launch's time on `p`'s chip.
 DeviceTime deviceTime(const TimingParams &p, const CuRound &round, const LaunchExtent &launch);
 

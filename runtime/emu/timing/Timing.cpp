@@ -1,6 +1,7 @@
 //===- Timing.cpp - Cycle estimates of a kernel launch --------------------===//
 #include "runtime/emu/timing/Timing.h"
 #include "runtime/emu/timing/DeviceModel.h"
+#include "runtime/emu/timing/Validation.h"
 #include "runtime/emu/timing/Blame.h"
 #include "target/CodeObject.h"
 #include "target/Occupancy.h"
@@ -711,6 +712,9 @@ void printReport(const TimingReport &r, raw_ostream &os) {
   if (r.tflops > 0)
     os << ", " << format("%.1f", r.tflops) << " TFLOPS";
   os << "\n";
+  // A modelled figure is printed with the model's error on hardware for
+  // kernels of its kind (Validation.h).
+  os << "  model error: " << validationNote(r.kernel, r.peakMfma, r.chip) << "\n";
   if (!r.loops.empty()) {
     os << "  loops (back-edges of the first traced wave):\n";
     for (size_t i = 0; i < r.loops.size(); ++i) {

@@ -55,8 +55,16 @@ struct TimingParams {
   /// (refresh, bank and page turns, the fabric's own traffic).
   double hbmSustainedFraction = 1;
   /// A launch's fixed cost: dispatch, the first waves' start and the
-  /// end-of-kernel write-back, in seconds.
+  /// end-of-kernel write-back, in seconds, as a profiler's device time of
+  /// one launch sees it.
   double launchOverheadSeconds = 0;
+  /// The same cost as host events around back-to-back launches see it:
+  /// the gap between one kernel's end and the next one's start included.
+  double backToBackLaunchSeconds = 0;
+  /// Vector-memory load latency when the data is still in L2 or the
+  /// Infinity Cache from the launch before (vmemLatency is the cold case:
+  /// the tuner's rotated inputs come from HBM).
+  unsigned vmemLatencyWarm = 0;
   unsigned barrierLatency = 0;
   unsigned sleepCyclesPerUnit = 0;
   /// The power limit: up to this MFMA-busy fraction (averaged over the
