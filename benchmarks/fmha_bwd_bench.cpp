@@ -256,15 +256,9 @@ void statsOf(Row &row, ArrayRef<uint8_t> codeObject, StringRef kernel) {
 /// (dQ) of a causal launch.
 double kccMeanTrips(AttentionBackwardKernel kernel, const Shape &s,
                     const std::vector<std::string> &params) {
+  std::vector<ParamBinding> bindings = parseKernelParams(params).bindings;
   auto param = [&](StringRef name, int64_t dflt) {
-    int64_t v = dflt;
-    for (const std::string &p : params) {
-      auto [key, value] = StringRef(p).split('=');
-      int64_t n;
-      if (key == name && !value.getAsInteger(10, n))
-        v = n;
-    }
-    return v;
+    return paramInteger(bindings, name).value_or(dflt);
   };
   int64_t perWg = param("BLOCK", 256) / 64 * 32, groups = (s.seq + perWg - 1) / perWg;
   double sum = 0;

@@ -35,6 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
+#include "kernels/EmbeddedKernels.h"
 #include "kernels/attention/AttentionOp.h"
 #include "kernels/gemm/GemmOp.h"
 #include "target/Error.h"
@@ -204,7 +205,8 @@ struct AttentionShape {
 AttentionShape attentionShape(Chip chip) {
   AttentionShape s;
   s.params = ops::attentionParams(chip, DType::bf16, 128, /*causal=*/false, /*lse=*/false);
-  s.waves = uint32_t(ops::kernelParamValue(s.params, "BLOCK").value_or(256) / 64);
+  s.waves = uint32_t(
+      paramInteger(parseKernelParams(s.params).bindings, "BLOCK").value_or(256) / 64);
   return s;
 }
 

@@ -8,7 +8,7 @@
 #ifndef KCC_COMPILER_PIPELINE_H
 #define KCC_COMPILER_PIPELINE_H
 
-#include "passes/ParamBinding.h"
+#include "target/ParamBinding.h"
 #include "target/Target.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -32,7 +32,7 @@ llvm::StringRef stageList();
 struct CompileOptions {
   Chip chip = Chip::gfx942;
   /// Parameter bindings, typed where they were written (-D, an op's
-  /// choice): see passes/ParamBinding.h.
+  /// choice): see target/ParamBinding.h.
   std::vector<ParamBinding> params;
   /// -v: each stage, as it ends, with its wall time ("kcc: tile passes
   /// 12.3 ms"); nullptr: silent.

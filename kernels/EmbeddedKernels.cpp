@@ -48,16 +48,27 @@ llvm::Expected<Module> compileEmbeddedKernel(Device &device, Jit &jit,
   return Module::compile(device, jit, name, params);
 }
 
-std::optional<int64_t> kernelParamValue(llvm::ArrayRef<std::string> params,
-                                        llvm::StringRef name) {
-  std::optional<int64_t> v;
-  for (const std::string &p : params) {
-    auto [key, value] = llvm::StringRef(p).split('=');
-    int64_t n;
-    if (key.trim() == name && !value.trim().getAsInteger(10, n))
-      v = n; // the last binding wins, as -D does
+KernelParams parseKernelParams(llvm::ArrayRef<std::string> texts) {
+  KernelParams out;
+  for (const std::string &text : texts) {
+    llvm::Expected<ParamBinding> b = ParamBinding::parse(text);
+    if (b) {
+      out.bindings.push_back(std::move(*b));
+    } else {
+      llvm::consumeError(b.takeError()); // the JIT says why when it compiles
+      out.malformed.push_back(text);
+    }
   }
-  return v;
+  return out;
+}
+
+std::vector<std::string> kernelParamsWithOverrides(std::vector<ParamBinding> choice,
+                                                   const KernelParams &overrides) {
+  for (const ParamBinding &o : overrides.bindings)
+    setParamBinding(choice, o);
+  std::vector<std::string> out = paramBindingTexts(choice);
+  out.insert(out.end(), overrides.malformed.begin(), overrides.malformed.end());
+  return out;
 }
 
 } // namespace kcc

@@ -9,6 +9,7 @@
 #define KCC_KERNELS_EMBEDDEDKERNELS_H
 
 #include "runtime/Module.h"
+#include "target/ParamBinding.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -34,10 +35,22 @@ std::string embeddedKernelNameList();
 /// they compile, the tools at start.
 void registerEmbeddedKernels();
 
-/// The value bound to parameter `name` in `params` ("NAME=VALUE" strings;
-/// the last binding wins, as with -D), if it is bound to an integer.
-std::optional<int64_t> kernelParamValue(llvm::ArrayRef<std::string> params,
-                                        llvm::StringRef name);
+/// NAME=VALUE texts as the ops take them (their options' `params`, the
+/// lists their choices return), parsed once where an op takes them: the ops
+/// inspect the typed bindings (findParamBinding, paramInteger), never the
+/// text. A text that does not parse binds nothing and stays in `malformed`
+/// as written, so that compiling the kernel refuses it with the reason.
+struct KernelParams {
+  std::vector<ParamBinding> bindings;
+  std::vector<std::string> malformed;
+};
+KernelParams parseKernelParams(llvm::ArrayRef<std::string> texts);
+
+/// The list an op compiles with: its `choice` with each override in place
+/// of the binding of its name (setParamBinding: last, as -D would put it),
+/// in canonical spelling, and the overrides that do not parse after them.
+std::vector<std::string> kernelParamsWithOverrides(std::vector<ParamBinding> choice,
+                                                   const KernelParams &overrides);
 
 /// Module::compile of the embedded kernel `name`, registering the embedded
 /// kernels first: what the ops use to load their kernels.

@@ -9,7 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-#include "passes/ParamBinding.h"
+#include "target/ParamBinding.h"
 #include "target/Target.h"
 
 namespace mlir {

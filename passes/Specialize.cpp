@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "passes/ConstantFold.h"
-#include "passes/ParamBinding.h"
+#include "target/ParamBinding.h"
 
 #include "dialects/Tile/Layout.h"
 #include "dialects/Tile/TileDialect.h"

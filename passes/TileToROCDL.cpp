@@ -68,7 +68,11 @@ void kcc::populateTileToROCDLPatterns(LLVMTypeConverter &converter,
                                       RewritePatternSet &patterns, Chip chip,
                                       const KernelFacts &facts) {
   populateTileControlToROCDLPatterns(converter, patterns, chip, facts);
-  populateTileMemoryToROCDLPatterns(converter, patterns, chip, facts);
+  populateTileGlobalMemoryToROCDLPatterns(converter, patterns, chip, facts);
+  populateTileLdsAllocToROCDLPatterns(converter, patterns, chip, facts);
+  populateTileAsyncCopyToROCDLPatterns(converter, patterns, chip, facts);
+  populateTileLdsAccessToROCDLPatterns(converter, patterns, chip, facts);
+  populateTileWaitsToROCDLPatterns(converter, patterns, chip, facts);
   populateTileMmaToROCDLPatterns(converter, patterns, chip, facts);
   populateTileElementwiseToROCDLPatterns(converter, patterns, chip, facts);
   populateTileCrossLaneToROCDLPatterns(converter, patterns, chip, facts);

@@ -30,12 +30,33 @@ void populateTileControlToROCDLPatterns(mlir::LLVMTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns,
                                         Chip chip, const KernelFacts &facts);
 
-/// Global memory (make_buffer, ptr_add, load, store), LDS (lds_alloc,
-/// async_copy, lds_load, lds_store) and the waits on their counters (wait,
-/// wait_vmcnt).
-void populateTileMemoryToROCDLPatterns(mlir::LLVMTypeConverter &converter,
-                                       mlir::RewritePatternSet &patterns,
-                                       Chip chip, const KernelFacts &facts);
+/// Global memory through buffer resources: make_buffer, ptr_add, load,
+/// store.
+void populateTileGlobalMemoryToROCDLPatterns(mlir::LLVMTypeConverter &converter,
+                                             mlir::RewritePatternSet &patterns,
+                                             Chip chip, const KernelFacts &facts);
+
+/// LDS buffers at their placed offsets in the kernel's LDS array:
+/// lds_alloc.
+void populateTileLdsAllocToROCDLPatterns(mlir::LLVMTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns,
+                                         Chip chip, const KernelFacts &facts);
+
+/// Global memory into LDS by LDS DMA: async_copy.
+void populateTileAsyncCopyToROCDLPatterns(mlir::LLVMTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns,
+                                          Chip chip, const KernelFacts &facts);
+
+/// Tiles between registers and LDS, gfx950's transposing reads included:
+/// lds_load, lds_store.
+void populateTileLdsAccessToROCDLPatterns(mlir::LLVMTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns,
+                                          Chip chip, const KernelFacts &facts);
+
+/// The waits on the memory counters: wait, wait_vmcnt.
+void populateTileWaitsToROCDLPatterns(mlir::LLVMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns,
+                                      Chip chip, const KernelFacts &facts);
 
 /// Matrix multiply-accumulate (mma) on the MFMA units.
 void populateTileMmaToROCDLPatterns(mlir::LLVMTypeConverter &converter,

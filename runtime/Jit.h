@@ -19,8 +19,8 @@
 #ifndef KCC_RUNTIME_JIT_H
 #define KCC_RUNTIME_JIT_H
 
-#include "passes/ParamBinding.h"
 #include "runtime/CompileCache.h"
+#include "target/ParamBinding.h"
 #include "target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -4,10 +4,13 @@
     target <- dialects <- passes <- compiler <- runtime <- kernels <- tools, python
 
 A part may include its own folder and the parts below it, never those above.
-Besides the order, two sibling rules: the emulator (runtime/emu) and the HIP
-device (runtime/hip) stand on target/ and the runtime's interfaces only, never
-on the compiler nor on each other; and the ops in kernels/ reach a device
-through the Device interface, never an implementation of it.
+Besides the order, three rules: the runtime (runtime/ and everything in it)
+reaches the compiler through compiler/ only, never passes/ (what both need,
+such as a kernel parameter's binding, stands on target/); the emulator
+(runtime/emu) and the HIP device (runtime/hip) stand on target/ and the
+runtime's interfaces only, never on the compiler nor on each other; and the
+ops in kernels/ reach a device through the Device interface, never an
+implementation of it.
 
 Usage: check-layering.py [ROOT]   (default: the tree this script is in)
 Prints one line per forbidden include ("FILE:LINE: PART must not include
@@ -29,7 +32,11 @@ ORDER = ["target", "dialects", "passes", "compiler", "runtime", "kernels",
          "tools", "python"]
 
 # Extra rules: (part of the including file, forbidden header prefix, why).
+# A rule for a part holds in the folders inside it too ("runtime" for
+# runtime/emu and runtime/hip as well).
 SIBLING_RULES = [
+    ("runtime", "passes/", "the runtime reaches the compiler through "
+     "compiler/ only"),
     ("runtime/emu", "runtime/", "the emulator uses target/ only, not the "
      "rest of the runtime"),
     ("runtime/emu", "compiler/", "the emulator never uses the compiler"),
@@ -99,7 +106,8 @@ def violations(root):
                     allowed = SIBLING_ALLOWED.get(part, ())
                     if why is None and not header.startswith(allowed):
                         for who, prefix, reason in SIBLING_RULES:
-                            if part == who and header.startswith(prefix):
+                            inside = part == who or part.startswith(who + "/")
+                            if inside and header.startswith(prefix):
                                 why = reason
                                 break
                     if why:

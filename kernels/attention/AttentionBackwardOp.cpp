@@ -54,9 +54,9 @@ StringRef attentionBackwardKernelName(AttentionBackwardKernel kernel) {
 std::vector<std::string> attentionBackwardParams(AttentionBackwardKernel kernel, Chip chip,
                                                  DType dtype, int64_t headDim, bool causal,
                                                  const std::vector<std::string> &overrides) {
-  auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
+  auto p = [](const char *k, int64_t v) { return ParamBinding{k, v}; };
   bool is950 = chip == Chip::gfx950;
-  std::vector<std::string> params = {"DTYPE=" + dtypeName(dtype).str(), p("D", headDim)};
+  std::vector<ParamBinding> params = {{"DTYPE", dtypeName(dtype).str()}, p("D", headDim)};
   // LDS row padding of the tiles both products read (plain 16-byte reads
   // and, on gfx950, transposing reads), chosen on the timing model (S=4096,
   // dK/dV / dQ TFLOPS): gfx950 D=128 24 elements (1312 / 1189; 8: 1152 /
@@ -88,7 +88,7 @@ std::vector<std::string> attentionBackwardParams(AttentionBackwardKernel kernel,
                                  p("KVROWS", 16)});
     break;
   }
-  return withKernelParamOverrides(std::move(params), overrides);
+  return kernelParamsWithOverrides(std::move(params), parseKernelParams(overrides));
 }
 
 Error checkAttentionBackward(const AttentionTensorRef &q, const AttentionTensorRef &k,
@@ -309,7 +309,7 @@ attention_backward(const AttentionTensorRef &q, const AttentionTensorRef &k,
     return Error::success();
   };
   auto blockOf = [&](const AttentionBackwardLaunch &l) -> Expected<int64_t> {
-    int64_t block = kernelParamValue(l.params, "BLOCK").value_or(256);
+    int64_t block = paramInteger(parseKernelParams(l.params).bindings, "BLOCK").value_or(256);
     if (block < 64 || block % 64 || block > 1024)
       return makeError(kComponent, "BLOCK = " + Twine(block) +
                                        " is not a multiple of 64 (one wave) up to 1024");

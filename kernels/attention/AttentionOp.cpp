@@ -31,30 +31,6 @@ namespace kcc::ops {
 
 /// What this file's errors name first.
 constexpr llvm::StringLiteral kComponent = "attention";
-std::optional<int64_t> kernelParamValue(const std::vector<std::string> &params,
-                                        StringRef name) {
-  std::optional<int64_t> v;
-  for (const std::string &p : params) {
-    auto [key, value] = StringRef(p).split('=');
-    int64_t n;
-    if (key.trim() == name && !value.trim().getAsInteger(10, n))
-      v = n; // the last binding wins, as -D does
-  }
-  return v;
-}
-
-std::vector<std::string> withKernelParamOverrides(std::vector<std::string> params,
-                                                  const std::vector<std::string> &overrides) {
-  for (const std::string &o : overrides) {
-    StringRef key = StringRef(o).split('=').first.trim();
-    llvm::erase_if(params, [&](const std::string &e) {
-      return StringRef(e).split('=').first == key;
-    });
-    params.push_back(o);
-  }
-  return params;
-}
-
 StringRef attentionPathName(AttentionPath path) {
   switch (path) {
   case AttentionPath::Gfx950Fast:
@@ -84,9 +60,10 @@ DType attentionFp8DType(Chip chip) {
 std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDtype,
                                             int64_t headDim, bool causal, bool lse,
                                             const std::vector<std::string> &overrides) {
-  auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
-  std::vector<std::string> params = {"DTYPE=" + dtypeKernelName(dtype).str(),
-                                     "ODTYPE=" + dtypeName(outDtype).str(), p("D", headDim),
+  auto p = [](const char *k, int64_t v) { return ParamBinding{k, v}; };
+  auto type = [](const char *k, StringRef name) { return ParamBinding{k, name.str()}; };
+  std::vector<ParamBinding> params = {type("DTYPE", dtypeKernelName(dtype)),
+                                     type("ODTYPE", dtypeName(outDtype)), p("D", headDim),
                                      p("CAUSAL", causal), p("PAIRS", causal),
                                      p("LSE_OUT", lse)};
   // The bf16 kernel's structure per chip (attentionParams), with rows of
@@ -107,19 +84,20 @@ std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDty
   //  - P's scale 2^PLOG2 keeps the largest P the lazy rescale allows (2^8)
   //    below the format's maximum: 448 for e4m3fn, 240 for e4m3fnuz.
   int64_t swz = std::min<int64_t>(8, headDim / 16);
-  std::vector<std::string> shape;
+  std::vector<ParamBinding> shape;
   if (chip == Chip::gfx950)
-    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", "PAD=0", "VPAD=0",
-             p("VR", 64), p("VC", headDim), p("VROWS", 8), p("KSWZ", swz), p("VSWZ", swz),
-             "WIDE=1"};
+    shape = {p("BN", 64), p("BLOCK", 512), p("STAGGER", 1), p("V_TR", 1),
+             p("PAD", 0), p("VPAD", 0), p("VR", 64), p("VC", headDim),
+             p("VROWS", 8), p("KSWZ", swz), p("VSWZ", swz), p("WIDE", 1)};
   else
     // gfx942: 64-key tiles (each leading wave moves 16 rows of V), so that
     // a cluster holds twice the MFMAs between the barriers; in 34 KiB of
     // LDS, no spills (timing model, S_q = 512, S_kv = 4096, against 32-key
     // tiles: D = 128 118.4 -> 115.2 us, causal 120.1 -> 117.8; D = 64 93.0
     // -> 82.0, causal 98.4 -> 85.0).
-    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=0", "PAD=0", "VPAD=4",
-             p("VR", headDim), p("VC", 64), p("VROWS", 16), p("KSWZ", swz), "VSWZ=0"};
+    shape = {p("BN", 64), p("BLOCK", 512), p("STAGGER", 1), p("V_TR", 0),
+             p("PAD", 0), p("VPAD", 4), p("VR", headDim), p("VC", 64),
+             p("VROWS", 16), p("KSWZ", swz), p("VSWZ", 0)};
   shape.push_back(p("PLOG2", dtype == DType::e4m3fnuz ? -1 : 0));
   // ROLES as in attentionParams: one key loop per wave group's role on
   // gfx950 (D = 128 4967.6 -> 4766.9 cycles per iteration, causal 5113.4
@@ -127,16 +105,16 @@ std::vector<std::string> attentionFp8Params(Chip chip, DType dtype, DType outDty
   // leading group's registers, and its loops split measured far slower
   // (D = 128 3532.0 -> 4491.2).
   if (chip == Chip::gfx950)
-    shape.push_back("ROLES=1");
+    shape.push_back(p("ROLES", 1));
   // INTERIOR as in attentionParams (S_q = 512, S_kv = 4096, us): gfx950
   // D = 128 60.72 -> 58.43, causal 63.00 -> 54.94; gfx942 115.17 ->
   // 113.48, causal 117.75 -> 108.03; D = 64 causal 57.50 -> 53.88 and
   // 85.00 -> 79.92. D = 64 without a mask measured slower split (55.98 ->
   // 57.30, 81.97 -> 88.21): one loop there.
   if (headDim == 128 || causal)
-    shape.push_back("INTERIOR=1");
+    shape.push_back(p("INTERIOR", 1));
   params.insert(params.end(), shape.begin(), shape.end());
-  return withKernelParamOverrides(std::move(params), overrides);
+  return kernelParamsWithOverrides(std::move(params), parseKernelParams(overrides));
 }
 
 std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim,
@@ -144,8 +122,9 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
                                          const std::vector<std::string> &overrides) {
   if (isFp8(dtype))
     return attentionFp8Params(chip, dtype, DType::bf16, headDim, causal, lse, overrides);
-  auto p = [](const char *k, int64_t v) { return std::string(k) + "=" + std::to_string(v); };
-  std::vector<std::string> params = {"DTYPE=" + dtypeName(dtype).str(), p("D", headDim),
+  auto p = [](const char *k, int64_t v) { return ParamBinding{k, v}; };
+  auto type = [](const char *k, StringRef name) { return ParamBinding{k, name.str()}; };
+  std::vector<ParamBinding> params = {type("DTYPE", dtypeName(dtype)), p("D", headDim),
                                      p("CAUSAL", causal), p("PAIRS", causal),
                                      p("LSE_OUT", lse)};
   // gfx950 stores K and V in their MFMA operands' reading order (no bank
@@ -161,7 +140,7 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
   bool wideRows = headDim * 2 % 256 == 0;
   int64_t pad = wideRows ? 4 : 0;
   int64_t vpad = 4;
-  std::vector<std::string> shape;
+  std::vector<ParamBinding> shape;
   switch (attentionPath(chip, headDim)) {
   case AttentionPath::Gfx950Fast:
     // 8 waves (256 queries) in two wave groups half a tile apart: one group's
@@ -172,8 +151,9 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
     // ds_read_b64_tr_b16. Timing model, S = 16384: 1416.0 TFLOPS with
     // padded rows and 4-byte DMA (inbounds), 1428.3 with the images (a
     // quarter of the DMA instructions, no M0 nops).
-    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", "PAD=0", "VPAD=0",
-             "K_IMAGE=1", "V_IMAGE=1", "WIDE=1", p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+    shape = {p("BN", 64), p("BLOCK", 512), p("STAGGER", 1), p("V_TR", 1),
+             p("PAD", 0), p("VPAD", 0), p("K_IMAGE", 1), p("V_IMAGE", 1),
+             p("WIDE", 1), p("VR", 64), p("VC", headDim), p("VROWS", 8)};
     break;
   case AttentionPath::Generic:
     // D = 64: 8 waves in two staggered groups as for D = 128 (the timing
@@ -183,8 +163,9 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
     // operands' reading order they are not (timing model, S = 16384: 778.2
     // -> 1053.7 TFLOPS; the padded-row copies inside the keys also spilled
     // 25 SGPRs holding their loop-invariant line offsets).
-    shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=1", "PAD=0", "VPAD=0",
-             "K_IMAGE=1", "V_IMAGE=1", "WIDE=1", p("VR", 64), p("VC", headDim), p("VROWS", 8)};
+    shape = {p("BN", 64), p("BLOCK", 512), p("STAGGER", 1), p("V_TR", 1),
+             p("PAD", 0), p("VPAD", 0), p("K_IMAGE", 1), p("V_IMAGE", 1),
+             p("WIDE", 1), p("VR", 64), p("VC", headDim), p("VROWS", 8)};
     break;
   case AttentionPath::Gfx942:
     // 64 KiB of LDS: 32-key tiles, double-buffered, so one workgroup per CU
@@ -194,7 +175,7 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
     // (timing model: 1.45x the 4-wave kernel's throughput). D = 64 too
     // (MFMA busy 34% against 22% for 4-wave workgroups).
     if (headDim == 128)
-      shape = {p("BN", 32), p("BLOCK", 512), "STAGGER=1", "V_TR=0", p("PAD", pad),
+      shape = {p("BN", 32), p("BLOCK", 512), p("STAGGER", 1), p("V_TR", 0), p("PAD", pad),
                p("VPAD", vpad), p("VR", headDim), p("VC", 32), p("VROWS", 8)};
     else
       // K's 128-byte rows cannot be padded under the DMA's 256-byte lines
@@ -207,9 +188,9 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
       // barriers instead of 8 (timing model, S_q = 512, S_kv = 4096:
       // 132.7 -> 120.0 us, causal 137.1 -> 127.7; D = 128's would need
       // 66 KiB).
-      shape = {p("BN", 64), p("BLOCK", 512), "STAGGER=1", "V_TR=0", "PAD=4",
+      shape = {p("BN", 64), p("BLOCK", 512), p("STAGGER", 1), p("V_TR", 0), p("PAD", 4),
                p("VPAD", vpad), p("VR", headDim), p("VC", 64), p("VROWS", 16),
-               "K_REG=1", "KROWS=16"};
+               p("K_REG", 1), p("KROWS", 16)};
     break;
   }
   // gfx950: the key loop once per wave group's role (ROLES), so that
@@ -220,21 +201,22 @@ std::vector<std::string> attentionParams(Chip chip, DType dtype, int64_t headDim
   // loops measured slower split (D = 128 5629.9 -> 5694.0, causal 5698.2
   // -> 6116.7): not taken there.
   if (chip == Chip::gfx950)
-    shape.push_back("ROLES=1");
+    shape.push_back(p("ROLES", 1));
   // INTERIOR: the key tiles no wave masks (causal: those below the
   // workgroup's diagonal) in a loop of their own, with no mask, fetch or
   // loop-end tests. Timing model (S_q = 512, S_kv = 4096, us): gfx950
   // D = 128 94.48 -> 94.43, causal 95.88 -> 88.26; D = 64 63.09 -> 61.37,
   // causal 64.34 -> 57.65; gfx942 D = 128 222.89 -> 216.24, causal 223.57
   // -> 203.06; D = 64 119.95 -> 119.03, causal 127.72 -> 111.46.
-  shape.push_back("INTERIOR=1");
+  shape.push_back(p("INTERIOR", 1));
   params.insert(params.end(), shape.begin(), shape.end());
-  return withKernelParamOverrides(std::move(params), overrides);
+  return kernelParamsWithOverrides(std::move(params), parseKernelParams(overrides));
 }
 
 Error checkAttentionTiling(const std::vector<std::string> &params) {
+  std::vector<ParamBinding> bindings = parseKernelParams(params).bindings;
   auto value = [&](StringRef key, int64_t dflt) {
-    return kernelParamValue(params, key).value_or(dflt);
+    return paramInteger(bindings, key).value_or(dflt);
   };
   // The kernels' defaults (fmha_fwd.mlir, fmha_fwd_fp8.mlir).
   int64_t bn = value("BN", 64), waves = value("BLOCK", 512) / 64;
@@ -262,10 +244,11 @@ Error checkAttentionTiling(const std::vector<std::string> &params) {
 }
 
 uint32_t attentionGridX(const std::vector<std::string> &params, int64_t seq) {
-  int64_t block = kernelParamValue(params, "BLOCK").value_or(256);
+  std::vector<ParamBinding> bindings = parseKernelParams(params).bindings;
+  int64_t block = paramInteger(bindings, "BLOCK").value_or(256);
   int64_t queries = std::max<int64_t>(1, block / 64) * 32;
   int64_t blocks = (seq + queries - 1) / queries;
-  if (kernelParamValue(params, "PAIRS").value_or(0))
+  if (paramInteger(bindings, "PAIRS").value_or(0))
     blocks = (blocks + 1) / 2;
   return uint32_t(blocks);
 }
@@ -467,7 +450,8 @@ Expected<AttentionResult> attention_forward(const AttentionTensorRef &q,
 
   // A workgroup of BLOCK / 64 waves takes 32 queries per wave, for one head
   // of one batch.
-  int64_t block = kernelParamValue(result.params, "BLOCK").value_or(256);
+  int64_t block =
+      paramInteger(parseKernelParams(result.params).bindings, "BLOCK").value_or(256);
   if (block < 64 || block % 64)
     return makeError(kComponent, "BLOCK = " + Twine(block) + " is not a positive multiple of 64 (one wave)");
   result.grid = Dim3(attentionGridX(result.params, q.seq), uint32_t(q.heads),

@@ -92,15 +92,6 @@ struct AttentionResult {
   LaunchResult launch;
 };
 
-/// The last NAME=VALUE binding of `name` in a kernel's parameter list, as
-/// an integer (none if absent or not an integer).
-std::optional<int64_t> kernelParamValue(const std::vector<std::string> &params,
-                                        llvm::StringRef name);
-/// `params` with each NAME=VALUE of `overrides` in place of the binding of
-/// its name (appended last, so that the last binding wins, as -D does).
-std::vector<std::string> withKernelParamOverrides(std::vector<std::string> params,
-                                                  const std::vector<std::string> &overrides);
-
 /// The path attention_forward() takes on `chip` for head size `headDim`.
 AttentionPath attentionPath(Chip chip, int64_t headDim);
 

@@ -87,8 +87,9 @@ Error checkMatrix(StringRef name, unsigned rank, const MatrixRef &m,
 Error tilesOfParams(const std::vector<std::string> &p, const AgGemmTiles &chosen,
                     AgGemmTiles &t) {
   t = chosen;
+  std::vector<ParamBinding> bindings = parseKernelParams(p).bindings;
   auto get = [&](StringRef key, int64_t fallback) {
-    return kernelParamValue(p, key).value_or(fallback);
+    return paramInteger(bindings, key).value_or(fallback);
   };
   t.wm = get("WM", t.wm);
   t.wn = get("WN", t.wn);
@@ -242,32 +243,26 @@ Expected<AgGemmWorkspace> makeAllGatherGemmWorkspace(SymmetricHeap &heap,
 std::vector<std::string> allGatherGemmParams(DType in, DType out, bool hasBias,
                                              const AgGemmTiles &t,
                                              const AllGatherGemmOptions &o) {
-  auto num = [](StringRef key, int64_t v) { return (key + "=" + Twine(v)).str(); };
+  auto num = [](StringRef key, int64_t v) { return ParamBinding{key.str(), v}; };
+  auto type = [](StringRef key, DType d) { return ParamBinding{key.str(), dtypeName(d).str()}; };
   // Without PPREG, gfx950's 16-byte DMA. Rows of BK = 64 swizzled by 8
   // (ops::gemm's PINGPONG choice), rows of BK = 32 by 4 (at most one XOR
   // per 16-byte chunk of a row).
-  std::vector<std::string> p = {
-      "DTYPE=" + dtypeName(in).str(),
-      "OUT=" + dtypeName(out).str(),
+  std::vector<ParamBinding> p = {
+      type("DTYPE", in),
+      type("OUT", out),
       num("WM", t.wm), num("WN", t.wn), num("WGM", t.wgm), num("WGN", t.wgn),
       num("BK", t.bk), num("KG", t.kg), num("FR", t.bm() / t.waves()),
       num("RA", t.bm() / t.waves()), num("RB", t.bn() / t.waves()),
-      std::string("PPREG=") + (t.ppreg ? "1" : "0"),
-      std::string("WIDE=") + (t.ppreg ? "0" : "1"),
+      num("PPREG", t.ppreg),
+      num("WIDE", !t.ppreg),
       num("SWZ", t.bk * int64_t(dtypeSize(in)) / 16),
-      "WPS=2",
-      std::string("HAS_BIAS=") + (hasBias ? "1" : "0"),
-      std::string("STAGE_MN=") + (o.mContiguousStaging ? "1" : "0"),
-      std::string("RELEASE_BARRIER=") + (o.releaseBarrier ? "1" : "0"),
-      std::string("RECORD=") + (o.record ? "1" : "0")};
-  for (const std::string &ov : o.params) {
-    StringRef key = StringRef(ov).split('=').first.trim();
-    erase_if(p, [&](const std::string &e) {
-      return StringRef(e).split('=').first == key;
-    });
-    p.push_back(ov);
-  }
-  return p;
+      num("WPS", 2),
+      num("HAS_BIAS", hasBias),
+      num("STAGE_MN", o.mContiguousStaging),
+      num("RELEASE_BARRIER", o.releaseBarrier),
+      num("RECORD", o.record)};
+  return kernelParamsWithOverrides(std::move(p), parseKernelParams(o.params));
 }
 
 Error checkAllGatherGemm(const SymmetricHeap &heap, const ShardedMatrix &a,

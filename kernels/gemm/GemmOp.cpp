@@ -113,13 +113,6 @@ Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit,
   return Packed{std::move(*buffer), m.dtype, m.rows, kp};
 }
 
-/// Whether `overrides` bind parameter `key`, to any value.
-bool isGiven(const std::vector<std::string> &overrides, StringRef key) {
-  return llvm::any_of(overrides, [&](const std::string &o) {
-    return StringRef(o).split('=').first.trim() == key;
-  });
-}
-
 /// An eight-wave PINGPONG tile: its waves' blocks and grid, and its speed
 /// where it and the 128x128 tile both fill every CU slot of their rounds,
 /// relative to the 128x128 tile's.
@@ -192,11 +185,11 @@ std::optional<PingpongTile> pickPingpong(Chip chip, GemmSize size, int64_t k) {
 /// (gemm.mlir's defaults where one is not given).
 struct GemmBlock {
   int64_t bm, bn, waves;
-  explicit GemmBlock(const std::vector<std::string> &params) {
-    int64_t wgm = kernelParamValue(params, "WGM").value_or(2);
-    int64_t wgn = kernelParamValue(params, "WGN").value_or(2);
-    bm = kernelParamValue(params, "WM").value_or(64) * wgm;
-    bn = kernelParamValue(params, "WN").value_or(64) * wgn;
+  explicit GemmBlock(ArrayRef<ParamBinding> params) {
+    int64_t wgm = paramInteger(params, "WGM").value_or(2);
+    int64_t wgn = paramInteger(params, "WGN").value_or(2);
+    bm = paramInteger(params, "WM").value_or(64) * wgm;
+    bn = paramInteger(params, "WN").value_or(64) * wgn;
     waves = wgm * wgn;
   }
 };
@@ -205,9 +198,9 @@ struct GemmBlock {
 /// The workgroups of the tile in `p` that one CU holds at once, as its LDS
 /// (two buffers of BM + BN rows of BK 16-bit elements) allows; gfx950's
 /// 128x128 tile at BK=32 is held to four (gemmLaunch).
-int64_t workgroupsPerCu(Chip chip, const std::vector<std::string> &p) {
+int64_t workgroupsPerCu(Chip chip, ArrayRef<ParamBinding> p) {
   GemmBlock block(p);
-  int64_t bk = kernelParamValue(p, "BK").value_or(32), pad = kernelParamValue(p, "PAD").value_or(0);
+  int64_t bk = paramInteger(p, "BK").value_or(32), pad = paramInteger(p, "PAD").value_or(0);
   int64_t lds = 2 * (block.bm + block.bn) * (bk + pad) * 2;
   int64_t n = lds > 0 ? std::max<int64_t>(getChipInfo(chip).ldsBytesPerCU / lds, 1) : 1;
   if (chip == Chip::gfx950 && block.bm == 128 && block.bn == 128 && bk == 32)
@@ -319,10 +312,10 @@ SplitPick bestSplit(Chip chip, const SplitTile &tile, int64_t bk, GemmSize size,
 /// splits than the model would. A PINGPONG tile is split only where
 /// gemmParams chose it split (pickSplitPingpong), with the split chosen with
 /// it.
-int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
+int64_t splitKFor(Chip chip, ArrayRef<ParamBinding> p, GemmSize size) {
   GemmBlock block(p);
   SplitTile tile{block.bm, block.bn, workgroupsPerCu(chip, p), 1.0};
-  return bestSplit(chip, tile, kernelParamValue(p, "BK").value_or(32), size).splits;
+  return bestSplit(chip, tile, paramInteger(p, "BK").value_or(32), size).splits;
 }
 
 /// Where no PINGPONG tile fills the CUs unsplit (pickPingpong), a split one
@@ -342,7 +335,7 @@ int64_t splitKFor(Chip chip, const std::vector<std::string> &p, GemmSize size) {
 /// sweep of LLM shapes, with both figures.
 constexpr double kSplitPingpongMargin = 0.95;
 std::optional<std::pair<PingpongTile, int64_t>>
-pickSplitPingpong(Chip chip, GemmSize size, const std::vector<std::string> &tile128) {
+pickSplitPingpong(Chip chip, GemmSize size, ArrayRef<ParamBinding> tile128) {
   // gfx950's PINGPONG tile takes the 16-byte DMA (pickPingpong). Shares
   // shorter than kMinShareK are bestSplit's to refuse.
   int64_t k = size.k + size.k % 2;
@@ -351,7 +344,7 @@ pickSplitPingpong(Chip chip, GemmSize size, const std::vector<std::string> &tile
   GemmBlock block(tile128);
   SplitTile small{block.bm, block.bn, workgroupsPerCu(chip, tile128), 1.0};
   double best = kSplitPingpongMargin *
-                bestSplit(chip, small, kernelParamValue(tile128, "BK").value_or(32), size,
+                bestSplit(chip, small, paramInteger(tile128, "BK").value_or(32), size,
                           /*shortTail=*/true)
                     .seconds;
   std::optional<std::pair<PingpongTile, int64_t>> pick;
@@ -414,34 +407,39 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   // gemm() packs an odd K to K + 1 (see GemmOp.h): that is the K the
   // kernel reads.
   int64_t k = size.k + size.k % 2;
-  bool noSplit = kernelParamValue(overrides, "SPLITK").value_or(2) <= 1;
+  KernelParams given = parseKernelParams(overrides);
+  auto isGiven = [&](StringRef key) { return findParamBinding(given.bindings, key) != nullptr; };
+  bool noSplit = paramInteger(given.bindings, "SPLITK").value_or(2) <= 1;
   bool splittable = !noSplit && k >= 2 * kMinShareK;
-  std::vector<std::string> p = {"DTYPE=" + dtypeName(in).str(), "OUT=" + dtypeName(out).str()};
+  auto num = [](StringRef key, int64_t v) { return ParamBinding{key.str(), v}; };
+  auto type = [](StringRef key, DType d) { return ParamBinding{key.str(), dtypeName(d).str()}; };
+  std::vector<ParamBinding> p = {type("DTYPE", in), type("OUT", out)};
   int64_t cus = getChipInfo(chip).computeUnits;
   int64_t tiles = ((size.m + 127) / 128) * ((size.n + 127) / 128);
   bool wide = is950 && k % 8 == 0;
   auto addPingpong = [&](const PingpongTile &t) {
-    auto num = [](StringRef key, int64_t v) { return (key + "=" + Twine(v)).str(); };
     // Rows of BK 16-bit elements swizzled over all their 16-byte chunks.
     p.insert(p.end(), {num("WM", t.wm), num("WN", t.wn), num("WGM", t.wgm), num("WGN", t.wgn),
                        num("BK", t.bk), num("KS", t.bk), num("SWZ", t.bk * 2 / 16),
-                       "PINGPONG=1", "WPS=2"});
+                       num("PINGPONG", 1), num("WPS", 2)});
     if (t.ppreg)
-      p.push_back("PPREG=1");
+      p.push_back(num("PPREG", 1));
   };
   // The split a split PINGPONG pick was weighed with (pickSplitPingpong).
   std::optional<int64_t> pingpongSplit;
   // The 128x128 tile where K can be split or the tiles fill the CUs.
-  std::vector<std::string> tile128 =
-      is950 ? std::vector<std::string>{"WM=64", "WN=64", "BK=32", "KS=16", "SWZ=4"}
-            : std::vector<std::string>{"WM=32", "WN=64", "WGM=4", "WGN=2", "BK=32", "KS=32",
-                                       "SWZ=4"};
+  std::vector<ParamBinding> tile128 =
+      is950 ? std::vector<ParamBinding>{num("WM", 64), num("WN", 64), num("BK", 32),
+                                        num("KS", 16), num("SWZ", 4)}
+            : std::vector<ParamBinding>{num("WM", 32), num("WN", 64), num("WGM", 4),
+                                        num("WGN", 2), num("BK", 32), num("KS", 32),
+                                        num("SWZ", 4)};
   if (decode) {
-    p.insert(p.end(), {"WM=32", "WN=32", "WGM=1", "WGN=4"});
+    p.insert(p.end(), {num("WM", 32), num("WN", 32), num("WGM", 1), num("WGN", 4)});
     if (is950)
-      p.insert(p.end(), {"BK=128", "KS=64", "SWZ=16"});
+      p.insert(p.end(), {num("BK", 128), num("KS", 64), num("SWZ", 16)});
     else
-      p.insert(p.end(), {"BK=32", "KS=16", "SWZ=4"});
+      p.insert(p.end(), {num("BK", 32), num("KS", 16), num("SWZ", 4)});
   } else if (std::optional<PingpongTile> t = pickPingpong(chip, size, k)) {
     addPingpong(*t);
   } else if (std::optional<std::pair<PingpongTile, int64_t>> ts =
@@ -451,97 +449,75 @@ std::vector<std::string> gemmParams(Chip chip, DType in, DType out, bool hasBias
   } else if (!is950 || tiles >= cus || splittable) {
     p.insert(p.end(), tile128.begin(), tile128.end());
   } else {
-    p.insert(p.end(), {"WM=64", "WN=64", "BK=128", "KS=64", "SWZ=16"});
+    p.insert(p.end(), {num("WM", 64), num("WN", 64), num("BK", 128), num("KS", 64),
+                       num("SWZ", 16)});
   }
   if (is950) {
-    p.push_back(wide ? "WIDE=1" : "WIDE=0");
+    p.push_back(num("WIDE", wide));
     // With 16-byte DMA, no branch around the loop's second fetch
     // (gemm.mlir): 1511 -> 1559 TFLOPS at 8192^3 (gemm_bench --iterations
     // 48). The 4-byte DMA's lines would spill scalar registers.
     if (wide)
-      p.push_back("FETCH_ALWAYS=1");
+      p.push_back(num("FETCH_ALWAYS", 1));
   }
-  p.push_back("PAD=0");
-  p.push_back(std::string("HAS_BIAS=") + (hasBias ? "1" : "0"));
-  for (const std::string &o : overrides) {
-    StringRef key = StringRef(o).split('=').first.trim();
-    llvm::erase_if(p, [&](const std::string &e) {
-      return StringRef(e).split('=').first == key;
-    });
-    p.push_back(o);
-  }
+  p.push_back(num("PAD", 0));
+  p.push_back(num("HAS_BIAS", hasBias));
+  for (const ParamBinding &o : given.bindings)
+    setParamBinding(p, o);
   // An override of BK alone keeps the swizzle within the new row (at most
   // one chunk XOR per 16-byte chunk of it; none below 2).
-  bool swizzleGiven = isGiven(overrides, "SWZ");
-  if (!swizzleGiven) {
-    int64_t rowChunks = kernelParamValue(p, "BK").value_or(32) * int64_t(dtypeSize(in)) / 16;
-    int64_t swz = std::min(kernelParamValue(p, "SWZ").value_or(0), rowChunks);
-    llvm::erase_if(p, [](const std::string &e) { return StringRef(e).split('=').first == "SWZ"; });
-    p.push_back("SWZ=" + std::to_string(swz >= 2 ? int64_t(llvm::bit_floor(uint64_t(swz))) : 0));
+  if (!isGiven("SWZ")) {
+    int64_t rowChunks = paramInteger(p, "BK").value_or(32) * int64_t(dtypeSize(in)) / 16;
+    int64_t swz = std::min(paramInteger(p, "SWZ").value_or(0), rowChunks);
+    setParamBinding(p, num("SWZ", swz >= 2 ? int64_t(llvm::bit_floor(uint64_t(swz))) : 0));
   }
   // The register path splits each buffer's rows over the 4 waves of the
   // 2 x 2 grid: it needs WM = WN, a multiple of 32 (RROWS a multiple of 8).
   // Other tilings fall back to the DMA into unpadded rows.
-  if (kernelParamValue(p, "REG").value_or(0)) {
-    int64_t wm = kernelParamValue(p, "WM").value_or(64), wn = kernelParamValue(p, "WN").value_or(64);
-    bool grid2x2 = kernelParamValue(p, "WGM").value_or(2) == 2 && kernelParamValue(p, "WGN").value_or(2) == 2;
-    auto set = [&](StringRef key, int64_t v) {
-      llvm::erase_if(p, [&](const std::string &e) {
-        return StringRef(e).split('=').first == key;
-      });
-      p.push_back(key.str() + "=" + std::to_string(v));
-    };
+  if (paramInteger(p, "REG").value_or(0)) {
+    int64_t wm = paramInteger(p, "WM").value_or(64), wn = paramInteger(p, "WN").value_or(64);
+    bool grid2x2 =
+        paramInteger(p, "WGM").value_or(2) == 2 && paramInteger(p, "WGN").value_or(2) == 2;
     if (wm != wn || wm % 32 != 0 || !grid2x2) {
-      llvm::erase_if(p, [](const std::string &e) {
-        return StringRef(e).split('=').first == "RROWS";
-      });
-      set("REG", 0);
-      set("PAD", 0);
-    } else if (!kernelParamValue(p, "RROWS") || kernelParamValue(p, "RROWS") != wm / 4) {
-      set("RROWS", wm / 4);
+      eraseParamBinding(p, "RROWS");
+      setParamBinding(p, num("REG", 0));
+      setParamBinding(p, num("PAD", 0));
+    } else if (paramInteger(p, "RROWS") != wm / 4) {
+      setParamBinding(p, num("RROWS", wm / 4));
     }
   }
   // PPREG belongs to the PINGPONG loop: an override of PINGPONG=0 takes
   // the choice's PPREG with it (one given explicitly stays, and is refused
   // by checkGemmParams).
-  bool ppregGiven = isGiven(overrides, "PPREG");
-  if (!ppregGiven && !kernelParamValue(p, "PINGPONG").value_or(0))
-    llvm::erase_if(p, [](const std::string &e) {
-      StringRef key = StringRef(e).split('=').first;
-      return key == "PPREG" || key == "RA" || key == "RB";
-    });
+  if (!isGiven("PPREG") && !paramInteger(p, "PINGPONG").value_or(0))
+    for (StringRef key : {"PPREG", "RA", "RB"})
+      eraseParamBinding(p, key);
   // PPREG moves each wave's share of a block, BM / waves rows of A and
   // BN / waves of Bt (gemm.mlir's RA, RB).
-  if (kernelParamValue(p, "PPREG").value_or(0)) {
+  if (paramInteger(p, "PPREG").value_or(0)) {
     GemmBlock block(p);
     for (auto [key, rows] : {std::pair<StringRef, int64_t>{"RA", block.bm},
-                             std::pair<StringRef, int64_t>{"RB", block.bn}}) {
-      llvm::erase_if(p, [&](const std::string &e) {
-        return StringRef(e).split('=').first == key;
-      });
-      p.push_back((key + "=" + Twine(rows / std::max<int64_t>(1, block.waves))).str());
-    }
+                             std::pair<StringRef, int64_t>{"RB", block.bn}})
+      setParamBinding(p, num(key, rows / std::max<int64_t>(1, block.waves)));
   }
   // Split-K, unless given: see splitKFor; a PINGPONG tile (after the
   // overrides) keeps the split it was picked with, none if it was picked
   // unsplit or given. With a split the kernel stores f32 partial sums,
   // which gemm_reduce.mlir sums, biases and converts.
-  bool splitGiven = isGiven(overrides, "SPLITK");
-  if (!splitGiven) {
-    int64_t s = kernelParamValue(p, "PINGPONG").value_or(0) ? pingpongSplit.value_or(1)
-                                                             : splitKFor(chip, p, size);
+  if (!isGiven("SPLITK")) {
+    int64_t s = paramInteger(p, "PINGPONG").value_or(0) ? pingpongSplit.value_or(1)
+                                                         : splitKFor(chip, p, size);
     if (s > 1)
-      p.push_back("SPLITK=" + std::to_string(s));
+      p.push_back(num("SPLITK", s));
   }
-  if (gemmSplits(p) > 1) {
-    llvm::erase_if(p, [](const std::string &e) {
-      StringRef key = StringRef(e).split('=').first.trim();
-      return key == "OUT" || key == "HAS_BIAS";
-    });
-    p.push_back("OUT=f32");
-    p.push_back("HAS_BIAS=0");
+  if (paramInteger(p, "SPLITK").value_or(1) > 1) {
+    eraseParamBinding(p, "OUT");
+    eraseParamBinding(p, "HAS_BIAS");
+    p.push_back(type("OUT", DType::f32));
+    p.push_back(num("HAS_BIAS", 0));
   }
-  return p;
+  // Malformed overrides (none bound above) go last, for the JIT to refuse.
+  return kernelParamsWithOverrides(std::move(p), {{}, given.malformed});
 }
 
 double gemmRoundFill(int64_t tiles, int64_t slots) {
@@ -549,30 +525,36 @@ double gemmRoundFill(int64_t tiles, int64_t slots) {
   return double(tiles) / double(rounds * slots);
 }
 
+/// The splits of K that `params` bind (1: none).
+static int64_t splitsOf(ArrayRef<ParamBinding> params) {
+  return paramInteger(params, "SPLITK").value_or(1);
+}
+
 int64_t gemmSplits(const std::vector<std::string> &params) {
-  return kernelParamValue(params, "SPLITK").value_or(1);
+  return splitsOf(parseKernelParams(params).bindings);
 }
 
 int64_t gemmPartialsStride(int64_t n) { return (n + 3) / 4 * 4; }
 
-Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
-  if (kernelParamValue(params, "WIDE").value_or(0) && kernelK % 8 != 0)
+/// checkGemmParams on the bindings.
+static Error checkGemmBindings(ArrayRef<ParamBinding> params, int64_t kernelK) {
+  if (paramInteger(params, "WIDE").value_or(0) && kernelK % 8 != 0)
     return makeError(kComponent, "WIDE=1 (16-byte DMA) needs K a multiple of 8; K is " +
                                      Twine(kernelK) + " (leave WIDE to the tile choice)");
   // PINGPONG splits the waves into two groups of one wave per SIMD each.
   GemmBlock block(params);
-  bool pingpong = kernelParamValue(params, "PINGPONG").value_or(0);
+  bool pingpong = paramInteger(params, "PINGPONG").value_or(0);
   if (pingpong && (block.waves < 2 || block.waves % 2 != 0))
     return makeError(kComponent, "PINGPONG=1 splits the workgroup's waves into two groups: it "
                                  "needs an even number of waves, WGM x WGN = " +
                                      Twine(block.waves) + " (eight pair them on every SIMD)");
   // PPREG: each wave moves BM / waves rows of A and BN / waves of Bt, in
   // layouts of 16 rows.
-  if (kernelParamValue(params, "PPREG").value_or(0)) {
+  if (paramInteger(params, "PPREG").value_or(0)) {
     if (!pingpong)
       return makeError(kComponent, "PPREG=1 moves the blocks of the PINGPONG loop; it needs "
                                    "PINGPONG=1");
-    int64_t bk = kernelParamValue(params, "BK").value_or(32);
+    int64_t bk = paramInteger(params, "BK").value_or(32);
     if (block.bm % (16 * block.waves) || block.bn % (16 * block.waves) || bk % 32)
       return makeError(kComponent, "PPREG=1 gives each of the " + Twine(block.waves) +
                                        " waves 16-row groups of the " + Twine(block.bm) + "x" +
@@ -580,24 +562,34 @@ Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
                                        Twine(bk) + ": BM and BN must be multiples of 16 x " +
                                        Twine(block.waves) + ", BK of 32");
   }
-  int64_t splits = gemmSplits(params);
+  int64_t splits = splitsOf(params);
   if (splits < 1)
     return makeError(kComponent, "SPLITK=" + Twine(splits) +
                                      " must be at least 1 (1: K is not split)");
   return Error::success();
 }
 
-Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n) {
-  GemmBlock block(params);
-  return Dim3(uint32_t((m + block.bm - 1) / block.bm), uint32_t((n + block.bn - 1) / block.bn),
-              uint32_t(gemmSplits(params)));
+Error checkGemmParams(const std::vector<std::string> &params, int64_t kernelK) {
+  return checkGemmBindings(parseKernelParams(params).bindings, kernelK);
 }
 
-LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64_t m,
-                        int64_t n, uint32_t staticLdsBytes) {
+/// gemmGrid on the bindings.
+static Dim3 gridOf(ArrayRef<ParamBinding> params, int64_t m, int64_t n) {
+  GemmBlock block(params);
+  return Dim3(uint32_t((m + block.bm - 1) / block.bm), uint32_t((n + block.bn - 1) / block.bn),
+              uint32_t(splitsOf(params)));
+}
+
+Dim3 gemmGrid(const std::vector<std::string> &params, int64_t m, int64_t n) {
+  return gridOf(parseKernelParams(params).bindings, m, n);
+}
+
+/// gemmLaunch on the bindings.
+static LaunchConfig launchOf(Chip chip, ArrayRef<ParamBinding> params, int64_t m, int64_t n,
+                             uint32_t staticLdsBytes) {
   GemmBlock block(params);
   LaunchConfig config;
-  config.grid = gemmGrid(params, m, n);
+  config.grid = gridOf(params, m, n);
   config.block = Dim3(uint32_t(64 * block.waves));
   // gfx950's 128x128 tile at BK=32 holds 32 KiB of LDS and 96 VGPRs, so
   // five workgroups would share a CU; the fifth adds L2 traffic and no
@@ -605,12 +597,17 @@ LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64
   // five, 1560 with four). Dynamic LDS up to a quarter of the CU's keeps
   // four; the code is the same (LLVM schedules it for the static LDS).
   bool tile128 = block.bm == 128 && block.bn == 128;
-  if (chip == Chip::gfx950 && tile128 && kernelParamValue(params, "BK").value_or(32) == 32) {
+  if (chip == Chip::gfx950 && tile128 && paramInteger(params, "BK").value_or(32) == 32) {
     uint32_t quarter = uint32_t(getChipInfo(chip).ldsBytesPerCU / 4) / 512 * 512;
     if (staticLdsBytes < quarter)
       config.dynamicLdsBytes = quarter - staticLdsBytes;
   }
   return config;
+}
+
+LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64_t m,
+                        int64_t n, uint32_t staticLdsBytes) {
+  return launchOf(chip, parseKernelParams(params).bindings, m, n, staticLdsBytes);
 }
 
 Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
@@ -692,10 +689,12 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   std::vector<std::string> params =
       gemmParams(device.chip(), a.dtype, c.dtype, bias.has_value(),
                  {a.rows, bt.rows, a.cols}, options.params);
+  // What the op inspects of its parameters, read once.
+  std::vector<ParamBinding> bindings = parseKernelParams(params).bindings;
   int64_t kernelK = a.cols + a.cols % 2; // after packing (below)
-  if (Error e = checkGemmParams(params, kernelK))
+  if (Error e = checkGemmBindings(bindings, kernelK))
     return std::move(e);
-  int64_t splits = gemmSplits(params);
+  int64_t splits = splitsOf(bindings);
   // The partial sums of a split: [splits M, ldw] f32, one buffer resource.
   int64_t ldw = gemmPartialsStride(bt.rows);
   uint64_t partialBytes = uint64_t(splits) * uint64_t(a.rows) * uint64_t(ldw) * 4;
@@ -731,8 +730,8 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   if (!kernel)
     return kernel.takeError();
 
-  LaunchConfig config = gemmLaunch(device.chip(), params, a.rows, bt.rows,
-                                   kernel->info().groupSegmentFixedSize);
+  LaunchConfig config = launchOf(device.chip(), bindings, a.rows, bt.rows,
+                                 kernel->info().groupSegmentFixedSize);
   config.stream = options.stream;
   std::optional<Buffer> partials;
   if (splits > 1) {

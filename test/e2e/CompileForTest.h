@@ -10,7 +10,7 @@
 #define KCC_TEST_E2E_COMPILEFORTEST_H
 
 #include "compiler/Pipeline.h"
-#include "passes/ParamBinding.h"
+#include "target/ParamBinding.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

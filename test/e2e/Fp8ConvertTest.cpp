@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
-#include "passes/ParamBinding.h"
+#include "target/ParamBinding.h"
 #include "target/CodeObject.h"
 #include "test/e2e/CompileForTest.h"
 #include "test/e2e/EmulatedDevice.h"

@@ -491,6 +491,29 @@ TEST(GemmParams, GridFollowsTheTile) {
   EXPECT_EQ(split.z, 8u);
 }
 
+// The op reads its parameters as the compiler does (target/ParamBinding.h):
+// a 0x prefix and true/false are integers, spaces around either side of '='
+// go, and the list it compiles with spells each binding one way; a text
+// that binds nothing stays, last, for the JIT to refuse.
+TEST(GemmParams, ReadAsTheCompilerReadsThem) {
+  Dim3 hex = ops::gemmGrid({"WM=0x20", " WN = 64 ", "SPLITK=0x2"}, 1000, 1000);
+  EXPECT_EQ(hex.x, 16u);
+  EXPECT_EQ(hex.y, 8u);
+  EXPECT_EQ(hex.z, 2u);
+  EXPECT_EQ(ops::gemmSplits({"SPLITK=0x4"}), 4);
+  auto check = [](std::vector<std::string> p, int64_t k) {
+    llvm::Error e = ops::checkGemmParams(p, k);
+    return e ? llvm::toString(std::move(e)) : std::string("ok");
+  };
+  EXPECT_NE(check({"WIDE=true"}, 52), "ok");
+  EXPECT_EQ(check({"WIDE=false"}, 52), "ok");
+  std::vector<std::string> p = ops::gemmParams(Chip::gfx942, DType::bf16, DType::bf16, false,
+                                               {512, 512, 512}, {" BK = 64 ", "BOGUS"});
+  EXPECT_TRUE(llvm::is_contained(p, "BK=64"));
+  EXPECT_FALSE(llvm::is_contained(p, " BK = 64 "));
+  EXPECT_EQ(p.back(), "BOGUS");
+}
+
 TEST(GemmParams, LaunchCapsTheSharedTile) {
   using V = std::vector<std::string>;
   // gfx950's 128x128 tile at BK=32: 32 KiB of static LDS, dynamic LDS up to

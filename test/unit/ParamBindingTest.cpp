@@ -1,5 +1,5 @@
 //===- ParamBindingTest.cpp - -D NAME=VALUE read once, typed ---------------===//
-#include "passes/ParamBinding.h"
+#include "target/ParamBinding.h"
 
 #include "gtest/gtest.h"
 

@@ -9,7 +9,7 @@
 #ifndef KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
 #define KCC_TOOLS_KCC_RUNKERNELOPTIONS_H
 
-#include "passes/ParamBinding.h"
+#include "target/ParamBinding.h"
 #include "target/Error.h"
 #include "runtime/LaunchTiming.h"
 #include "runtime/Npy.h"

@@ -1,5 +1,7 @@
 //===- ParamBinding.cpp - A kernel parameter bound from outside -----------===//
-#include "passes/ParamBinding.h"
+#include "target/ParamBinding.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include <cctype>
 
@@ -69,6 +71,29 @@ std::vector<std::string> paramBindingTexts(ArrayRef<ParamBinding> params) {
   for (const ParamBinding &p : params)
     out.push_back(p.str());
   return out;
+}
+
+const ParamBinding *findParamBinding(ArrayRef<ParamBinding> params, StringRef name) {
+  for (const ParamBinding &p : llvm::reverse(params))
+    if (p.name == name)
+      return &p;
+  return nullptr;
+}
+
+std::optional<int64_t> paramInteger(ArrayRef<ParamBinding> params, StringRef name) {
+  const ParamBinding *b = findParamBinding(params, name);
+  if (!b || !b->isInteger())
+    return std::nullopt;
+  return b->integer();
+}
+
+void setParamBinding(std::vector<ParamBinding> &params, ParamBinding binding) {
+  eraseParamBinding(params, binding.name);
+  params.push_back(std::move(binding));
+}
+
+void eraseParamBinding(std::vector<ParamBinding> &params, StringRef name) {
+  llvm::erase_if(params, [&](const ParamBinding &p) { return p.name == name; });
 }
 
 } // namespace kcc

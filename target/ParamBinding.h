@@ -5,17 +5,22 @@
 // NAME=VALUE` on kcc's command line, a keyword of kcc.compile, the tiles an
 // op picks. Each is parsed once, where it is written, into a typed binding
 // (an integer or an element type's name); the specialization pass checks it
-// against the parameter's declaration and never reads NAME=VALUE text again.
+// against the parameter's declaration, and the ops that inspect their
+// parameters look them up by name (findParamBinding): no part of kcc reads
+// NAME=VALUE text again. Here, on the floor (no MLIR), so that the compiler,
+// the JIT's public header (runtime/Jit.h) and the ops all take the same
+// bindings.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KCC_PASSES_PARAMBINDING_H
-#define KCC_PASSES_PARAMBINDING_H
+#ifndef KCC_TARGET_PARAMBINDING_H
+#define KCC_TARGET_PARAMBINDING_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -49,6 +54,22 @@ parseParamBindings(llvm::ArrayRef<std::string> texts);
 /// The canonical spelling of each binding, in order.
 std::vector<std::string> paramBindingTexts(llvm::ArrayRef<ParamBinding> params);
 
+/// The binding of `name` in `params`: the last one, as with -D, where a
+/// later binding of a name replaces an earlier one; null when there is none.
+const ParamBinding *findParamBinding(llvm::ArrayRef<ParamBinding> params,
+                                     llvm::StringRef name);
+
+/// The integer that `name` is bound to in `params`, if it is bound to one.
+std::optional<int64_t> paramInteger(llvm::ArrayRef<ParamBinding> params,
+                                    llvm::StringRef name);
+
+/// Binds `binding.name` in `params`: every earlier binding of the name goes,
+/// and `binding` comes last (where -D would put a later one).
+void setParamBinding(std::vector<ParamBinding> &params, ParamBinding binding);
+
+/// Removes every binding of `name` from `params`.
+void eraseParamBinding(std::vector<ParamBinding> &params, llvm::StringRef name);
+
 } // namespace kcc
 
-#endif // KCC_PASSES_PARAMBINDING_H
+#endif // KCC_TARGET_PARAMBINDING_H
