@@ -80,6 +80,15 @@ std::string demangledName(StringRef symbol) {
   return symbol.drop_front(digits).str();
 }
 
+/// The index of the column named `name` in a CSV header, or -1: the
+/// tables are read by their columns' names, not their order.
+int columnOf(ArrayRef<StringRef> head, StringRef name) {
+  for (size_t i = 0; i < head.size(); ++i)
+    if (head[i].trim() == name)
+      return int(i);
+  return -1;
+}
+
 struct TileInfo {
   unsigned tileM = 0, tileN = 0;
 };
@@ -93,12 +102,7 @@ std::map<std::string, TileInfo> gemmRegistry(const std::string &aiter, StringRef
     return tiles;
   SmallVector<StringRef> head;
   StringRef(lines[0]).split(head, ',');
-  auto col = [&](StringRef name) {
-    for (size_t i = 0; i < head.size(); ++i)
-      if (head[i].trim() == name)
-        return int(i);
-    return -1;
-  };
+  auto col = [&](StringRef name) { return columnOf(head, name); };
   int cName = col("knl_name"), cM = col("tileM"), cN = col("tileN");
   if (cName < 0 || cM < 0 || cN < 0)
     return tiles;
@@ -140,12 +144,7 @@ void readGemmTables(const std::string &aiter, MeasuredTables &out) {
       continue;
     SmallVector<StringRef> head;
     StringRef(lines[0]).split(head, ',');
-    auto col = [&](StringRef name) {
-      for (size_t i = 0; i < head.size(); ++i)
-        if (head[i].trim() == name)
-          return int(i);
-      return -1;
-    };
+    auto col = [&](StringRef name) { return columnOf(head, name); };
     int cGfx = col("gfx"), cCu = col("cu_num"), cM = col("M"), cN = col("N"), cK = col("K"),
         cOut = col("outdtype"), cUs = col("us"), cName = col("kernelName"),
         cLib = col("libtype"), cSplit = col("splitK"), cErr = col("err_ratio"),
