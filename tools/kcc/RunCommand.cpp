@@ -28,7 +28,7 @@ namespace kcc {
 namespace {
 
 constexpr const char *kUsage =
-    "usage: kcc run CODE_OBJECT --kernel NAME --device emu:gfx942|emu:gfx950|hip:N "
+    "usage: kcc run CODE_OBJECT --kernel NAME [--device emu:gfx942|emu:gfx950|hip:N] "
     "--grid X[,Y,Z] --block X[,Y,Z] [--lds-bytes N] [--cus N] "
     "[--check[=uninit]] [--check-seed N] [--max-wave-instructions N] "
     "[--timeout SECONDS] [--watchdog N] --arg "
@@ -38,6 +38,9 @@ constexpr const char *kUsage =
 /// process (kcc run's own and the JIT's).
 constexpr const char *kEnvironment =
     "\nENVIRONMENT:\n"
+    "  KCC_DEVICE=SPEC           the device without --device (hip:N, emu:gfx942,\n"
+    "                            emu:gfx950); unset: the first GPU, else the\n"
+    "                            emulator of the code object's chip\n"
     "  KCC_EMU_CHECK=1|uninit    check mode for every emulated launch\n"
     "  KCC_EMU_PROGRESS=0        no progress line on a terminal (shown when a\n"
     "                            launch runs longer than 3 s)\n"
@@ -249,17 +252,47 @@ int runCommand(ArrayRef<const char *> argv) {
     return fail("--kernel is required");
   if (!haveGrid || !haveBlock)
     return fail("--grid and --block are required");
-  if (device.empty())
-    device = "emu:gfx942";
+  // The code object is read before the device only when it names the
+  // device (no --device): a device given is checked first, whatever the file.
+  std::unique_ptr<MemoryBuffer> file;
+  std::optional<CodeObject> co;
+  auto readCodeObject = [&]() -> bool {
+    auto f = MemoryBuffer::getFile(codeObjectPath, false, false);
+    if (!f) {
+      fail("cannot read '" + codeObjectPath + "': " + f.getError().message());
+      return false;
+    }
+    file = std::move(*f);
+    ArrayRef<uint8_t> bytes(reinterpret_cast<const uint8_t *>(file->getBufferStart()),
+                            file->getBufferSize());
+    auto parsed = CodeObject::parse(bytes);
+    if (!parsed) {
+      fail(codeObjectPath + ": " + toString(parsed.takeError()));
+      return false;
+    }
+    co.emplace(std::move(*parsed));
+    return true;
+  };
   // The device through the runtime, as the ops reach it: the same run works
-  // on a GPU (hip:N) and on the emulator.
-  Expected<std::unique_ptr<Runtime>> runtime = Runtime::create();
+  // on a GPU (hip:N) and on the emulator. Without --device, the runtime's
+  // default: $KCC_DEVICE, else the first GPU, else the emulator of the chip
+  // the code object is compiled for.
+  RuntimeOptions ro;
+  if (device.empty()) {
+    if (!readCodeObject())
+      return 1;
+    if (co->chip())
+      ro.emulatedChip = *co->chip();
+  }
+  Expected<std::unique_ptr<Runtime>> runtime = Runtime::create(ro);
   if (!runtime)
     return fail(toString(runtime.takeError()));
-  Expected<Device &> devOr = (*runtime)->device(device);
+  Expected<Device &> devOr =
+      device.empty() ? (*runtime)->defaultDevice() : (*runtime)->device(device);
   if (!devOr)
     return fail(toString(devOr.takeError()));
   Device &d = *devOr;
+  device = d.spec();
   std::optional<Chip> chip = d.chip();
   bool emulatorOnly = timing.enabled() || emulator.computeUnits ||
                       emulator.maxWaveInstructions ||
@@ -272,14 +305,10 @@ int runCommand(ArrayRef<const char *> argv) {
     if (Error e = d.instrument(emulator))
       return fail(toString(std::move(e)));
 
-  auto file = MemoryBuffer::getFile(codeObjectPath, false, false);
-  if (!file)
-    return fail("cannot read '" + codeObjectPath + "': " + file.getError().message());
-  ArrayRef<uint8_t> bytes(reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
-                          (*file)->getBufferSize());
-  auto co = CodeObject::parse(bytes);
-  if (!co)
-    return fail(codeObjectPath + ": " + toString(co.takeError()));
+  if (!co && !readCodeObject())
+    return 1;
+  ArrayRef<uint8_t> bytes(reinterpret_cast<const uint8_t *>(file->getBufferStart()),
+                          file->getBufferSize());
   if (!co->chip() || *co->chip() != *chip)
     return fail(codeObjectPath + " is compiled for " + co->machineName() +
                 " but the device is " + device);
