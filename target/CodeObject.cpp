@@ -294,9 +294,20 @@ Error parseKernel(msgpack::DocNode &node, size_t index, KernelInfo &k) {
       KernelArg arg;
       if (Error e = parseArg(a, where + " argument " + std::to_string(i), arg))
         return e;
-      if (uint64_t(arg.offset) + arg.size > k.kernargSegmentSize)
-        return makeError(where + " argument " + std::to_string(i) +
-                         " lies outside the kernarg segment");
+      // The HIP loader passes the kernarg segment's bytes and nothing past
+      // them, so an argument the metadata places beyond them can never hold
+      // a value: AMD's own code objects carry such entries. Left out, with
+      // a warning naming it, rather than refusing a kernel that runs.
+      if (uint64_t(arg.offset) + arg.size > k.kernargSegmentSize) {
+        k.warnings.push_back(where + " argument " + std::to_string(i) +
+                             (arg.name.empty() ? "" : " ('" + arg.name + "')") + " at offset " +
+                             std::to_string(arg.offset) + ", " + std::to_string(arg.size) +
+                             " bytes, lies outside the kernarg segment of " +
+                             std::to_string(k.kernargSegmentSize) +
+                             " bytes: left out, as the loader never passes it");
+        ++i;
+        continue;
+      }
       k.args.push_back(std::move(arg));
       ++i;
     }

@@ -154,6 +154,10 @@ struct KernelInfo {
   bool usesDynamicStack = false;
   /// `.uniform_work_group_size`, when present.
   std::optional<bool> uniformWorkGroupSize;
+  /// What the metadata says that the loader does not follow, and what was
+  /// done instead (an argument outside the kernarg segment, left out, as
+  /// the HIP loader never passes it): the kernel still loads and runs.
+  std::vector<std::string> warnings;
 
   KernelDescriptor descriptor;
   /// Virtual address (in the code object's own address space, as linked) of

@@ -127,6 +127,9 @@ int emuCoverageCommand(ArrayRef<const char *> argv) {
   auto co = CodeObject::parse(bytes);
   if (!co)
     return coverageFail(path + ": " + toString(co.takeError()));
+  for (const KernelInfo &k : co->kernels())
+    for (const std::string &w : k.warnings)
+      errs() << "kcc emu-coverage: warning: " << w << "\n";
   // The chip: --mcpu, else the code object's own.
   std::optional<Chip> chip;
   if (!mcpu.empty()) {

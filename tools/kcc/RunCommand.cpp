@@ -316,6 +316,8 @@ int runCommand(ArrayRef<const char *> argv) {
   if (!k)
     return fail("no kernel '" + kernel + "' in " + codeObjectPath +
                 "; available: " + co->kernelNameList());
+  for (const std::string &w : k->warnings)
+    errs() << "kcc run: warning: " << w << "\n";
   auto expected = k->explicitArgs();
   if (expected.size() != specs.size())
     return fail("kernel '" + kernel + "' takes " + Twine(expected.size()) +
