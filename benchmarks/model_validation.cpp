@@ -100,7 +100,7 @@ timing::Measurement measurementOf(const Row &r) {
 /// HBM's sustained share, which every launch shares, and the launch cost
 /// and load latency of each kind of measurement.
 struct DeviceConstants {
-  double knee = 1, exponent = 1, hbmFraction = 1;
+  double knee = 1, exponent = 1, hbmFraction = 1, workgroupLaunch = 0;
   double launchUs = 0, latency = 0;         // profiler, cold caches
   double backToBackUs = 0, latencyWarm = 0; // events, warm caches
 };
@@ -109,6 +109,7 @@ DeviceConstants constantsOf(const timing::TimingParams &p) {
   c.knee = p.powerKneeMfmaBusy;
   c.exponent = p.powerClockExponent;
   c.hbmFraction = p.hbmSustainedFraction;
+  c.workgroupLaunch = p.workgroupLaunchCycles;
   c.launchUs = p.launchOverheadSeconds * 1e6;
   c.latency = double(p.vmemLatency);
   c.backToBackUs = p.backToBackLaunchSeconds * 1e6;
@@ -127,6 +128,7 @@ timing::TimingParams withConstants(timing::TimingParams p, const DeviceConstants
   p.powerKneeMfmaBusy = c.knee;
   p.powerClockExponent = c.exponent;
   p.hbmSustainedFraction = c.hbmFraction;
+  p.workgroupLaunchCycles = c.workgroupLaunch;
   return p;
 }
 
@@ -332,7 +334,8 @@ DeviceConstants descend(const std::vector<const Row *> &rows, const timing::Timi
                        {&DeviceConstants::exponent, 1.0, 3.0},
                        {&DeviceConstants::hbmFraction, 0.5, 1.0},
                        {&DeviceConstants::latency, 300, 4000},
-                       {&DeviceConstants::latencyWarm, 300, 4000}};
+                       {&DeviceConstants::latencyWarm, 300, 4000},
+                       {&DeviceConstants::workgroupLaunch, 0, 40000}};
   double best = objective(rows, withConstants(base, c));
   for (int sweep = 0; sweep < 8; ++sweep)
     for (const Axis &a : axes) {
@@ -371,6 +374,7 @@ DeviceConstants fitConstants(const std::vector<const Row *> &rows,
       start.latency = latency;
       start.latencyWarm = std::min(start.latencyWarm, latency);
       start.launchUs = start.backToBackUs = launch;
+      start.workgroupLaunch = 10000 / launch;
       DeviceConstants c = descend(rows, base, start);
       double o = objective(rows, withConstants(base, c));
       if (o < bestObjective) {
@@ -577,8 +581,9 @@ int main(int argc, char **argv) {
     outs() << "Fit on the fitting part (one row in four by the hash of its key), per chip:\n\n"
            << "| chip | rows | power_knee_mfma_busy | power_clock_exponent | "
               "hbm_sustained_fraction | launch_overhead_us | vmem_latency | "
-              "back_to_back_launch_us | vmem_latency_warm | mean abs log error (tree -> fit) |\n"
-           << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+              "back_to_back_launch_us | vmem_latency_warm | workgroup_launch_cycles | "
+              "mean abs log error (tree -> fit) |\n"
+           << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for (Chip c : {Chip::gfx942, Chip::gfx950}) {
       std::vector<const Row *> part;
       for (const Row &r : rows)
@@ -590,9 +595,10 @@ int main(int argc, char **argv) {
       DeviceConstants k = fitConstants(part, params[c]);
       params[c] = withConstants(params[c], k);
       outs() << formatv("| {0} | {1} | {2:F3} | {3:F2} | {4:F3} | {5:F2} | {6:F0} | {7:F2} | "
-                        "{8:F0} | {9:F3} -> {10:F3} |\n",
+                        "{8:F0} | {9:F0} | {10:F3} -> {11:F3} |\n",
                         getChipInfo(c).name, part.size(), k.knee, k.exponent, k.hbmFraction,
-                        k.launchUs, k.latency, k.backToBackUs, k.latencyWarm, before,
+                        k.launchUs, k.latency, k.backToBackUs, k.latencyWarm, k.workgroupLaunch,
+                        before,
                         objective(part, params[c]));
     }
     outs() << "\n";

@@ -35,6 +35,9 @@ DeviceTime deviceTime(const TimingParams &p, const CuRound &round, const LaunchE
                                 (double(p.vmemLatency) - round.replayedLatency));
     mfmaBusy = std::min(1.0, round.mfmaBusy * round.cycles / roundCycles);
   }
+  // Each round starts with its workgroups' launch, which the replay (its
+  // waves set up at cycle 0) does not see.
+  roundCycles += p.workgroupLaunchCycles;
   t.cycles = roundCycles * (double(t.rounds - 1) + double(lastPerCu) / double(perCu));
   // Each workgroup holds a slot for a round; the chip offers CUs x perCu
   // slots for the launch's whole time.

@@ -7,6 +7,8 @@
 //
 //   - the memory latency the machine's loads see, where the replay measured
 //     how much of the round it holds (CuRound::cyclesPerLatencyCycle);
+//   - each round's workgroup launch (dispatch and set-up before the first
+//     instruction, which the replay starts past);
 //   - rounds of residency: ceil(workgroups / (CUs x resident per CU)); a
 //     last round that holds fewer workgroups per CU than the others runs
 //     in proportion to its share (the CU is throughput-bound when it holds

@@ -80,6 +80,8 @@ const TimingConstant kGfx942[] = {
      "[FIT] left at the data sheet's: no gfx942 row is HBM-bound"},
     {"launch_overhead_us", 8.52, "us",
      "[FIT] a launch's fixed cost in the profiler's device time (MI308X rows)"},
+    {"workgroup_launch_cycles", 0, "cycles",
+     "[FIT] a round's workgroup launch: at the bottom of its range"},
     {"back_to_back_launch_us", 17.17, "us",
      "[FIT] the same with host events around back-to-back launches (MI300X "
      "FMHA rows): the gap between launches included"},
@@ -120,31 +122,35 @@ const TimingConstant kGfx950[] = {
     {"lds_banks", 64, "banks",
      "[CDNA4WP] 160 KB LDS with doubled read bandwidth: 64 banks of 4 bytes"},
     {"lds_latency", 64, "cycles", "assumption (no vendor figure)"},
-    {"vmem_latency", 1351, "cycles",
+    {"vmem_latency", 1526, "cycles",
      "[FIT] a load's latency, data from HBM (the tuner's rotated inputs): "
-     "563 ns at 2.4 GHz"},
-    {"vmem_store_latency", 1131, "cycles",
+     "636 ns at 2.4 GHz"},
+    {"vmem_store_latency", 1306, "cycles",
      "moves with vmem_latency (the fit's probe moves both): 340 assumed before it"},
     {"l2_bytes_per_cycle_per_cu", 2048.0 / 32, "B/cycle",
      "[CDNA4WP] 32 CUs per XCD; L2 width as CDNA3 (2 KB/clk) assumed"},
     {"hbm_bytes_per_second", 8.0e12, "B/s", "[DS355] 8 TB/s"},
-    {"hbm_sustained_fraction", 0.567, "fraction",
+    {"hbm_sustained_fraction", 0.554, "fraction",
      "[FIT] the share of the data-sheet bandwidth streaming launches sustain"},
-    {"launch_overhead_us", 5.10, "us",
-     "[FIT] a launch's fixed cost in the profiler's device time (MI355X rows)"},
+    {"launch_overhead_us", 0.0, "us",
+     "[FIT] a launch's fixed cost in the profiler's device time (MI355X rows), "
+     "beyond its workgroups' launch: at the bottom of its range (one-round "
+     "launches cannot tell the two apart)"},
     {"back_to_back_launch_us", 20.0, "us",
      "[FIT] the same with host events around back-to-back launches (MI355X "
      "FMHA rows), at the top of the fit's range: the short attention launches "
      "ask for more than a launch costs (README: what the model misses)"},
-    {"vmem_latency_warm", 1351, "cycles",
+    {"workgroup_launch_cycles", 10004, "cycles",
+     "[FIT] a round's workgroup launch (dispatch and set-up, 4.2 us at 2.4 GHz)"},
+    {"vmem_latency_warm", 1526, "cycles",
      "[FIT] a load's latency, data warm from the launch before; held at or "
      "below vmem_latency, and at it"},
     {"barrier_latency", 16, "cycles", "assumption (last arrival to release)"},
     {"sleep_cycles_per_unit", 64, "cycles", "[CDNA3ISA] s_sleep: ~64 clocks per unit"},
-    {"power_knee_mfma_busy", 0.375, "fraction",
+    {"power_knee_mfma_busy", 0.367, "fraction",
      "[FIT] the chip's mean MFMA-busy fraction the 1400 W board limit [DS355] "
      "sustains at the peak clock; above it the clock falls ([MAF])"},
-    {"power_clock_exponent", 2.22, "",
+    {"power_clock_exponent", 2.94, "",
      "[FIT] power ~ activity x f^n (dynamic power f V^2 with the voltage near "
      "its floor: between 1 and 3)"},
 };
@@ -177,6 +183,7 @@ TimingParams build(Chip chip) {
     else if (n == "hbm_sustained_fraction") p.hbmSustainedFraction = v;
     else if (n == "launch_overhead_us") p.launchOverheadSeconds = v * 1e-6;
     else if (n == "back_to_back_launch_us") p.backToBackLaunchSeconds = v * 1e-6;
+    else if (n == "workgroup_launch_cycles") p.workgroupLaunchCycles = v;
     else if (n == "vmem_latency_warm") p.vmemLatencyWarm = u;
     else if (n == "hbm_bytes_per_second") p.hbmBytesPerSecond = v;
     else if (n == "barrier_latency") p.barrierLatency = u;

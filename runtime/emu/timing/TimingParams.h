@@ -61,6 +61,10 @@ struct TimingParams {
   /// The same cost as host events around back-to-back launches see it:
   /// the gap between one kernel's end and the next one's start included.
   double backToBackLaunchSeconds = 0;
+  /// From a CU's slot freeing to its next workgroup's first instruction
+  /// (dispatch, register and LDS set-up, the first instruction fetches,
+  /// the kernel arguments' first load): charged once per round.
+  double workgroupLaunchCycles = 0;
   /// Vector-memory load latency when the data is still in L2 or the
   /// Infinity Cache from the launch before (vmemLatency is the cold case:
   /// the tuner's rotated inputs come from HBM).
