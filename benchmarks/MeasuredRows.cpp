@@ -1,5 +1,6 @@
 //===- MeasuredRows.cpp - AMD's hardware measurements, row by row ---------===//
 #include "benchmarks/MeasuredRows.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -281,7 +282,7 @@ void readFmhaTable(const std::string &aiter, MeasuredTables &out) {
       r.family = "fmha-fwd";
       r.isAttention = true;
       r.chip = mi355 ? Chip::gfx950 : Chip::gfx942;
-      r.computeUnits = mi355 ? 256 : 304;
+      r.computeUnits = unsigned(getChipInfo(r.chip).computeUnits); // the flagship parts
       r.attention.batch = b;
       r.attention.heads = h;
       r.attention.kvHeads = hkv;

@@ -66,6 +66,7 @@
 #include "kernels/collective/AgGemmOp.h"
 #include "kernels/collective/XgmiModel.h"
 #include "target/CodeObject.h"
+#include "target/Isa.h"
 #include "runtime/Jit.h"
 #include "runtime/Module.h"
 #include "runtime/Runtime.h"
@@ -229,7 +230,12 @@ int estimateSeed(unsigned iterations) {
       chip, {uint64_t(M), uint64_t(N), uint64_t(K)}, iterations);
   if (!g)
     return fail(g.takeError());
-  const double peakTflops = info.computeUnits * 2048.0 * g->clockGHz * 1e9 / 1e12;
+  // The dense 16-bit peak at the clock the model sustained: target/'s CUs x
+  // SIMDs x a 32x32x8's FLOPs per cycle (2048 a CU; 4 cycles a pass).
+  const char *mfma = "v_mfma_f32_32x32x8_bf16";
+  const double perCu =
+      info.simdsPerCU * double(mfmaFlops(mfma)) / (4.0 * mfmaPasses(chip, mfma));
+  const double peakTflops = info.computeUnits * perCu * g->clockGHz * 1e9 / 1e12;
   llvm::outs() << "  GEMM (kcc::ops::gemm, timing model, steady state over " << iterations
                << " iterations): "
                << llvm::format("%.3f ms, %.1f TFLOPS (%.0f%% MFMA busy; peak %.0f TFLOPS at %.2f GHz)",

@@ -254,6 +254,17 @@ struct Stats {
   std::string worstRow;
 };
 
+/// The machine a measured row ran on, by its CUs: the chip's flagship part
+/// (target/'s ChipInfo) or the MI308X, an 80-CU gfx942.
+std::string machineName(Chip chip, unsigned cus) {
+  const ChipInfo &ci = getChipInfo(chip);
+  if (cus == unsigned(ci.computeUnits))
+    return ci.marketing.str();
+  if (chip == Chip::gfx942 && cus == 80)
+    return "MI308X";
+  return "?";
+}
+
 double quantile(std::vector<double> v, double q) {
   if (v.empty())
     return 0;
@@ -678,9 +689,7 @@ int main(int argc, char **argv) {
         std::string what = kind ? "aiter fmha_v3_fwd, "
                                 : "aiter bf16 GEMMs (" + join(kernels, ", ") + "), ";
         for (unsigned cu : machines)
-          what += std::string(cu == 256 ? "MI355X" : cu == 304 ? "MI300X" : cu == 80 ? "MI308X"
-                                                                                       : "?") +
-                  (cu == *machines.rbegin() ? "" : " and ");
+          what += machineName(c, cu) + (cu == *machines.rbegin() ? "" : " and ");
         outs() << formatv("    {{KernelKind::{0}, Chip::{1}, \"{2}\", {3}, {4:F4}, {5:F4}, {6:F4}},\n",
                           kind ? "Bf16AttentionForward" : "Bf16Gemm", getChipInfo(c).name, what,
                           s.count, s.median, s.p90, s.within10);

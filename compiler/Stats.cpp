@@ -10,6 +10,7 @@
 
 #include "compiler/CodeGen.h"
 #include "target/CodeObject.h"
+#include "target/Isa.h"
 #include "target/McDisassembler.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -68,16 +69,12 @@ static bool startsWithAny(StringRef s, ArrayRef<StringRef> prefixes) {
 InstrClass classifyMnemonic(StringRef mnemonic) {
   StringRef m = mnemonic.trim();
   if (m.starts_with("v_")) {
-    // v_mfma_ld_scale_b32 only loads the scales of the scaled MFMA that
-    // follows it; it issues on the VALU, not on the matrix core.
-    if (m.starts_with("v_mfma_ld_scale"))
-      return InstrClass::Valu;
-    if (startsWithAny(m, {"v_mfma", "v_smfmac"}))
+    // target/'s rules (Isa.h), which the timing model keys on too. They
+    // leave v_mfma_ld_scale_b32, which only loads the scales of the scaled
+    // MFMA that follows it, on the VALU.
+    if (isMfma(m))
       return InstrClass::Mfma;
-    // The quarter-rate transcendental unit. The trailing '_' keeps look-alikes
-    // such as v_log_legacy apart from v_ldexp/v_frexp, which are full rate.
-    if (startsWithAny(m, {"v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_",
-                          "v_sin_", "v_cos_"}))
+    if (isTranscendental(m))
       return InstrClass::Transcendental;
     return InstrClass::Valu;
   }

@@ -22,6 +22,13 @@ One rule holds everywhere, tests and benchmarks included: a device is reached
 through the Device interface (runtime/Device.h), so no file outside runtime/
 names the emulator's device or context (emu::Context, EmuDevice), except the
 emulator's own tests (test/emu), which test exactly that API.
+
+And a chip's facts are target/'s (ChipInfo in target/Target.cpp, the MFMA
+rules in target/Isa.cpp): outside target/ no code (comments and string
+literals aside; tests, which may state the facts they check, not looked at;
+benchmarks are) writes one down again: MI300X's 304 CUs, MI355X's 256 where
+a CU count is named, the peak clocks 2.1 and 2.4 GHz, the HBM bandwidths
+5.3e12 and 8e12 B/s, the dense 16-bit peaks 1307.4 and 2516.6 TFLOPS.
 """
 import os
 import re
@@ -143,22 +150,85 @@ def device_internals(root):
                                (rel, number, m.group(1)))
 
 
+# Literals that write a chip fact down, in code stripped of comments and
+# string literals.
+CHIP_FACTS = [
+    (re.compile(r"\b304\b"), "MI300X's CU count"),
+    (re.compile(r"\b(?:computeUnits|compute_units|cus|numCus|cu)\b[^;]*\b256\b"),
+     "MI355X's CU count"),
+    (re.compile(r"(?<![\w.])2\.[14](?![\w.])"), "a peak clock (GHz)"),
+    (re.compile(r"(?<![\w.])(?:5\.3|8(?:\.0*)?)e\+?12\b"),
+     "an HBM bandwidth (B/s)"),
+    (re.compile(r"(?<![\w.])(?:1307\.4|2516\.6)(?:e\+?12)?\b"),
+     "a dense 16-bit MFMA peak (TFLOPS)"),
+]
+CHIP_FACT_SUFFIXES = SOURCE_SUFFIXES + (".py",)
+CHIP_FACT_TOPS = set(ORDER) - {"target"} | {"benchmarks"}
+STRING_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+
+
+def code_lines(path):
+    """(line number, the line's code): comments and string literals blanked."""
+    python = path.endswith(".py")
+    in_comment = False
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, text in enumerate(f, 1):
+            code = STRING_LITERAL.sub('""', text)
+            if python:
+                yield number, code.split("#", 1)[0]
+                continue
+            if in_comment:
+                if "*/" not in code:
+                    continue
+                code = code.split("*/", 1)[1]
+                in_comment = False
+            code = re.sub(r"/\*.*?\*/", " ", code)
+            if "/*" in code:
+                code, in_comment = code.split("/*", 1)[0], True
+            yield number, code.split("//", 1)[0]
+
+
+def chip_facts(root):
+    """Code outside target/ that writes down a fact of target/'s ChipInfo."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
+        if rel_dir == ".":
+            dirnames[:] = [d for d in dirnames if d in CHIP_FACT_TOPS]
+            continue
+        for name in sorted(filenames):
+            if not name.endswith(CHIP_FACT_SUFFIXES):
+                continue
+            rel = rel_dir + "/" + name
+            for number, code in code_lines(os.path.join(dirpath, name)):
+                whats = [what for pattern, what in CHIP_FACTS
+                         if pattern.search(code)]
+                if whats:
+                    yield ("%s:%d: writes down %s (a chip's facts are "
+                           "target/'s: read them from ChipInfo)" %
+                           (rel, number, " and ".join(whats)))
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
         os.path.dirname(os.path.abspath(__file__)))
     found = list(violations(root))
     named = list(device_internals(root))
-    for line in found + named:
+    facts = list(chip_facts(root))
+    for line in found + named + facts:
         print(line)
     if found:
         print("check-layering: %d forbidden include(s)" % len(found))
     if named:
         print("check-layering: %d use(s) of the emulator's device past the "
               "Device interface" % len(named))
-    if found or named:
+    if facts:
+        print("check-layering: %d chip fact(s) written down outside target/" %
+              len(facts))
+    if found or named or facts:
         return 1
-    print("check-layering: no include runs against the flow, and devices "
-          "are reached through the Device interface")
+    print("check-layering: no include runs against the flow, devices are "
+          "reached through the Device interface, and chip facts come from "
+          "target/")
     return 0
 
 

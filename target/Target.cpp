@@ -2,6 +2,16 @@
 //
 // Sources: AMD CDNA3 ISA guide (MI300) and CDNA4 ISA guide (MI355X), the
 // MI300X / MI355X data sheets, and LLVM's AMDGPUUsage (LDS sizes per target).
+// The data sheets give the CUs, the peak engine clock, the dense 16-bit MFMA
+// peak and the HBM bandwidth: MI300X 304 CUs, 2100 MHz, 1307.4 TFLOPS bf16
+// dense, 5.3 TB/s HBM3; MI355X 256 CUs, 2400 MHz, 2516.6 TFLOPS bf16 dense,
+// 8 TB/s HBM3E. The CDNA3 and CDNA4 white papers give the CU's 4 SIMDs and
+// the LDS banks (32 on CDNA3; CDNA4's 160 KB LDS with doubled read
+// bandwidth: 64). Each peak is the product of the others: CUs x 4 SIMDs x
+// the MFMA's FLOPs per cycle (32x32x8 bf16: 16384 in 8 passes of 4 cycles;
+// gfx950's 32x32x16: 32768 in as many) x the clock. Both chips have a 256 MB
+// Infinity Cache (CDNA3 and CDNA4 white papers); AMD's CDNA 3 launch material
+// gives MI300X's its 17.2 TB/s peak, and no MI355X figure was found.
 //
 //===----------------------------------------------------------------------===//
 #include "target/Target.h"
@@ -26,7 +36,9 @@ static const ChipInfo kChips[] = {
      /*hasWideLdsDma=*/false, /*hasBf16Convert=*/false, kGfx942Shapes,
      /*ldsBytesPerCU=*/64 * 1024, /*simdsPerCU=*/4, /*vgprAllocGranule=*/8,
      /*barriersPerCU=*/16,
-     llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942},
+     llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942, /*peakClockGHz=*/2.1,
+     /*peakDense16Flops=*/1307.4e12, /*hbmBytesPerSecond=*/5.3e12,
+     /*infinityCacheBytes=*/256e6, /*infinityCacheBytesPerSecond=*/17.2e12},
     {Chip::gfx950, "gfx950", "MI355X", /*computeUnits=*/256,
      /*ldsBytesPerWorkgroup=*/160 * 1024, /*ldsBanks=*/64,
      /*vgprsPerSimdLane=*/512, /*maxWavesPerSimd=*/8, /*wavefrontSize=*/64,
@@ -34,7 +46,9 @@ static const ChipInfo kChips[] = {
      /*hasWideLdsDma=*/true, /*hasBf16Convert=*/true, kGfx950Shapes,
      /*ldsBytesPerCU=*/160 * 1024, /*simdsPerCU=*/4, /*vgprAllocGranule=*/8,
      /*barriersPerCU=*/16,
-     llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX950},
+     llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX950, /*peakClockGHz=*/2.4,
+     /*peakDense16Flops=*/2516.6e12, /*hbmBytesPerSecond=*/8.0e12,
+     /*infinityCacheBytes=*/256e6, /*infinityCacheBytesPerSecond=*/0},
 };
 
 const ChipInfo &getChipInfo(Chip chip) {

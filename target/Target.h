@@ -47,6 +47,13 @@ struct ChipInfo {
   int vgprAllocGranule;          // unified VGPR/AGPR allocation granule
   int barriersPerCU;             // workgroups of 2+ waves resident per CU
   unsigned elfMach;              // EF_AMDGPU_MACH_* in a code object's e_flags
+  // The flagship part's data sheet (Target.cpp names it): the figures the
+  // timing model, the ops' estimates and the benchmarks' peaks start from.
+  double peakClockGHz;           // peak engine clock
+  double peakDense16Flops;       // dense bf16/f16 MFMA FLOP/s at that clock
+  double hbmBytesPerSecond;      // peak HBM bandwidth
+  double infinityCacheBytes;     // the memory-side last-level cache
+  double infinityCacheBytesPerSecond; // its peak bandwidth; 0: no figure
 };
 
 /// Facts for `chip`.

@@ -209,25 +209,28 @@ int64_t workgroupsPerCu(Chip chip, ArrayRef<ParamBinding> p) {
 }
 
 /// Dense 16-bit MFMA FLOP/s of one CU and HBM bytes/s, from AMD's data
-/// sheets (MI300X: 1307.4 TFLOPS over 304 CUs at 2.1 GHz, 5.3 TB/s;
-/// MI355X: 2516.6 TFLOPS over 256 CUs at 2.4 GHz, 8 TB/s), and the share
+/// sheets (target/'s ChipInfo: the chip's peak over its CUs), and the share
 /// of the peak a GEMM's loop sustains once the clock falls under the power
 /// limit (the timing model's 8192^3: 1.55 of 2.4 GHz at 98% MFMA busy).
 /// The split estimate weighs the main loop's time against the partials'
 /// traffic with them; only their ratio matters. MI300X's partials go
 /// through its 256 MB Infinity Cache at 17.2 TB/s peak (AMD's CDNA 3
-/// launch material) when all of them fit: the reduction launch follows the
-/// GEMM at once, so they are read back before anything evicts them. For
-/// MI355X's Infinity Cache no bandwidth figure was found that this
+/// launch material; ChipInfo) when all of them fit: the reduction launch
+/// follows the GEMM at once, so they are read back before anything evicts
+/// them. For MI355X's Infinity Cache no bandwidth figure was found that this
 /// estimate could stand on: its partials are charged at HBM's rate.
 struct SplitCosts {
   double flopsPerCu, hbmBytesPerSecond;
   double cacheBytes = 0, cacheBytesPerSecond = 0;
 };
 SplitCosts splitCosts(Chip chip) {
-  if (chip == Chip::gfx942)
-    return {1307.4e12 / 304, 5.3e12, 256e6, 17.2e12};
-  return {2516.6e12 / 256, 8.0e12};
+  const ChipInfo &ci = getChipInfo(chip);
+  SplitCosts c{ci.peakDense16Flops / ci.computeUnits, ci.hbmBytesPerSecond};
+  if (ci.infinityCacheBytesPerSecond > 0) {
+    c.cacheBytes = ci.infinityCacheBytes;
+    c.cacheBytesPerSecond = ci.infinityCacheBytesPerSecond;
+  }
+  return c;
 }
 constexpr double kSustainedShare = 0.6;
 

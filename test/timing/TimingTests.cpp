@@ -14,6 +14,7 @@
 #include "runtime/emu/timing/Timeline.h"
 #include "runtime/emu/timing/Timing.h"
 #include "runtime/emu/timing/Validation.h"
+#include "target/Isa.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -331,6 +332,21 @@ TEST(MfmaPasses, F8f6f4FollowTheOperandFormats) {
   };
   EXPECT_NEAR(peak(32.0 * 32 * 64 * 2, 16), 2 * 2516.6, 2.0); // FP8
   EXPECT_NEAR(peak(32.0 * 32 * 64 * 2, 8), 4 * 2516.6, 4.0);  // FP4
+}
+
+// The timing model charges the transcendental unit for exactly what
+// target/'s rule calls transcendental (the rule --stats counts by).
+TEST(InstClass, TranscendentalFollowsTarget) {
+  for (const char *text :
+       {"v_exp_f32_e32 v0, v1", "v_log_f32_e32 v0, v1", "v_rcp_iflag_f32_e32 v0, v1",
+        "v_rsq_f64_e32 v[0:1], v[2:3]", "v_sqrt_f16_e32 v0, v1", "v_sin_f32_e32 v0, v1",
+        "v_cos_f16_e32 v0, v1", "v_exp_legacy_f32_e32 v0, v1", "v_ldexp_f32 v0, v1, v2",
+        "v_frexp_mant_f32_e32 v0, v1", "v_mul_f32_e32 v0, v1, v2", "v_prng_b32_e32 v0, v1"}) {
+    Inst in;
+    InstInfo info = classify(Chip::gfx950, in, text);
+    llvm::StringRef m = llvm::StringRef(text).split(' ').first;
+    EXPECT_EQ(info.kind == Kind::Trans, isTranscendental(m)) << text;
+  }
 }
 
 // FLOPs of one MFMA from its name: 2 M N K (the peak guard divides them by

@@ -14,6 +14,7 @@
 #include "compiler/Link.h"
 #include "compiler/Stats.h"
 #include "target/Float16.h"
+#include "target/Isa.h"
 #include "target/Target.h"
 #include "target/CodeObject.h"
 
@@ -497,6 +498,12 @@ TEST(ClassifyTest, Mnemonics) {
       {"v_sqrt_f32_e32", InstrClass::Transcendental},
       {"v_sin_f32_e32", InstrClass::Transcendental},
       {"v_cos_f16_e32", InstrClass::Transcendental},
+      {"v_exp_legacy_f32_e32", InstrClass::Transcendental},
+      {"v_log_legacy_f32_e64", InstrClass::Transcendental},
+      {"v_rsq_f64_e32", InstrClass::Transcendental},
+      {"v_sqrt_f16_sdwa", InstrClass::Transcendental},
+      {"v_exp_f32_dpp", InstrClass::Transcendental},
+      {"v_prng_b32_e32", InstrClass::Valu},
       {"s_add_u32", InstrClass::Salu},
       {"s_mov_b64", InstrClass::Salu},
       {"s_and_saveexec_b64", InstrClass::Salu},
@@ -661,6 +668,56 @@ TEST(Float16Test, AgreesWithTheCompilersHalf) {
   std::memcpy(&nan, &snan, 4);
   EXPECT_EQ(floatToBf16(nan) & 0x7fc0, 0x7fc0);
   EXPECT_EQ(bf16ToFloat(0x3f80), 1.0f);
+}
+
+// The data sheet's dense 16-bit peak is the product of target/'s other
+// facts: CUs x SIMDs x the largest bf16 MFMA's FLOPs per cycle (4 cycles a
+// pass) x the peak clock.
+TEST(TargetTest, DataSheetPeakFromTheOtherFacts) {
+  for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
+    const ChipInfo &ci = getChipInfo(chip);
+    const char *mfma = chip == Chip::gfx942 ? "v_mfma_f32_32x32x8_bf16"
+                                            : "v_mfma_f32_32x32x16_bf16";
+    double perCycle = double(mfmaFlops(mfma)) / (4.0 * mfmaPasses(chip, mfma));
+    double peak = ci.computeUnits * ci.simdsPerCU * perCycle * ci.peakClockGHz * 1e9;
+    EXPECT_NEAR(peak / ci.peakDense16Flops, 1.0, 1e-3) << ci.name.str();
+    EXPECT_GT(ci.hbmBytesPerSecond, 0) << ci.name.str();
+  }
+}
+
+// One transcendental rule for --stats and the timing model: LLVM's TRANS
+// instructions of gfx942/gfx950 in every encoding form, and no look-alike.
+TEST(TargetTest, Transcendental) {
+  for (const char *m :
+       {"v_exp_f32_e32", "v_exp_f16_e64", "v_exp_legacy_f32_e32", "v_log_f32_e32",
+        "v_log_f16_sdwa", "v_log_legacy_f32_e64", "v_rcp_f32_e32", "v_rcp_f64_e64",
+        "v_rcp_f16_dpp", "v_rcp_iflag_f32_e32", "v_rsq_f32_e32", "v_rsq_f64_e32",
+        "v_rsq_f16_e32", "v_sqrt_f32_e32", "v_sqrt_f64_e64", "v_sqrt_f16_e32",
+        "v_sin_f32_e32", "v_sin_f16_e32", "v_cos_f32_e64", "v_cos_f16_e32"})
+    EXPECT_TRUE(isTranscendental(m)) << m;
+  for (const char *m :
+       {"v_ldexp_f32", "v_frexp_mant_f32_e32", "v_frexp_exp_i32_f32_e32",
+        "v_exp_legacy", "v_mul_f32_e32", "v_fma_f32", "v_prng_b32_e32",
+        "v_cvt_f32_f16_e32", "v_mfma_f32_32x32x8_bf16", "s_sleep"})
+    EXPECT_FALSE(isTranscendental(m)) << m;
+}
+
+// MFMA names: every MFMA and SMFMAC form parses, v_mfma_ld_scale_b32 (a VALU
+// instruction) does not.
+TEST(TargetTest, MfmaNames) {
+  std::optional<MfmaName> f = parseMfmaName("v_mfma_scale_f32_32x32x64_f8f6f4");
+  ASSERT_TRUE(f.has_value());
+  EXPECT_TRUE(f->scaled);
+  EXPECT_EQ(f->out, "f32");
+  EXPECT_EQ(f->m, 32u);
+  EXPECT_EQ(f->k, 64u);
+  EXPECT_EQ(f->type, "f8f6f4");
+  EXPECT_TRUE(isMfma("v_smfmac_f32_16x16x64_bf16"));
+  EXPECT_TRUE(isMfma("v_mfma_f32_32x32x1_2b_f32"));
+  EXPECT_FALSE(isMfma("v_mfma_ld_scale_b32"));
+  EXPECT_FALSE(isMfma("v_add_f32"));
+  EXPECT_EQ(mfmaPasses(Chip::gfx950, "v_mfma_f32_32x32x64_f8f6f4", /*fp8Operand=*/true), 16u);
+  EXPECT_EQ(mfmaPasses(Chip::gfx950, "v_mfma_f32_32x32x16_bf16", /*fp8Operand=*/true), 8u);
 }
 
 TEST(TargetTest, ElfMachRoundTrip) {

@@ -2,12 +2,15 @@
 //
 // Classification keys on the printed mnemonic, not on the emulator's handler:
 // the timing of an instruction follows its name (shape, data type, rate
-// class) while the handler is shared by many of them. Register ranges come
+// class) while the handler is shared by many of them. What a name says (an
+// MFMA's passes, the transcendental unit) is target/'s (Isa.h), the rules
+// the compiler's --stats count by too. Register ranges come
 // from the predecoded operands, so AGPR and VGPR forms of an MFMA are alike.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/timing/InstClass.h"
 #include "runtime/emu/Observer.h"
+#include "target/Isa.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -47,14 +50,6 @@ uint32_t soppImm(const Inst &in) {
   if (in.nsrc && in.src[0].kind == OpndKind::Imm)
     return uint32_t(in.src[0].imm);
   return 0;
-}
-
-bool isTranscendental(StringRef m) {
-  for (StringRef p : {"v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_",
-                      "v_cos_", "v_exp_legacy", "v_log_legacy", "v_rcp_iflag"})
-    if (m.starts_with(p))
-      return true;
-  return false;
 }
 
 /// Bytes per lane from a memory mnemonic's data-size token.
@@ -107,16 +102,12 @@ InstInfo classify(Chip chip, const Inst &in, StringRef text) {
       addRange(info.writes, in.dst[i]);
   };
 
-  if (unsigned passes = mfmaPasses(chip, base)) {
-    // gfx950's f8f6f4 MFMAs take the operand formats from cbsz/blgp, and the
-    // matrix cores run FP8/BF8 at half the FP6/FP4 rate: MI355X's dense
-    // peaks are FP16 2.5, FP8 5.0 and FP6/FP4 10 PFLOPS, so a 32x32x64 is 16
-    // passes with an FP8 operand and 8 with FP6/FP4 ones (16x16x128: 8 and
-    // 4), as the name's shape alone would give. An FP8 operand is the one
-    // 8 VGPRs wide (32 values of 8 bits; FP6 takes 6, FP4 4).
-    if (base.contains("f8f6f4") && in.nsrc >= 2 &&
-        (in.src[0].width == 8 || in.src[1].width == 8))
-      passes *= 2;
+  // gfx950's f8f6f4 MFMAs take the operand formats from cbsz/blgp; an FP8
+  // operand is the one 8 VGPRs wide (32 values of 8 bits; FP6 takes 6, FP4
+  // 4), and doubles the passes (target/Isa.h).
+  bool fp8Operand =
+      in.nsrc >= 2 && (in.src[0].width == 8 || in.src[1].width == 8);
+  if (unsigned passes = mfmaPasses(chip, base, fp8Operand)) {
     info.kind = Kind::Mfma;
     info.cat = IssueCat::Valu;
     info.mfmaPasses = passes;

@@ -4,6 +4,7 @@
 #include "runtime/emu/timing/Validation.h"
 #include "runtime/emu/timing/Blame.h"
 #include "target/CodeObject.h"
+#include "target/Isa.h"
 #include "target/Occupancy.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -454,7 +455,7 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
     if (!flops)
       continue;
     double perCycle = flops / (double(p.mfmaCyclesPerPass) * in.mfmaPasses);
-    double peak = perCycle * 4 /*SIMDs*/ * r.computeUnits * p.clockGHz * 1e9 / 1e12;
+    double peak = perCycle * p.simdsPerCu * r.computeUnits * p.clockGHz * 1e9 / 1e12;
     if (peak > r.peakTflops) {
       r.peakTflops = peak;
       r.peakMfma = in.mnemonic;

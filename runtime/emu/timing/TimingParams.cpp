@@ -2,8 +2,11 @@
 //
 // Abbreviations in the sources:
 //   [DS300]   AMD Instinct MI300X data sheet (peak engine clock, CUs, peak
-//             TFLOPS, HBM bandwidth).
+//             TFLOPS, HBM bandwidth, board power).
 //   [DS355]   AMD Instinct MI355X data sheet.
+// The chip's own facts (CUs, SIMDs per CU, LDS banks, peak clock, HBM
+// bandwidth) and the MFMA pass counts are target/'s (Target.cpp, Isa.cpp);
+// this table holds the model's constants: latencies, cycles, fitted values.
 //   [GCNWP]   AMD "Graphics Cores Next Architecture" white paper (2012), CU
 //             front end; CDNA keeps the GCN CU organisation.
 //   [CDNA3ISA] "AMD Instinct MI300 Instruction Set Architecture" reference.
@@ -31,20 +34,19 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/emu/timing/TimingParams.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 using namespace llvm;
 namespace kcc::emu::timing {
 namespace {
 
 const TimingConstant kGfx942[] = {
-    {"clock_ghz", 2.1, "GHz", "[DS300] peak engine clock 2100 MHz"},
-    {"compute_units", 304, "CUs", "[DS300]"},
-    {"simds_per_cu", 4, "SIMDs", "[CDNA3WP] CU = 4 SIMD16 + scalar unit"},
     {"issue_period", 4, "cycles",
      "[GCNWP] each SIMD gets an issue slot every 4 cycles; up to one "
      "instruction per type from different waves"},
@@ -66,7 +68,6 @@ const TimingConstant kGfx942[] = {
     {"branch_taken_cycles", 8, "cycles",
      "[SISched] WriteBranch latency 8 (a scheduling-model figure)"},
     {"smem_latency", 150, "cycles", "assumption (scalar cache hit)"},
-    {"lds_banks", 32, "banks", "[CDNA3ISA] LDS: 32 banks of 4 bytes"},
     {"lds_latency", 64, "cycles", "assumption (no vendor figure)"},
     {"vmem_latency", 400, "cycles",
      "[FIT] a load's latency, data from HBM (the tuner's rotated inputs); "
@@ -75,7 +76,6 @@ const TimingConstant kGfx942[] = {
      "moves with vmem_latency (the fit's probe moves both): 300 assumed before it"},
     {"l2_bytes_per_cycle_per_cu", 2048.0 / 38, "B/cycle",
      "[CDNA3WP] L2 per XCD: 16 channels x 128 B/clk, shared by 38 CUs"},
-    {"hbm_bytes_per_second", 5.3e12, "B/s", "[DS300] 5.3 TB/s"},
     {"hbm_sustained_fraction", 1.0, "fraction",
      "[FIT] left at the data sheet's: no gfx942 row is HBM-bound"},
     {"launch_overhead_us", 8.52, "us",
@@ -99,9 +99,6 @@ const TimingConstant kGfx942[] = {
 };
 
 const TimingConstant kGfx950[] = {
-    {"clock_ghz", 2.4, "GHz", "[DS355] peak engine clock 2400 MHz"},
-    {"compute_units", 256, "CUs", "[DS355]"},
-    {"simds_per_cu", 4, "SIMDs", "[CDNA4WP] CU = 4 SIMD16 + scalar unit"},
     {"issue_period", 4, "cycles", "[GCNWP] as gfx942"},
     {"valu_cycles", 4, "cycles",
      "[GCNWP] wave64 over 16 lanes. Check: 256*4*16*2*2 (packed) flop*2.4 "
@@ -119,8 +116,6 @@ const TimingConstant kGfx950[] = {
     {"salu_cycles", 1, "cycles", "[SISched] WriteSALU latency 1"},
     {"branch_taken_cycles", 8, "cycles", "[SISched] WriteBranch latency 8"},
     {"smem_latency", 150, "cycles", "assumption (scalar cache hit)"},
-    {"lds_banks", 64, "banks",
-     "[CDNA4WP] 160 KB LDS with doubled read bandwidth: 64 banks of 4 bytes"},
     {"lds_latency", 64, "cycles", "assumption (no vendor figure)"},
     {"vmem_latency", 1526, "cycles",
      "[FIT] a load's latency, data from HBM (the tuner's rotated inputs): "
@@ -129,7 +124,6 @@ const TimingConstant kGfx950[] = {
      "moves with vmem_latency (the fit's probe moves both): 340 assumed before it"},
     {"l2_bytes_per_cycle_per_cu", 2048.0 / 32, "B/cycle",
      "[CDNA4WP] 32 CUs per XCD; L2 width as CDNA3 (2 KB/clk) assumed"},
-    {"hbm_bytes_per_second", 8.0e12, "B/s", "[DS355] 8 TB/s"},
     {"hbm_sustained_fraction", 0.554, "fraction",
      "[FIT] the share of the data-sheet bandwidth streaming launches sustain"},
     {"launch_overhead_us", 0.0, "us",
@@ -155,17 +149,41 @@ const TimingConstant kGfx950[] = {
      "its floor: between 1 and 3)"},
 };
 
+/// The chip's own facts, which the model reads from target/ (ChipInfo) and
+/// the printout lists first.
+std::vector<TimingConstant> chipFacts(Chip chip) {
+  const ChipInfo &ci = getChipInfo(chip);
+  const char *sheet = chip == Chip::gfx942 ? "target/ ChipInfo: [DS300]" : "target/ ChipInfo: [DS355]";
+  const char *paper = chip == Chip::gfx942 ? "target/ ChipInfo: [CDNA3WP]" : "target/ ChipInfo: [CDNA4WP]";
+  return {
+      {"clock_ghz", ci.peakClockGHz, "GHz", sheet},
+      {"compute_units", double(ci.computeUnits), "CUs", sheet},
+      {"simds_per_cu", double(ci.simdsPerCU), "SIMDs", paper},
+      {"lds_banks", double(ci.ldsBanks), "banks", paper},
+      {"hbm_bytes_per_second", ci.hbmBytesPerSecond, "B/s", sheet},
+  };
+}
+
+ArrayRef<TimingConstant> modelTable(Chip chip) {
+  if (chip == Chip::gfx942)
+    return kGfx942;
+  return kGfx950;
+}
+
 TimingParams build(Chip chip) {
   TimingParams p;
   p.chip = chip;
-  for (const TimingConstant &c : timingTable(chip)) {
+  const ChipInfo &ci = getChipInfo(chip);
+  p.clockGHz = ci.peakClockGHz;
+  p.computeUnits = unsigned(ci.computeUnits);
+  p.simdsPerCu = unsigned(ci.simdsPerCU);
+  p.ldsBanks = unsigned(ci.ldsBanks);
+  p.hbmBytesPerSecond = ci.hbmBytesPerSecond;
+  for (const TimingConstant &c : modelTable(chip)) {
     StringRef n(c.name);
     double v = c.value;
     auto u = unsigned(v);
-    if (n == "clock_ghz") p.clockGHz = v;
-    else if (n == "compute_units") p.computeUnits = u;
-    else if (n == "simds_per_cu") p.simdsPerCu = u;
-    else if (n == "issue_period") p.issuePeriod = u;
+    if (n == "issue_period") p.issuePeriod = u;
     else if (n == "valu_cycles") p.valuCycles = u;
     else if (n == "trans_cycles") p.transCycles = u;
     else if (n == "trans_use_wait_states") p.transUseWaitStates = u;
@@ -175,7 +193,6 @@ TimingParams build(Chip chip) {
     else if (n == "salu_cycles") p.saluCycles = u;
     else if (n == "branch_taken_cycles") p.branchTakenCycles = u;
     else if (n == "smem_latency") p.smemLatency = u;
-    else if (n == "lds_banks") p.ldsBanks = u;
     else if (n == "lds_latency") p.ldsLatency = u;
     else if (n == "vmem_latency") p.vmemLatency = u;
     else if (n == "vmem_store_latency") p.vmemStoreLatency = u;
@@ -185,7 +202,6 @@ TimingParams build(Chip chip) {
     else if (n == "back_to_back_launch_us") p.backToBackLaunchSeconds = v * 1e-6;
     else if (n == "workgroup_launch_cycles") p.workgroupLaunchCycles = v;
     else if (n == "vmem_latency_warm") p.vmemLatencyWarm = u;
-    else if (n == "hbm_bytes_per_second") p.hbmBytesPerSecond = v;
     else if (n == "barrier_latency") p.barrierLatency = u;
     else if (n == "sleep_cycles_per_unit") p.sleepCyclesPerUnit = u;
     else if (n == "power_knee_mfma_busy") p.powerKneeMfmaBusy = v;
@@ -194,23 +210,6 @@ TimingParams build(Chip chip) {
       report_fatal_error(Twine("timing table row without a field: ") + n);
   }
   return p;
-}
-
-/// Parses "MxNxK<type>" after the v_mfma_<out>_ prefix.
-bool parseShape(StringRef s, unsigned &m, unsigned &n, unsigned &k, StringRef &type) {
-  auto num = [&](unsigned &out) {
-    size_t i = 0;
-    while (i < s.size() && isdigit(static_cast<unsigned char>(s[i])))
-      ++i;
-    if (!i || s.take_front(i).getAsInteger(10, out))
-      return false;
-    s = s.drop_front(i);
-    return true;
-  };
-  if (!num(m) || !s.consume_front("x") || !num(n) || !s.consume_front("x") || !num(k))
-    return false;
-  type = s.ltrim('_');
-  return true;
 }
 
 } // namespace
@@ -222,79 +221,20 @@ double TimingParams::sustainedClockGHz(double mfmaBusy) const {
 }
 
 ArrayRef<TimingConstant> timingTable(Chip chip) {
-  if (chip == Chip::gfx942)
-    return kGfx942;
-  return kGfx950;
+  auto make = [](Chip c) {
+    std::vector<TimingConstant> rows = chipFacts(c);
+    llvm::append_range(rows, modelTable(c));
+    return rows;
+  };
+  static const std::vector<TimingConstant> t942 = make(Chip::gfx942);
+  static const std::vector<TimingConstant> t950 = make(Chip::gfx950);
+  return chip == Chip::gfx942 ? t942 : t950;
 }
 
 const TimingParams &getTimingParams(Chip chip) {
   static const TimingParams p942 = build(Chip::gfx942);
   static const TimingParams p950 = build(Chip::gfx950);
   return chip == Chip::gfx942 ? p942 : p950;
-}
-
-StringRef mfmaPassSource() {
-  return "[SISched] SIDPGFX940FullSpeedModel: 4x4 2 passes; f64 4x4x4 4, "
-         "16x16x4 f64 8; 16x16 with K>=8 4 (16X16X8X/16X16X16/16X16X32), "
-         "16x16 with K<=4 8 (16X16X[14][FBI]); 32x32 with K>=8 or xf32 8 "
-         "(32X32X8/32X32X16/32X32X4XF), 32x32 with K<=4 16 "
-         "(32X32X[124][FBI]); smfmac 16x16 4, 32x32 8; gfx950 f8f6f4 "
-         "32x32x64 8, 16x16x128 4 with FP6/FP4 operands, twice that with an "
-         "FP8/BF8 one (InstClass.cpp)";
-}
-
-namespace {
-
-/// v_mfma_<out>_<M>x<N>x<K>[<type>] or v_smfmac_...: its parts; false for
-/// a mnemonic that is not an MFMA/SMFMAC.
-struct MfmaName {
-  bool sparse = false;
-  StringRef out, type;
-  unsigned m = 0, n = 0, k = 0;
-};
-bool parseMfmaName(StringRef s, MfmaName &f) {
-  // The block-scaled f8f6f4 forms (v_mfma_scale_f32_...) time as the
-  // unscaled ones.
-  if (s.consume_front("v_smfmac_"))
-    f.sparse = true;
-  else if (!s.consume_front("v_mfma_scale_") && !s.consume_front("v_mfma_"))
-    return false;
-  // Output type: f32_, i32_, f64_.
-  size_t us = s.find('_');
-  if (us == StringRef::npos)
-    return false;
-  f.out = s.take_front(us);
-  return parseShape(s.drop_front(us + 1), f.m, f.n, f.k, f.type);
-}
-
-} // namespace
-
-uint64_t mfmaFlops(StringRef mnemonic) {
-  MfmaName f;
-  if (!parseMfmaName(mnemonic, f))
-    return 0;
-  return 2ull * f.m * f.n * f.k;
-}
-
-unsigned mfmaPasses(Chip, StringRef mnemonic) {
-  MfmaName f;
-  if (!parseMfmaName(mnemonic, f))
-    return 0;
-  bool sparse = f.sparse;
-  StringRef out = f.out, type = f.type;
-  unsigned m = f.m, k = f.k;
-  bool xf32 = type.contains("xf32");
-  if (sparse)
-    return m == 32 ? 8 : 4;
-  if (out == "f64")
-    return m == 4 ? 4 : 8;
-  if (m == 4)
-    return 2;
-  if (m == 16)
-    return (k >= 8 || xf32) ? 4 : 8;
-  if (m == 32)
-    return (k >= 8 || xf32) ? 8 : 16;
-  return 16;
 }
 
 } // namespace kcc::emu::timing

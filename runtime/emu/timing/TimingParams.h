@@ -4,9 +4,12 @@
 // (TimingParams.cpp), each row with its unit and its source: an ISA guide
 // section, a vendor document, LLVM's AMDGPU scheduling model, or a published
 // measurement. Rows without a published figure say "assumption" so that a
-// reader knows which numbers calibration may move. `TimingParams` is the
-// typed view the model reads; `timingTable` is what `kcc run
-// --timing-constants` prints.
+// reader knows which numbers calibration may move. The chip's own facts (CUs,
+// SIMDs per CU, LDS banks, peak clock, HBM bandwidth) are not the model's:
+// they come from target/'s ChipInfo, and the MFMA pass counts from
+// target/Isa.h. `TimingParams` is the typed view the model reads;
+// `timingTable` is what `kcc run --timing-constants` prints, the chip's
+// facts first.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KCC_RUNTIME_EMU_TIMING_TIMINGPARAMS_H
@@ -30,6 +33,7 @@ struct TimingConstant {
 /// The typed view of a chip's table. Cycles are shader-clock cycles.
 struct TimingParams {
   Chip chip = Chip::gfx942;
+  // From target/ (ChipInfo): the peak clock, the CUs and their SIMDs.
   double clockGHz = 0;
   unsigned computeUnits = 0;
   unsigned simdsPerCu = 0;
@@ -45,12 +49,12 @@ struct TimingParams {
   unsigned saluCycles = 0;
   unsigned branchTakenCycles = 0;
   unsigned smemLatency = 0;
-  unsigned ldsBanks = 0;
+  unsigned ldsBanks = 0;          // from target/ (ChipInfo)
   unsigned ldsLatency = 0;
   unsigned vmemLatency = 0;
   unsigned vmemStoreLatency = 0;
   double l2BytesPerCyclePerCu = 0;
-  double hbmBytesPerSecond = 0;
+  double hbmBytesPerSecond = 0;   // from target/ (ChipInfo): the data sheet's
   /// The share of the data-sheet HBM bandwidth a streaming launch sustains
   /// (refresh, bank and page turns, the fabric's own traffic).
   double hbmSustainedFraction = 1;
@@ -92,18 +96,6 @@ llvm::ArrayRef<TimingConstant> timingTable(Chip chip);
 
 /// The typed parameters of `chip`, built once from its table.
 const TimingParams &getTimingParams(Chip chip);
-
-/// MFMA passes of a mnemonic ("v_mfma_f32_32x32x8_bf16"), from the rules of
-/// LLVM's SIDPGFX940FullSpeedModel (SISchedule.td), which gfx942 and gfx950
-/// share. Returns 0 for a mnemonic that is not an MFMA/SMFMAC.
-unsigned mfmaPasses(Chip chip, llvm::StringRef mnemonic);
-
-/// FLOPs of one MFMA/SMFMAC, 2 M N K from its mnemonic's shape; 0 for a
-/// mnemonic that is not one.
-uint64_t mfmaFlops(llvm::StringRef mnemonic);
-
-/// The source text of the MFMA pass rules, for the constants printout.
-llvm::StringRef mfmaPassSource();
 
 } // namespace kcc::emu::timing
 
