@@ -322,6 +322,18 @@ int runCommand(ArrayRef<const char *> argv) {
   if (expected.size() != specs.size())
     return fail("kernel '" + kernel + "' takes " + Twine(expected.size()) +
                 " arguments, got " + Twine(specs.size()));
+  // The argument's type as the error names it: the metadata's `.type_name`
+  // when the compiler wrote one (clang does, kcc does not), else what
+  // --arg spellings fit its size.
+  auto typeText = [](const KernelArg &ka) -> std::string {
+    if (!ka.typeName.empty())
+      return ka.typeName;
+    if (ka.size == 4)
+      return "pass i32=, u32= or f32=";
+    if (ka.size == 8)
+      return "pass i64= or a buffer";
+    return std::to_string(ka.size) + "-byte values cannot be passed by kcc run";
+  };
   for (size_t i = 0; i < specs.size(); ++i) {
     const KernelArg &ka = *expected[i];
     ArgSpec &s = specs[i];
@@ -337,10 +349,10 @@ int runCommand(ArrayRef<const char *> argv) {
     } else if (ka.kind == ArgKind::ByValue) {
       if (isBuffer) {
         if (ka.size != 8)
-          return fail(name + " is a " + Twine(ka.size) + "-byte value (" + ka.typeName +
+          return fail(name + " is a " + Twine(ka.size) + "-byte value (" + typeText(ka) +
                       "), not a buffer");
       } else if (s.scalarSize != ka.size) {
-        return fail(name + " is " + Twine(ka.size) + " bytes (" + ka.typeName + "), '" +
+        return fail(name + " is " + Twine(ka.size) + " bytes (" + typeText(ka) + "), '" +
                     s.text + "' is " + Twine(s.scalarSize));
       }
     } else {
