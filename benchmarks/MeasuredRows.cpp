@@ -38,6 +38,11 @@ std::string MeasuredRow::key() const {
   return formatv("{0}|{1}|{2}|{3}", family, getChipInfo(chip).name, computeUnits, shape).str();
 }
 
+emu::timing::Measurement measurementOfFamily(StringRef family) {
+  return family == "fmha-fwd" ? emu::timing::Measurement::EventsWarmCaches
+                              : emu::timing::Measurement::ProfilerColdCaches;
+}
+
 bool isFittingKey(StringRef key) { return fnv1a(key) % 4 == 0; }
 
 namespace {

@@ -28,6 +28,7 @@
 #define KCC_BENCHMARKS_MEASUREDROWS_H
 
 #include "benchmarks/SideBySide.h"
+#include "runtime/emu/timing/DeviceModel.h"
 #include "target/Target.h"
 
 #include <map>
@@ -60,6 +61,12 @@ struct MeasuredRow {
   /// kernel and its split), the text the split rule hashes.
   std::string key() const;
 };
+
+/// How a family's rows were measured: aiter's tuner times its GEMM tables
+/// with the profiler on rotated (cold) inputs (aiter/test_common.py); the
+/// FMHA table comes from the op_tests benchmark's host events around
+/// back-to-back launches on the same buffers (warm; ck_tile's timer).
+emu::timing::Measurement measurementOfFamily(llvm::StringRef family);
 
 /// The split rule: the row whose key() this is belongs to the fitting part
 /// (one row in four, by the key's hash).

@@ -235,13 +235,8 @@ ModelFigures figuresOf(const timing::TimingReport &r) {
   if (reportStream)
     timing::printReport(r, *reportStream);
   ModelFigures f;
-  f.round.cycles = double(r.cuCycles);
-  f.round.mfmaBusy = r.mfmaBusy;
-  f.round.workgroups = std::max<uint64_t>(1, r.tracedGroups);
-  f.round.cyclesPerLatencyCycle = r.cyclesPerLatencyCycle;
-  f.round.replayedLatency = double(timing::getTimingParams(r.chip).vmemLatency);
-  f.extent.workgroups = r.workgroups;
-  f.extent.computeUnits = r.computeUnits;
+  f.round = r.round;
+  f.extent = r.extent;
   f.device = r.device;
   f.validation = timing::validationNote(r.kernel, r.peakMfma, r.chip);
   f.seconds = r.kernelSeconds;

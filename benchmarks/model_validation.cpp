@@ -1,8 +1,8 @@
 //===- model_validation.cpp - The timing model against AMD's measurements ===//
 //
 //   KCC_AITER_DIR=/path/to/aiter model_validation [--families F,...]
-//       [--chips gfx942,gfx950] [--sample N] [--rows] [--fit]
-//       [--raw-out FILE] [--from-raw FILE]
+//       [--chips gfx942,gfx950] [--sample N] [--rows] [--list] [--summary]
+//       [--fit] [--raw-out FILE] [--from-raw FILE]
 //
 // Runs AMD's hand-written aiter kernels on the emulator with the timing
 // model attached, at every shape AMD measured them at on MI355X, MI300X
@@ -22,13 +22,16 @@
 //
 // The split (MeasuredRows.h): one row in four, by a hash of its identity,
 // is the fitting part. --fit fits the device-level constants of each chip
-// (launch_overhead_us, power_knee_mfma_busy, power_clock_exponent,
-// hbm_sustained_fraction, vmem_latency: each row's round is replayed a
-// second time at a longer latency, so its time at any latency is known)
-// on the fitting part alone, minimising the mean
-// absolute log error, and prints them and the errors they give; the
-// constants in runtime/emu/timing/TimingParams.cpp are the ones it printed.
-// The validation part is reported, never fitted on.
+// (power_knee_mfma_busy, power_clock_exponent, hbm_sustained_fraction,
+// workgroup_launch_cycles, and per kind of measurement launch_overhead_us
+// with vmem_latency, back_to_back_launch_us with vmem_latency_warm: each
+// row's round is replayed a second time at a longer latency, so its time
+// at any latency is known) on the fitting part alone, minimising the mean
+// absolute log error with each family weighing the same, and prints them
+// and the errors they give; the [FIT] constants in
+// runtime/emu/timing/TimingParams.cpp are the ones it printed. The
+// validation part is reported, never fitted on. --summary prints the
+// validation part's rows of runtime/emu/timing/Validation.cpp.
 //
 // --sample N times N rows per family and chip (spread over the rows in
 // hash order, so fitting and validation rows come in proportion): a quick
@@ -88,12 +91,8 @@ struct Row {
   std::string error; // why it could not be timed
 };
 
-/// How a row was measured: aiter's tuner times its GEMM tables with the
-/// profiler on rotated (cold) inputs; the FMHA table comes from the
-/// op_tests benchmark's events around back-to-back launches (warm).
 timing::Measurement measurementOf(const Row &r) {
-  return r.measured.family == "fmha-fwd" ? timing::Measurement::EventsWarmCaches
-                                         : timing::Measurement::ProfilerColdCaches;
+  return bench::measurementOfFamily(r.measured.family);
 }
 
 /// The tunable device-level constants of one chip: the power limit and
@@ -117,11 +116,7 @@ DeviceConstants constantsOf(const timing::TimingParams &p) {
   return c;
 }
 timing::TimingParams withConstants(timing::TimingParams p, const DeviceConstants &c) {
-  // The store latency moves with the load latency (the replay's probe
-  // moves both by the same cycles).
-  int shift = int(std::lround(c.latency)) - int(p.vmemLatency);
-  p.vmemLatency = unsigned(int(p.vmemLatency) + shift);
-  p.vmemStoreLatency = unsigned(std::max(1, int(p.vmemStoreLatency) + shift));
+  p = timing::withLoadLatency(p, unsigned(std::lround(c.latency)));
   p.vmemLatencyWarm = unsigned(std::lround(c.latencyWarm));
   p.launchOverheadSeconds = c.launchUs * 1e-6;
   p.backToBackLaunchSeconds = c.backToBackUs * 1e-6;
@@ -199,8 +194,8 @@ void writeRaw(raw_ostream &os, const std::vector<Row> &rows) {
        << format("%.9g", m.flops) << "\t" << format("%.9g", r.replay.round.cycles) << "\t"
        << format("%.6g", r.replay.round.mfmaBusy) << "\t" << r.replay.round.workgroups << "\t"
        << format("%.6g", r.replay.round.cyclesPerLatencyCycle) << "\t"
-       << format("%.6g", r.replay.round.replayedLatency) << "\t" << r.replay.extent.workgroups << "\t" << format("%.9g", r.replay.extent.dramBytes)
-       << "\t" << m.source << "\t" << r.replay.detail << "\n";
+       << format("%.6g", r.replay.round.replayedLatency) << "\t" << r.replay.extent.workgroups
+       << "\t" << format("%.9g", r.replay.extent.dramBytes) << "\t" << m.source << "\t" << r.replay.detail << "\n";
   }
 }
 
@@ -274,10 +269,6 @@ double quantile(std::vector<double> v, double q) {
   size_t hi = std::min(v.size() - 1, lo + 1);
   return v[lo] + (v[hi] - v[lo]) * (pos - double(lo));
 }
-
-} // namespace
-
-namespace {
 
 /// Errors of `rows` (predicted / measured - 1) under `params`.
 Stats statsOf(const std::vector<const Row *> &rows,
@@ -385,6 +376,8 @@ DeviceConstants fitConstants(const std::vector<const Row *> &rows,
       start.latency = latency;
       start.latencyWarm = std::min(start.latencyWarm, latency);
       start.launchUs = start.backToBackUs = launch;
+      // A short launch cost goes with a long workgroup launch: the two
+      // trade against each other on one-round launches.
       start.workgroupLaunch = 10000 / launch;
       DeviceConstants c = descend(rows, base, start);
       double o = objective(rows, withConstants(base, c));
@@ -398,7 +391,8 @@ DeviceConstants fitConstants(const std::vector<const Row *> &rows,
 
 void printUsage(raw_ostream &os) {
   os << "usage: KCC_AITER_DIR=DIR model_validation [--families F,...] [--chips C,...]\n"
-        "         [--sample N] [--rows] [--fit] [--raw-out FILE] [--from-raw FILE]\n"
+        "         [--sample N] [--rows] [--list] [--summary] [--fit] [--raw-out FILE]\n"
+        "         [--from-raw FILE]\n"
         "  --families   families to run (default all): bf16gemm-256x256, bf16gemm-splitk,\n"
         "               fmha-fwd\n"
         "  --chips      gfx942, gfx950 (default both)\n"

@@ -5,13 +5,16 @@
 
 namespace kcc::emu::timing {
 
+TimingParams withLoadLatency(TimingParams p, unsigned cycles) {
+  int shift = int(cycles) - int(p.vmemLatency);
+  p.vmemLatency = cycles;
+  p.vmemStoreLatency = unsigned(std::max(1, int(p.vmemStoreLatency) + shift));
+  return p;
+}
+
 TimingParams measuredBy(TimingParams p, Measurement m) {
   if (m == Measurement::EventsWarmCaches) {
-    // The store latency moves with the load latency (the replay's probe
-    // moves both by the same cycles).
-    int shift = int(p.vmemLatencyWarm) - int(p.vmemLatency);
-    p.vmemLatency = p.vmemLatencyWarm;
-    p.vmemStoreLatency = unsigned(std::max(1, int(p.vmemStoreLatency) + shift));
+    p = withLoadLatency(p, p.vmemLatencyWarm);
     p.launchOverheadSeconds = p.backToBackLaunchSeconds;
   }
   return p;

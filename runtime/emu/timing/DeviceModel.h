@@ -101,6 +101,11 @@ enum class Measurement {
 /// `p` with the launch cost and load latency of measurement `m`.
 TimingParams measuredBy(TimingParams p, Measurement m);
 
+/// `p` with vector-memory loads taking `cycles`; the store latency moves by
+/// the same amount, as the replay's latency probe moves both
+/// (CuModelOptions::vmemLatencyExtra), so that CuRound's sensitivity holds.
+TimingParams withLoadLatency(TimingParams p, unsigned cycles);
+
 /// The launch's time on `p`'s chip.
 DeviceTime deviceTime(const TimingParams &p, const CuRound &round, const LaunchExtent &launch);
 

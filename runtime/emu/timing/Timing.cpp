@@ -428,17 +428,15 @@ TimingReport analyzeTrace(Trace trace, uint64_t workgroups, uint64_t groupsPerCu
 
   // Device scale (DeviceModel.h): rounds, the chip's clock, HBM, the
   // launch's fixed cost.
-  CuRound round;
-  round.cycles = double(r.cuCycles);
-  round.mfmaBusy = r.mfmaBusy;
-  round.workgroups = std::max<uint64_t>(1, r.tracedGroups);
-  round.cyclesPerLatencyCycle = r.cyclesPerLatencyCycle;
-  round.replayedLatency = double(p.vmemLatency);
-  LaunchExtent extent;
-  extent.workgroups = std::max<uint64_t>(1, workgroups);
-  extent.computeUnits = r.computeUnits;
-  extent.dramBytes = options.dramBytes;
-  r.device = deviceTime(p, round, extent);
+  r.round.cycles = double(r.cuCycles);
+  r.round.mfmaBusy = r.mfmaBusy;
+  r.round.workgroups = std::max<uint64_t>(1, r.tracedGroups);
+  r.round.cyclesPerLatencyCycle = r.cyclesPerLatencyCycle;
+  r.round.replayedLatency = double(p.vmemLatency);
+  r.extent.workgroups = std::max<uint64_t>(1, workgroups);
+  r.extent.computeUnits = r.computeUnits;
+  r.extent.dramBytes = options.dramBytes;
+  r.device = deviceTime(p, r.round, r.extent);
   r.rounds = r.device.rounds;
   r.kernelCycles = r.device.cycles;
   r.clockGHz = r.device.clockGHz;

@@ -131,7 +131,12 @@ struct TimingReport {
   double mfmaBusy = 0;
   double clockGHz = 0;
   bool memoryBound = false;      // the DRAM floor decided kernelSeconds
-  /// How kernelSeconds was made from the CU's round (DeviceModel.h).
+  /// The CU's round and the launch around it as the device-level model
+  /// (DeviceModel.h) was given them, and what it made of them: kernelSeconds
+  /// and its parts. A caller may evaluate the round again with other
+  /// constants (model_validation's fit).
+  CuRound round;
+  LaunchExtent extent;
   DeviceTime device;
   /// With TimingOptions::latencySensitivity: d(cuCycles) / d(latency), the
   /// round's growth per cycle of vector-memory latency (0 when not asked).
