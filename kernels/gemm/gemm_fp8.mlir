@@ -3,12 +3,14 @@
 // FNUZ f8E4M3FNUZ on gfx942), C in bf16, f16 or f32.
 //
 // The true values are the FP8 codes times scales, in one of three
-// granularities (SCALE):
+// granularities for each operand (ASCALE for A, BSCALE for Bt):
 //  0: per tensor: sa[0], sb[0];
-//  1: per token (row of A) and per channel (row of Bt): sa[M], sb[N];
+//  1: per token (row of A), per channel (row of Bt): sa[M], sb[N];
 //  2: blocks: sa[M, nkb] over 1 x 128 blocks of A, sb[ceil(N / 128), nkb]
-//     over 128 x 128 blocks of Bt (nkb = ceil(K / 128), both row-major).
-// Scales constant along K (0, 1) multiply the finished sum once. Block
+//     over 128 x 128 blocks of Bt (nkb = ceil(K / 128), both row-major);
+//     both operands or neither.
+// Scales constant along K (0, 1, mixed freely) multiply the finished sum
+// once. Block
 // scales change every 128 of K, so the sum of each K block is scaled on its
 // own, in f32, before it joins the accumulators (what the format means: a
 // scale applied after the whole sum would mix the blocks' dynamic ranges):
@@ -33,8 +35,8 @@
 // With block scales a wave's WN columns must lie in one 128-row block of
 // Bt's scales: WN divides 128.
 //
-// Parameters: DTYPE (f8E4M3FN, f8E4M3FNUZ), OUT (bf16, f16, f32), SCALE
-// (0, 1, 2 above), HAS_BIAS (bias of BDTYPE: bf16, f16, f32), WM, WN
+// Parameters: DTYPE (f8E4M3FN, f8E4M3FNUZ), OUT (bf16, f16, f32), ASCALE,
+// BSCALE (0, 1, 2 above), HAS_BIAS (bias of BDTYPE: bf16, f16, f32), WM, WN
 // (multiples of 32), WGM, WGN (the wave grid), KS (the K slice of the
 // software-pipelined multiply: a multiple of 32 on gfx942, of 64 on
 // gfx950; divides 128), SWZ (the LDS rows' swizzle), WIDE (16-byte DMA,
@@ -44,7 +46,8 @@
 tile.type_param_decl @DTYPE = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ]
 tile.type_param_decl @OUT = bf16 of [bf16, f16, f32]
 tile.type_param_decl @BDTYPE = f32 of [bf16, f16, f32]
-tile.param_decl @SCALE : i64 = 2
+tile.param_decl @ASCALE : i64 = 2
+tile.param_decl @BSCALE : i64 = 2
 tile.param_decl @HAS_BIAS : i1 = false
 tile.param_decl @WM : i64 = 64
 tile.param_decl @WN : i64 = 64
@@ -141,7 +144,7 @@ func.func private @multiply(%lds_a: !la, %lds_b: !lb, %ra: index, %rb: index,
   return %out : !acc
 }
 
-// SCALE = 2: sa * sb of K block `kb` for the wave's rows mw.. of C (its
+// Block scales: sa * sb of K block `kb` for the wave's rows mw.. of C (its
 // columns nw.. lie in one 128-row block of Bt's scales). A block past K
 // (the pair loop's, when the blocks are odd) takes the last block's
 // scales: its products are zero, and a finite scale keeps them so.
@@ -168,7 +171,7 @@ func.func private @block_scales(%sabuf: !sbuf, %sbbuf: !sbuf, %kb: index, %nk: i
 func.func private @step(%lds_a: !la, %lds_b: !lb, %ra: index, %rb: index,
                         %s: !srow, %acc: !acc) -> !acc {
   %c2 = arith.constant 2 : index
-  %scale = tile.param @SCALE : index
+  %scale = tile.param @ASCALE : index
   %blocks = arith.cmpi eq, %scale, %c2 : index
   %out = scf.if %blocks -> (!acc) {
     %zero = arith.constant 0.0 : f32
@@ -184,11 +187,11 @@ func.func private @step(%lds_a: !la, %lds_b: !lb, %ra: index, %rb: index,
   return %out : !acc
 }
 
-// The scales of block `kb` where SCALE = 2, else ones (unused).
+// The scales of block `kb` with block scales, else ones (unused).
 func.func private @scales_of(%sabuf: !sbuf, %sbbuf: !sbuf, %kb: index, %nk: index,
                              %mw: index, %nw: index, %M: index) -> !srow {
   %c2 = arith.constant 2 : index
-  %scale = tile.param @SCALE : index
+  %scale = tile.param @ASCALE : index
   %blocks = arith.cmpi eq, %scale, %c2 : index
   %s = scf.if %blocks -> (!srow) {
     %x = func.call @block_scales(%sabuf, %sbbuf, %kb, %nk, %mw, %nw, %M)
@@ -217,7 +220,8 @@ func.func @gemm_fp8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
   %bm = tile.param @BM : index
   %bn = tile.param @BN : index
   %wgn = tile.param @WGN : index
-  %scale = tile.param @SCALE : index
+  %ascale = tile.param @ASCALE : index
+  %bscale = tile.param @BSCALE : index
 
   // This workgroup's block of C and this wave's part of it.
   %pm = tile.program_id 0
@@ -247,14 +251,16 @@ func.func @gemm_fp8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
   %c128 = arith.constant 128 : index
   %nb_up = arith.addi %N, %c127 : index
   %nnb = arith.divui %nb_up, %c128 : index
-  %is_tensor = arith.cmpi eq, %scale, %c0 : index
-  %is_row = arith.cmpi eq, %scale, %c1 : index
+  %a_tensor = arith.cmpi eq, %ascale, %c0 : index
+  %a_rows = arith.cmpi eq, %ascale, %c1 : index
+  %b_tensor = arith.cmpi eq, %bscale, %c0 : index
+  %b_rows = arith.cmpi eq, %bscale, %c1 : index
   %sa_blk = arith.muli %M, %nk : index
   %sb_blk = arith.muli %nnb, %nk : index
-  %sa_row = arith.select %is_row, %M, %sa_blk : index
-  %sb_row = arith.select %is_row, %N, %sb_blk : index
-  %sa_n = arith.select %is_tensor, %c1, %sa_row : index
-  %sb_n = arith.select %is_tensor, %c1, %sb_row : index
+  %sa_row = arith.select %a_rows, %M, %sa_blk : index
+  %sb_row = arith.select %b_rows, %N, %sb_blk : index
+  %sa_n = arith.select %a_tensor, %c1, %sa_row : index
+  %sb_n = arith.select %b_tensor, %c1, %sb_row : index
   %sabuf = tile.make_buffer %sa, %sa_n : !sptr -> !sbuf
   %sbbuf = tile.make_buffer %sb, %sb_n : !sptr -> !sbuf
 
@@ -308,11 +314,12 @@ func.func @gemm_fp8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
 
   // Scales constant along K multiply the finished sum: sa along the
   // accumulators' columns, sb along their rows (stride 0: per tensor).
-  %along = arith.cmpi ult, %scale, %c2 : index
+  %along = arith.cmpi ult, %ascale, %c2 : index
   %scaled = scf.if %along -> (!acc) {
-    %st = arith.select %is_row, %c1, %c0 : index
-    %sam = tile.load %sabuf[%mw, %c0] stride %st transpose : !sbuf -> !srow
-    %sbn = tile.load %sbbuf[%nw, %c0] stride %st : !sbuf -> !scol
+    %sta = arith.select %a_rows, %c1, %c0 : index
+    %stb = arith.select %b_rows, %c1, %c0 : index
+    %sam = tile.load %sabuf[%mw, %c0] stride %sta transpose : !sbuf -> !srow
+    %sbn = tile.load %sbbuf[%nw, %c0] stride %stb : !sbuf -> !scol
     %x = tile.broadcast %sam : !srow -> !acc
     %y = tile.broadcast %sbn : !scol -> !acc
     %xy = tile.mulf %x, %y : !acc

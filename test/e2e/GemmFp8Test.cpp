@@ -2,7 +2,7 @@
 //
 // kernels/gemm/gemm_fp8.mlir compiled in-process for gfx942 (e4m3fnuz) and
 // gfx950 (e4m3fn), run on the emulator for each scale granularity (per
-// tensor, per token / channel, 1x128 and 128x128 blocks) and compared
+// tensor, per token / channel and mixed, 1x128 and 128x128 blocks) and compared
 // element by element with a float64 reference computed from the decoded
 // FP8 codes (Fp8Reference.h, written from the format specifications) and
 // the scales: C = sum over k of (a * sa) (b * sb), the scales those of k's
@@ -42,7 +42,8 @@ using kcc::e2e::Fp8Spec;
 struct Case {
   Chip chip;
   int M, N, K;
-  int scale; // 0 per tensor, 1 per row, 2 blocks
+  int scale;  // A's: 0 per tensor, 1 per row, 2 blocks
+  int bscale; // Bt's
   std::string out = "bf16";
   std::string bias; // "" none, else its dtype
   std::vector<std::string> extra;
@@ -51,7 +52,7 @@ struct Case {
 std::string name(const Case &c) {
   std::string s = std::string(kcc::getChipInfo(c.chip).name) + "_" + std::to_string(c.M) +
                   "x" + std::to_string(c.N) + "x" + std::to_string(c.K) + "_scale" +
-                  std::to_string(c.scale) + "_" + c.out + (c.bias.empty() ? "" : "_bias" + c.bias);
+                  std::to_string(c.scale) + std::to_string(c.bscale) + "_" + c.out + (c.bias.empty() ? "" : "_bias" + c.bias);
   for (const std::string &e : c.extra)
     for (char ch : e)
       s += std::isalnum((unsigned char)ch) ? ch : '_';
@@ -82,7 +83,8 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
   const Fp8Spec &f8 = c.chip == Chip::gfx950 ? kcc::e2e::kE4M3FN : kcc::e2e::kE4M3FNUZ;
   bool wide = c.chip == Chip::gfx950;
   std::vector<std::string> params = {std::string("DTYPE=") + f8.name, "OUT=" + c.out,
-                                     "SCALE=" + std::to_string(c.scale),
+                                     "ASCALE=" + std::to_string(c.scale),
+                                     "BSCALE=" + std::to_string(c.bscale),
                                      std::string("WIDE=") + (wide ? "1" : "0"),
                                      std::string("HAS_BIAS=") + (c.bias.empty() ? "0" : "1")};
   if (!c.bias.empty())
@@ -93,7 +95,7 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
 
   // Codes: every finite code of magnitude up to 16 (NaN codes avoided), so
   // that products span the format's subnormals to its large values.
-  std::mt19937 rng(c.M * 131 + c.N * 7 + c.K + c.scale);
+  std::mt19937 rng(c.M * 131 + c.N * 7 + c.K + c.scale * 3 + c.bscale);
   std::vector<uint8_t> finite;
   for (int code = 0; code < 256; ++code) {
     double v = kcc::e2e::fp8Decode(uint8_t(code), f8);
@@ -106,7 +108,7 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
   for (auto &v : bt) v = finite[pick(rng)];
   int nk = (c.K + 127) / 128, nnb = (c.N + 127) / 128;
   size_t saN = c.scale == 0 ? 1 : c.scale == 1 ? size_t(c.M) : size_t(c.M) * nk;
-  size_t sbN = c.scale == 0 ? 1 : c.scale == 1 ? size_t(c.N) : size_t(nnb) * nk;
+  size_t sbN = c.bscale == 0 ? 1 : c.bscale == 1 ? size_t(c.N) : size_t(nnb) * nk;
   // f16 out: scales at most 1, so that C stays inside f16's range.
   std::uniform_int_distribution<int> exponent(-8, c.out == "f16" ? 0 : 8);
   std::uniform_real_distribution<float> mantissa(1.f, 2.f);
@@ -117,7 +119,7 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
     return c.scale == 0 ? sa[0] : c.scale == 1 ? sa[m] : sa[size_t(m) * nk + kb];
   };
   auto sbOf = [&](int n, int kb) {
-    return c.scale == 0 ? sb[0] : c.scale == 1 ? sb[n] : sb[size_t(n / 128) * nk + kb];
+    return c.bscale == 0 ? sb[0] : c.bscale == 1 ? sb[n] : sb[size_t(n / 128) * nk + kb];
   };
   std::normal_distribution<float> randn(0.f, 4.f);
   std::vector<float> biasF(c.N);
@@ -243,22 +245,26 @@ std::vector<Case> cases() {
   std::vector<Case> all;
   for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
     for (int scale : {0, 1, 2}) {
-      all.push_back({chip, 128, 128, 128, scale});      // one block of C, one of K
-      all.push_back({chip, 256, 256, 384, scale, "f32"}); // odd K-block count
-      all.push_back({chip, 100, 200, 272, scale});      // tails in M, N, K
+      all.push_back({chip, 128, 128, 128, scale, scale});      // one block of C, one of K
+      all.push_back({chip, 256, 256, 384, scale, scale, "f32"}); // odd K-block count
+      all.push_back({chip, 100, 200, 272, scale, scale});      // tails in M, N, K
     }
     // Block scales: a partial 128-row block of Bt's scales, bias of each
     // dtype, f16 out, and one row (decode) with a row of four 32x32 waves.
-    all.push_back({chip, 130, 300, 400, 2, "f16", "f32"});
-    all.push_back({chip, 64, 136, 256, 2, "bf16", "bf16"});
-    all.push_back({chip, 1, 200, 528, 2, "bf16", "", {"WM=32", "WN=32", "WGM=1", "WGN=4"}});
-    all.push_back({chip, 40, 260, 384, 1, "f32", "f16", {"WM=32", "WN=32", "WGM=1", "WGN=4"}});
-    all.push_back({chip, 1, 1, 16, 0, "f32"});
+    all.push_back({chip, 130, 300, 400, 2, 2, "f16", "f32"});
+    all.push_back({chip, 64, 136, 256, 2, 2, "bf16", "bf16"});
+    all.push_back({chip, 1, 200, 528, 2, 2, "bf16", "", {"WM=32", "WN=32", "WGM=1", "WGN=4"}});
+    all.push_back({chip, 40, 260, 384, 1, 1, "f32", "f16", {"WM=32", "WN=32", "WGM=1", "WGN=4"}});
+    all.push_back({chip, 1, 1, 16, 0, 0, "f32"});
+    // Per-token activations with a per-tensor weight scale, and the other
+    // way round.
+    all.push_back({chip, 96, 160, 256, 1, 0, "bf16"});
+    all.push_back({chip, 70, 130, 144, 0, 1, "f32", "bf16"});
   }
   // K that only the 4-byte DMA reads (gfx942; gfx950 without WIDE is the
   // op's packing's business).
-  all.push_back({Chip::gfx942, 70, 90, 52, 2});
-  all.push_back({Chip::gfx942, 33, 65, 132, 1, "f32"});
+  all.push_back({Chip::gfx942, 70, 90, 52, 2, 2});
+  all.push_back({Chip::gfx942, 33, 65, 132, 1, 1, "f32"});
   return all;
 }
 
