@@ -1,5 +1,6 @@
 //===- GemmOp.cpp - kcc::ops::gemm, the host side of gemm.mlir ------------===//
 #include "kernels/gemm/GemmOp.h"
+#include "kernels/gemm/GemmOperands.h"
 #include "target/Error.h"
 #include "target/CodeObject.h"
 #include "kernels/EmbeddedKernels.h"
@@ -30,87 +31,12 @@ constexpr int64_t kDecodeRows = 64;
 constexpr int64_t kMinShareK = 512;
 namespace {
 
-std::string shapeText(const MatrixRef &m) {
-  return std::to_string(m.rows) + "x" + std::to_string(m.cols);
-}
-
 bool isIn(DType t) { return t == DType::bf16 || t == DType::f16; }
-
-/// Checks one matrix on its own: positive shape, stride, 32-bit reach,
-/// buffer size.
-Error checkMatrix(StringRef name, const MatrixRef &m, bool needEvenStride) {
-  if (m.rows <= 0 || m.cols <= 0)
-    return makeError(kComponent, name + " is " + shapeText(m) +
-                 "; every dimension must be positive");
-  int64_t ld = m.stride();
-  if (ld < m.cols)
-    return makeError(kComponent, name + "'s leading dimension " + Twine(ld) +
-                 " is less than its " + Twine(m.cols) + " columns");
-  // Rows of A and Bt are moved to LDS by 4-byte DMA: each row must start
-  // 4-byte aligned, which for 2-byte elements means an even stride.
-  if (needEvenStride && ld % 2)
-    return makeError(kComponent, name + "'s leading dimension " + Twine(ld) +
-                 " is odd; its rows must start 4-byte aligned");
-  if (m.rows > INT32_MAX || m.cols > INT32_MAX || ld > INT32_MAX)
-    return makeError(kComponent, name + " (" + shapeText(m) + ", leading dimension " + Twine(ld) +
-                 ") exceeds the kernel's 32-bit size arguments");
-  uint64_t bytes = (uint64_t(m.rows - 1) * uint64_t(ld) + uint64_t(m.cols)) *
-                   dtypeSize(m.dtype);
-  // The kernel addresses each operand through a buffer resource, whose
-  // range (num_records) is 32 bits.
-  if (bytes > UINT32_MAX)
-    return makeError(kComponent, name + " spans " + Twine(bytes) +
-                 " bytes; the kernel reaches at most 4294967295 bytes of an "
-                 "operand");
-  if (bytes > m.buffer->size())
-    return makeError(kComponent, name + " (" + shapeText(m) + ", leading dimension " + Twine(ld) +
-                 ", " + dtypeName(m.dtype) + ") needs " + Twine(bytes) +
-                 " bytes; its buffer has " + Twine(m.buffer->size()));
-  return Error::success();
-}
 
 /// Whether gemm.mlir can read `m` in place: it moves K in pairs of elements
 /// with 4-byte DMA, so K and the row stride must be even.
 bool readableInPlace(const MatrixRef &m) {
   return m.cols % 2 == 0 && m.stride() % 2 == 0;
-}
-
-/// A packed copy of `m` with an even number of columns (the last one zero
-/// when K is odd), made by kernels/gemm/gemm_pack.mlir on m's device.
-struct Packed {
-  Buffer buffer;
-  DType dtype;
-  int64_t rows, cols;
-  // Built where the Packed finally lives (a MatrixRef points at its buffer).
-  MatrixRef ref() const { return MatrixRef(buffer, dtype, rows, cols); }
-};
-
-Expected<Packed> pack(StringRef name, const MatrixRef &m, Jit &jit,
-                      uint64_t stream) {
-  Device &device = m.buffer->device();
-  int64_t kp = m.cols + m.cols % 2;
-  Expected<Buffer> buffer = Buffer::allocate(device, uint64_t(m.rows) * kp * dtypeSize(m.dtype));
-  if (!buffer)
-    return makeError(kComponent, "cannot allocate the packed copy of " + name + ": " +
-                 toString(buffer.takeError()));
-  Expected<Module> module =
-      compileEmbeddedKernel(device, jit, "gemm_pack", {"DTYPE=" + dtypeName(m.dtype).str()});
-  if (!module)
-    return makeError(kComponent, "cannot compile the packing kernel: " + toString(module.takeError()));
-  Expected<Kernel> kernel = module->kernel("gemm_pack");
-  if (!kernel)
-    return kernel.takeError();
-  LaunchConfig config;
-  config.grid = Dim3(uint32_t((m.rows + 3) / 4));
-  config.block = Dim3(64);
-  config.stream = stream;
-  std::vector<KernelArgValue> args = {*m.buffer,          *buffer,
-                                      int32_t(m.rows),    int32_t(m.cols),
-                                      int32_t(m.stride()), int32_t(kp)};
-  Expected<LaunchResult> run = kernel->launch(config, args);
-  if (!run)
-    return makeError(kComponent, "packing " + name + ": " + toString(run.takeError()));
-  return Packed{std::move(*buffer), m.dtype, m.rows, kp};
 }
 
 /// An eight-wave PINGPONG tile: its waves' blocks and grid, and its speed
@@ -654,20 +580,20 @@ Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
   for (auto [name, m] : {std::pair<const char *, const MatrixRef *>{"A", &a},
                          {"Bt", &bt}, {"C", &c}})
     if (m->rows <= 0 || m->cols <= 0)
-      return makeError(kComponent, name + Twine(" is ") + shapeText(*m) +
+      return makeError(kComponent, name + Twine(" is ") + matrixShapeText(*m) +
                    "; every dimension must be positive");
   if (a.cols != bt.cols)
-    return makeError(kComponent, "A is " + shapeText(a) + " but Bt is " + shapeText(bt) +
+    return makeError(kComponent, "A is " + matrixShapeText(a) + " but Bt is " + matrixShapeText(bt) +
                  "; both need K columns");
   // An odd K or leading dimension is packed first (see gemm()).
-  if (Error e = checkMatrix("A", a, /*needEvenStride=*/false))
+  if (Error e = checkMatrixOperand(kComponent, "A", a))
     return e;
-  if (Error e = checkMatrix("Bt", bt, /*needEvenStride=*/false))
+  if (Error e = checkMatrixOperand(kComponent, "Bt", bt))
     return e;
   if (c.rows != a.rows || c.cols != bt.rows)
-    return makeError(kComponent, "C is " + shapeText(c) + "; expected " + Twine(a.rows) + "x" +
+    return makeError(kComponent, "C is " + matrixShapeText(c) + "; expected " + Twine(a.rows) + "x" +
                  Twine(bt.rows) + " (A's rows x Bt's rows)");
-  if (Error e = checkMatrix("C", c, /*needEvenStride=*/false))
+  if (Error e = checkMatrixOperand(kComponent, "C", c))
     return e;
   if (bias) {
     if (bias->size != bt.rows)
@@ -709,15 +635,17 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
   // kernel's 4-byte DMA can read: such operands are packed first (both of
   // them when K is odd, the zero column adding nothing to the products).
   bool oddK = a.cols % 2 != 0;
-  std::optional<Packed> packedA, packedB;
+  std::optional<PackedOperand> packedA, packedB;
   if (oddK || !readableInPlace(a)) {
-    Expected<Packed> p = pack("A", a, jit, options.stream);
+    Expected<PackedOperand> p =
+        packOperand(kComponent, "A", a, a.cols + a.cols % 2, jit, options.stream);
     if (!p)
       return p.takeError();
     packedA = std::move(*p);
   }
   if (oddK || !readableInPlace(bt)) {
-    Expected<Packed> p = pack("Bt", bt, jit, options.stream);
+    Expected<PackedOperand> p =
+        packOperand(kComponent, "Bt", bt, bt.cols + bt.cols % 2, jit, options.stream);
     if (!p)
       return p.takeError();
     packedB = std::move(*p);
@@ -783,16 +711,16 @@ Expected<LaunchResult> gemmReduce(const MatrixRef &partials, int64_t splits, con
     return makeError(kComponent, "the split-K partials are " + dtypeName(partials.dtype) +
                                      "; they must be f32");
   if (splits < 1 || partials.rows != splits * c.rows || partials.cols != c.cols)
-    return makeError(kComponent, "the split-K partials are " + shapeText(partials) +
+    return makeError(kComponent, "the split-K partials are " + matrixShapeText(partials) +
                                      "; expected " + Twine(splits) + " x " + Twine(c.rows) +
                                      " rows of " + Twine(c.cols) + " (SPLITK x C's shape)");
   if (partials.stride() % 4)
     return makeError(kComponent, "the split-K partials' leading dimension " +
                                      Twine(partials.stride()) +
                                      " is not a multiple of 4 (16-byte aligned rows)");
-  if (Error e = checkMatrix("the split-K partials", partials, /*needEvenStride=*/false))
+  if (Error e = checkMatrixOperand(kComponent, "the split-K partials", partials))
     return std::move(e);
-  if (Error e = checkMatrix("C", c, /*needEvenStride=*/false))
+  if (Error e = checkMatrixOperand(kComponent, "C", c))
     return std::move(e);
   if (bias && (bias->size != c.cols || !isIn(bias->dtype)))
     return makeError(kComponent, "the split-K reduction's bias must be " + Twine(c.cols) +
