@@ -35,7 +35,9 @@ static std::string describe(DType dtype) {
 
 Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, StringRef name,
                              StringRef path) {
-  if (dtypeOf(a.type) != dtype)
+  // Both FP8 encodings are '|u1' bits: the kernel's dtype says which.
+  bool fp8Bits = isFp8(dtype) && a.type == NpyType::U8;
+  if (dtypeOf(a.type) != dtype && !fp8Bits)
     return makeError("input '" + name + "' (" + path + ") is " + describe(dtypeOf(a.type)) +
                      " but the kernel takes " + describe(dtype) +
                      " for it; convert the file first (kcc does not convert inputs)");
@@ -59,6 +61,7 @@ NpyArray toNpy(const HostMatrix &m, bool vector) {
   NpyArray a;
   a.type = m.dtype == DType::f32   ? NpyType::F32
            : m.dtype == DType::f16 ? NpyType::F16
+           : isFp8(m.dtype)        ? NpyType::U8
                                    : NpyType::U16;
   if (vector)
     a.shape = {uint64_t(m.cols)};
@@ -75,11 +78,17 @@ HostMatrix randomMatrix(DType dtype, int64_t rows, int64_t cols,
   m.dtype = dtype;
   m.rows = rows;
   m.cols = cols;
-  m.bytes.resize(size_t(rows * cols) * 2);
+  m.bytes.resize(size_t(rows * cols) * dtypeSize(dtype));
   for (int64_t i = 0; i < rows * cols; ++i) {
     float f = normal(rng);
-    uint16_t h = dtype == DType::bf16 ? floatToBf16(f) : floatToF16(f);
-    std::memcpy(&m.bytes[2 * i], &h, 2);
+    if (isFp8(dtype)) {
+      m.bytes[i] = floatToFp8(dtype, f);
+    } else if (dtype == DType::f32) {
+      std::memcpy(&m.bytes[4 * i], &f, 4);
+    } else {
+      uint16_t h = dtype == DType::bf16 ? floatToBf16(f) : floatToF16(f);
+      std::memcpy(&m.bytes[2 * i], &h, 2);
+    }
   }
   return m;
 }

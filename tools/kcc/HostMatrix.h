@@ -21,13 +21,15 @@
 
 namespace kcc::runkernel {
 
-/// One operand on the host: values as stored (16-bit bits or f32) plus the
-/// dtype they are in.
+/// One operand on the host: values as stored (16-bit bits, f32 or FP8
+/// codes) plus the dtype they are in.
 struct HostMatrix {
   DType dtype;
   int64_t rows = 0, cols = 0;
   std::vector<uint8_t> bytes;
   double at(size_t i) const {
+    if (isFp8(dtype))
+      return fp8ToFloat(dtype, bytes[i]);
     if (dtype == DType::f32) {
       float f;
       std::memcpy(&f, &bytes[4 * i], 4);
@@ -52,7 +54,8 @@ llvm::Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, llvm::StringR
 /// stored as '<u2' bits.
 NpyArray toNpy(const HostMatrix &m, bool vector);
 
-/// A rows x cols matrix of 16-bit `dtype` with standard normal values.
+/// A rows x cols matrix of `dtype` (16-bit, f32 or FP8) with standard
+/// normal values, rounded to it (FP8: to nearest, saturating).
 HostMatrix randomMatrix(DType dtype, int64_t rows, int64_t cols,
                         std::mt19937_64 &rng);
 

@@ -72,12 +72,16 @@ int runGemm(const Options &o) {
   if (o.causal || o.scale)
     return fail(std::string(o.causal ? "--causal" : "--scale") +
                 " is an option of attention, not of gemm");
+  // FP8 inputs take the FP8 GEMM (RunGemmFp8.cpp).
+  std::string dtypeText = define(o, "DTYPE").value_or("bf16");
+  if (dtypeText == "fp8" || dtypeText == "e4m3fn" || dtypeText == "e4m3fnuz")
+    return runGemmFp8(o);
   // Operand dtypes and bias come from the kernel's own parameters, so that
   // `-D` means the same here as for `kcc gemm.mlir`.
-  std::optional<DType> in = parseDType(define(o, "DTYPE").value_or("bf16"));
+  std::optional<DType> in = parseDType(dtypeText);
   std::optional<DType> out = parseDType(define(o, "OUT").value_or("f32"));
   if (!in || *in == DType::f32 || *in == DType::i32)
-    return fail("-D DTYPE must be bf16 or f16");
+    return fail("-D DTYPE must be bf16, f16 or fp8 (the device's e4m3)");
   if (!out || *out == DType::i32)
     return fail("-D OUT must be bf16, f16 or f32");
   Expected<bool> biasFlag = defineFlag(o, "HAS_BIAS", false);
