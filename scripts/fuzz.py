@@ -17,7 +17,7 @@ The emu-diff mode checks the emulator's results against the host's.
       random bytes, bit flips, 0/-1/2^31 words) and runs it with kcc run on
       the emulator.
   scripts/fuzz.py emu-diff [--build build] [--seed S] [--runs N] [--chip gfx942|gfx950]
-      differential fuzzing of the emulator (README, "Differential fuzzing"):
+      differential fuzzing of the emulator (docs/testing.md, "Differential fuzzing"):
       N random LLVM IR programs per chip (both chips unless --chip), seeds
       S .. S+N-1, each compiled for the chip and run on the emulator and on
       the host by kcc-emu-fuzz, every lane's results compared. Mismatching

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates docs/timing-gemm-gfx950.svg (the README's timing-model picture):
+# Regenerates docs/timing-gemm-gfx950.svg (docs/timing-model.md's picture):
 # kcc's GEMM (bf16 in, f32 out, the tiles kcc::ops::gemm picks: BK=128 with
 # LDS rows padded by 8) compiled for gfx950, one CU's
 # workgroup of a 256 x 256 x 4096 problem run on the emulator in steady-state

@@ -1,7 +1,7 @@
 //===- FuzzRegressionTests.cpp - What kcc-emu-fuzz found, kept as tests ---===//
 //
 // Each test runs a kernel of ll/fuzz_regressions.ll (llc's code for both
-// chips) on the inputs with which the differential fuzzer (README,
+// chips) on the inputs with which the differential fuzzer (docs/testing.md,
 // "Differential fuzzing") showed the emulator disagreeing with the host, and
 // on random inputs of the same kind, and compares with the host's result of
 // the same IR operation.

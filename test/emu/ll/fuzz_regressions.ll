@@ -1,5 +1,5 @@
 ; Kernels for the mismatches kcc-emu-fuzz found between the emulator and the
-; host (README, "Differential fuzzing"), compiled by llc for both chips; each
+; host (docs/testing.md, "Differential fuzzing"), compiled by llc for both chips; each
 ; is run by test/emu/FuzzRegressionTests.cpp with the inputs that showed the
 ; bug and random ones of the same kind, against results computed on the host.
 ; Every kernel reads lane i's operands from %in and writes its results to
