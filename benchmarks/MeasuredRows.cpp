@@ -99,17 +99,18 @@ struct TileInfo {
   unsigned tileM = 0, tileN = 0;
 };
 
-/// hsa/<gfx>/bf16gemm/bf16gemm_fp32bf16.csv: kernel symbol -> tile.
-std::map<std::string, TileInfo> gemmRegistry(const std::string &aiter, StringRef gfx) {
+/// A registry CSV beside the code objects (hsa/<gfx>/<folder>/<file>):
+/// kernel symbol -> tile, by the columns `name`, `tileM`, `tileN`.
+std::map<std::string, TileInfo> registryTiles(const std::string &path, StringRef name,
+                                              StringRef tileM, StringRef tileN) {
   std::map<std::string, TileInfo> tiles;
-  std::vector<std::string> lines =
-      readLines(aiter + "/hsa/" + gfx.str() + "/bf16gemm/bf16gemm_fp32bf16.csv");
+  std::vector<std::string> lines = readLines(path);
   if (lines.empty())
     return tiles;
   SmallVector<StringRef> head;
   StringRef(lines[0]).split(head, ',');
-  auto col = [&](StringRef name) { return columnOf(head, name); };
-  int cName = col("knl_name"), cM = col("tileM"), cN = col("tileN");
+  auto col = [&](StringRef c) { return columnOf(head, c); };
+  int cName = col(name), cM = col(tileM), cN = col(tileN);
   if (cName < 0 || cM < 0 || cN < 0)
     return tiles;
   for (size_t i = 1; i < lines.size(); ++i) {
@@ -125,8 +126,38 @@ std::map<std::string, TileInfo> gemmRegistry(const std::string &aiter, StringRef
   return tiles;
 }
 
-/// The bf16 GEMM families the harness launches, by demangled name.
-std::string gemmFamily(StringRef name) {
+/// The kinds of tuned table the harness launches rows of.
+enum class TableKind { none, bf16, fp8BlockScale };
+
+TableKind tableKindOf(StringRef file) {
+  if (file.contains("bf16_tuned_gemm") && !file.contains("batched"))
+    return TableKind::bf16;
+  // aiter/configs/a8w8_blockscale_bpreshuffle_tuned_gemm.csv and its model
+  // variants (model_configs/*a8w8_blockscale_bpreshuffle*tuned*.csv).
+  if (file.contains("a8w8_blockscale_bpreshuffle") && file.contains("tuned_gemm"))
+    return TableKind::fp8BlockScale;
+  return TableKind::none;
+}
+
+/// The registry of a table kind's code objects on `gfx`: hsa/<gfx>/bf16gemm/
+/// bf16gemm_fp32bf16.csv (knl_name, tileM, tileN) or hsa/<gfx>/
+/// fp8gemm_blockscale/fp8gemm_bf16_blockscale.csv (knl_name, tile_m,
+/// tile_n).
+std::map<std::string, TileInfo> gemmRegistry(const std::string &aiter, StringRef gfx,
+                                             TableKind kind) {
+  if (kind == TableKind::fp8BlockScale)
+    return registryTiles(aiter + "/hsa/" + gfx.str() +
+                             "/fp8gemm_blockscale/fp8gemm_bf16_blockscale.csv",
+                         "knl_name", "tile_m", "tile_n");
+  return registryTiles(aiter + "/hsa/" + gfx.str() + "/bf16gemm/bf16gemm_fp32bf16.csv",
+                       "knl_name", "tileM", "tileN");
+}
+
+/// The GEMM families the harness launches, by demangled name.
+std::string gemmFamily(StringRef name, TableKind kind) {
+  if (kind == TableKind::fp8BlockScale)
+    return name.starts_with("fp8gemm_bf16_blockscale_BpreShuffle_") ? "fp8gemm-blockscale"
+                                                                    : "";
   if (name == "bf16gemm_bf16_tn_256x256")
     return "bf16gemm-256x256";
   if (name.starts_with("bf16gemm_fp32bf16_tn_") && name.contains("splitk") &&
@@ -135,8 +166,13 @@ std::string gemmFamily(StringRef name) {
   return {};
 }
 
+/// The folder of a table kind's code objects under hsa/<gfx>/.
+const char *codeObjectFolder(TableKind kind) {
+  return kind == TableKind::fp8BlockScale ? "fp8gemm_blockscale" : "bf16gemm";
+}
+
 void readGemmTables(const std::string &aiter, MeasuredTables &out) {
-  std::map<std::string, std::map<std::string, TileInfo>> registry;
+  std::map<std::pair<std::string, TableKind>, std::map<std::string, TileInfo>> registry;
   std::set<std::string> seen;
   std::vector<std::string> files = csvFiles(aiter + "/aiter/configs");
   for (const std::string &f : csvFiles(aiter + "/aiter/configs/model_configs"))
@@ -155,7 +191,10 @@ void readGemmTables(const std::string &aiter, MeasuredTables &out) {
         cOut = col("outdtype"), cUs = col("us"), cName = col("kernelName"),
         cLib = col("libtype"), cSplit = col("splitK"), cErr = col("err_ratio"),
         cName1 = col("kernelName1");
-    bool bf16Table = file.contains("bf16_tuned_gemm") && !file.contains("batched");
+    // The FP8 block-scale tables name their error column errRatio.
+    if (cErr < 0)
+      cErr = col("errRatio");
+    TableKind kind = tableKindOf(file);
     // A time that three or more rows of one table share, to the last digit
     // of its four or more, is a placeholder written for shapes not
     // measured, not a measurement.
@@ -176,7 +215,7 @@ void readGemmTables(const std::string &aiter, MeasuredTables &out) {
       // counted per table, so that the report lists them.
       StringRef symbol = cName >= 0 ? f[cName].trim() : cName1 >= 0 ? f[cName1].trim() : "";
       bool asmRow = (cLib >= 0 && f[cLib].trim() == "asm") || symbol.starts_with("_ZN5aiter");
-      if (!bf16Table) {
+      if (kind == TableKind::none) {
         if (asmRow)
           ++out.notLaunched[sys::path::stem(file).str()];
         continue;
@@ -185,9 +224,11 @@ void readGemmTables(const std::string &aiter, MeasuredTables &out) {
           cK < 0 || cUs < 0 || cName < 0)
         continue;
       std::string name = demangledName(symbol);
-      std::string family = gemmFamily(name);
+      std::string family = gemmFamily(name, kind);
       if (family.empty()) {
-        ++out.notLaunched["bf16 GEMM " + (name.empty() ? symbol.str() : name)];
+        ++out.notLaunched[(kind == TableKind::fp8BlockScale ? "FP8 block-scale GEMM "
+                                                            : "bf16 GEMM ") +
+                          (name.empty() ? symbol.str() : name)];
         continue;
       }
       MeasuredRow r;
@@ -220,16 +261,22 @@ void readGemmTables(const std::string &aiter, MeasuredTables &out) {
         ++out.dropped["aiter's own error check above 5%"];
         continue;
       }
+      // splitK counts the shares of K (aiter's launchers: 0 stands for 1).
       if (cSplit >= 0 && f[cSplit].trim().getAsInteger(10, r.splitK))
         r.splitK = 1;
       r.splitK = std::max(1u, r.splitK);
-      r.gemm.outBf16 = cOut >= 0 && f[cOut].contains("bfloat16");
+      // The FP8 block-scale kernels write bf16 (the tables have no
+      // outdtype column: the launcher refuses any other).
+      r.gemm.outBf16 =
+          kind == TableKind::fp8BlockScale || (cOut >= 0 && f[cOut].contains("bfloat16"));
+      r.fp8 = kind == TableKind::fp8BlockScale;
       r.kernel = symbol.str();
-      r.codeObject = "hsa/" + gfx.str() + "/bf16gemm/" + name + ".co";
-      if (!registry.count(gfx.str()))
-        registry[gfx.str()] = gemmRegistry(aiter, gfx);
-      auto tile = registry[gfx.str()].find(r.kernel);
-      if (tile == registry[gfx.str()].end()) {
+      r.codeObject = "hsa/" + gfx.str() + "/" + codeObjectFolder(kind) + "/" + name + ".co";
+      auto &tiles = registry[{gfx.str(), kind}];
+      if (tiles.empty())
+        tiles = gemmRegistry(aiter, gfx, kind);
+      auto tile = tiles.find(r.kernel);
+      if (tile == tiles.end()) {
         ++out.dropped["a kernel missing from its registry CSV"];
         continue;
       }

@@ -10,6 +10,12 @@
 //     asm, the kernel's mangled name `_ZN5aiter<len><name>E` standing for
 //     hsa/<gfx>/bf16gemm/<name>.co (the registry bf16gemm_fp32bf16.csv
 //     beside the code objects gives its tile);
+//   - aiter/configs/a8w8_blockscale_bpreshuffle_tuned_gemm.csv and
+//     aiter/configs/model_configs/*a8w8_blockscale_bpreshuffle*tuned*.csv:
+//     rows with libtype asm, `_ZN5aiter<len><name>E` standing for
+//     hsa/<gfx>/fp8gemm_blockscale/<name>.co (FP8 A [M, K] with 1x128 block
+//     scales, pre-shuffled FP8 B [N, K] with 128x128 ones, bf16 out; the
+//     registry fp8gemm_bf16_blockscale.csv beside them gives its tile);
 //   - op_tests/cpp/mha/README.md: fmha_v3 forward TFLOPS on MI300X and
 //     MI355X for B, H, H_kv, S, D = 128, causal and not.
 //
@@ -49,6 +55,9 @@ struct MeasuredRow {
   /// GEMM rows: C[M, N] = A[M, K] B[N, K]^T, the tile, the split of K.
   GemmShape gemm;
   unsigned tileM = 0, tileN = 0, splitK = 1;
+  /// FP8 block-scale GEMM rows (family fp8gemm-blockscale): A and B in the
+  /// chip's e4m3, f32 block scales, bf16 out.
+  bool fp8 = false;
   /// Attention rows.
   AttentionShape attention;
   bool isAttention = false;

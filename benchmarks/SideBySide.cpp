@@ -2,6 +2,7 @@
 #include "benchmarks/SideBySide.h"
 
 #include "kernels/attention/AttentionOp.h"
+#include "kernels/gemm/GemmFp8Op.h"
 #include "kernels/gemm/GemmOp.h"
 #include "runtime/Buffer.h"
 #include "runtime/Device.h"
@@ -241,6 +242,7 @@ ModelFigures figuresOf(const timing::TimingReport &r) {
   f.validation = timing::validationNote(r.kernel, r.peakMfma, r.chip);
   f.seconds = r.kernelSeconds;
   f.tflops = r.tflops;
+  f.peakTflops = r.peakTflops;
   f.mfmaBusy = r.mfmaBusy;
   f.clockGHz = r.clockGHz;
   if (r.hotLoop >= 0) {
@@ -339,6 +341,98 @@ Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned itera
     f.seconds += f.reduceSeconds;
     f.tflops = 2.0 * double(s.m) * double(s.n) * double(s.k) / f.seconds / 1e12;
   }
+  return f;
+}
+
+double fp8BlockScaleBytes(const GemmShape &s) {
+  double kb = double((s.k + kFp8ScaleBlock - 1) / kFp8ScaleBlock);
+  double nb = double((s.n + kFp8ScaleBlock - 1) / kFp8ScaleBlock);
+  return double(s.m) * double(s.k) + double(s.n) * double(s.k) +
+         4.0 * (double(s.m) * kb + nb * kb) + 2.0 * double(s.m) * double(s.n);
+}
+
+timing::DeviceTime fillTime(const timing::TimingParams &p, unsigned computeUnits,
+                            double bytes) {
+  timing::CuRound round;
+  round.cycles = 0;
+  round.mfmaBusy = 0;
+  round.workgroups = 1;
+  timing::LaunchExtent extent;
+  extent.workgroups = 1;
+  extent.computeUnits = computeUnits;
+  extent.dramBytes = bytes;
+  return timing::deviceTime(p, round, extent);
+}
+
+namespace {
+
+/// `count` f32 ones on `device`: scales that leave the codes' values as
+/// they are (the model's time does not depend on them).
+Expected<Buffer> onesF32(Device &device, uint64_t count) {
+  std::vector<float> ones(static_cast<size_t>(std::max<uint64_t>(1, count)), 1.0f);
+  return Buffer::fromHost(device, ArrayRef<float>(ones));
+}
+
+} // namespace
+
+Expected<ModelFigures> timeKccGemmFp8(Chip chip, const GemmShape &s, unsigned iterations,
+                                      const std::vector<std::string> &params) {
+  Expected<Device &> device = emulatedDevice(chip);
+  if (!device)
+    return device.takeError();
+  DType f8 = ops::fp8DTypeOf(chip);
+  Expected<Buffer> a = randomFp8(*device, f8, s.m * s.k, 1);
+  if (!a)
+    return a.takeError();
+  Expected<Buffer> bt = randomFp8(*device, f8, s.n * s.k, 2);
+  if (!bt)
+    return bt.takeError();
+  uint64_t kb = (s.k + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+  uint64_t nb = (s.n + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+  Expected<Buffer> sa = onesF32(*device, s.m * kb);
+  if (!sa)
+    return sa.takeError();
+  Expected<Buffer> sb = onesF32(*device, nb * kb);
+  if (!sb)
+    return sb.takeError();
+  Expected<Buffer> c = Buffer::allocate(*device, s.m * s.n * 2);
+  if (!c)
+    return c.takeError();
+  double flops = 2.0 * double(s.m) * double(s.n) * double(s.k);
+  auto time = [&](unsigned k) {
+    return timeLaunch(*device, flops, k, [&] {
+      ops::GemmOptions options;
+      options.params = params;
+      return ops::gemmFp8({*a, f8, int64_t(s.m), int64_t(s.k)},
+                          {*bt, f8, int64_t(s.n), int64_t(s.k)},
+                          {*sa, DType::f32, int64_t(s.m), int64_t(kb)},
+                          {*sb, DType::f32, int64_t(nb), int64_t(kb)},
+                          {*c, DType::bf16, int64_t(s.m), int64_t(s.n)}, std::nullopt, options);
+    });
+  };
+  // As timeKccGemm: a loop of fewer iterations than the steady state asks
+  // for is replayed whole, and the figures say so.
+  bool whole = false;
+  auto report = time(iterations);
+  if (!report) {
+    Error other = handleErrors(report.takeError(), [&](std::unique_ptr<StringError> e) -> Error {
+      if (!iterations || e->convertToErrorCode() != timing::steadyStateTooShortError())
+        return Error(std::move(e));
+      whole = true;
+      return Error::success();
+    });
+    if (other)
+      return std::move(other);
+    report = time(0);
+  }
+  if (!report)
+    return report.takeError();
+  ModelFigures f = figuresOf(*report);
+  f.wholeReplay = whole;
+  f.what = join(ops::gemmFp8Params(chip, DType::bf16, ops::ScaleGranularity::blocks,
+                                   ops::ScaleGranularity::blocks, std::nullopt,
+                                   {int64_t(s.m), int64_t(s.n), int64_t(s.k)}, params),
+                " ");
   return f;
 }
 
@@ -499,6 +593,88 @@ Expected<ModelFigures> timeAiterSplitKGemm(const std::string &aiter, Chip chip,
                     x.set(21, sema->address());
                   },
                   /*firstRound=*/true);
+}
+
+Expected<ModelFigures> timeAiterFp8BlockScaleGemm(const std::string &aiter, Chip chip,
+                                                  const std::string &codeObject,
+                                                  const std::string &kernel, unsigned tileM,
+                                                  unsigned tileN, unsigned splitK,
+                                                  const GemmShape &s) {
+  // The launcher's checks (validate_inputs; the tuned path's splitK check):
+  // N a multiple of the tile's 128 columns, K of 128, and K's shares, each
+  // rounded up to 128, exactly `splitK` of them.
+  if (!tileM || !tileN || s.n % tileN || s.k % kFp8ScaleBlock)
+    return makeError("aiter's FP8 block-scale GEMMs need N a multiple of " + Twine(tileN) +
+                     " and K of 128; N = " + Twine(s.n) + ", K = " + Twine(s.k));
+  splitK = std::max(1u, splitK);
+  uint64_t share = ((s.k + splitK - 1) / splitK + kFp8ScaleBlock - 1) / kFp8ScaleBlock *
+                   kFp8ScaleBlock;
+  if ((s.k + share - 1) / share != splitK)
+    return makeError("aiter's FP8 block-scale GEMM cannot split K = " + Twine(s.k) + " in " +
+                     Twine(splitK) + " shares of whole 128-deep blocks");
+  Expected<Device &> device = emulatedDevice(chip);
+  if (!device)
+    return device.takeError();
+  DType f8 = ops::fp8DTypeOf(chip);
+  // Its buffer resources stop at M's last row; A and C are allocated in
+  // whole tiles of rows all the same (a framework's 2 MiB granules).
+  uint64_t rows = (s.m + tileM - 1) / tileM * tileM;
+  uint64_t kb = s.k / kFp8ScaleBlock, nb = (s.n + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+  Expected<Buffer> a = randomFp8(*device, f8, rows * s.k, 1);
+  if (!a)
+    return a.takeError();
+  // B pre-shuffled (aiter's shuffle_weight, 16x16): the same bytes in
+  // another order, which the model's time does not depend on.
+  Expected<Buffer> b = randomFp8(*device, f8, s.n * s.k, 2);
+  if (!b)
+    return b.takeError();
+  Expected<Buffer> sa = onesF32(*device, kb * rows);
+  if (!sa)
+    return sa.takeError();
+  Expected<Buffer> sb = onesF32(*device, nb * kb);
+  if (!sb)
+    return sb.takeError();
+  std::vector<float> zeros(static_cast<size_t>(s.n), 0.0f);
+  Expected<Buffer> bias = Buffer::fromHost(*device, ArrayRef<float>(zeros));
+  if (!bias)
+    return bias.takeError();
+  Expected<Buffer> c = Buffer::allocate(*device, rows * s.n * 2);
+  if (!c)
+    return c.takeError();
+  double flops = 2.0 * double(s.m) * double(s.n) * double(s.k);
+  Expected<ModelFigures> f = runAiter(
+      *device, aiter + "/" + codeObject, kernel,
+      {uint32_t(s.n / tileN * splitK), uint32_t((s.m + tileM - 1) / tileM), 1}, {256, 1, 1},
+      flops, 0,
+      [&](SlotBlock &x) {
+        x.set(0, c->address());
+        x.set(1, a->address());
+        x.set(2, b->address());
+        x.set(3, sa->address()); // A's scales, [K/128, M]
+        x.set(4, sb->address()); // B's, [N/128, K/128]
+        x.set(5, bias->address());
+        x.set(6, uint32_t(s.m));
+        x.set(7, uint32_t(s.n));
+        x.set(8, uint32_t(s.k));
+        x.set(9, uint32_t(s.k));      // lda, elements (bytes)
+        x.set(10, uint32_t(s.k));     // ldb
+        x.set(11, uint32_t(s.n * 2)); // ldc, bytes
+        x.set(12, splitK);
+        x.set(13, uint32_t(s.m)); // scale_m (1-row blocks)
+        x.set(14, uint32_t(nb));  // scale_n
+        x.set(15, uint32_t(kb));  // scale_k
+      },
+      /*firstRound=*/true);
+  if (!f)
+    return f.takeError();
+  if (splitK > 1) {
+    f->fillSeconds =
+        fillTime(timing::getTimingParams(chip), timedComputeUnits, double(s.m * s.n * 2))
+            .seconds;
+    f->seconds += f->fillSeconds;
+    f->tflops = flops / f->seconds / 1e12;
+  }
+  return f;
 }
 
 Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &s) {

@@ -94,6 +94,13 @@ struct ModelFigures {
   /// kcc's split-K GEMM: the reduction's launch, included in `seconds` and
   /// `tflops` (the other figures are the GEMM kernel's).
   double reduceSeconds = 0;
+  /// aiter's FP8 block-scale GEMM split over K: the fill that zeroes C for
+  /// its atomics before the launch (hipMemsetAsync in its launcher, a device
+  /// event the tuner's profiler counts), included in `seconds` and `tflops`.
+  double fillSeconds = 0;
+  /// The most TFLOPS the chip's matrix cores give for the kernel's fastest
+  /// MFMA (TimingReport::peakTflops): a figure above it is a bug.
+  double peakTflops = 0;
   /// Steady state was asked for, but the loop runs fewer iterations: the
   /// launch was replayed whole (timeKccGemm).
   bool wholeReplay = false;
@@ -128,6 +135,21 @@ struct GemmShape {
   uint64_t m = 0, n = 0, k = 0;
   bool outBf16 = true;
 };
+
+/// The scale block of the FP8 block-scale GEMMs: A's scales cover 1x128,
+/// B's 128x128.
+constexpr uint64_t kFp8ScaleBlock = 128;
+/// Bytes an FP8 block-scale GEMM at `s` moves at least once: A and B (one
+/// byte an element), A's scales [M, ceil(K/128)] and B's [ceil(N/128),
+/// ceil(K/128)] (f32), C (bf16).
+double fp8BlockScaleBytes(const GemmShape &s);
+
+/// The model's time for a fill of `bytes` of device memory on `p`'s chip
+/// (with `computeUnits`, 0: the chip's): one launch of one round whose
+/// workgroups write their share, so the launch's fixed cost, a round's
+/// workgroup launch and the bytes at HBM's sustained bandwidth.
+emu::timing::DeviceTime fillTime(const emu::timing::TimingParams &p, unsigned computeUnits,
+                                 double bytes);
 /// [B, S, H, D] attention, bf16 (or, with fp8, the chip's e4m3 Q, K, V
 /// with descales of 1 and a bf16 O), S_q = S_kv = S.
 struct AttentionShape {
@@ -145,6 +167,14 @@ struct AttentionShape {
 llvm::Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &shape,
                                          unsigned iterations,
                                          const std::vector<std::string> &params = {});
+/// kcc's FP8 GEMM (kcc::ops::gemmFp8, the chip's e4m3, 128-block scales:
+/// A's [M, ceil(K/128)], Bt's [ceil(N/128), ceil(K/128)], bf16 out; its own
+/// tile choice unless `params` overrides some of it) on the model: steady
+/// state over `iterations` (0: the whole launch replayed), replayed whole
+/// where its loop runs fewer.
+llvm::Expected<ModelFigures> timeKccGemmFp8(Chip chip, const GemmShape &shape,
+                                            unsigned iterations,
+                                            const std::vector<std::string> &params = {});
 /// kcc's attention (kcc::ops::attention_forward) on the model: steady state
 /// over `iterations` of the hot loop, or, causal, the first round whole. A
 /// causal launch's first workgroups stand for the others only because both
@@ -173,6 +203,23 @@ llvm::Expected<ModelFigures> timeAiterSplitKGemm(const std::string &aiter, Chip 
                                                  const std::string &kernel, unsigned tileM,
                                                  unsigned tileN, unsigned splitK,
                                                  const GemmShape &shape);
+/// aiter's FP8 block-scale GEMMs (hsa/<gfx>/fp8gemm_blockscale/
+/// fp8gemm_bf16_blockscale_BpreShuffle_<tileM>x128.co: `codeObject`
+/// relative to the checkout, `kernel` its symbol), laid out as
+/// csrc/py_itfs_cu/asm_a8w8_blockscale_bpreshuffle.cu fills them: grid
+/// (N/tileN x splitK, ceil(M/tileM)), block 256; each workgroup takes a
+/// share of K rounded to 128 (the last share what is left) and adds its
+/// partial tile into C by bf16 atomics when split; A [M, K] fp8, B [N, K]
+/// pre-shuffled fp8 (only its size matters here), A's scales transposed
+/// ([ceil(K/128), M] f32), B's [N/128, ceil(K/128)] f32, a zero f32 bias
+/// [N], C bf16. One CU's first round runs whole; a split launch adds the
+/// fill of C that precedes it (ModelFigures::fillSeconds).
+llvm::Expected<ModelFigures> timeAiterFp8BlockScaleGemm(const std::string &aiter, Chip chip,
+                                                        const std::string &codeObject,
+                                                        const std::string &kernel,
+                                                        unsigned tileM, unsigned tileN,
+                                                        unsigned splitK,
+                                                        const GemmShape &shape);
 /// aiter's bf16 256x256 GEMM run whole in check mode (the sanitizer): "clean"
 /// or what it reports.
 llvm::Expected<std::string> checkAiterGemm(const std::string &aiter, const GemmShape &shape);

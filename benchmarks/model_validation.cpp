@@ -18,7 +18,12 @@
 // round into the launch's time with the tree's constants. Every workgroup
 // of these launches does the same work (GEMM tiles; attention query
 // blocks, taken in pairs when causal), so the first round stands for the
-// others; there is no steady-state extrapolation.
+// others; there is no steady-state extrapolation. The FP8 block-scale
+// GEMMs (fp8gemm-blockscale) split over K are measured with the fill that
+// zeroes C for their atomics before the launch (aiter's launcher runs
+// hipMemsetAsync, a device event its tuner's profiler adds in): that fill
+// is modelled as a launch of one round writing C once (bench::fillTime)
+// and added to the row's time.
 //
 // The split (MeasuredRows.h): one row in four, by a hash of its identity,
 // is the fitting part. --fit fits the device-level constants of each chip
@@ -77,6 +82,10 @@ namespace {
 struct Replay {
   timing::CuRound round;
   timing::LaunchExtent extent;
+  /// Bytes of a fill launched before the kernel, which the measurement
+  /// includes (aiter's FP8 block-scale launcher zeroes C for the atomics
+  /// of a split K), timed by bench::fillTime; 0: none.
+  double fillBytes = 0;
   std::string detail; // the kernel's hot loop, for the row's line
 };
 
@@ -128,10 +137,11 @@ timing::TimingParams withConstants(timing::TimingParams p, const DeviceConstants
 }
 
 double predictedUs(const Row &r, const timing::TimingParams &p) {
-  return timing::deviceTime(timing::measuredBy(p, measurementOf(r)), r.replay.round,
-                            r.replay.extent)
-             .seconds *
-         1e6;
+  timing::TimingParams m = timing::measuredBy(p, measurementOf(r));
+  double seconds = timing::deviceTime(m, r.replay.round, r.replay.extent).seconds;
+  if (r.replay.fillBytes > 0)
+    seconds += bench::fillTime(m, r.replay.extent.computeUnits, r.replay.fillBytes).seconds;
+  return seconds * 1e6;
 }
 
 /// Compulsory DRAM bytes of a row's launch: each operand read once and
@@ -144,6 +154,8 @@ double dramBytesOf(const bench::MeasuredRow &m) {
     return 2 * q + 2 * kv;
   }
   const bench::GemmShape &g = m.gemm;
+  if (m.fp8)
+    return bench::fp8BlockScaleBytes(g);
   return 2.0 * double(g.m * g.k + g.n * g.k) + double(g.m * g.n) * (g.outBf16 ? 2 : 4);
 }
 
@@ -159,6 +171,9 @@ Expected<Replay> replayRow(const std::string &aiter, const bench::MeasuredRow &m
     if (m.family == "bf16gemm-splitk")
       return bench::timeAiterSplitKGemm(aiter, m.chip, m.codeObject, m.kernel, m.tileM,
                                         m.tileN, m.splitK, m.gemm);
+    if (m.family == "fp8gemm-blockscale")
+      return bench::timeAiterFp8BlockScaleGemm(aiter, m.chip, m.codeObject, m.kernel, m.tileM,
+                                               m.tileN, m.splitK, m.gemm);
     return createStringError(inconvertibleErrorCode(), "no launcher for family " + m.family);
   }();
   if (!f)
@@ -168,6 +183,10 @@ Expected<Replay> replayRow(const std::string &aiter, const bench::MeasuredRow &m
   r.extent = f->extent;
   r.extent.computeUnits = m.computeUnits;
   r.extent.dramBytes = dramBytesOf(m);
+  // The fill of C before a split FP8 launch is timed apart (fillTime), with
+  // the constants the row is evaluated with.
+  if (m.family == "fp8gemm-blockscale" && m.splitK > 1)
+    r.fillBytes = double(m.gemm.m * m.gemm.n * 2);
   r.detail = formatv("{0:F0} cycles/CU round, MFMA busy {1:F1}%, {2} wg/CU",
                      r.round.cycles, 100 * r.round.mfmaBusy, r.round.workgroups)
                  .str();
@@ -178,10 +197,13 @@ Expected<Replay> replayRow(const std::string &aiter, const bench::MeasuredRow &m
 // The raw table (--raw-out / --from-raw)
 // ---------------------------------------------------------------------------
 
-const char *const kRawHeader =
+const char *const kRawHeaderNoFill =
     "key\tfamily\tchip\tcus\tmeasured_us\tflops\tround_cycles\tround_mfma_busy\t"
     "round_workgroups\tround_cycles_per_latency_cycle\treplayed_latency\tworkgroups\t"
     "dram_bytes\tsource\tdetail";
+/// The table's header; a table without its last column (fill_bytes, from a
+/// build before the FP8 rows) reads as fills of 0.
+const std::string kRawHeader = std::string(kRawHeaderNoFill) + "\tfill_bytes";
 
 void writeRaw(raw_ostream &os, const std::vector<Row> &rows) {
   os << kRawHeader << "\n";
@@ -195,7 +217,8 @@ void writeRaw(raw_ostream &os, const std::vector<Row> &rows) {
        << format("%.6g", r.replay.round.mfmaBusy) << "\t" << r.replay.round.workgroups << "\t"
        << format("%.6g", r.replay.round.cyclesPerLatencyCycle) << "\t"
        << format("%.6g", r.replay.round.replayedLatency) << "\t" << r.replay.extent.workgroups
-       << "\t" << format("%.9g", r.replay.extent.dramBytes) << "\t" << m.source << "\t" << r.replay.detail << "\n";
+       << "\t" << format("%.9g", r.replay.extent.dramBytes) << "\t" << m.source << "\t"
+       << r.replay.detail << "\t" << format("%.9g", r.replay.fillBytes) << "\n";
   }
 }
 
@@ -205,7 +228,8 @@ Expected<std::vector<Row>> readRaw(const std::string &path) {
     return createStringError(buf.getError(), "cannot read " + path);
   SmallVector<StringRef> lines;
   (*buf)->getBuffer().split(lines, '\n', -1, false);
-  if (lines.empty() || lines[0].trim() != kRawHeader)
+  bool withFill = !lines.empty() && lines[0].trim() == kRawHeader;
+  if (lines.empty() || (!withFill && lines[0].trim() != kRawHeaderNoFill))
     return createStringError(inconvertibleErrorCode(),
                              path + " is not a table that --raw-out wrote (its first line "
                                     "differs)");
@@ -215,7 +239,8 @@ Expected<std::vector<Row>> readRaw(const std::string &path) {
     lines[i].split(f, '\t');
     Row r;
     bench::MeasuredRow &m = r.measured;
-    std::optional<Chip> chip = f.size() == 15 ? parseChip(f[2]) : std::nullopt;
+    std::optional<Chip> chip =
+        f.size() == (withFill ? 16u : 15u) ? parseChip(f[2]) : std::nullopt;
     if (!chip || f[3].getAsInteger(10, m.computeUnits) || f[4].getAsDouble(m.measuredUs) ||
         f[5].getAsDouble(m.flops) || f[6].getAsDouble(r.replay.round.cycles) ||
         f[7].getAsDouble(r.replay.round.mfmaBusy) ||
@@ -223,7 +248,8 @@ Expected<std::vector<Row>> readRaw(const std::string &path) {
         f[9].getAsDouble(r.replay.round.cyclesPerLatencyCycle) ||
         f[10].getAsDouble(r.replay.round.replayedLatency) ||
         f[11].getAsInteger(10, r.replay.extent.workgroups) ||
-        f[12].getAsDouble(r.replay.extent.dramBytes))
+        f[12].getAsDouble(r.replay.extent.dramBytes) ||
+        (withFill && f[15].getAsDouble(r.replay.fillBytes)))
       return createStringError(inconvertibleErrorCode(),
                                formatv("{0}:{1}: a malformed row", path, i + 1).str());
     m.family = f[1].str();
@@ -394,7 +420,7 @@ void printUsage(raw_ostream &os) {
         "         [--sample N] [--rows] [--list] [--summary] [--fit] [--raw-out FILE]\n"
         "         [--from-raw FILE]\n"
         "  --families   families to run (default all): bf16gemm-256x256, bf16gemm-splitk,\n"
-        "               fmha-fwd\n"
+        "               fmha-fwd, fp8gemm-blockscale\n"
         "  --chips      gfx942, gfx950 (default both)\n"
         "  --sample N   N rows per family and chip, spread over them (a quick run)\n"
         "  --rows       print every row, not only the summary\n"
@@ -442,9 +468,10 @@ int main(int argc, char **argv) {
       SmallVector<StringRef> parts;
       v->split(parts, ',', -1, false);
       for (StringRef p : parts) {
-        if (p != "bf16gemm-256x256" && p != "bf16gemm-splitk" && p != "fmha-fwd") {
+        if (p != "bf16gemm-256x256" && p != "bf16gemm-splitk" && p != "fmha-fwd" &&
+            p != "fp8gemm-blockscale") {
           errs() << "model_validation: no family '" << p
-                 << "' (bf16gemm-256x256, bf16gemm-splitk, fmha-fwd)\n";
+                 << "' (bf16gemm-256x256, bf16gemm-splitk, fmha-fwd, fp8gemm-blockscale)\n";
           return 2;
         }
         families.insert(p.str());
@@ -662,31 +689,38 @@ int main(int argc, char **argv) {
     }
   if (summary) {
     // The kinds of Validation.h: both bf16 GEMM families together, the
-    // attention forward alone.
+    // attention forward alone, the FP8 block-scale GEMMs alone.
     outs() << "\nValidation.cpp's table (the validation part, the constants above):\n";
+    const char *const kinds[] = {"Bf16Gemm", "Bf16AttentionForward", "Fp8Gemm"};
     for (Chip c : {Chip::gfx942, Chip::gfx950})
-      for (int kind = 0; kind < 2; ++kind) {
+      for (int kind = 0; kind < 3; ++kind) {
         std::vector<const Row *> v;
         std::set<unsigned> machines;
         std::set<std::string> kernels;
-        for (const Row &r : rows)
-          if (r.haveReplay && !r.fitting() && r.measured.chip == c &&
-              (kind ? r.measured.family == "fmha-fwd"
-                    : StringRef(r.measured.family).starts_with("bf16gemm"))) {
+        for (const Row &r : rows) {
+          StringRef family = r.measured.family;
+          bool ofKind = kind == 0   ? family.starts_with("bf16gemm")
+                        : kind == 1 ? family == "fmha-fwd"
+                                    : family == "fp8gemm-blockscale";
+          if (r.haveReplay && !r.fitting() && r.measured.chip == c && ofKind) {
             v.push_back(&r);
             machines.insert(r.measured.computeUnits);
-            kernels.insert(r.measured.family == "bf16gemm-256x256" ? "256x256" : "split-K");
+            kernels.insert(family == "bf16gemm-256x256" ? "256x256" : "split-K");
           }
+        }
         if (v.empty())
           continue;
         Stats s = statsOf(v, predict);
-        std::string what = kind ? "aiter fmha_v3_fwd, "
-                                : "aiter bf16 GEMMs (" + join(kernels, ", ") + "), ";
+        std::string what = kind == 1   ? "aiter fmha_v3_fwd, "
+                           : kind == 2 ? "aiter FP8 block-scale GEMMs, "
+                                       : "aiter bf16 GEMMs (" + join(kernels, ", ") + "), ";
         for (unsigned cu : machines)
           what += machineName(c, cu) + (cu == *machines.rbegin() ? "" : " and ");
+        if (sample)
+          what += formatv("; --sample {0}", sample).str();
         outs() << formatv("    {{KernelKind::{0}, Chip::{1}, \"{2}\", {3}, {4:F4}, {5:F4}, {6:F4}},\n",
-                          kind ? "Bf16AttentionForward" : "Bf16Gemm", getChipInfo(c).name, what,
-                          s.count, s.median, s.p90, s.within10);
+                          kinds[kind], getChipInfo(c).name, what, s.count, s.median, s.p90,
+                          s.within10);
       }
   }
   if (failed) {
