@@ -351,17 +351,10 @@ double fp8BlockScaleBytes(const GemmShape &s) {
          4.0 * (double(s.m) * kb + nb * kb) + 2.0 * double(s.m) * double(s.n);
 }
 
-timing::DeviceTime fillTime(const timing::TimingParams &p, unsigned computeUnits,
-                            double bytes) {
-  timing::CuRound round;
-  round.cycles = 0;
-  round.mfmaBusy = 0;
-  round.workgroups = 1;
-  timing::LaunchExtent extent;
-  extent.workgroups = 1;
-  extent.computeUnits = computeUnits;
-  extent.dramBytes = bytes;
-  return timing::deviceTime(p, round, extent);
+double fillSeconds(const timing::TimingParams &p, double bytes) {
+  if (bytes <= 0 || p.hbmBytesPerSecond <= 0)
+    return 0;
+  return bytes / (p.hbmBytesPerSecond * p.hbmSustainedFraction);
 }
 
 namespace {
@@ -668,9 +661,7 @@ Expected<ModelFigures> timeAiterFp8BlockScaleGemm(const std::string &aiter, Chip
   if (!f)
     return f.takeError();
   if (splitK > 1) {
-    f->fillSeconds =
-        fillTime(timing::getTimingParams(chip), timedComputeUnits, double(s.m * s.n * 2))
-            .seconds;
+    f->fillSeconds = fillSeconds(timing::getTimingParams(chip), double(s.m * s.n * 2));
     f->seconds += f->fillSeconds;
     f->tflops = flops / f->seconds / 1e12;
   }

@@ -145,11 +145,13 @@ constexpr uint64_t kFp8ScaleBlock = 128;
 double fp8BlockScaleBytes(const GemmShape &s);
 
 /// The model's time for a fill of `bytes` of device memory on `p`'s chip
-/// (with `computeUnits`, 0: the chip's): one launch of one round whose
-/// workgroups write their share, so the launch's fixed cost, a round's
-/// workgroup launch and the bytes at HBM's sustained bandwidth.
-emu::timing::DeviceTime fillTime(const emu::timing::TimingParams &p, unsigned computeUnits,
-                                 double bytes);
+/// (aiter's hipMemsetAsync of C before a split FP8 launch): the bytes at
+/// HBM's sustained bandwidth. No launch cost is charged for it: the
+/// model's launch constants are fitted on kernels' launches, and charging
+/// them to the fill as well reads the split rows of the fitting part 10-110%
+/// slow (docs/kernels/gemm-fp8.md), which says a fill costs the profiler
+/// far less than a kernel's launch.
+double fillSeconds(const emu::timing::TimingParams &p, double bytes);
 /// [B, S, H, D] attention, bf16 (or, with fp8, the chip's e4m3 Q, K, V
 /// with descales of 1 and a bf16 O), S_q = S_kv = S.
 struct AttentionShape {

@@ -22,8 +22,9 @@
 // GEMMs (fp8gemm-blockscale) split over K are measured with the fill that
 // zeroes C for their atomics before the launch (aiter's launcher runs
 // hipMemsetAsync, a device event its tuner's profiler adds in): that fill
-// is modelled as a launch of one round writing C once (bench::fillTime)
-// and added to the row's time.
+// is modelled as its bytes at HBM's sustained bandwidth (bench::fillSeconds,
+// which says why no launch cost is charged for it) and added to the row's
+// time.
 //
 // The split (MeasuredRows.h): one row in four, by a hash of its identity,
 // is the fitting part. --fit fits the device-level constants of each chip
@@ -84,7 +85,7 @@ struct Replay {
   timing::LaunchExtent extent;
   /// Bytes of a fill launched before the kernel, which the measurement
   /// includes (aiter's FP8 block-scale launcher zeroes C for the atomics
-  /// of a split K), timed by bench::fillTime; 0: none.
+  /// of a split K), timed by bench::fillSeconds; 0: none.
   double fillBytes = 0;
   std::string detail; // the kernel's hot loop, for the row's line
 };
@@ -140,7 +141,7 @@ double predictedUs(const Row &r, const timing::TimingParams &p) {
   timing::TimingParams m = timing::measuredBy(p, measurementOf(r));
   double seconds = timing::deviceTime(m, r.replay.round, r.replay.extent).seconds;
   if (r.replay.fillBytes > 0)
-    seconds += bench::fillTime(m, r.replay.extent.computeUnits, r.replay.fillBytes).seconds;
+    seconds += bench::fillSeconds(m, r.replay.fillBytes);
   return seconds * 1e6;
 }
 
@@ -183,7 +184,7 @@ Expected<Replay> replayRow(const std::string &aiter, const bench::MeasuredRow &m
   r.extent = f->extent;
   r.extent.computeUnits = m.computeUnits;
   r.extent.dramBytes = dramBytesOf(m);
-  // The fill of C before a split FP8 launch is timed apart (fillTime), with
+  // The fill of C before a split FP8 launch is timed apart (fillSeconds), with
   // the constants the row is evaluated with.
   if (m.family == "fp8gemm-blockscale" && m.splitK > 1)
     r.fillBytes = double(m.gemm.m * m.gemm.n * 2);
