@@ -494,6 +494,11 @@ TEST(Validation, KindsAndNotes) {
   EXPECT_EQ(kernelKindOf("fmha_fwd", "v_mfma_f32_32x32x16_bf16"),
             KernelKind::Bf16AttentionForward);
   EXPECT_EQ(kernelKindOf("fmha_fwd_fp8", "v_mfma_f32_32x32x64_f8f6f4"), KernelKind::Other);
+  EXPECT_EQ(kernelKindOf("gemm_fp8", "v_mfma_f32_32x32x64_f8f6f4"), KernelKind::Fp8Gemm);
+  EXPECT_EQ(kernelKindOf("_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_32x128E",
+                         "v_mfma_f32_16x16x32_fp8_fp8"),
+            KernelKind::Fp8Gemm);
+  EXPECT_EQ(kernelKindOf("gemm_mxfp4", "v_mfma_scale_f32_32x32x64_f8f6f4"), KernelKind::Other);
   EXPECT_EQ(kernelKindOf("fmha_bwd_dkdv", "v_mfma_f32_32x32x16_bf16"), KernelKind::Other);
   EXPECT_EQ(kernelKindOf("gemm", ""), KernelKind::Other);
   for (Chip chip : {Chip::gfx942, Chip::gfx950}) {

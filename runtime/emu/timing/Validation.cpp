@@ -10,13 +10,18 @@ namespace kcc::emu::timing {
 namespace {
 
 // The validation part of `KCC_AITER_DIR=... model_validation` (the full
-// run; `--summary` prints these rows), with the tree's constants.
+// run, the FP8 rows a sample; `--summary` prints these rows), with the
+// tree's constants.
 // clang-format off
 const ValidationError kValidated[] = {
     {KernelKind::Bf16Gemm, Chip::gfx942, "aiter bf16 GEMMs (split-K), MI308X", 10, 0.1521, 0.4682, 0.4000},
     {KernelKind::Bf16AttentionForward, Chip::gfx942, "aiter fmha_v3_fwd, MI300X", 71, 0.0207, 0.1138, 0.8592},
     {KernelKind::Bf16Gemm, Chip::gfx950, "aiter bf16 GEMMs (256x256, split-K), MI355X", 392, 0.0399, 0.1276, 0.8393},
     {KernelKind::Bf16AttentionForward, Chip::gfx950, "aiter fmha_v3_fwd, MI355X", 65, 0.0322, 0.3024, 0.7846},
+    // fp8gemm-blockscale, a sample (--sample 40: 40 of 401 MI308X rows and
+    // 40 of 404 MI355X rows, their validation part), not the full run.
+    {KernelKind::Fp8Gemm, Chip::gfx942, "aiter FP8 block-scale GEMMs, MI308X; a sample of 40 of 401 rows", 31, 0.0334, 0.1613, 0.8065},
+    {KernelKind::Fp8Gemm, Chip::gfx950, "aiter FP8 block-scale GEMMs, MI355X; a sample of 40 of 404 rows", 32, 0.1520, 0.4472, 0.3125},
 };
 // clang-format on
 
@@ -26,6 +31,8 @@ const char *kindName(KernelKind kind) {
     return "bf16 GEMM";
   case KernelKind::Bf16AttentionForward:
     return "bf16 attention forward";
+  case KernelKind::Fp8Gemm:
+    return "FP8 GEMM";
   case KernelKind::Other:
     break;
   }
@@ -35,14 +42,21 @@ const char *kindName(KernelKind kind) {
 } // namespace
 
 KernelKind kernelKindOf(StringRef kernel, StringRef peakMfma) {
-  // bf16 and f16 MFMAs run at one rate: one kind. FP8, integer and
-  // scaled MFMAs, and kernels without MFMAs, are others.
+  // bf16 and f16 MFMAs run at one rate: one kind. FP8 MFMAs another
+  // (GEMMs only); integer MFMAs and kernels without MFMAs are others.
   bool half = peakMfma.ends_with("_bf16") || peakMfma.ends_with("_f16") ||
               peakMfma.ends_with("_bf16_1k");
-  if (!half)
-    return KernelKind::Other;
+  // (The scaled MFMAs of MXFP4, v_mfma_scale_*_f8f6f4, are not FP8's.)
+  bool fp8 = peakMfma.ends_with("_fp8_fp8") ||
+             (peakMfma.ends_with("_f8f6f4") && !peakMfma.contains("mfma_scale"));
   std::string name = kernel.lower();
   StringRef n(name);
+  if (fp8)
+    return n.contains("gemm") && !n.contains("fmha") && !n.contains("attention")
+               ? KernelKind::Fp8Gemm
+               : KernelKind::Other;
+  if (!half)
+    return KernelKind::Other;
   if (n.contains("bwd") || n.contains("backward"))
     return KernelKind::Other;
   if (n.contains("gemm"))

@@ -25,11 +25,12 @@
 namespace kcc::emu::timing {
 
 /// The kinds of kernel the validation speaks for.
-enum class KernelKind { Bf16Gemm, Bf16AttentionForward, Other };
+enum class KernelKind { Bf16Gemm, Bf16AttentionForward, Fp8Gemm, Other };
 
 /// The kind of a kernel from its name and the MFMA it runs fastest
 /// (TimingReport::kernel, TimingReport::peakMfma): a GEMM or an attention
-/// forward on bf16/f16 MFMAs; anything else (FP8, the attention backward,
+/// forward on bf16/f16 MFMAs, a GEMM on FP8 MFMAs (`_fp8_fp8`, or gfx950's
+/// `_f8f6f4`); anything else (FP8 attention, the attention backward,
 /// kernels without MFMAs) is Other.
 KernelKind kernelKindOf(llvm::StringRef kernel, llvm::StringRef peakMfma);
 
