@@ -226,7 +226,7 @@ int runFp8(const std::vector<Chip> &chips, const std::vector<bench::GemmShape> &
       outs() << "  " << left_justify("", 24)
              << formatv("       aiter's pick {0} split-K {1}{2}; {3}\n", name, pick->splitK,
                         a->fillSeconds > 0
-                            ? formatv(" (fill of C {0:F1} us included)", a->fillSeconds * 1e6)
+                            ? formatv(" (fill of C {0:F2} us included)", a->fillSeconds * 1e6)
                                   .str()
                             : std::string(),
                         occupancy(*a));
