@@ -433,7 +433,7 @@ int main(int argc, char **argv) {
       // without a measured row, its 256x256 kernel (gfx950) on the model.
       const bench::MeasuredRow *pick = nullptr;
       for (const bench::MeasuredRow &r : measured.rows)
-        if (!r.isAttention && r.chip == chip &&
+        if (StringRef(r.family).starts_with("bf16gemm") && r.chip == chip &&
             r.computeUnits == emu::timing::getTimingParams(chip).computeUnits &&
             r.gemm.m == s.m && r.gemm.n == s.n && r.gemm.k == s.k && r.gemm.outBf16)
           pick = &r;
