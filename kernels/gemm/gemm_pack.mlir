@@ -4,7 +4,7 @@
 // kernels move K to LDS in 4-byte (or 16-byte) units at aligned addresses,
 // so their ops pack an operand this way when K or its leading dimension is
 // not a whole number of units (kernels/gemm/GemmOperands.h: gemm.mlir's
-// KP = K rounded up to even, gemm_fp8.mlir's to a multiple of 4 or 16).
+// KP = K rounded up to even, gemm_q8.mlir's to a multiple of 4 or 16).
 //
 // A workgroup is one wave; it copies 4 rows, 64 columns (one element per
 // lane and row) at a time: elements past K read as zero (the load's

@@ -12,7 +12,7 @@
 
 #include "kernels/attention/AttentionBackwardOp.h"
 #include "kernels/attention/AttentionOp.h"
-#include "kernels/gemm/GemmFp8Op.h"
+#include "kernels/gemm/QuantGemmOp.h"
 #include "kernels/gemm/GemmOp.h"
 #include "runtime/Device.h"
 

@@ -167,7 +167,7 @@ def gemm(a, b_t, *, bias=None, out_dtype=None, out=None, device=None, params=Non
     a's type), or written into `out`. K and N contiguous, row strides free.
     `params` overrides the tile parameters ({"WM": 64}), for tuning.
 
-    FP8 (kernels/gemm/gemm_fp8.mlir): a and b_t as torch.float8_e4m3fn
+    FP8 (kernels/gemm/gemm_q8.mlir): a and b_t as torch.float8_e4m3fn
     (gfx950) / float8_e4m3fnuz (gfx942) tensors, or uint8 bits with
     fp8_format="e4m3fn" / "e4m3fnuz"; C = (a * a_scale) (b_t * b_scale)^T
     (+ bias: bfloat16, float16 or float32), bfloat16 by default. The

@@ -1,4 +1,4 @@
-"""kcc.ops.gemm with FP8 inputs (kernels/gemm/gemm_fp8.mlir) on both emulated
+"""kcc.ops.gemm with FP8 inputs (kernels/gemm/gemm_q8.mlir) on both emulated
 chips: NumPy uint8 bits and torch float8 tensors, every scale granularity
 (numbers, per-row vectors, 128-deep blocks), bias, tails in M, N and K,
 against a float64 reference of the decoded codes times each K block's

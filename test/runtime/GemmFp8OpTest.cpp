@@ -8,7 +8,7 @@
 // exact message.
 //
 //===----------------------------------------------------------------------===//
-#include "kernels/gemm/GemmFp8Op.h"
+#include "kernels/gemm/QuantGemmOp.h"
 #include "runtime/Jit.h"
 #include "runtime/Runtime.h"
 #include "test/e2e/Fp8Reference.h"

@@ -1,6 +1,6 @@
 //===- RunGemmFp8.cpp - `kcc run gemm -D DTYPE=fp8` -----------------------===//
 //
-// The runner of the FP8 GEMM (kernels/gemm/GemmFp8Op.h): A and Bt in the
+// The runner of the FP8 GEMM (kernels/gemm/QuantGemmOp.h): A and Bt in the
 // device's e4m3 ('|u1' codes in .npy, or random normal values rounded to
 // it), f32 scales whose granularity is -D ASCALE / BSCALE (0 per tensor,
 // 1 per row, 2 128-deep blocks: the kernel's parameters) or the shape of
@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/kcc/HostMatrix.h"
 #include "tools/kcc/RunKernelOptions.h"
-#include "kernels/gemm/GemmFp8Op.h"
+#include "kernels/gemm/QuantGemmOp.h"
 #include "runtime/Jit.h"
 #include "runtime/Npy.h"
 #include "runtime/Runtime.h"
@@ -205,7 +205,7 @@ int runGemmFp8(const Options &o) {
   auto g = cantFail(ops::scaleGranularities(rsa, rsb, *M, *N, *K));
   std::vector<std::string> params = ops::gemmFp8Params(device->chip(), *out, g.first, g.second,
                                                        biasType, {*M, *N, *K}, tuning);
-  Expected<CompiledKernel> compiled = Jit::shared().compile("gemm_fp8", params, device->chip());
+  Expected<CompiledKernel> compiled = Jit::shared().compile("gemm_q8", params, device->chip());
   if (!compiled)
     return fail(toString(compiled.takeError()));
   outs() << "gemm_fp8 " << *M << "x" << *N << "x" << *K << " " << dtypeName(in) << " (A "

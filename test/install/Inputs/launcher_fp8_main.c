@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
   }
   /* 128x128 workgroup tiles of four waves; the bias pointer is never read. */
   kcc_dim3 grid = {(M + 127) / 128, (N + 127) / 128, 1}, block = {256, 1, 1};
-  if (gemm_fp8_gemm_fp8_launch(device, 0, grid, block, da, db, dc, dsa, dsb, da, M, N, K, K, K,
+  if (gemm_fp8_gemm_q8_launch(device, 0, grid, block, da, db, dc, dsa, dsb, da, M, N, K, K, K,
                                N) ||
       kcc_memcpy_to_host(device, c, dc, sizeof c)) {
     fprintf(stderr, "launch: %s\n", kcc_last_error());
@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
       }
       wrong += c[i * N + j] != ref;
     }
-  printf("%s on %s (%s): %d of %d wrong: %s\n", "gemm_fp8_gemm_fp8_launch",
+  printf("%s on %s (%s): %d of %d wrong: %s\n", "gemm_fp8_gemm_q8_launch",
          kcc_device_spec(device), kcc_device_chip(device), wrong, M * N,
          wrong ? "FAIL" : "PASS");
   return wrong ? 1 : 0;

@@ -205,7 +205,7 @@ func.func private @scales_of(%sabuf: !sbuf, %sbbuf: !sbuf, %kb: index, %nk: inde
   return %s : !srow
 }
 
-func.func @gemm_fp8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
+func.func @gemm_q8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
                     %sa: !sptr, %sb: !sptr, %bias: !tile.ptr<!tile.dtype<"BDTYPE">>,
                     %M: index, %N: index, %K: index,
                     %lda: index, %ldb: index, %ldc: index)

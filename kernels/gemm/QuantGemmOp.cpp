@@ -1,5 +1,5 @@
-//===- GemmFp8Op.cpp - kcc::ops::gemmFp8, the host side of gemm_fp8.mlir --===//
-#include "kernels/gemm/GemmFp8Op.h"
+//===- QuantGemmOp.cpp - kcc::ops::gemmFp8, the host side of gemm_q8.mlir --===//
+#include "kernels/gemm/QuantGemmOp.h"
 #include "kernels/EmbeddedKernels.h"
 #include "kernels/gemm/GemmOperands.h"
 #include "runtime/Buffer.h"
@@ -271,10 +271,10 @@ Expected<LaunchResult> gemmFp8(const MatrixRef &a, const MatrixRef &bt, const Ma
   }
   MatrixRef ga = packedA ? packedA->ref() : a;
   MatrixRef gb = packedB ? packedB->ref() : bt;
-  Expected<Module> module = compileEmbeddedKernel(device, jit, "gemm_fp8", params);
+  Expected<Module> module = compileEmbeddedKernel(device, jit, "gemm_q8", params);
   if (!module)
     return makeError(kComponent, "cannot compile the kernel: " + toString(module.takeError()));
-  Expected<Kernel> kernel = module->kernel("gemm_fp8");
+  Expected<Kernel> kernel = module->kernel("gemm_q8");
   if (!kernel)
     return kernel.takeError();
   LaunchConfig config;

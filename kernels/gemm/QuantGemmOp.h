@@ -1,4 +1,4 @@
-//===- GemmFp8Op.h - kcc::ops::gemmFp8, the host side of gemm_fp8.mlir -*- C++ -*-===//
+//===- QuantGemmOp.h - kcc::ops::gemmFp8, the host side of gemm_q8.mlir -*- C++ -*-===//
 //
 //   C[M, N] = (A sa)[M, K] (Bt sb)[N, K]^T (+ bias[N]),  f32 accumulation
 //
@@ -64,7 +64,7 @@ llvm::Error checkGemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRe
                          const MatrixRef &bScale, const MatrixRef &c,
                          const std::optional<VectorRef> &bias);
 
-/// The launch grid of gemm_fp8 compiled with `params` for C of m x n.
+/// The launch grid of gemm_q8 compiled with `params` for C of m x n.
 Dim3 gemmFp8Grid(const std::vector<std::string> &params, int64_t m, int64_t n);
 
 /// Runs C = (A sa)(Bt sb)^T (+ bias) on the operands' device and waits.
