@@ -65,10 +65,9 @@ private:
 /// MFMA K for a shape left to the target: the widest the chip's table has
 /// for an M x M tile; 0 when the chip has no MFMA of that M (the layout's
 /// verifier then names the shapes it has).
-static int64_t defaultMfmaK(Chip chip, int64_t m, bool eightBit = false) {
+static int64_t defaultMfmaK(Chip chip, int64_t m, MfmaInputs inputs = MfmaInputs::float16) {
   int64_t k = 0;
-  for (const MfmaShape &shape :
-       eightBit ? mfmaShapes8(chip) : getChipInfo(chip).mfmaShapes16)
+  for (const MfmaShape &shape : mfmaShapesOf(chip, inputs))
     if (shape.m == m && shape.n == m)
       k = std::max<int64_t>(k, shape.k);
   return k;
@@ -314,16 +313,19 @@ void TileSpecializePass::runOnOperation() {
     resolveDims(type.getShape(), type.getDimParams(), shape);
     SmallVector<StringAttr> none(shape.size(), StringAttr::get(ctx, ""));
     Type element = replacer.replace(type.getElementType());
-    // An FP8 operand left to the target takes the chip's widest FP8 K, which
-    // only the tile knows (its element type, bound just above); the generic
-    // replacement below gives every other MFMA layout the 16-bit K.
+    // An FP8 or i8 operand left to the target takes the chip's widest K of
+    // its family, which only the tile knows (its element type, bound just
+    // above); the generic replacement below gives every other MFMA layout
+    // the 16-bit K.
     Attribute layout = type.getLayout();
     auto mfma = dyn_cast<MfmaLayoutAttr>(layout);
+    bool int8 = element.isSignlessInteger(8);
     if (mfma && !mfma.isResolved() && mfma.getOperand() != MfmaOperand::acc &&
-        fp8FormatOf(element))
-      layout = MfmaLayoutAttr::get(ctx, mfma.getOperand(), mfma.getM(), mfma.getN(),
-                                   defaultMfmaK(targetChip, mfma.getM(), true),
-                                   mfma.getKFromAcc(), mfma.getKWide());
+        (fp8FormatOf(element) || int8))
+      layout = MfmaLayoutAttr::get(
+          ctx, mfma.getOperand(), mfma.getM(), mfma.getN(),
+          defaultMfmaK(targetChip, mfma.getM(), int8 ? MfmaInputs::int8 : MfmaInputs::float8),
+          mfma.getKFromAcc(), mfma.getKWide());
     return TileType::get(ctx, shape, none, element, replacer.replace(layout));
   });
   replacer.addReplacement([&](LdsType type) -> Type {

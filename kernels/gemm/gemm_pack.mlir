@@ -1,5 +1,5 @@
 // kcc GEMM operand packing: copies a matrix SRC [R, K] (DTYPE: 16-bit,
-// f32 or FP8), rows `ls` elements apart (any stride), into DST [R, KP],
+// f32, FP8 or i8), rows `ls` elements apart (any stride), into DST [R, KP],
 // packed (rows KP apart), KP >= K, the padding columns zero. The GEMM
 // kernels move K to LDS in 4-byte (or 16-byte) units at aligned addresses,
 // so their ops pack an operand this way when K or its leading dimension is
@@ -11,7 +11,7 @@
 // bounds), rows past R are neither read nor written.
 // Launch: grid (ceil(R / 4)), block 64.
 
-tile.type_param_decl @DTYPE = bf16 of [bf16, f16, f32, f8E4M3FN, f8E4M3FNUZ]
+tile.type_param_decl @DTYPE = bf16 of [bf16, f16, f32, f8E4M3FN, f8E4M3FNUZ, i8]
 
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
