@@ -328,16 +328,18 @@ LaunchInfo gemm(py::handle aArg, py::handle btArg, py::handle cArg,
   return info;
 }
 
-/// The FP8 GEMM (ops::gemmFp8): a and b_t as uint8 bits (the Python side
-/// views torch's float8 tensors as uint8) in the encoding `fp8Format`
-/// names, the scales float32 [1, 1], [rows, 1] or block matrices (the
+/// The 8-bit GEMMs: FP8 (ops::gemmFp8) with a and b_t as uint8 bits (the
+/// Python side views torch's float8 tensors as uint8) in the encoding
+/// `fp8Format` names, or int8 (ops::gemmInt8) with fp8Format "i8"; the scales float32 [1, 1], [rows, 1] or block matrices (the
 /// Python side gives vectors and scalars that shape).
 LaunchInfo gemmFp8(py::handle aArg, py::handle btArg, py::handle saArg, py::handle sbArg,
                    py::handle cArg, py::handle biasArg, py::handle where,
                    std::vector<std::string> params, uint64_t stream, std::string fp8Format) {
   auto start = std::chrono::steady_clock::now();
+  // "i8": the int8 GEMM on int8 arrays; else an FP8 encoding of uint8 bits.
+  bool int8 = fp8Format == "i8";
   std::optional<DType> fp8 = parseDType(fp8Format);
-  if (!fp8 || !isFp8(*fp8))
+  if (!fp8 || !(isFp8(*fp8) || int8))
     throw py::value_error("fp8_format='" + fp8Format +
                           "'; kcc's FP8 GEMM formats are 'e4m3fn' (OCP, gfx950) and "
                           "'e4m3fnuz' (FNUZ, gfx942)");
@@ -349,10 +351,11 @@ LaunchInfo gemmFp8(py::handle aArg, py::handle btArg, py::handle saArg, py::hand
     bias = importTensor(biasArg, "bias");
   for (TensorView *t : {&a, &bt}) {
     requireRank(*t, 2, "[rows, K]");
-    if (t->typeName != "uint8")
+    if (int8 ? t->typeName != "int8" : t->typeName != "uint8")
       throw py::type_error(t->name + " has elements of type " + t->typeName +
-                           "; the FP8 GEMM takes torch.float8_e4m3fn / float8_e4m3fnuz "
-                           "tensors or uint8 bits");
+                           (int8 ? "; the int8 GEMM takes int8 a and b_t"
+                                 : "; the FP8 GEMM takes torch.float8_e4m3fn / "
+                                   "float8_e4m3fnuz tensors or uint8 bits"));
     t->dtype = *fp8;
     requireUnitInnerStride(*t, "K");
   }
@@ -391,7 +394,9 @@ LaunchInfo gemmFp8(py::handle aArg, py::handle btArg, py::handle saArg, py::hand
   }
   MatrixRef ra = matrixRef(a, ga), rb = matrixRef(bt, gb), rsa = matrixRef(sa, gsa),
             rsb = matrixRef(sb, gsb), rc = matrixRef(c, gc);
-  check(ops::checkGemmFp8(ra, rb, rsa, rsb, rc, rbias), ErrorKind::Value);
+  check(int8 ? ops::checkGemmInt8(ra, rb, rsa, rsb, rc, rbias)
+             : ops::checkGemmFp8(ra, rb, rsa, rsb, rc, rbias),
+        ErrorKind::Value);
 
   ops::GemmOptions options;
   options.params = std::move(params);
@@ -401,13 +406,15 @@ LaunchInfo gemmFp8(py::handle aArg, py::handle btArg, py::handle saArg, py::hand
   {
     py::gil_scoped_release release;
     auto opStart = std::chrono::steady_clock::now();
-    result = take(ops::gemmFp8(ra, rb, rsa, rsb, rc, rbias, options), ErrorKind::Launch);
+    result = take(int8 ? ops::gemmInt8(ra, rb, rsa, rsb, rc, rbias, options)
+                       : ops::gemmFp8(ra, rb, rsa, rsb, rc, rbias, options),
+                  ErrorKind::Launch);
     opSeconds = secondsSince(opStart);
     check(gc.copyBack(), ErrorKind::Launch);
   }
   LaunchInfo info = launchInfo(result, device);
   info.opSeconds = opSeconds;
-  info.path = "gemm_fp8";
+  info.path = int8 ? "gemm_i8" : "gemm_fp8";
   info.callSeconds = secondsSince(start);
   return info;
 }

@@ -176,16 +176,21 @@ def gemm(a, b_t, *, bias=None, out_dtype=None, out=None, device=None, params=Non
     b_scale [N] per channel; a_scale [M, ceil(K/128)] over 1x128 blocks
     with b_scale [ceil(N/128), ceil(K/128)] over 128x128 blocks, applied to
     each 128-deep block of K's sum.
+
+    int8: a and b_t int8 (torch.int8 or NumPy int8), the sums exact in
+    int32, scales per tensor or per row as for FP8 (not blocks).
     """
     fmt = _fp8_format((a, b_t), fp8_format)
+    if fmt is None and _is_int8(a):
+        fmt = "i8"
     if fmt == "mxfp4":
         raise ValueError("fp8_format='mxfp4': kcc has no MXFP4 GEMM yet (issue 48); "
                          "the FP8 GEMM takes 'e4m3fn' (gfx950) or 'e4m3fnuz' (gfx942)")
     if fmt is not None:
         return _gemm_fp8(a, b_t, a_scale, b_scale, bias, out_dtype, out, device, params, fmt)
     if a_scale is not None or b_scale is not None:
-        raise ValueError("a_scale and b_scale are the FP8 GEMM's (torch.float8 tensors or "
-                         "fp8_format); a is " + type_name(None, a))
+        raise ValueError("a_scale and b_scale are the 8-bit GEMMs' (torch.float8 tensors, "
+                         "fp8_format, or int8); a is " + type_name(None, a))
     m, _ = shape_of(a, "a", 2)
     n, _ = shape_of(b_t, "b_t", 2)
     if out is None:
@@ -211,6 +216,10 @@ def _gemm_fp8(a, b_t, a_scale, b_scale, bias, out_dtype, out, device, params, fm
                           None if bias is None else for_kcc(bias), device, _params(params),
                           stream_of(a), fmt))
     return out
+
+
+def _is_int8(x):
+    return str(getattr(x, "dtype", "")).replace("torch.", "") == "int8"
 
 
 def _scale_matrix(scale, like, name):

@@ -1,4 +1,4 @@
-"""kcc.ops.gemm with FP8 inputs (kernels/gemm/gemm_q8.mlir) on both emulated
+"""kcc.ops.gemm with FP8 and int8 inputs (kernels/gemm/gemm_q8.mlir) on both emulated
 chips: NumPy uint8 bits and torch float8 tensors, every scale granularity
 (numbers, per-row vectors, 128-deep blocks), bias, tails in M, N and K,
 against a float64 reference of the decoded codes times each K block's
@@ -118,7 +118,40 @@ def test_errors():
     with pytest.raises(ValueError, match=r"fp8_format='mxfp4': kcc has no MXFP4 GEMM yet"):
         kcc.ops.gemm(z, z, fp8_format="mxfp4", device=gfx950)
     h = np.zeros((16, 128), np.float16)
-    with pytest.raises(ValueError, match=r"a_scale and b_scale are the FP8 GEMM's"):
+    with pytest.raises(ValueError, match=r"a_scale and b_scale are the 8-bit GEMMs'"):
         kcc.ops.gemm(h, h, a_scale=1.0, device=gfx950)
     with pytest.raises(TypeError, match="b_t has elements of type float16; the FP8 GEMM takes"):
         kcc.ops.gemm(z, h, fp8_format="e4m3fn", device=gfx950)
+
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+def test_int8_rows(emu, chip, kind):
+    """int8: exact integer sums; per-token and per-channel scales, tails."""
+    rng = np.random.default_rng(7)
+    m, n, k = 70, 130, 300
+    a = rng.integers(-128, 128, (m, k), dtype=np.int8)
+    b_t = rng.integers(-128, 128, (n, k), dtype=np.int8)
+    sa = rng.uniform(0.5, 2, m).astype(np.float32) * np.float32(1e-3)
+    sb = rng.uniform(0.5, 2, n).astype(np.float32) * np.float32(1e-2)
+    if kind == "torch":
+        c = kcc.ops.gemm(torch.from_numpy(a), torch.from_numpy(b_t), a_scale=torch.from_numpy(sa),
+                         b_scale=torch.from_numpy(sb), out_dtype=torch.float32, device=emu)
+        c = c.numpy()
+    else:
+        c = kcc.ops.gemm(a, b_t, a_scale=sa, b_scale=sb, out_dtype=np.float32, device=emu)
+    exact = a.astype(np.int64) @ b_t.astype(np.int64).T
+    ref = exact * sa.astype(np.float64)[:, None] * sb.astype(np.float64)[None, :]
+    assert c.dtype == np.float32
+    assert (np.abs(c - ref) <= 5 * 2.0 ** -24 * np.abs(ref) + 1e-30).all()
+
+
+def test_int8_errors():
+    z8 = np.zeros((16, 128), np.int8)
+    gfx950 = kcc.device("emu:gfx950")
+    with pytest.raises(ValueError, match=r"gemm_i8: A's scale \(16x2\) and Bt's \(1x2\) are over "
+                                         r"128-deep blocks; the int8 GEMM takes per-tensor"):
+        kcc.ops.gemm(np.zeros((16, 256), np.int8), np.zeros((16, 256), np.int8),
+                     a_scale=np.ones((16, 2), np.float32), b_scale=np.ones((1, 2), np.float32),
+                     device=gfx950)
+    with pytest.raises(TypeError, match="b_t has elements of type uint8; the int8 GEMM takes int8"):
+        kcc.ops.gemm(z8, np.zeros((16, 128), np.uint8), device=gfx950)
