@@ -53,7 +53,7 @@ private:
   LogicalResult readInputs(ModuleOp module, Chip &chip,
                            ArrayRef<ParamBinding> &params,
                            std::vector<ParamBinding> &parsed);
-  LogicalResult bind(ModuleOp module, ArrayRef<ParamBinding> params,
+  LogicalResult bind(ModuleOp module, Chip chip, ArrayRef<ParamBinding> params,
                      Bindings &bindings);
 
   std::optional<Chip> typedChip;
@@ -133,10 +133,18 @@ static std::string productText(ParamDeclOp decl) {
   return llvm::join(factors, " * ");
 }
 
-LogicalResult TileSpecializePass::bind(ModuleOp module,
+LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
                                        ArrayRef<ParamBinding> params,
                                        Bindings &bindings) {
   MLIRContext *ctx = module.getContext();
+  // A declaration's default on `chip` (its `on {CHIP = ...}`), else its own.
+  StringRef chipName = getChipInfo(chip).name;
+  auto chipDefault = [&](DictionaryAttr defaults, Attribute own) {
+    if (defaults)
+      if (Attribute a = defaults.get(chipName))
+        return a;
+    return own;
+  };
   llvm::StringMap<ParamDeclOp> intDecls;
   llvm::StringMap<TypeParamDeclOp> typeDecls;
   for (auto decl : module.getOps<ParamDeclOp>())
@@ -190,7 +198,8 @@ LogicalResult TileSpecializePass::bind(ModuleOp module,
                << entry.getKey() << "' is " << type << "; '" << b.valueText()
                << "' is not a valid value";
       bindings.ints[entry.getKey()] = b.integer();
-    } else if (auto def = dyn_cast_or_null<IntegerAttr>(decl.getDefaultValueAttr())) {
+    } else if (auto def = dyn_cast_or_null<IntegerAttr>(
+                   chipDefault(decl.getChipDefaultsAttr(), decl.getDefaultValueAttr()))) {
       bindings.ints[entry.getKey()] =
           type.isInteger(1) ? (int64_t)def.getValue().getZExtValue()
                             : def.getInt();
@@ -241,7 +250,8 @@ LogicalResult TileSpecializePass::bind(ModuleOp module,
                << entry.getKey() << "' must be " << decl.allowedTypesText()
                << ", not '" << b.valueText() << "'";
       bindings.types[entry.getKey()] = type;
-    } else if (auto def = decl.getDefaultTypeAttr()) {
+    } else if (auto def = dyn_cast_or_null<TypeAttr>(
+                   chipDefault(decl.getChipDefaultsAttr(), decl.getDefaultTypeAttr()))) {
       bindings.types[entry.getKey()] = def.getValue();
     } else {
       return decl.emitError("type parameter '")
@@ -261,7 +271,7 @@ void TileSpecializePass::runOnOperation() {
   if (failed(readInputs(module, targetChip, params, parsedParams)))
     return signalPassFailure();
   Bindings bindings;
-  if (failed(bind(module, params, bindings)))
+  if (failed(bind(module, targetChip, params, bindings)))
     return signalPassFailure();
 
   // Types and attributes: dimensions, element types, MFMA shapes.

@@ -95,6 +95,23 @@ static LogicalResult verifyElementMatch(Operation *op, Type memory, Type tile,
 // Parameters
 //===----------------------------------------------------------------------===//
 
+/// Checks `on {CHIP = VALUE}`: every key a chip kcc supports, every value
+/// accepted by `valueOk` (whose message follows the chip's name).
+static LogicalResult
+verifyChipDefaults(Operation *op, DictionaryAttr defaults,
+                   llvm::function_ref<std::optional<std::string>(Attribute)> valueOk) {
+  if (!defaults)
+    return success();
+  for (NamedAttribute entry : defaults) {
+    if (!kcc::parseChip(entry.getName().getValue()))
+      return op->emitOpError("'on' names chips (")
+             << kcc::supportedChipList() << "); got '" << entry.getName().getValue() << "'";
+    if (std::optional<std::string> bad = valueOk(entry.getValue()))
+      return op->emitOpError("the default on ") << entry.getName().getValue() << " " << *bad;
+  }
+  return success();
+}
+
 LogicalResult ParamDeclOp::verify() {
   Type type = getType();
   if (!type.isSignlessInteger() && !type.isIndex())
@@ -104,6 +121,19 @@ LogicalResult ParamDeclOp::verify() {
     if (def.getType() != type)
       return emitOpError("default value ")
              << def << " does not have the parameter's type " << type;
+  if (failed(verifyChipDefaults(*this, getChipDefaultsAttr(),
+                                [&](Attribute a) -> std::optional<std::string> {
+                                  auto i = dyn_cast<IntegerAttr>(a);
+                                  if (i && i.getType() == type)
+                                    return std::nullopt;
+                                  std::string text;
+                                  llvm::raw_string_ostream os(text);
+                                  os << a << " does not have the parameter's type " << type;
+                                  return text;
+                                })))
+    return failure();
+  if (getChipDefaultsAttr() && getProductAttr())
+    return emitOpError("a derived parameter (product) has no per-chip defaults");
   if (ArrayAttr product = getProductAttr()) {
     if (getDefaultValueAttr())
       return emitOpError("a derived parameter (product) has no default value");
@@ -149,6 +179,19 @@ std::string TypeParamDeclOp::allowedTypesText() {
 }
 
 LogicalResult TypeParamDeclOp::verify() {
+  if (failed(verifyChipDefaults(*this, getChipDefaultsAttr(),
+                                [&](Attribute a) -> std::optional<std::string> {
+                                  auto t = dyn_cast<TypeAttr>(a);
+                                  if (t && llvm::is_contained(getAllowedTypeList(),
+                                                              t.getValue()))
+                                    return std::nullopt;
+                                  std::string text;
+                                  llvm::raw_string_ostream os(text);
+                                  os << a << " is not one of the allowed types, "
+                                     << allowedTypesText();
+                                  return text;
+                                })))
+    return failure();
   if (ArrayAttr allowed = getAllowedTypesAttr()) {
     if (allowed.empty())
       return emitOpError("the list of allowed types is empty");

@@ -46,7 +46,7 @@
 // gfx950).
 // Launch: grid (ceil(M / BM), ceil(N / BN)), block BLOCK = 64 WGM WGN.
 
-tile.type_param_decl @DTYPE = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ, i8]
+tile.type_param_decl @DTYPE = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ, i8] on {gfx942 = f8E4M3FNUZ}
 tile.type_param_decl @ACC = f32 of [f32, i32]
 tile.type_param_decl @OUT = bf16 of [bf16, f16, f32]
 tile.type_param_decl @BDTYPE = f32 of [bf16, f16, f32]
@@ -63,7 +63,7 @@ tile.param_decl @BLOCK : i64 product [@WGM, @WGN, 64]
 tile.param_decl @BK : i64 = 128
 tile.param_decl @KS : i64 = 64
 tile.param_decl @SWZ : i64 = 8
-tile.param_decl @WIDE : i1 = false
+tile.param_decl @WIDE : i1 = false on {gfx950 = true}
 
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>

@@ -1511,3 +1511,24 @@ func.func @flag_wait_not_words(%flags: !tile.ptr<f32>, %i: index, %v: i32) {
   tile.flag_wait %flags[%i] ge %v agent : !tile.ptr<f32>
   return
 }
+
+// -----
+
+// Per-chip defaults name chips and hold the parameter's type.
+// expected-error@+1 {{'tile.param_decl' op 'on' names chips (gfx942, gfx950); got 'gfx90a'}}
+tile.param_decl @V_TR : i1 = true on {gfx90a = false}
+
+// -----
+
+// expected-error@+1 {{'tile.param_decl' op the default on gfx942 4 : i64 does not have the parameter's type i1}}
+tile.param_decl @V_TR : i1 = true on {gfx942 = 4}
+
+// -----
+
+// expected-error@+1 {{'tile.type_param_decl' op the default on gfx942 f16 is not one of the allowed types, f8E4M3FN or f8E4M3FNUZ}}
+tile.type_param_decl @DT = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ] on {gfx942 = f16}
+
+// -----
+
+// expected-error@+1 {{'tile.param_decl' op a derived parameter (product) has no per-chip defaults}}
+tile.param_decl @BM : i64 on {gfx942 = 4} product [64, 2]
