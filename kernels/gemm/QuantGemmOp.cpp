@@ -2,6 +2,7 @@
 #include "kernels/gemm/QuantGemmOp.h"
 #include "kernels/EmbeddedKernels.h"
 #include "kernels/gemm/GemmOperands.h"
+#include "kernels/OperandBuffers.h"
 #include "runtime/Buffer.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
@@ -150,27 +151,16 @@ static Error checkQuant(Quant q, const MatrixRef &a, const MatrixRef &bt,
                         const MatrixRef &aScale, const MatrixRef &bScale, const MatrixRef &c,
                         const std::optional<VectorRef> &bias) {
   StringRef kComponent = componentOf(q);
-  for (auto [name, m] : {std::pair<const char *, const MatrixRef *>{"A", &a},
-                         {"Bt", &bt}, {"A's scale", &aScale}, {"Bt's scale", &bScale},
-                         {"C", &c}})
-    if (!m->buffer)
-      return makeError(kComponent, Twine(name) + " has no buffer");
-  if (bias && !bias->buffer)
-    return makeError(kComponent, "bias has no buffer");
-  Device &device = a.buffer->device();
-  auto sameDevice = [&](StringRef name, const Buffer &b) -> Error {
-    if (&b.device() != &device)
-      return makeError(kComponent, name + " is on " + b.device().spec() + " but A is on " +
-                                       device.spec() + "; all operands must be on one device");
-    return Error::success();
-  };
-  for (auto [name, m] : {std::pair<const char *, const MatrixRef *>{"Bt", &bt},
-                         {"A's scale", &aScale}, {"Bt's scale", &bScale}, {"C", &c}})
-    if (Error e = sameDevice(name, *m->buffer))
-      return e;
+  std::vector<NamedBuffer> buffers = {{"A", a.buffer},
+                                      {"Bt", bt.buffer},
+                                      {"A's scale", aScale.buffer},
+                                      {"Bt's scale", bScale.buffer},
+                                      {"C", c.buffer}};
   if (bias)
-    if (Error e = sameDevice("bias", *bias->buffer))
-      return e;
+    buffers.push_back({"bias", bias->buffer});
+  if (Error e = checkOperandBuffers(kComponent, buffers))
+    return e;
+  Device &device = a.buffer->device();
 
   Chip chip = device.chip();
   DType fp8 = fp8DTypeOf(chip);
