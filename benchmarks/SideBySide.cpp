@@ -2,7 +2,7 @@
 #include "benchmarks/SideBySide.h"
 
 #include "kernels/attention/AttentionOp.h"
-#include "kernels/gemm/GemmFp8Op.h"
+#include "kernels/gemm/QuantGemmOp.h"
 #include "kernels/gemm/GemmOp.h"
 #include "runtime/Buffer.h"
 #include "runtime/Device.h"

@@ -149,7 +149,7 @@ double fp8BlockScaleBytes(const GemmShape &s);
 /// HBM's sustained bandwidth. No launch cost is charged for it: the
 /// model's launch constants are fitted on kernels' launches, and charging
 /// them to the fill as well reads the split rows of the fitting part 10-110%
-/// slow (docs/kernels/gemm-fp8.md), which says a fill costs the profiler
+/// slow (docs/kernels/gemm-fp8-speed.md), which says a fill costs the profiler
 /// far less than a kernel's launch.
 double fillSeconds(const emu::timing::TimingParams &p, double bytes);
 /// [B, S, H, D] attention, bf16 (or, with fp8, the chip's e4m3 Q, K, V

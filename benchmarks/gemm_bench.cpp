@@ -49,7 +49,7 @@
 // scales and C once in that time takes: the figure of merit at small M.
 // The default shapes are rows of aiter's tables (DeepSeek-V3's and V4's
 // projections, decode M = 1-64, prefill M = 1024-32768), per chip; the
-// run ends with the rows as a markdown table (docs/kernels/gemm-fp8.md).
+// run ends with the rows as a markdown table (docs/kernels/gemm-fp8-speed.md).
 //
 //===----------------------------------------------------------------------===//
 #include "benchmarks/MeasuredRows.h"

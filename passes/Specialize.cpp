@@ -53,7 +53,7 @@ private:
   LogicalResult readInputs(ModuleOp module, Chip &chip,
                            ArrayRef<ParamBinding> &params,
                            std::vector<ParamBinding> &parsed);
-  LogicalResult bind(ModuleOp module, ArrayRef<ParamBinding> params,
+  LogicalResult bind(ModuleOp module, Chip chip, ArrayRef<ParamBinding> params,
                      Bindings &bindings);
 
   std::optional<Chip> typedChip;
@@ -65,10 +65,9 @@ private:
 /// MFMA K for a shape left to the target: the widest the chip's table has
 /// for an M x M tile; 0 when the chip has no MFMA of that M (the layout's
 /// verifier then names the shapes it has).
-static int64_t defaultMfmaK(Chip chip, int64_t m, bool eightBit = false) {
+static int64_t defaultMfmaK(Chip chip, int64_t m, MfmaInputs inputs = MfmaInputs::float16) {
   int64_t k = 0;
-  for (const MfmaShape &shape :
-       eightBit ? mfmaShapes8(chip) : getChipInfo(chip).mfmaShapes16)
+  for (const MfmaShape &shape : mfmaShapesOf(chip, inputs))
     if (shape.m == m && shape.n == m)
       k = std::max<int64_t>(k, shape.k);
   return k;
@@ -134,10 +133,18 @@ static std::string productText(ParamDeclOp decl) {
   return llvm::join(factors, " * ");
 }
 
-LogicalResult TileSpecializePass::bind(ModuleOp module,
+LogicalResult TileSpecializePass::bind(ModuleOp module, Chip chip,
                                        ArrayRef<ParamBinding> params,
                                        Bindings &bindings) {
   MLIRContext *ctx = module.getContext();
+  // A declaration's default on `chip` (its `on {CHIP = ...}`), else its own.
+  StringRef chipName = getChipInfo(chip).name;
+  auto chipDefault = [&](DictionaryAttr defaults, Attribute own) {
+    if (defaults)
+      if (Attribute a = defaults.get(chipName))
+        return a;
+    return own;
+  };
   llvm::StringMap<ParamDeclOp> intDecls;
   llvm::StringMap<TypeParamDeclOp> typeDecls;
   for (auto decl : module.getOps<ParamDeclOp>())
@@ -191,7 +198,8 @@ LogicalResult TileSpecializePass::bind(ModuleOp module,
                << entry.getKey() << "' is " << type << "; '" << b.valueText()
                << "' is not a valid value";
       bindings.ints[entry.getKey()] = b.integer();
-    } else if (auto def = dyn_cast_or_null<IntegerAttr>(decl.getDefaultValueAttr())) {
+    } else if (auto def = dyn_cast_or_null<IntegerAttr>(
+                   chipDefault(decl.getChipDefaultsAttr(), decl.getDefaultValueAttr()))) {
       bindings.ints[entry.getKey()] =
           type.isInteger(1) ? (int64_t)def.getValue().getZExtValue()
                             : def.getInt();
@@ -242,7 +250,8 @@ LogicalResult TileSpecializePass::bind(ModuleOp module,
                << entry.getKey() << "' must be " << decl.allowedTypesText()
                << ", not '" << b.valueText() << "'";
       bindings.types[entry.getKey()] = type;
-    } else if (auto def = decl.getDefaultTypeAttr()) {
+    } else if (auto def = dyn_cast_or_null<TypeAttr>(
+                   chipDefault(decl.getChipDefaultsAttr(), decl.getDefaultTypeAttr()))) {
       bindings.types[entry.getKey()] = def.getValue();
     } else {
       return decl.emitError("type parameter '")
@@ -262,7 +271,7 @@ void TileSpecializePass::runOnOperation() {
   if (failed(readInputs(module, targetChip, params, parsedParams)))
     return signalPassFailure();
   Bindings bindings;
-  if (failed(bind(module, params, bindings)))
+  if (failed(bind(module, targetChip, params, bindings)))
     return signalPassFailure();
 
   // Types and attributes: dimensions, element types, MFMA shapes.
@@ -314,16 +323,19 @@ void TileSpecializePass::runOnOperation() {
     resolveDims(type.getShape(), type.getDimParams(), shape);
     SmallVector<StringAttr> none(shape.size(), StringAttr::get(ctx, ""));
     Type element = replacer.replace(type.getElementType());
-    // An FP8 operand left to the target takes the chip's widest FP8 K, which
-    // only the tile knows (its element type, bound just above); the generic
-    // replacement below gives every other MFMA layout the 16-bit K.
+    // An FP8 or i8 operand left to the target takes the chip's widest K of
+    // its family, which only the tile knows (its element type, bound just
+    // above); the generic replacement below gives every other MFMA layout
+    // the 16-bit K.
     Attribute layout = type.getLayout();
     auto mfma = dyn_cast<MfmaLayoutAttr>(layout);
+    bool int8 = element.isSignlessInteger(8);
     if (mfma && !mfma.isResolved() && mfma.getOperand() != MfmaOperand::acc &&
-        fp8FormatOf(element))
-      layout = MfmaLayoutAttr::get(ctx, mfma.getOperand(), mfma.getM(), mfma.getN(),
-                                   defaultMfmaK(targetChip, mfma.getM(), true),
-                                   mfma.getKFromAcc(), mfma.getKWide());
+        (fp8FormatOf(element) || int8))
+      layout = MfmaLayoutAttr::get(
+          ctx, mfma.getOperand(), mfma.getM(), mfma.getN(),
+          defaultMfmaK(targetChip, mfma.getM(), int8 ? MfmaInputs::int8 : MfmaInputs::float8),
+          mfma.getKFromAcc(), mfma.getKWide());
     return TileType::get(ctx, shape, none, element, replacer.replace(layout));
   });
   replacer.addReplacement([&](LdsType type) -> Type {

@@ -66,11 +66,27 @@ MfmaIntrinsic selectFp8Mfma(OpBuilder &b, MfmaLayoutAttr shape, Fp8Format fa,
   return {StringAttr::get(ctx, name).getValue(), i64, i64};
 }
 
+/// i8 x i8 -> i32: 32x32x16 and 16x16x32 take 8 values (an i64) a lane
+/// (both chips), gfx950's 32x32x32 and 16x16x64 16 (4 x i32).
+MfmaIntrinsic selectInt8Mfma(OpBuilder &b, MfmaLayoutAttr shape) {
+  int64_t m = shape.getM(), k = shape.getK();
+  Type i64 = b.getI64Type(), v4i32 = VectorType::get({4}, b.getI32Type());
+  if (m == 32 && k == 16)
+    return {"rocdl.mfma.i32.32x32x16.i8", i64, i64};
+  if (m == 16 && k == 32)
+    return {"rocdl.mfma.i32.16x16x32.i8", i64, i64};
+  if (m == 32)
+    return {"rocdl.mfma.i32.32x32x32.i8", v4i32, v4i32};
+  return {"rocdl.mfma.i32.16x16x64.i8", v4i32, v4i32};
+}
+
 MfmaIntrinsic selectMfma(OpBuilder &b, MfmaLayoutAttr shape, Type inputA,
                          Type inputB) {
   std::optional<Fp8Format> fa = fp8FormatOf(inputA), fb = fp8FormatOf(inputB);
   if (fa && fb)
     return selectFp8Mfma(b, shape, *fa, *fb);
+  if (inputA.isSignlessInteger(8))
+    return selectInt8Mfma(b, shape);
   bool bf16 = inputA.isBF16();
   int64_t m = shape.getM(), k = shape.getK();
   Type i16 = b.getI16Type(), f16 = b.getF16Type(), bf = b.getBF16Type();
@@ -102,7 +118,8 @@ struct MmaLowering : public TilePattern<MmaOp> {
     int64_t repM = c.getRows() / m, repN = c.getCols() / n, repK = a.getCols() / k;
     MfmaIntrinsic intr = selectMfma(rw, shape, a.getElementType(),
                                     op.getB().getType().getElementType());
-    auto accType = VectorType::get({regsC}, rw.getF32Type());
+    // f32 accumulators, or i32 for i8 inputs.
+    auto accType = VectorType::get({regsC}, c.getElementType());
     Value result = adaptor.getAcc();
     SmallVector<Value, 6> controls;
     for (int32_t ctl : intr.controls)

@@ -17,6 +17,7 @@ unsigned dtypeSize(DType type) {
     return 4;
   case DType::e4m3fn:
   case DType::e4m3fnuz:
+  case DType::i8:
     return 1;
   }
   return 0;
@@ -30,6 +31,7 @@ llvm::StringRef dtypeName(DType type) {
   case DType::i32: return "i32";
   case DType::e4m3fn: return "e4m3fn";
   case DType::e4m3fnuz: return "e4m3fnuz";
+  case DType::i8: return "i8";
   }
   return "?";
 }
@@ -92,6 +94,7 @@ std::optional<DType> parseDType(llvm::StringRef name) {
   if (name == "i32") return DType::i32;
   if (name == "e4m3fn") return DType::e4m3fn;
   if (name == "e4m3fnuz") return DType::e4m3fnuz;
+  if (name == "i8") return DType::i8;
   return std::nullopt;
 }
 

@@ -20,11 +20,11 @@
 
 namespace kcc {
 
-enum class DType { bf16, f16, f32, i32, e4m3fn, e4m3fnuz };
+enum class DType { bf16, f16, f32, i32, e4m3fn, e4m3fnuz, i8 };
 
 /// Bytes per element.
 unsigned dtypeSize(DType type);
-/// "bf16", "f16", "f32", "i32", "e4m3fn", "e4m3fnuz".
+/// "bf16", "f16", "f32", "i32", "e4m3fn", "e4m3fnuz", "i8".
 llvm::StringRef dtypeName(DType type);
 /// Whether `type` is one of the FP8 encodings.
 bool isFp8(DType type);

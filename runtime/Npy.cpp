@@ -21,12 +21,13 @@ StringRef npyDescr(NpyType type) {
   case NpyType::F16: return "<f2";
   case NpyType::U16: return "<u2";
   case NpyType::U8: return "|u1";
+  case NpyType::I8: return "|i1";
   }
   return "?";
 }
 
 unsigned npyTypeSize(NpyType type) {
-  return type == NpyType::F32 ? 4 : type == NpyType::U8 ? 1 : 2;
+  return type == NpyType::F32 ? 4 : (type == NpyType::U8 || type == NpyType::I8) ? 1 : 2;
 }
 
 uint64_t NpyArray::elementCount() const {
@@ -104,10 +105,12 @@ Expected<NpyArray> parseNpy(ArrayRef<uint8_t> bytes) {
     a.type = NpyType::U16;
   else if (d == "|u1" || d == "<u1")
     a.type = NpyType::U8;
+  else if (d == "|i1" || d == "<i1")
+    a.type = NpyType::I8;
   else
     return makeError("unsupported .npy dtype '" + d +
-                 "'; kcc reads '<f4' (f32), '<f2' (f16), '<u2' (bf16 bits) and '|u1' "
-                 "(FP8 bits)");
+                 "'; kcc reads '<f4' (f32), '<f2' (f16), '<u2' (bf16 bits), '|u1' "
+                 "(FP8 bits) and '|i1' (int8)");
   if (*fortran == "True")
     return makeError(".npy array is in Fortran order; save it in C order "
                  "(numpy.ascontiguousarray)");

@@ -24,8 +24,8 @@
 namespace kcc {
 
 /// The element type as NumPy writes it.
-enum class NpyType { F32, F16, U16, U8 };
-llvm::StringRef npyDescr(NpyType type); // "<f4", "<f2", "<u2", "|u1"
+enum class NpyType { F32, F16, U16, U8, I8 };
+llvm::StringRef npyDescr(NpyType type); // "<f4", "<f2", "<u2", "|u1", "|i1"
 unsigned npyTypeSize(NpyType type);
 
 struct NpyArray {

@@ -11,15 +11,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 
-#include <vector>
-
 namespace kcc {
-
-static const MfmaShape kGfx942Shapes8[] = {{32, 32, 16}, {16, 16, 32}};
-static const MfmaShape kGfx950Shapes8[] = {
-    {32, 32, 16}, {16, 16, 32}, {32, 32, 64}, {16, 16, 128}};
-
-static const Chip kChips[] = {Chip::gfx942, Chip::gfx950};
 
 llvm::StringRef fp8FormatName(Fp8Format format) {
   switch (format) {
@@ -59,65 +51,19 @@ std::string fp8FormatsOf(Chip chip) {
 }
 
 llvm::ArrayRef<MfmaShape> mfmaShapes8(Chip chip) {
-  if (chip == Chip::gfx942)
-    return kGfx942Shapes8;
-  return kGfx950Shapes8;
-}
-
-static bool sameShape(MfmaShape have, MfmaShape want) {
-  return have.m == want.m && have.n == want.n && (!want.k || have.k == want.k);
+  return mfmaShapesOf(chip, MfmaInputs::float8);
 }
 
 bool hasMfmaShape8(Chip chip, MfmaShape shape) {
-  return llvm::any_of(mfmaShapes8(chip),
-                      [&](const MfmaShape &s) { return sameShape(s, shape); });
+  return chipHasMfmaShape(chip, MfmaInputs::float8, shape);
 }
 
-static std::string shapeText(MfmaShape s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
-std::string mfmaShapeList8(Chip chip) {
-  llvm::ArrayRef<MfmaShape> shapes = mfmaShapes8(chip);
-  std::string out;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    if (i)
-      out += i + 1 == shapes.size() ? " and " : ", ";
-    out += shapeText(shapes[i]);
-  }
-  return out;
-}
+std::string mfmaShapeList8(Chip chip) { return mfmaShapeListOf(chip, MfmaInputs::float8); }
 
 bool anyChipHasMfmaShape8(MfmaShape shape) {
-  return llvm::any_of(kChips, [&](Chip c) { return hasMfmaShape8(c, shape); });
+  return anyChipHasMfmaShapeOf(MfmaInputs::float8, shape);
 }
 
-std::string mfmaShapes8ByChip() {
-  // Each shape once, in the order the chips list them; a run of shapes that
-  // the same chips have shares one "(chips)", as mfmaShapesByChip writes
-  // the 16-bit ones.
-  std::vector<MfmaShape> shapes;
-  for (Chip c : kChips)
-    for (const MfmaShape &s : mfmaShapes8(c))
-      if (!llvm::is_contained(shapes, s))
-        shapes.push_back(s);
-  auto chipsOf = [](MfmaShape s) {
-    std::string names;
-    for (Chip c : kChips)
-      if (llvm::is_contained(mfmaShapes8(c), s))
-        names += (names.empty() ? "" : ", ") + getChipInfo(c).name.str();
-    return names;
-  };
-  std::string out;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    if (i)
-      out += ", ";
-    out += shapeText(shapes[i]);
-    std::string chips = chipsOf(shapes[i]);
-    if (i + 1 == shapes.size() || chipsOf(shapes[i + 1]) != chips)
-      out += " (" + chips + ")";
-  }
-  return out;
-}
+std::string mfmaShapes8ByChip() { return mfmaShapesByChipOf(MfmaInputs::float8); }
 
 } // namespace kcc

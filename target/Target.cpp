@@ -71,42 +71,72 @@ std::optional<Chip> chipFromElfMach(unsigned elfMach) {
 
 llvm::StringRef supportedChipList() { return "gfx942, gfx950"; }
 
-bool hasMfmaShape(Chip chip, MfmaShape shape) {
-  return llvm::is_contained(getChipInfo(chip).mfmaShapes16, shape);
+// The 8-bit tables (CDNA3 ISA guide: V_MFMA_F32_32X32X16_FP8_FP8 and
+// V_MFMA_I32_32X32X16_I8 with their 16x16 forms; CDNA4 ISA guide: those,
+// plus V_MFMA_F32_32X32X64_F8F6F4 / 16X16X128 and V_MFMA_I32_32X32X32_I8 /
+// 16X16X64). The 16-bit ones are ChipInfo::mfmaShapes16.
+static const MfmaShape kGfx942Float8[] = {{32, 32, 16}, {16, 16, 32}};
+static const MfmaShape kGfx950Float8[] = {
+    {32, 32, 16}, {16, 16, 32}, {32, 32, 64}, {16, 16, 128}};
+static const MfmaShape kGfx942Int8[] = {{32, 32, 16}, {16, 16, 32}};
+static const MfmaShape kGfx950Int8[] = {
+    {32, 32, 16}, {16, 16, 32}, {32, 32, 32}, {16, 16, 64}};
+
+llvm::ArrayRef<MfmaShape> mfmaShapesOf(Chip chip, MfmaInputs inputs) {
+  bool g942 = chip == Chip::gfx942;
+  switch (inputs) {
+  case MfmaInputs::float16:
+    return getChipInfo(chip).mfmaShapes16;
+  case MfmaInputs::float8:
+    return g942 ? llvm::ArrayRef<MfmaShape>(kGfx942Float8) : kGfx950Float8;
+  case MfmaInputs::int8:
+    return g942 ? llvm::ArrayRef<MfmaShape>(kGfx942Int8) : kGfx950Int8;
+  }
+  return {};
 }
 
-std::string mfmaShapeList(Chip chip) {
-  llvm::ArrayRef<MfmaShape> shapes = getChipInfo(chip).mfmaShapes16;
+static bool sameShape(MfmaShape have, MfmaShape want) {
+  return have.m == want.m && have.n == want.n && (!want.k || have.k == want.k);
+}
+
+static std::string shapeText(MfmaShape s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+bool chipHasMfmaShape(Chip chip, MfmaInputs inputs, MfmaShape shape) {
+  return llvm::any_of(mfmaShapesOf(chip, inputs),
+                      [&](const MfmaShape &s) { return sameShape(s, shape); });
+}
+
+std::string mfmaShapeListOf(Chip chip, MfmaInputs inputs) {
+  llvm::ArrayRef<MfmaShape> shapes = mfmaShapesOf(chip, inputs);
   std::string out;
   for (size_t i = 0; i < shapes.size(); ++i) {
     if (i)
       out += i + 1 == shapes.size() ? " and " : ", ";
-    out += std::to_string(shapes[i].m) + "x" + std::to_string(shapes[i].n) +
-           "x" + std::to_string(shapes[i].k);
+    out += shapeText(shapes[i]);
   }
   return out;
 }
 
-bool anyChipHasMfmaShape(MfmaShape shape) {
+bool anyChipHasMfmaShapeOf(MfmaInputs inputs, MfmaShape shape) {
   return llvm::any_of(kChips, [&](const ChipInfo &c) {
-    return llvm::any_of(c.mfmaShapes16, [&](const MfmaShape &s) {
-      return s.m == shape.m && s.n == shape.n && (!shape.k || s.k == shape.k);
-    });
+    return chipHasMfmaShape(c.chip, inputs, shape);
   });
 }
 
-std::string mfmaShapesByChip() {
+std::string mfmaShapesByChipOf(MfmaInputs inputs) {
   // Shapes in the order the chips list them, each with the chips having it;
   // a run of shapes that the same chips have shares one "(chips)".
   std::vector<MfmaShape> shapes;
   for (const ChipInfo &c : kChips)
-    for (const MfmaShape &s : c.mfmaShapes16)
+    for (const MfmaShape &s : mfmaShapesOf(c.chip, inputs))
       if (!llvm::is_contained(shapes, s))
         shapes.push_back(s);
-  auto chipsOf = [](MfmaShape s) {
+  auto chipsOf = [&](MfmaShape s) {
     std::string names;
     for (const ChipInfo &c : kChips)
-      if (llvm::is_contained(c.mfmaShapes16, s))
+      if (llvm::is_contained(mfmaShapesOf(c.chip, inputs), s))
         names += (names.empty() ? "" : ", ") + c.name.str();
     return names;
   };
@@ -114,13 +144,24 @@ std::string mfmaShapesByChip() {
   for (size_t i = 0; i < shapes.size(); ++i) {
     if (i)
       out += ", ";
-    out += std::to_string(shapes[i].m) + "x" + std::to_string(shapes[i].n) +
-           "x" + std::to_string(shapes[i].k);
+    out += shapeText(shapes[i]);
     std::string chips = chipsOf(shapes[i]);
     if (i + 1 == shapes.size() || chipsOf(shapes[i + 1]) != chips)
       out += " (" + chips + ")";
   }
   return out;
 }
+
+bool hasMfmaShape(Chip chip, MfmaShape shape) {
+  return llvm::is_contained(getChipInfo(chip).mfmaShapes16, shape);
+}
+
+std::string mfmaShapeList(Chip chip) { return mfmaShapeListOf(chip, MfmaInputs::float16); }
+
+bool anyChipHasMfmaShape(MfmaShape shape) {
+  return anyChipHasMfmaShapeOf(MfmaInputs::float16, shape);
+}
+
+std::string mfmaShapesByChip() { return mfmaShapesByChipOf(MfmaInputs::float16); }
 
 } // namespace kcc

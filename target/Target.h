@@ -69,6 +69,23 @@ std::optional<Chip> chipFromElfMach(unsigned elfMach);
 /// "gfx942, gfx950": for diagnostics that list what is supported.
 llvm::StringRef supportedChipList();
 
+/// The input families of the MFMAs, each with a shape table of its own:
+/// 16-bit floats (bf16/f16 -> f32), 8-bit floats (FP8/BF8 -> f32) and 8-bit
+/// integers (i8 -> i32).
+enum class MfmaInputs { float16, float8, int8 };
+
+/// The MFMA shapes of `inputs` on `chip`, in the table's order.
+llvm::ArrayRef<MfmaShape> mfmaShapesOf(Chip chip, MfmaInputs inputs);
+/// True when `chip` has an MFMA of `inputs` and `shape` (k = 0: any K).
+bool chipHasMfmaShape(Chip chip, MfmaInputs inputs, MfmaShape shape);
+/// "32x32x16 and 16x16x32": the shapes of `inputs` on `chip`.
+std::string mfmaShapeListOf(Chip chip, MfmaInputs inputs);
+/// True when some chip has an MFMA of `inputs` and `shape` (k = 0: any K).
+bool anyChipHasMfmaShapeOf(MfmaInputs inputs, MfmaShape shape);
+/// Every chip's shapes of `inputs`, each with the chips that have it:
+/// "32x32x16, 16x16x32 (gfx942, gfx950), 32x32x32, 16x16x64 (gfx950)".
+std::string mfmaShapesByChipOf(MfmaInputs inputs);
+
 /// True when `chip` has an MFMA of `shape` for bf16/f16 inputs.
 bool hasMfmaShape(Chip chip, MfmaShape shape);
 

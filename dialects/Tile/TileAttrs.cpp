@@ -126,12 +126,14 @@ MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kWide && kFromAcc)
     return emitError() << "'k_wide' and 'k_from_acc' are two orders of K; an "
                           "operand takes one";
-  // The shapes come from the chips' tables (target/Target.h for 16-bit
-  // inputs, target/Float8.h for FP8); neither the chip nor the element type
-  // is known here, so a shape of any chip and input width is a shape
-  // (tile.mma checks it against both).
+  // The shapes come from the chips' tables (target/Target.h: 16-bit floats,
+  // FP8, i8); neither the chip nor the element type is known here, so a
+  // shape of any chip and input family is a shape (tile.mma checks it
+  // against its inputs' family and the chip).
   auto anyShape = [](kcc::MfmaShape s) {
-    return kcc::anyChipHasMfmaShape(s) || kcc::anyChipHasMfmaShape8(s);
+    return kcc::anyChipHasMfmaShapeOf(kcc::MfmaInputs::float16, s) ||
+           kcc::anyChipHasMfmaShapeOf(kcc::MfmaInputs::float8, s) ||
+           kcc::anyChipHasMfmaShapeOf(kcc::MfmaInputs::int8, s);
   };
   if (m != n || !anyShape({int(m), int(n), 0}))
     return emitError() << "no MFMA has an " << m << "x" << n
@@ -142,7 +144,8 @@ MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "no MFMA has shape " << m << "x" << n << "x" << k
                        << "; supported: " << kcc::mfmaShapesByChip()
                        << " for 16-bit inputs, " << kcc::mfmaShapes8ByChip()
-                       << " for FP8";
+                       << " for FP8, "
+                       << kcc::mfmaShapesByChipOf(kcc::MfmaInputs::int8) << " for i8";
   return success();
 }
 

@@ -95,6 +95,23 @@ static LogicalResult verifyElementMatch(Operation *op, Type memory, Type tile,
 // Parameters
 //===----------------------------------------------------------------------===//
 
+/// Checks `on {CHIP = VALUE}`: every key a chip kcc supports, every value
+/// accepted by `valueOk` (whose message follows the chip's name).
+static LogicalResult
+verifyChipDefaults(Operation *op, DictionaryAttr defaults,
+                   llvm::function_ref<std::optional<std::string>(Attribute)> valueOk) {
+  if (!defaults)
+    return success();
+  for (NamedAttribute entry : defaults) {
+    if (!kcc::parseChip(entry.getName().getValue()))
+      return op->emitOpError("'on' names chips (")
+             << kcc::supportedChipList() << "); got '" << entry.getName().getValue() << "'";
+    if (std::optional<std::string> bad = valueOk(entry.getValue()))
+      return op->emitOpError("the default on ") << entry.getName().getValue() << " " << *bad;
+  }
+  return success();
+}
+
 LogicalResult ParamDeclOp::verify() {
   Type type = getType();
   if (!type.isSignlessInteger() && !type.isIndex())
@@ -104,6 +121,19 @@ LogicalResult ParamDeclOp::verify() {
     if (def.getType() != type)
       return emitOpError("default value ")
              << def << " does not have the parameter's type " << type;
+  if (failed(verifyChipDefaults(*this, getChipDefaultsAttr(),
+                                [&](Attribute a) -> std::optional<std::string> {
+                                  auto i = dyn_cast<IntegerAttr>(a);
+                                  if (i && i.getType() == type)
+                                    return std::nullopt;
+                                  std::string text;
+                                  llvm::raw_string_ostream os(text);
+                                  os << a << " does not have the parameter's type " << type;
+                                  return text;
+                                })))
+    return failure();
+  if (getChipDefaultsAttr() && getProductAttr())
+    return emitOpError("a derived parameter (product) has no per-chip defaults");
   if (ArrayAttr product = getProductAttr()) {
     if (getDefaultValueAttr())
       return emitOpError("a derived parameter (product) has no default value");
@@ -120,11 +150,12 @@ LogicalResult ParamDeclOp::verify() {
   return success();
 }
 
-/// What -D can bind an element type to: the 16- and 32-bit floats, and the
+/// What -D can bind an element type to: the 16- and 32-bit floats, the
 /// FP8 formats (whether the chip has the format is checked once the module
-/// names it).
+/// names it), and i8 and i32 (int8 MFMA inputs and their accumulators).
 static bool isParamElementType(Type t) {
-  return t.isBF16() || t.isF16() || t.isF32() || fp8FormatOf(t);
+  return t.isBF16() || t.isF16() || t.isF32() || fp8FormatOf(t) || t.isSignlessInteger(8) ||
+         t.isSignlessInteger(32);
 }
 
 SmallVector<Type> TypeParamDeclOp::getAllowedTypeList() {
@@ -148,20 +179,33 @@ std::string TypeParamDeclOp::allowedTypesText() {
 }
 
 LogicalResult TypeParamDeclOp::verify() {
+  if (failed(verifyChipDefaults(*this, getChipDefaultsAttr(),
+                                [&](Attribute a) -> std::optional<std::string> {
+                                  auto t = dyn_cast<TypeAttr>(a);
+                                  if (t && llvm::is_contained(getAllowedTypeList(),
+                                                              t.getValue()))
+                                    return std::nullopt;
+                                  std::string text;
+                                  llvm::raw_string_ostream os(text);
+                                  os << a << " is not one of the allowed types, "
+                                     << allowedTypesText();
+                                  return text;
+                                })))
+    return failure();
   if (ArrayAttr allowed = getAllowedTypesAttr()) {
     if (allowed.empty())
       return emitOpError("the list of allowed types is empty");
     for (Attribute a : allowed)
       if (!isParamElementType(cast<TypeAttr>(a).getValue()))
-        return emitOpError("element-type parameters are bf16, f16, f32 or an FP8 "
-                           "format (as -D accepts); the allowed type ")
+        return emitOpError("element-type parameters are bf16, f16, f32, an FP8 "
+                           "format, i8 or i32 (as -D accepts); the allowed type ")
                << cast<TypeAttr>(a).getValue() << " is not";
   }
   if (auto def = getDefaultTypeAttr()) {
     Type t = def.getValue();
     if (!isParamElementType(t))
-      return emitOpError("element-type parameters are bf16, f16, f32 or an FP8 "
-                         "format (as -D accepts); the default ")
+      return emitOpError("element-type parameters are bf16, f16, f32, an FP8 "
+                         "format, i8 or i32 (as -D accepts); the default ")
              << t << " is not";
     if (!llvm::is_contained(getAllowedTypeList(), t))
       return emitOpError("the default ") << t << " is not one of the allowed types, "
@@ -383,13 +427,19 @@ LogicalResult MmaOp::verify() {
     // Two parameters may bind to two FP8 formats; checked once bound.
     return emitOpError("a and b must hold the same element type; got ")
            << ea << " and " << eb;
-  } else if (!isa<DtypeParamType>(ea) && !is16BitFloat(ea)) {
-    return emitOpError("MFMA inputs must be bf16, f16 or FP8 (")
-           << fp8TypeList() << "), not " << ea;
+  } else if (!isa<DtypeParamType>(ea) && !is16BitFloat(ea) && !ea.isSignlessInteger(8)) {
+    return emitOpError("MFMA inputs must be bf16, f16, FP8 (")
+           << fp8TypeList() << ") or i8, not " << ea;
   }
-  if (!c.getElementType().isF32())
-    return emitOpError("the accumulator must be f32, not ")
-           << c.getElementType();
+  // i8 inputs accumulate in i32, the floats in f32.
+  bool int8 = ea.isSignlessInteger(8);
+  Type ec = c.getElementType();
+  if (!isa<DtypeParamType>(ec) && !isa<DtypeParamType>(ea)) {
+    if (int8 && !ec.isSignlessInteger(32))
+      return emitOpError("an i8 MFMA accumulates in i32, not ") << ec;
+    if (!int8 && !ec.isF32())
+      return emitOpError("the accumulator must be f32, not ") << ec;
+  }
   // Shapes: a is M x K, b is K x N, acc is M x N (parameter names must agree).
   auto dim = [](TileType t, unsigned i) {
     return std::make_pair(t.getShape()[i], t.getDimParams()[i]);
@@ -401,21 +451,22 @@ LogicalResult MmaOp::verify() {
   if (!la.isResolved() || isa<DtypeParamType>(ea))
     return success();
   kcc::MfmaShape shape{(int)la.getM(), (int)la.getN(), (int)la.getK()};
-  bool eightBit = fa.has_value();
-  StringRef kind = eightBit ? "FP8 " : "";
-  if (eightBit ? !kcc::anyChipHasMfmaShape8(shape) : !kcc::anyChipHasMfmaShape(shape))
+  kcc::MfmaInputs inputs = fa    ? kcc::MfmaInputs::float8
+                           : int8 ? kcc::MfmaInputs::int8
+                                  : kcc::MfmaInputs::float16;
+  StringRef family = fa ? "FP8" : int8 ? "i8" : "16-bit";
+  if (!kcc::anyChipHasMfmaShapeOf(inputs, shape))
     return emitOpError("no ")
-           << (eightBit ? "FP8" : "16-bit") << " MFMA has shape " << la.getM() << "x"
-           << la.getN() << "x" << la.getK() << "; the "
-           << (eightBit ? "FP8" : "16-bit") << " shapes are "
-           << (eightBit ? kcc::mfmaShapes8ByChip() : kcc::mfmaShapesByChip());
+           << family << " MFMA has shape " << la.getM() << "x" << la.getN() << "x"
+           << la.getK() << "; the " << family << " shapes are "
+           << kcc::mfmaShapesByChipOf(inputs);
   std::optional<kcc::Chip> chip = chipOf(*this);
-  if (chip && !(eightBit ? kcc::hasMfmaShape8(*chip, shape)
-                         : kcc::hasMfmaShape(*chip, shape)))
+  if (chip && !kcc::chipHasMfmaShape(*chip, inputs, shape))
     return emitOpError("no ")
-           << kind << "MFMA of shape " << la.getM() << "x" << la.getN() << "x"
-           << la.getK() << " on " << kcc::getChipInfo(*chip).name << "; it has "
-           << (eightBit ? kcc::mfmaShapeList8(*chip) : kcc::mfmaShapeList(*chip));
+           << (inputs == kcc::MfmaInputs::float16 ? std::string() : (family + " ").str()) << "MFMA of shape "
+           << la.getM() << "x" << la.getN() << "x" << la.getK() << " on "
+           << kcc::getChipInfo(*chip).name << "; it has "
+           << kcc::mfmaShapeListOf(*chip, inputs);
   return success();
 }
 
@@ -486,13 +537,15 @@ LogicalResult ConvertOp::verify() {
   Type f = from.getElementType(), t = to.getElementType();
   if (isa<DtypeParamType>(f) || isa<DtypeParamType>(t))
     return success();
-  bool ok = (f.isF32() && (is16BitFloat(t) || t.isF32() || fp8FormatOf(t))) ||
+  // A convert to the operand's own type is the identity: what a kernel
+  // whose element types are parameters writes once for every binding.
+  bool ok = f == t || (f.isF32() && (is16BitFloat(t) || t.isF32() || fp8FormatOf(t))) ||
             ((is16BitFloat(f) || fp8FormatOf(f)) && t.isF32()) ||
             (f.isSignlessInteger(32) && t.isF32());
   if (!ok)
     return emitOpError("cannot convert ") << f << " to " << t
                                           << "; supported: f32 <-> bf16/f16, "
-                                             "f32 <-> FP8, i32 -> f32";
+                                             "f32 <-> FP8, i32 -> f32, any type to itself";
   if (getFastRounding() && !(f.isF32() && (is16BitFloat(t) || fp8FormatOf(t))))
     return emitOpError("'fast_rounding' applies to f32 -> bf16/f16/FP8 only, not ")
            << f << " -> " << t;

@@ -42,11 +42,20 @@ def Tile_ParamDeclOp : Tile_Op<"param_decl", [Symbol, HasParent<"::mlir::ModuleO
     parameters and integer constants: a tile dimension or a workgroup size
     that follows from the others, so that the two can never disagree. It
     cannot be given a value.
+
+    ```mlir
+    tile.param_decl @V_TR : i1 = true on {gfx942 = false}
+    ```
+    `on {CHIP = VALUE, ...}` gives the default on a chip where another
+    value is the right one (gfx942 has no transposing LDS read): a kernel
+    file then compiles for every chip without -D, each with its own
+    defaults. A value given with -D still wins.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
                        OptionalAttr<TypedAttrInterface>:$default_value,
+                       OptionalAttr<DictionaryAttr>:$chip_defaults,
                        OptionalAttr<ArrayAttr>:$product);
-  let assemblyFormat = "$sym_name `:` $type (`=` $default_value^)? (`product` $product^)? attr-dict";
+  let assemblyFormat = "$sym_name `:` $type (`=` $default_value^)? (`on` $chip_defaults^)? (`product` $product^)? attr-dict";
   let hasVerifier = 1;
 }
 
@@ -61,10 +70,17 @@ def Tile_TypeParamDeclOp : Tile_Op<"type_param_decl", [Symbol, HasParent<"::mlir
     f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ; without a list bf16, f16 and
     f32): a value outside it is refused on the declaration, naming the
     list, before an op deep in the kernel (an MFMA) trips over it.
+
+    ```mlir
+    tile.type_param_decl @DTYPE = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ] on {gfx942 = f8E4M3FNUZ}
+    ```
+    `on {CHIP = TYPE, ...}` gives a chip's own default, as for
+    `tile.param_decl`.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, OptionalAttr<TypeAttr>:$default_type,
-                       OptionalAttr<TypeArrayAttr>:$allowed_types);
-  let assemblyFormat = "$sym_name (`=` $default_type^)? (`of` $allowed_types^)? attr-dict";
+                       OptionalAttr<TypeArrayAttr>:$allowed_types,
+                       OptionalAttr<DictionaryAttr>:$chip_defaults);
+  let assemblyFormat = "$sym_name (`=` $default_type^)? (`of` $allowed_types^)? (`on` $chip_defaults^)? attr-dict";
   let extraClassDeclaration = [{
     /// The types a value may take: the `of` list, else bf16, f16 and f32.
     ::llvm::SmallVector<::mlir::Type> getAllowedTypeList();

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/attention/AttentionBackwardOp.h"
+#include "kernels/OperandBuffers.h"
 #include "kernels/EmbeddedKernels.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
@@ -100,22 +101,11 @@ Error checkAttentionBackward(const AttentionTensorRef &q, const AttentionTensorR
   const std::pair<const char *, const AttentionTensorRef *> all[] = {
       {"Q", &q}, {"K", &k}, {"V", &v}, {"O", &o}, {"dO", &dO}, {"dQ", &dq}, {"dK", &dk}, {"dV", &dv}};
   constexpr size_t kInputs = 5;
+  std::vector<NamedBuffer> buffers;
   for (auto [name, t] : all)
-    if (!t->buffer)
-      return makeError(kComponent, Twine(name) + " has no buffer");
-  if (!lse.buffer)
-    return makeError(kComponent, "LSE has no buffer");
-  Device &device = q.buffer->device();
-  auto sameDevice = [&](StringRef name, const Buffer &b) -> Error {
-    if (&b.device() != &device)
-      return makeError(kComponent, name + " is on " + b.device().spec() + " but Q is on " +
-                                       device.spec() + "; all operands must be on one device");
-    return Error::success();
-  };
-  for (auto [name, t] : ArrayRef(all).drop_front())
-    if (Error e = sameDevice(name, *t->buffer))
-      return e;
-  if (Error e = sameDevice("LSE", *lse.buffer))
+    buffers.push_back({name, t->buffer});
+  buffers.push_back({"LSE", lse.buffer});
+  if (Error e = checkOperandBuffers(kComponent, buffers))
     return e;
 
   if (q.dtype != DType::bf16 && q.dtype != DType::f16)
@@ -201,9 +191,7 @@ Error checkAttentionBackward(const AttentionTensorRef &q, const AttentionTensorR
                                                  "gradient needs memory of its own");
   if (options.delta) {
     const VectorRef &d = *options.delta;
-    if (!d.buffer)
-      return makeError(kComponent, "Delta has no buffer");
-    if (Error e = sameDevice("Delta", *d.buffer))
+    if (Error e = checkOperandBuffers(kComponent, {{"Q", q.buffer}, {"Delta", d.buffer}}))
       return e;
     if (d.dtype != DType::f32 || uint64_t(d.size) != 2 * n || n * 8 > d.buffer->size())
       return makeError(kComponent, "Delta must be " + Twine(2 * n) +

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernels/attention/AttentionOp.h"
+#include "kernels/OperandBuffers.h"
 #include "target/Error.h"
 #include "kernels/EmbeddedKernels.h"
 #include "runtime/Jit.h"
@@ -258,25 +259,15 @@ Error checkAttention(const AttentionTensorRef &q, const AttentionTensorRef &k,
                      const AttentionOptions &options) {
   const std::pair<const char *, const AttentionTensorRef *> all[] = {
       {"Q", &q}, {"K", &k}, {"V", &v}, {"O", &o}};
-  for (auto [name, t] : all)
-    if (!t->buffer)
-      return makeError(kComponent, Twine(name) + " has no buffer");
   const std::optional<VectorRef> &lse = options.lse;
-  if (lse && !lse->buffer)
-    return makeError(kComponent, "LSE has no buffer");
-  Device &device = q.buffer->device();
-  auto sameDevice = [&](StringRef name, const Buffer &b) -> Error {
-    if (&b.device() != &device)
-      return makeError(kComponent, name + " is on " + b.device().spec() + " but Q is on " +
-                   device.spec() + "; all operands must be on one device");
-    return Error::success();
-  };
-  for (auto [name, t] : ArrayRef(all).drop_front())
-    if (Error e = sameDevice(name, *t->buffer))
-      return e;
+  std::vector<NamedBuffer> buffers;
+  for (auto [name, t] : all)
+    buffers.push_back({name, t->buffer});
   if (lse)
-    if (Error e = sameDevice("LSE", *lse->buffer))
-      return e;
+    buffers.push_back({"LSE", lse->buffer});
+  if (Error e = checkOperandBuffers(kComponent, buffers))
+    return e;
+  Device &device = q.buffer->device();
 
   bool fp8 = isFp8(q.dtype);
   if (q.dtype != DType::bf16 && q.dtype != DType::f16 && !fp8)

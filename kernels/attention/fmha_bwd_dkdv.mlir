@@ -46,11 +46,11 @@ tile.param_decl @D : i64 = 128
 tile.param_decl @BM : i64 = 32
 tile.param_decl @BLOCK : i64 = 256
 tile.param_decl @CAUSAL : i1 = false
-tile.param_decl @Q_TR : i1 = true
-tile.param_decl @PAD : i64 = 8
+tile.param_decl @Q_TR : i1 = true on {gfx942 = false}
+tile.param_decl @PAD : i64 = 8 on {gfx942 = 4}
 tile.param_decl @TPAD : i64 = 4
 tile.param_decl @QROWS : i64 = 8
-tile.param_decl @LOAD_IF : i1 = true
+tile.param_decl @LOAD_IF : i1 = true on {gfx942 = false}
 
 !ql = !tile.lds<[BM, D], !tile.dtype<"DTYPE">, pad = PAD>
 !qtl = !tile.lds<[D, BM], !tile.dtype<"DTYPE">, pad = TPAD>

@@ -43,8 +43,8 @@ tile.param_decl @D : i64 = 128
 tile.param_decl @BN : i64 = 64
 tile.param_decl @BLOCK : i64 = 256
 tile.param_decl @CAUSAL : i1 = false
-tile.param_decl @K_TR : i1 = true
-tile.param_decl @PAD : i64 = 8
+tile.param_decl @K_TR : i1 = true on {gfx942 = false}
+tile.param_decl @PAD : i64 = 8 on {gfx942 = 4}
 tile.param_decl @KTPAD : i64 = 4
 tile.param_decl @KVROWS : i64 = 16
 

@@ -73,17 +73,17 @@
 
 tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
 tile.param_decl @D : i64 = 128
-tile.param_decl @BN : i64 = 64
+tile.param_decl @BN : i64 = 64 on {gfx942 = 32}
 tile.param_decl @BLOCK : i64 = 512
 tile.param_decl @CAUSAL : i1 = false
 tile.param_decl @LSE_OUT : i1 = false
 tile.param_decl @STAGGER : i1 = true
-tile.param_decl @V_TR : i1 = true
+tile.param_decl @V_TR : i1 = true on {gfx942 = false}
 tile.param_decl @LAZY : i1 = true
-tile.param_decl @PAD : i64 = 8
-tile.param_decl @VPAD : i64 = 0
-tile.param_decl @VR : i64 = 64
-tile.param_decl @VC : i64 = 128
+tile.param_decl @PAD : i64 = 8 on {gfx942 = 4}
+tile.param_decl @VPAD : i64 = 0 on {gfx942 = 4}
+tile.param_decl @VR : i64 = 64 on {gfx942 = 128}
+tile.param_decl @VC : i64 = 128 on {gfx942 = 32}
 tile.param_decl @VROWS : i64 = 8
 tile.param_decl @K_REG : i1 = false
 tile.param_decl @KROWS : i64 = 16

@@ -32,7 +32,7 @@
 // grid.x = ceil(nb / 2)); arguments those of fmha_fwd plus `vdescale` (f32)
 // after `scale`.
 
-tile.type_param_decl @DTYPE = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ]
+tile.type_param_decl @DTYPE = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ] on {gfx942 = f8E4M3FNUZ}
 tile.type_param_decl @ODTYPE = bf16 of [bf16, f16]
 tile.param_decl @D : i64 = 128
 tile.param_decl @BN : i64 = 64
@@ -40,17 +40,17 @@ tile.param_decl @BLOCK : i64 = 512
 tile.param_decl @CAUSAL : i1 = false
 tile.param_decl @LSE_OUT : i1 = false
 tile.param_decl @STAGGER : i1 = true
-tile.param_decl @V_TR : i1 = true
+tile.param_decl @V_TR : i1 = true on {gfx942 = false}
 tile.param_decl @LAZY : i1 = true
-tile.param_decl @PAD : i64 = 8
-tile.param_decl @VPAD : i64 = 0
-tile.param_decl @VR : i64 = 64
-tile.param_decl @VC : i64 = 128
-tile.param_decl @VROWS : i64 = 8
-tile.param_decl @PLOG2 : i64 = 0
-tile.param_decl @KSWZ : i64 = 0
-tile.param_decl @VSWZ : i64 = 0
-tile.param_decl @WIDE : i1 = false
+tile.param_decl @PAD : i64 = 0
+tile.param_decl @VPAD : i64 = 0 on {gfx942 = 4}
+tile.param_decl @VR : i64 = 64 on {gfx942 = 128}
+tile.param_decl @VC : i64 = 128 on {gfx942 = 64}
+tile.param_decl @VROWS : i64 = 8 on {gfx942 = 16}
+tile.param_decl @PLOG2 : i64 = 0 on {gfx942 = -1}
+tile.param_decl @KSWZ : i64 = 8
+tile.param_decl @VSWZ : i64 = 8 on {gfx942 = 0}
+tile.param_decl @WIDE : i1 = true on {gfx942 = false}
 tile.param_decl @PAIRS : i1 = false
 tile.param_decl @ROLES : i1 = false
 tile.param_decl @INTERIOR : i1 = false

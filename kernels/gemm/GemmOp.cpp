@@ -1,6 +1,7 @@
 //===- GemmOp.cpp - kcc::ops::gemm, the host side of gemm.mlir ------------===//
 #include "kernels/gemm/GemmOp.h"
 #include "kernels/gemm/GemmOperands.h"
+#include "kernels/OperandBuffers.h"
 #include "target/Error.h"
 #include "target/CodeObject.h"
 #include "kernels/EmbeddedKernels.h"
@@ -541,28 +542,11 @@ LaunchConfig gemmLaunch(Chip chip, const std::vector<std::string> &params, int64
 
 Error checkGemm(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &c,
                 const std::optional<VectorRef> &bias) {
-  if (!a.buffer)
-    return makeError(kComponent, "A has no buffer");
-  if (!bt.buffer)
-    return makeError(kComponent, "Bt has no buffer");
-  if (!c.buffer)
-    return makeError(kComponent, "C has no buffer");
-  if (bias && !bias->buffer)
-    return makeError(kComponent, "bias has no buffer");
-  Device &device = a.buffer->device();
-  auto sameDevice = [&](StringRef name, const Buffer &b) -> Error {
-    if (&b.device() != &device)
-      return makeError(kComponent, name + " is on " + b.device().spec() + " but A is on " +
-                   device.spec() + "; all operands must be on one device");
-    return Error::success();
-  };
-  if (Error e = sameDevice("Bt", *bt.buffer))
-    return e;
-  if (Error e = sameDevice("C", *c.buffer))
-    return e;
+  std::vector<NamedBuffer> buffers = {{"A", a.buffer}, {"Bt", bt.buffer}, {"C", c.buffer}};
   if (bias)
-    if (Error e = sameDevice("bias", *bias->buffer))
-      return e;
+    buffers.push_back({"bias", bias->buffer});
+  if (Error e = checkOperandBuffers(kComponent, buffers))
+    return e;
 
   if (!isIn(a.dtype))
     return makeError(kComponent, "A is " + dtypeName(a.dtype) + "; A and Bt must be bf16 or f16");

@@ -1,6 +1,6 @@
 //===- GemmOperands.h - What the GEMM ops check and pack alike --*- C++ -*-===//
 //
-// The GEMM kernels (gemm.mlir, gemm_fp8.mlir) read A and Bt row by row
+// The GEMM kernels (gemm.mlir, gemm_q8.mlir) read A and Bt row by row
 // through buffer resources and move K to LDS by DMA in units of 4 or 16
 // bytes. Their ops (GemmOp, GemmFp8Op) check each matrix operand the same
 // way and, where K or a row stride is not a whole number of those units,

@@ -1,17 +1,17 @@
 // kcc GEMM operand packing: copies a matrix SRC [R, K] (DTYPE: 16-bit,
-// f32 or FP8), rows `ls` elements apart (any stride), into DST [R, KP],
+// f32, FP8 or i8), rows `ls` elements apart (any stride), into DST [R, KP],
 // packed (rows KP apart), KP >= K, the padding columns zero. The GEMM
 // kernels move K to LDS in 4-byte (or 16-byte) units at aligned addresses,
 // so their ops pack an operand this way when K or its leading dimension is
 // not a whole number of units (kernels/gemm/GemmOperands.h: gemm.mlir's
-// KP = K rounded up to even, gemm_fp8.mlir's to a multiple of 4 or 16).
+// KP = K rounded up to even, gemm_q8.mlir's to a multiple of 4 or 16).
 //
 // A workgroup is one wave; it copies 4 rows, 64 columns (one element per
 // lane and row) at a time: elements past K read as zero (the load's
 // bounds), rows past R are neither read nor written.
 // Launch: grid (ceil(R / 4)), block 64.
 
-tile.type_param_decl @DTYPE = bf16 of [bf16, f16, f32, f8E4M3FN, f8E4M3FNUZ]
+tile.type_param_decl @DTYPE = bf16 of [bf16, f16, f32, f8E4M3FN, f8E4M3FNUZ, i8]
 
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>

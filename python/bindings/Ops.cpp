@@ -12,6 +12,7 @@
 
 #include "kernels/attention/AttentionBackwardOp.h"
 #include "kernels/attention/AttentionOp.h"
+#include "kernels/gemm/QuantGemmOp.h"
 #include "kernels/gemm/GemmOp.h"
 #include "runtime/Device.h"
 
@@ -327,6 +328,97 @@ LaunchInfo gemm(py::handle aArg, py::handle btArg, py::handle cArg,
   return info;
 }
 
+/// The 8-bit GEMMs: FP8 (ops::gemmFp8) with a and b_t as uint8 bits (the
+/// Python side views torch's float8 tensors as uint8) in the encoding
+/// `fp8Format` names, or int8 (ops::gemmInt8) with fp8Format "i8"; the scales float32 [1, 1], [rows, 1] or block matrices (the
+/// Python side gives vectors and scalars that shape).
+LaunchInfo gemmFp8(py::handle aArg, py::handle btArg, py::handle saArg, py::handle sbArg,
+                   py::handle cArg, py::handle biasArg, py::handle where,
+                   std::vector<std::string> params, uint64_t stream, std::string fp8Format) {
+  auto start = std::chrono::steady_clock::now();
+  // "i8": the int8 GEMM on int8 arrays; else an FP8 encoding of uint8 bits.
+  bool int8 = fp8Format == "i8";
+  std::optional<DType> fp8 = parseDType(fp8Format);
+  if (!fp8 || !(isFp8(*fp8) || int8))
+    throw py::value_error("fp8_format='" + fp8Format +
+                          "'; kcc's FP8 GEMM formats are 'e4m3fn' (OCP, gfx950) and "
+                          "'e4m3fnuz' (FNUZ, gfx942)");
+  TensorView a = importTensor(aArg, "a"), bt = importTensor(btArg, "b_t"),
+             sa = importTensor(saArg, "a_scale"), sb = importTensor(sbArg, "b_scale"),
+             c = importTensor(cArg, "out");
+  std::optional<TensorView> bias;
+  if (!biasArg.is_none())
+    bias = importTensor(biasArg, "bias");
+  for (TensorView *t : {&a, &bt}) {
+    requireRank(*t, 2, "[rows, K]");
+    if (int8 ? t->typeName != "int8" : t->typeName != "uint8")
+      throw py::type_error(t->name + " has elements of type " + t->typeName +
+                           (int8 ? "; the int8 GEMM takes int8 a and b_t"
+                                 : "; the FP8 GEMM takes torch.float8_e4m3fn / "
+                                   "float8_e4m3fnuz tensors or uint8 bits"));
+    t->dtype = *fp8;
+    requireUnitInnerStride(*t, "K");
+  }
+  for (TensorView *t : {&sa, &sb}) {
+    requireRank(*t, 2, "[rows, K blocks]");
+    requireType(*t, {DType::f32}, "scales are float32");
+    requireContiguous(*t);
+  }
+  requireRank(c, 2, "[M, N]");
+  requireType(c, {DType::bf16, DType::f16, DType::f32},
+              "gemm writes bfloat16, float16 or float32");
+  requireUnitInnerStride(c, "N");
+  if (c.readOnly)
+    throw py::value_error("out is read-only");
+  if (bias) {
+    requireRank(*bias, 1, "[N]");
+    requireType(*bias, {DType::bf16, DType::f16, DType::f32},
+                "the FP8 GEMM's bias is bfloat16, float16 or float32");
+    requireContiguous(*bias);
+  }
+  std::vector<const TensorView *> all = {&a, &bt, &sa, &sb, &c};
+  if (bias)
+    all.push_back(&*bias);
+  Device &device = deviceFor(all, where);
+
+  StagedTensor ga = take(StagedTensor::stage(device, a), ErrorKind::General);
+  StagedTensor gb = take(StagedTensor::stage(device, bt), ErrorKind::General);
+  StagedTensor gsa = take(StagedTensor::stage(device, sa), ErrorKind::General);
+  StagedTensor gsb = take(StagedTensor::stage(device, sb), ErrorKind::General);
+  StagedTensor gc = take(StagedTensor::stage(device, c, /*copyIn=*/false), ErrorKind::General);
+  std::optional<StagedTensor> gbias;
+  std::optional<VectorRef> rbias;
+  if (bias) {
+    gbias = take(StagedTensor::stage(device, *bias), ErrorKind::General);
+    rbias = VectorRef(gbias->buffer(), *bias->dtype, bias->elements());
+  }
+  MatrixRef ra = matrixRef(a, ga), rb = matrixRef(bt, gb), rsa = matrixRef(sa, gsa),
+            rsb = matrixRef(sb, gsb), rc = matrixRef(c, gc);
+  check(int8 ? ops::checkGemmInt8(ra, rb, rsa, rsb, rc, rbias)
+             : ops::checkGemmFp8(ra, rb, rsa, rsb, rc, rbias),
+        ErrorKind::Value);
+
+  ops::GemmOptions options;
+  options.params = std::move(params);
+  options.stream = stream;
+  LaunchResult result;
+  double opSeconds = 0;
+  {
+    py::gil_scoped_release release;
+    auto opStart = std::chrono::steady_clock::now();
+    result = take(int8 ? ops::gemmInt8(ra, rb, rsa, rsb, rc, rbias, options)
+                       : ops::gemmFp8(ra, rb, rsa, rsb, rc, rbias, options),
+                  ErrorKind::Launch);
+    opSeconds = secondsSince(opStart);
+    check(gc.copyBack(), ErrorKind::Launch);
+  }
+  LaunchInfo info = launchInfo(result, device);
+  info.opSeconds = opSeconds;
+  info.path = int8 ? "gemm_i8" : "gemm_fp8";
+  info.callSeconds = secondsSince(start);
+  return info;
+}
+
 } // namespace
 
 void bindOps(py::module_ &m) {
@@ -341,6 +433,9 @@ void bindOps(py::module_ &m) {
   m.def("_gemm", &gemm, py::arg("a"), py::arg("b_t"), py::arg("out"),
         py::arg("bias"), py::arg("device"), py::arg("params"),
         py::arg("stream") = 0);
+  m.def("_gemm_fp8", &gemmFp8, py::arg("a"), py::arg("b_t"), py::arg("a_scale"),
+        py::arg("b_scale"), py::arg("out"), py::arg("bias"), py::arg("device"),
+        py::arg("params"), py::arg("stream"), py::arg("fp8_format"));
 }
 
 } // namespace kcc::python

@@ -80,6 +80,8 @@ std::optional<DType> dtypeFromName(const std::string &name) {
     return DType::f32;
   if (name == "int32")
     return DType::i32;
+  if (name == "int8")
+    return DType::i8;
   return std::nullopt;
 }
 

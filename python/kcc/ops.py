@@ -2,7 +2,7 @@
 kcc::ops in C++ (kernels/attention/AttentionOp.h, kernels/gemm/GemmOp.h).
 
 Inputs are torch tensors or NumPy arrays (bfloat16 as torch.bfloat16, or as
-NumPy uint16 bits; float16; attention's FP8 as torch.float8_e4m3fn /
+NumPy uint16 bits; float16; attention's and gemm's FP8 as torch.float8_e4m3fn /
 float8_e4m3fnuz, or uint8 bits with fp8_format), all on one device: host arrays run on the
 emulator (or `device=`), ROCm tensors in place, on torch's current
 stream. Results come back as the inputs' kind. Every argument is checked
@@ -158,14 +158,39 @@ def _attention_function():
     return Attention
 
 
-def gemm(a, b_t, *, bias=None, out_dtype=None, out=None, device=None, params=None):
+def gemm(a, b_t, *, bias=None, out_dtype=None, out=None, device=None, params=None,
+         a_scale=None, b_scale=None, fp8_format=None):
     """C = A B_t^T (+ bias) with float32 accumulation.
 
     a [M, K] and b_t [N, K] bfloat16 or float16 (the same), the bias [N] of
     a's type; C [M, N] of out_dtype (bfloat16, float16 or float32; default
     a's type), or written into `out`. K and N contiguous, row strides free.
     `params` overrides the tile parameters ({"WM": 64}), for tuning.
+
+    FP8 (kernels/gemm/gemm_q8.mlir): a and b_t as torch.float8_e4m3fn
+    (gfx950) / float8_e4m3fnuz (gfx942) tensors, or uint8 bits with
+    fp8_format="e4m3fn" / "e4m3fnuz"; C = (a * a_scale) (b_t * b_scale)^T
+    (+ bias: bfloat16, float16 or float32), bfloat16 by default. The
+    scales are float32 and their shapes say what they cover: a number or a
+    one-element array per tensor (the default, 1); a_scale [M] per token,
+    b_scale [N] per channel; a_scale [M, ceil(K/128)] over 1x128 blocks
+    with b_scale [ceil(N/128), ceil(K/128)] over 128x128 blocks, applied to
+    each 128-deep block of K's sum.
+
+    int8: a and b_t int8 (torch.int8 or NumPy int8), the sums exact in
+    int32, scales per tensor or per row as for FP8 (not blocks).
     """
+    fmt = _fp8_format((a, b_t), fp8_format)
+    if fmt is None and _is_int8(a):
+        fmt = "i8"
+    if fmt == "mxfp4":
+        raise ValueError("fp8_format='mxfp4': kcc has no MXFP4 GEMM yet (issue 48); "
+                         "the FP8 GEMM takes 'e4m3fn' (gfx950) or 'e4m3fnuz' (gfx942)")
+    if fmt is not None:
+        return _gemm_fp8(a, b_t, a_scale, b_scale, bias, out_dtype, out, device, params, fmt)
+    if a_scale is not None or b_scale is not None:
+        raise ValueError("a_scale and b_scale are the 8-bit GEMMs' (torch.float8 tensors, "
+                         "fp8_format, or int8); a is " + type_name(None, a))
     m, _ = shape_of(a, "a", 2)
     n, _ = shape_of(b_t, "b_t", 2)
     if out is None:
@@ -176,6 +201,47 @@ def gemm(a, b_t, *, bias=None, out_dtype=None, out=None, device=None, params=Non
                       None if bias is None else for_kcc(bias), device, _params(params),
                       stream_of(a)))
     return out
+
+
+def _gemm_fp8(a, b_t, a_scale, b_scale, bias, out_dtype, out, device, params, fmt):
+    a, b_t = _fp8_bits(a), _fp8_bits(b_t)
+    m, _ = shape_of(a, "a", 2)
+    n, _ = shape_of(b_t, "b_t", 2)
+    if out is None:
+        out = empty(a, (m, n), type_name(out_dtype if out_dtype is not None else "bfloat16", a))
+    elif out_dtype is not None and type_name(out_dtype, a) != type_name(None, out):
+        raise ValueError(f"out has type {type_name(None, out)} but out_dtype is {out_dtype}")
+    sa, sb = _scale_matrix(a_scale, a, "a_scale"), _scale_matrix(b_scale, a, "b_scale")
+    record(_kcc._gemm_fp8(for_kcc(a), for_kcc(b_t), for_kcc(sa), for_kcc(sb), for_kcc(out),
+                          None if bias is None else for_kcc(bias), device, _params(params),
+                          stream_of(a), fmt))
+    return out
+
+
+def _is_int8(x):
+    return str(getattr(x, "dtype", "")).replace("torch.", "") == "int8"
+
+
+def _scale_matrix(scale, like, name):
+    """A scale as the op takes it, a float32 matrix: a number (or None: 1)
+    or a one-element array [1, 1], a vector [L] a column [L, 1], a matrix
+    as it is; of like's kind (same torch device)."""
+    import sys
+    if scale is None:
+        scale = 1.0
+    if isinstance(scale, (int, float)):
+        x = empty(like, (1, 1), "float32")
+        x[0, 0] = float(scale)
+        return x
+    shape = tuple(scale.shape)
+    if len(shape) == 0 or (len(shape) == 1 and shape[0] == 1):
+        return scale.reshape(1, 1)
+    if len(shape) == 1:
+        return scale.reshape(shape[0], 1)
+    if len(shape) != 2:
+        raise ValueError(f"{name} has {len(shape)} dimensions; a scale is a number, a vector "
+                         "(one per row) or a matrix of blocks")
+    return scale
 
 
 def _params(params):

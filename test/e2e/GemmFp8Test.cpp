@@ -1,6 +1,6 @@
 //===- GemmFp8Test.cpp - kcc's FP8 GEMM on the emulator -------------------===//
 //
-// kernels/gemm/gemm_fp8.mlir compiled in-process for gfx942 (e4m3fnuz) and
+// kernels/gemm/gemm_q8.mlir compiled in-process for gfx942 (e4m3fnuz) and
 // gfx950 (e4m3fn), run on the emulator for each scale granularity (per
 // tensor, per token / channel and mixed, 1x128 and 128x128 blocks) and compared
 // element by element with a float64 reference computed from the decoded
@@ -90,7 +90,7 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
   if (!c.bias.empty())
     params.push_back("BDTYPE=" + c.bias);
   params.insert(params.end(), c.extra.begin(), c.extra.end());
-  auto hsaco = kcc::e2e::compileForTest(kernelSource(), "gemm_fp8.mlir", c.chip, params);
+  auto hsaco = kcc::e2e::compileForTest(kernelSource(), "gemm_q8.mlir", c.chip, params);
   ASSERT_TRUE(bool(hsaco)) << llvm::toString(hsaco.takeError());
 
   // Codes: every finite code of magnitude up to 16 (NaN codes avoided), so
@@ -165,7 +165,7 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
   ASSERT_FALSE(bool(d.memset(dc, 0xff, cElems * outBytes)));
   auto co = kcc::CodeObject::parse(*hsaco);
   ASSERT_TRUE(bool(co)) << llvm::toString(co.takeError());
-  const kcc::KernelInfo *info = co->findKernel("gemm_fp8");
+  const kcc::KernelInfo *info = co->findKernel("gemm_q8");
   ASSERT_NE(info, nullptr);
   // Arguments: a, bt, c, sa, sb, bias, M, N, K, lda, ldb, ldc.
   std::vector<uint8_t> args(info->explicitArgsSize(), 0);
@@ -187,7 +187,7 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
   launch.grid = {uint32_t((c.M + wgm * wm - 1) / (wgm * wm)),
                  uint32_t((c.N + wgn * wn - 1) / (wgn * wn)), 1};
   launch.block = {uint32_t(64 * wgm * wgn), 1, 1};
-  auto stats = dev->launch(*hsaco, "gemm_fp8", launch, args);
+  auto stats = dev->launch(*hsaco, "gemm_q8", launch, args);
   ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
 
   std::vector<uint8_t> out(cElems * outBytes);

@@ -88,12 +88,12 @@ TEST(Npy, Rejections) {
                                   "'shape': (1,), }",
                                {0, 0, 0, 0, 0, 0, 0, 0})),
             "unsupported .npy dtype '<f8'; kcc reads '<f4' (f32), '<f2' (f16), "
-            "'<u2' (bf16 bits) and '|u1' (FP8 bits)");
+            "'<u2' (bf16 bits), '|u1' (FP8 bits) and '|i1' (int8)");
   EXPECT_EQ(parseError(npyFile(1, "{'descr': '>f4', 'fortran_order': False, "
                                   "'shape': (1,), }",
                                {0, 0, 0, 0})),
             "unsupported .npy dtype '>f4'; kcc reads '<f4' (f32), '<f2' (f16), "
-            "'<u2' (bf16 bits) and '|u1' (FP8 bits)");
+            "'<u2' (bf16 bits), '|u1' (FP8 bits) and '|i1' (int8)");
   EXPECT_EQ(parseError(npyFile(1, "{'descr': '<f4', 'fortran_order': True, "
                                   "'shape': (1, 1), }",
                                {0, 0, 0, 0})),

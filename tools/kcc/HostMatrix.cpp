@@ -6,6 +6,9 @@
 #include "tools/kcc/HostMatrix.h"
 #include "tools/kcc/RunKernelOptions.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace llvm;
 
 namespace kcc::runkernel {
@@ -17,6 +20,7 @@ static DType dtypeOf(NpyType type) {
   case NpyType::F16: return DType::f16;
   case NpyType::U16: return DType::bf16;
   case NpyType::U8: return DType::e4m3fn;
+  case NpyType::I8: return DType::i8;
   }
   return DType::f32;
 }
@@ -29,6 +33,7 @@ static std::string describe(DType dtype) {
   case DType::bf16: return "bf16 ('<u2' bits)";
   case DType::e4m3fn:
   case DType::e4m3fnuz: return "FP8 ('|u1' bits)";
+  case DType::i8: return "i8 ('|i1')";
   default: return dtypeName(dtype).str();
   }
 }
@@ -62,6 +67,7 @@ NpyArray toNpy(const HostMatrix &m, bool vector) {
   a.type = m.dtype == DType::f32   ? NpyType::F32
            : m.dtype == DType::f16 ? NpyType::F16
            : isFp8(m.dtype)        ? NpyType::U8
+           : m.dtype == DType::i8  ? NpyType::I8
                                    : NpyType::U16;
   if (vector)
     a.shape = {uint64_t(m.cols)};
@@ -83,6 +89,8 @@ HostMatrix randomMatrix(DType dtype, int64_t rows, int64_t cols,
     float f = normal(rng);
     if (isFp8(dtype)) {
       m.bytes[i] = floatToFp8(dtype, f);
+    } else if (dtype == DType::i8) {
+      m.bytes[i] = uint8_t(int8_t(std::clamp(std::lround(32 * f), -128l, 127l)));
     } else if (dtype == DType::f32) {
       std::memcpy(&m.bytes[4 * i], &f, 4);
     } else {

@@ -30,6 +30,8 @@ struct HostMatrix {
   double at(size_t i) const {
     if (isFp8(dtype))
       return fp8ToFloat(dtype, bytes[i]);
+    if (dtype == DType::i8)
+      return double(int8_t(bytes[i]));
     if (dtype == DType::f32) {
       float f;
       std::memcpy(&f, &bytes[4 * i], 4);
@@ -55,7 +57,8 @@ llvm::Expected<HostMatrix> fromNpy(const NpyArray &a, DType dtype, llvm::StringR
 NpyArray toNpy(const HostMatrix &m, bool vector);
 
 /// A rows x cols matrix of `dtype` (16-bit, f32 or FP8) with standard
-/// normal values, rounded to it (FP8: to nearest, saturating).
+/// normal values, rounded to it (FP8: to nearest, saturating); i8: 32 times
+/// them, rounded and clamped to -128..127.
 HostMatrix randomMatrix(DType dtype, int64_t rows, int64_t cols,
                         std::mt19937_64 &rng);
 

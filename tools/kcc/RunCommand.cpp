@@ -34,6 +34,44 @@ constexpr const char *kUsage =
     "[--timeout SECONDS] [--watchdog N] --arg "
     "in=FILE|out=FILE:BYTES|inout=FILE|null|i32=V|u32=V|i64=V|f32=V ...";
 
+/// What each option and argument means, for --help.
+constexpr const char *kDetails =
+    "\nRuns one kernel of a code object (kcc's, clang's or AMD's) once, on the\n"
+    "emulator or a GPU, with the arguments given in the kernel's order.\n"
+    "\nOPTIONS:\n"
+    "  --kernel NAME             the kernel's symbol (kcc emu-coverage FILE lists them)\n"
+    "  --device SPEC             emu:gfx942, emu:gfx950 or hip:N; default: see KCC_DEVICE\n"
+    "  --grid X[,Y,Z]            workgroups in each dimension (not work-items), as HIP's\n"
+    "                            gridDim; missing dimensions are 1\n"
+    "  --block X[,Y,Z]           work-items per workgroup, as HIP's blockDim\n"
+    "  --lds-bytes N             dynamic LDS per workgroup, on top of the code object's\n"
+    "  --cus N                   emulated CUs, which bound the workgroups resident\n"
+    "                            (interleaved) at once (default 8)\n"
+    "  --check[=uninit]          the emulator's sanitizer: unwaited loads, LDS races,\n"
+    "                            barrier misuse, bad addresses (=uninit: also reads of\n"
+    "                            LDS nothing wrote); --check-seed N tries another\n"
+    "                            interleaving of the waves\n"
+    "  --max-wave-instructions N, --timeout SECONDS, --watchdog N\n"
+    "                            stop a runaway emulated launch with an error\n"
+    "  --timing ...              the timing model's estimate (its own options below)\n"
+    "\nARGUMENTS (--arg, one per kernel argument, in order):\n"
+    "  in=FILE         a buffer holding FILE's raw bytes (little-endian, no header:\n"
+    "                  e.g. numpy's tofile()); its size is the file's\n"
+    "  out=FILE:BYTES  a buffer of BYTES bytes (0x.. allowed), its contents before the\n"
+    "                  launch unspecified, written to FILE after it\n"
+    "  inout=FILE      in=FILE, written back to FILE after the launch\n"
+    "  null            a null pointer (for a pointer the kernel does not read)\n"
+    "  i32=V u32=V     4-byte integers (kcc's `index` arguments are i32)\n"
+    "  i64=V           an 8-byte integer\n"
+    "  f32=V           a 4-byte float\n"
+    "  The code object's metadata says each argument's size and kind; an argument\n"
+    "  of the wrong kind or size is an error naming it.\n"
+    "\nEXAMPLE (docs/examples/vadd.mlir: c = a + b over n = 1001 floats):\n"
+    "  kcc docs/examples/vadd.mlir --mcpu=gfx950 -o vadd.hsaco\n"
+    "  kcc run vadd.hsaco --kernel vadd --grid 4 --block 64 --arg in=a.bin \\\n"
+    "      --arg in=b.bin --arg out=c.bin:4004 --arg i32=1001\n"
+    "\nkcc run gemm|attention|attention_backward --help: kcc's own kernels by name.\n";
+
 /// What the emulator reads from the environment, for every launch of the
 /// process (kcc run's own and the JIT's).
 constexpr const char *kEnvironment =
@@ -172,7 +210,7 @@ int runCommand(ArrayRef<const char *> argv) {
       return std::nullopt;
     };
     if (a == "-h" || a == "--help") {
-      outs() << kUsage << "\n  " << TimingCommand::kUsage << "\n" << kEnvironment;
+      outs() << kUsage << "\n  " << TimingCommand::kUsage << "\n" << kDetails << kEnvironment;
       return 0;
     }
     if (a.starts_with("--kernel")) {

@@ -72,16 +72,17 @@ int runGemm(const Options &o) {
   if (o.causal || o.scale)
     return fail(std::string(o.causal ? "--causal" : "--scale") +
                 " is an option of attention, not of gemm");
-  // FP8 inputs take the FP8 GEMM (RunGemmFp8.cpp).
+  // FP8 and i8 inputs take the 8-bit GEMMs (RunQuantGemm.cpp).
   std::string dtypeText = define(o, "DTYPE").value_or("bf16");
-  if (dtypeText == "fp8" || dtypeText == "e4m3fn" || dtypeText == "e4m3fnuz")
+  if (dtypeText == "fp8" || dtypeText == "e4m3fn" || dtypeText == "e4m3fnuz" ||
+      dtypeText == "i8")
     return runGemmFp8(o);
   // Operand dtypes and bias come from the kernel's own parameters, so that
   // `-D` means the same here as for `kcc gemm.mlir`.
   std::optional<DType> in = parseDType(dtypeText);
   std::optional<DType> out = parseDType(define(o, "OUT").value_or("f32"));
   if (!in || *in == DType::f32 || *in == DType::i32)
-    return fail("-D DTYPE must be bf16, f16 or fp8 (the device's e4m3)");
+    return fail("-D DTYPE must be bf16, f16, fp8 (the device's e4m3) or i8");
   if (!out || *out == DType::i32)
     return fail("-D OUT must be bf16, f16 or f32");
   Expected<bool> biasFlag = defineFlag(o, "HAS_BIAS", false);

@@ -108,7 +108,7 @@ int fail(const llvm::Twine &message);
 /// The runners, one per named kernel: each returns the exit code, 0 on
 /// success, 1 on errors or a failed comparison.
 int runGemm(const Options &o);
-/// `kcc run gemm -D DTYPE=fp8` (RunGemmFp8.cpp).
+/// `kcc run gemm -D DTYPE=fp8|i8` (RunQuantGemm.cpp).
 int runGemmFp8(const Options &o);
 int runAttention(const Options &o);
 /// `kcc run attention_backward` (RunAttentionBackward.cpp).

@@ -307,12 +307,12 @@ tile.param_decl @X : i64 = 1 : i32
 
 // Regression (bug 3): a default that is no element type was bound by
 // tile-specialize into an invalid tile type.
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32 or an FP8 format (as -D accepts); the default 'index' is not}}
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32, an FP8 format, i8 or i32 (as -D accepts); the default 'index' is not}}
 tile.type_param_decl @DT = index
 
 // -----
 
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32 or an FP8 format (as -D accepts); the default 'vector<8xbf16>' is not}}
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32, an FP8 format, i8 or i32 (as -D accepts); the default 'vector<8xbf16>' is not}}
 tile.type_param_decl @DT = vector<8xbf16>
 
 // -----
@@ -684,7 +684,7 @@ func.func @mma_dtypes(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>,
 func.func @mma_input_type(%a: !tile.tile<[32, 8], f32, #tile.mfma<a, 32x32x8>>,
                           %b: !tile.tile<[8, 32], f32, #tile.mfma<b, 32x32x8>>,
                           %c: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
-  // expected-error@+1 {{'tile.mma' op MFMA inputs must be bf16, f16 or FP8 (f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ), not 'f32'}}
+  // expected-error@+1 {{'tile.mma' op MFMA inputs must be bf16, f16, FP8 (f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ) or i8, not 'f32'}}
   %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], f32, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 32], f32, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
   return
 }
@@ -828,6 +828,52 @@ func.func @mma_bf16_fp8_shape(%a: !tile.tile<[32, 64], bf16, #tile.mfma<a, 32x32
 
 // -----
 
+// 32x32x32 is an i8 shape (gfx950), not a 16-bit one.
+func.func @mma_bf16_i8_shape(%a: !tile.tile<[32, 32], bf16, #tile.mfma<a, 32x32x32>>,
+                             %b: !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x32>>,
+                             %c: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.mma' op no 16-bit MFMA has shape 32x32x32; the 16-bit shapes are 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950)}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 32], bf16, #tile.mfma<a, 32x32x32>>, !tile.tile<[32, 32], bf16, #tile.mfma<b, 32x32x32>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+// i8 accumulates in i32.
+func.func @mma_i8_f32_acc(%a: !tile.tile<[32, 16], i8, #tile.mfma<a, 32x32x16>>,
+                          %b: !tile.tile<[16, 32], i8, #tile.mfma<b, 32x32x16>>,
+                          %c: !tile.tile<[32, 32], f32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.mma' op an i8 MFMA accumulates in i32, not 'f32'}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 16], i8, #tile.mfma<a, 32x32x16>>, !tile.tile<[16, 32], i8, #tile.mfma<b, 32x32x16>> -> !tile.tile<[32, 32], f32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+// bf16 does not accumulate in i32.
+func.func @mma_bf16_i32_acc(%a: !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>,
+                            %b: !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>>,
+                            %c: !tile.tile<[32, 32], i32, #tile.mfma<acc>>) {
+  // expected-error@+1 {{'tile.mma' op the accumulator must be f32, not 'i32'}}
+  %0 = tile.mma %a, %b, %c : !tile.tile<[32, 8], bf16, #tile.mfma<a, 32x32x8>>, !tile.tile<[8, 32], bf16, #tile.mfma<b, 32x32x8>> -> !tile.tile<[32, 32], i32, #tile.mfma<acc>>
+  return
+}
+
+// -----
+
+// gfx942's i8 MFMAs stop at K = 16 (32x32).
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @mma_i8_gfx942(%a: !tile.tile<[32, 32], i8, #tile.mfma<a, 32x32x32>>,
+                           %b: !tile.tile<[32, 32], i8, #tile.mfma<b, 32x32x32>>,
+                           %c: !tile.tile<[32, 32], i32, #tile.mfma<acc>>) {
+    // expected-error@+1 {{'tile.mma' op no i8 MFMA of shape 32x32x32 on gfx942; it has 32x32x16 and 16x16x32}}
+    %0 = tile.mma %a, %b, %c : !tile.tile<[32, 32], i8, #tile.mfma<a, 32x32x32>>, !tile.tile<[32, 32], i8, #tile.mfma<b, 32x32x32>> -> !tile.tile<[32, 32], i32, #tile.mfma<acc>>
+    return
+  }
+}
+
+// -----
+
 module attributes {tile.target = #tile.target<"gfx942">} {
   func.func @mma_f8f6f4_gfx942(%a: !tile.tile<[32, 64], f8E4M3FNUZ, #tile.mfma<a, 32x32x64>>,
                                %b: !tile.tile<[64, 32], f8E4M3FNUZ, #tile.mfma<b, 32x32x64>>,
@@ -867,7 +913,7 @@ func.func @reduce_fp8(%x: !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>) {
 // -----
 
 func.func @convert_fp8_to_bf16(%x: !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>>) {
-  // expected-error@+1 {{'tile.convert' op cannot convert 'f8E4M3FN' to 'bf16'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32}}
+  // expected-error@+1 {{'tile.convert' op cannot convert 'f8E4M3FN' to 'bf16'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32, any type to itself}}
   %0 = tile.convert %x : !tile.tile<[32, 32], f8E4M3FN, #tile.mfma<acc>> -> !tile.tile<[32, 32], bf16, #tile.mfma<acc>>
   return
 }
@@ -954,7 +1000,7 @@ func.func @convert_shape(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>
 // -----
 
 func.func @convert_types(%x: !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>>) {
-  // expected-error@+1 {{'tile.convert' op cannot convert 'f32' to 'i32'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32}}
+  // expected-error@+1 {{'tile.convert' op cannot convert 'f32' to 'i32'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32, any type to itself}}
   %0 = tile.convert %x : !tile.tile<[32, 32], f32, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], i32, #tile.mfma<acc, 32x32x8>>
   return
 }
@@ -986,7 +1032,7 @@ func.func @convert_fast_rounding(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 
 // -----
 
 func.func @convert_16bit(%x: !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>>) {
-  // expected-error@+1 {{'tile.convert' op cannot convert 'bf16' to 'f16'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32}}
+  // expected-error@+1 {{'tile.convert' op cannot convert 'bf16' to 'f16'; supported: f32 <-> bf16/f16, f32 <-> FP8, i32 -> f32, any type to itself}}
   %0 = tile.convert %x : !tile.tile<[32, 32], bf16, #tile.mfma<acc, 32x32x8>> -> !tile.tile<[32, 32], f16, #tile.mfma<acc, 32x32x8>>
   return
 }
@@ -1358,8 +1404,8 @@ func.func @fma_on_ints(%a: !tile.tile<[32, 32], i32, #tile.mfma<acc>>) {
 // -----
 
 // The `of` list: what -D accepts, not empty, and holding the default.
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32 or an FP8 format (as -D accepts); the allowed type 'i32' is not}}
-tile.type_param_decl @DT = bf16 of [bf16, i32]
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32, an FP8 format, i8 or i32 (as -D accepts); the allowed type 'i16' is not}}
+tile.type_param_decl @DT = bf16 of [bf16, i16]
 
 // -----
 
@@ -1374,7 +1420,13 @@ tile.type_param_decl @DT = f32 of [bf16, f16]
 // -----
 
 // Bug 3: a type parameter's default is checked as -D values are.
-// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32 or an FP8 format (as -D accepts); the default 'i32' is not}}
+// expected-error@+1 {{'tile.type_param_decl' op element-type parameters are bf16, f16, f32, an FP8 format, i8 or i32 (as -D accepts); the default 'i16' is not}}
+tile.type_param_decl @DT = i16
+
+// -----
+
+// i32 is a parameter type, but not one of the list's without `of`.
+// expected-error@+1 {{'tile.type_param_decl' op the default 'i32' is not one of the allowed types, bf16, f16 or f32}}
 tile.type_param_decl @DT = i32
 
 // -----
@@ -1394,8 +1446,8 @@ func.func @order(%a: !tile.tile<[32, 16], bf16, #tile.mfma<b, k_from_acc, 32x32x
 
 // -----
 
-// expected-error@+1 {{no MFMA has shape 32x32x32; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950) for 16-bit inputs, 32x32x16, 16x16x32 (gfx942, gfx950), 32x32x64, 16x16x128 (gfx950) for FP8}}
-func.func @mma_shape_no_chip_has(%a: !tile.tile<[32, 32], bf16, #tile.mfma<a, 32x32x32>>) {
+// expected-error@+1 {{no MFMA has shape 32x32x128; supported: 32x32x8, 16x16x16 (gfx942, gfx950), 32x32x16, 16x16x32 (gfx950) for 16-bit inputs, 32x32x16, 16x16x32 (gfx942, gfx950), 32x32x64, 16x16x128 (gfx950) for FP8, 32x32x16, 16x16x32 (gfx942, gfx950), 32x32x32, 16x16x64 (gfx950) for i8}}
+func.func @mma_shape_no_chip_has(%a: !tile.tile<[32, 128], bf16, #tile.mfma<a, 32x32x128>>) {
   return
 }
 
@@ -1459,3 +1511,24 @@ func.func @flag_wait_not_words(%flags: !tile.ptr<f32>, %i: index, %v: i32) {
   tile.flag_wait %flags[%i] ge %v agent : !tile.ptr<f32>
   return
 }
+
+// -----
+
+// Per-chip defaults name chips and hold the parameter's type.
+// expected-error@+1 {{'tile.param_decl' op 'on' names chips (gfx942, gfx950); got 'gfx90a'}}
+tile.param_decl @V_TR : i1 = true on {gfx90a = false}
+
+// -----
+
+// expected-error@+1 {{'tile.param_decl' op the default on gfx942 4 : i64 does not have the parameter's type i1}}
+tile.param_decl @V_TR : i1 = true on {gfx942 = 4}
+
+// -----
+
+// expected-error@+1 {{'tile.type_param_decl' op the default on gfx942 f16 is not one of the allowed types, f8E4M3FN or f8E4M3FNUZ}}
+tile.type_param_decl @DT = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ] on {gfx942 = f16}
+
+// -----
+
+// expected-error@+1 {{'tile.param_decl' op a derived parameter (product) has no per-chip defaults}}
+tile.param_decl @BM : i64 on {gfx942 = 4} product [64, 2]

@@ -21,6 +21,9 @@
 // CHECK-NEXT: tile.type_param_decl @IN = f16 of [bf16, f16]
 // CHECK-NEXT: tile.type_param_decl @ACC of [f32]
 // CHECK-NEXT: tile.type_param_decl @Q8 = f8E4M3FN of [f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ]
+// CHECK-NEXT: tile.param_decl @VTR : i1 = true on {gfx942 = false}
+// CHECK-NEXT: tile.param_decl @WARP : i64 = 64 : i64 on {gfx942 = 32 : i64}
+// CHECK-NEXT: tile.type_param_decl @E4 = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ] on {gfx942 = f8E4M3FNUZ}
 tile.param_decl @BM : i64 = 128
 tile.param_decl @BK : i64 = 64 : i64
 tile.param_decl @CAUSAL : i1
@@ -33,6 +36,9 @@ tile.type_param_decl @OUT
 tile.type_param_decl @IN = f16 of [bf16, f16]
 tile.type_param_decl @ACC of [f32]
 tile.type_param_decl @Q8 = f8E4M3FN of [f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ]
+tile.param_decl @VTR : i1 = true on {gfx942 = false}
+tile.param_decl @WARP : i64 = 64 on {gfx942 = 32}
+tile.type_param_decl @E4 = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ] on {gfx942 = f8E4M3FNUZ}
 
 // CHECK-LABEL: func.func @params()
 // CHECK: tile.param @BM : index

@@ -1,6 +1,7 @@
-// kcc FP8 GEMM: C[M, N] = (A * sa)[M, K] (Bt * sb)[N, K]^T (+ bias[N]),
-// f32 accumulation, A and Bt in the chip's e4m3 (OCP f8E4M3FN on gfx950,
-// FNUZ f8E4M3FNUZ on gfx942), C in bf16, f16 or f32.
+// kcc 8-bit GEMM: C[M, N] = (A * sa)[M, K] (Bt * sb)[N, K]^T (+ bias[N]),
+// A and Bt in the chip's e4m3 (OCP f8E4M3FN on gfx950, FNUZ f8E4M3FNUZ on
+// gfx942) with f32 accumulation, or in i8 with exact i32 accumulation
+// (ACC = i32); C in bf16, f16 or f32.
 //
 // The true values are the FP8 codes times scales, in one of three
 // granularities for each operand (ASCALE for A, BSCALE for Bt):
@@ -8,9 +9,9 @@
 //  1: per token (row of A), per channel (row of Bt): sa[M], sb[N];
 //  2: blocks: sa[M, nkb] over 1 x 128 blocks of A, sb[ceil(N / 128), nkb]
 //     over 128 x 128 blocks of Bt (nkb = ceil(K / 128), both row-major);
-//     both operands or neither.
+//     both operands or neither; FP8 only.
 // Scales constant along K (0, 1, mixed freely) multiply the finished sum
-// once. Block
+// once (for i8 after its conversion from i32 to f32). Block
 // scales change every 128 of K, so the sum of each K block is scaled on its
 // own, in f32, before it joins the accumulators (what the format means: a
 // scale applied after the whole sum would mix the blocks' dynamic ranges):
@@ -21,8 +22,9 @@
 // major [M, K] (row stride lda), Bt row-major [N, K] (ldb), C row-major
 // (ldc); a workgroup of WGM x WGN waves computes a BM x BN block of C, each
 // wave WM x WN of it as C^T = Bt A^T (Bt the MFMA's `a` operand), with the
-// chip's FP8 32x32 MFMAs (gfx942: v_mfma_f32_32x32x16_fp8_fp8, two
-// instances a 16-byte read; gfx950: v_mfma_f32_32x32x64_f8f6f4). K advances
+// chip's 8-bit 32x32 MFMAs (gfx942: v_mfma_f32_32x32x16_fp8_fp8 and
+// v_mfma_i32_32x32x16_i8, two instances a 16-byte read; gfx950:
+// v_mfma_f32_32x32x64_f8f6f4 and v_mfma_i32_32x32x32_i8). K advances
 // by DMA into two LDS buffers (ping, pong), one K block each; their rows
 // of 128 one-byte elements are shorter than a DMA line, so they are not
 // padded but swizzled by 8 16-byte chunks. With block scales each wave's
@@ -35,15 +37,17 @@
 // With block scales a wave's WN columns must lie in one 128-row block of
 // Bt's scales: WN divides 128.
 //
-// Parameters: DTYPE (f8E4M3FN, f8E4M3FNUZ), OUT (bf16, f16, f32), ASCALE,
-// BSCALE (0, 1, 2 above), HAS_BIAS (bias of BDTYPE: bf16, f16, f32), WM, WN
+// Parameters: DTYPE (f8E4M3FN, f8E4M3FNUZ, i8), ACC (the accumulators:
+// f32 for FP8, i32 for i8), OUT (bf16, f16, f32), ASCALE, BSCALE (0, 1, 2
+// above), HAS_BIAS (bias of BDTYPE: bf16, f16, f32), WM, WN
 // (multiples of 32), WGM, WGN (the wave grid), KS (the K slice of the
-// software-pipelined multiply: a multiple of 32 on gfx942, of 64 on
+// software-pipelined multiply: a multiple of 32, and of 64 for FP8 on
 // gfx950; divides 128), SWZ (the LDS rows' swizzle), WIDE (16-byte DMA,
 // gfx950).
 // Launch: grid (ceil(M / BM), ceil(N / BN)), block BLOCK = 64 WGM WGN.
 
-tile.type_param_decl @DTYPE = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ]
+tile.type_param_decl @DTYPE = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ, i8] on {gfx942 = f8E4M3FNUZ}
+tile.type_param_decl @ACC = f32 of [f32, i32]
 tile.type_param_decl @OUT = bf16 of [bf16, f16, f32]
 tile.type_param_decl @BDTYPE = f32 of [bf16, f16, f32]
 tile.param_decl @ASCALE : i64 = 2
@@ -59,7 +63,7 @@ tile.param_decl @BLOCK : i64 product [@WGM, @WGN, 64]
 tile.param_decl @BK : i64 = 128
 tile.param_decl @KS : i64 = 64
 tile.param_decl @SWZ : i64 = 8
-tile.param_decl @WIDE : i1 = false
+tile.param_decl @WIDE : i1 = false on {gfx950 = true}
 
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
@@ -67,7 +71,11 @@ tile.param_decl @WIDE : i1 = false
 !lb = !tile.lds<[BN, BK], !tile.dtype<"DTYPE">, swizzle = SWZ>
 // The accumulators hold the wave's block of C transposed (see gemm.mlir):
 // rows are columns n of C, columns rows m.
-!acc = !tile.tile<[WN, WM], f32, #tile.mfma<acc>>
+!acc = !tile.tile<[WN, WM], !tile.dtype<"ACC">, #tile.mfma<acc>>
+// The accumulators in f32: what block scales add into (ACC = f32 there),
+// and where an i32 sum goes before its scales.
+!accf = !tile.tile<[WN, WM], f32, #tile.mfma<acc>>
+!acci = !tile.tile<[WN, WM], i32, #tile.mfma<acc>>
 !fa = !tile.tile<[KS, WM], !tile.dtype<"DTYPE">, #tile.mfma<b, k_wide>>
 !fb = !tile.tile<[WN, KS], !tile.dtype<"DTYPE">, #tile.mfma<a, k_wide>>
 // A's scales run along the accumulators' columns (rows m of C), Bt's
@@ -167,24 +175,34 @@ func.func private @block_scales(%sabuf: !sbuf, %sbbuf: !sbuf, %kb: index, %nk: i
 }
 
 // One K block from one buffer: with block scales its sum on its own,
-// scaled by `s` and added; otherwise straight into the accumulators.
+// scaled by `s` and added into the f32 accumulators `accf`; otherwise
+// straight into the accumulators `acc` (of ACC). The other of the two
+// passes through untouched (and is dropped as the loop is simplified).
 func.func private @step(%lds_a: !la, %lds_b: !lb, %ra: index, %rb: index,
-                        %s: !srow, %acc: !acc) -> !acc {
+                        %s: !srow, %acc: !acc, %accf: !accf) -> (!acc, !accf) {
   %c2 = arith.constant 2 : index
   %scale = tile.param @ASCALE : index
   %blocks = arith.cmpi eq, %scale, %c2 : index
-  %out = scf.if %blocks -> (!acc) {
-    %zero = arith.constant 0.0 : f32
-    %z = tile.splat %zero : f32 -> !acc
+  %out:2 = scf.if %blocks -> (!acc, !accf) {
+    %z = func.call @zeros() : () -> !acc
     %blk = func.call @multiply(%lds_a, %lds_b, %ra, %rb, %z) : (!la, !lb, index, index, !acc) -> !acc
-    %sfull = tile.broadcast %s : !srow -> !acc
-    %x = tile.fma %blk, %sfull, %acc : !acc
-    scf.yield %x : !acc
+    %blkf = tile.convert %blk : !acc -> !accf
+    %sfull = tile.broadcast %s : !srow -> !accf
+    %x = tile.fma %blkf, %sfull, %accf : !accf
+    scf.yield %acc, %x : !acc, !accf
   } else {
     %x = func.call @multiply(%lds_a, %lds_b, %ra, %rb, %acc) : (!la, !lb, index, index, !acc) -> !acc
-    scf.yield %x : !acc
+    scf.yield %x, %accf : !acc, !accf
   }
-  return %out : !acc
+  return %out#0, %out#1 : !acc, !accf
+}
+
+// Accumulators of ACC at zero (an i32 zero converts exactly to either).
+func.func private @zeros() -> !acc {
+  %zi = arith.constant 0 : i32
+  %z = tile.splat %zi : i32 -> !acci
+  %acc = tile.convert %z : !acci -> !acc
+  return %acc : !acc
 }
 
 // The scales of block `kb` with block scales, else ones (unused).
@@ -205,7 +223,7 @@ func.func private @scales_of(%sabuf: !sbuf, %sbbuf: !sbuf, %kb: index, %nk: inde
   return %s : !srow
 }
 
-func.func @gemm_fp8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
+func.func @gemm_q8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
                     %sa: !sptr, %sb: !sptr, %bias: !tile.ptr<!tile.dtype<"BDTYPE">>,
                     %M: index, %N: index, %K: index,
                     %lda: index, %ldb: index, %ldc: index)
@@ -282,18 +300,19 @@ func.func @gemm_fp8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
   // Whole pairs of K blocks (ping, pong) an iteration, as gemm.mlir's plain
   // loop: an odd count takes one block past K, which the bounded copy
   // fills with zeros. Block k's scales (s_k) were loaded a block earlier.
-  %acc0 = tile.splat %zero : f32 -> !acc
+  %acc0 = func.call @zeros() : () -> !acc
+  %accf0 = tile.splat %zero : f32 -> !accf
   %nk_up2 = arith.addi %nk, %c1 : index
   %npairs = arith.divui %nk_up2, %c2 : index
   %kpairs = arith.muli %npairs, %c2 : index
-  %r:2 = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0, %s_k = %s0) -> (!acc, !srow) {
+  %r:3 = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0, %accf_i = %accf0, %s_k = %s0) -> (!acc, !accf, !srow) {
     %k1 = arith.addi %k, %c1 : index
     func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb, %waves)
         : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
     %s_k1 = func.call @scales_of(%sabuf, %sbbuf, %k1, %nk, %mw, %nw, %M)
         : (!sbuf, !sbuf, index, index, index, index, index) -> !srow
     tile.sched_barrier []
-    %acc_p = func.call @step(%a0, %b0, %ra, %rb, %s_k, %acc_i) : (!la, !lb, index, index, !srow, !acc) -> !acc
+    %acc_p:2 = func.call @step(%a0, %b0, %ra, %rb, %s_k, %acc_i, %accf_i) : (!la, !lb, index, index, !srow, !acc, !accf) -> (!acc, !accf)
     // Pong has landed, and every wave is done with ping.
     tile.wait vmcnt(0)
     tile.barrier
@@ -306,40 +325,41 @@ func.func @gemm_fp8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
     %s_k2 = func.call @scales_of(%sabuf, %sbbuf, %k2, %nk, %mw, %nw, %M)
         : (!sbuf, !sbuf, index, index, index, index, index) -> !srow
     tile.sched_barrier []
-    %acc_q = func.call @step(%a1, %b1, %ra, %rb, %s_k1, %acc_p) : (!la, !lb, index, index, !srow, !acc) -> !acc
+    %acc_q:2 = func.call @step(%a1, %b1, %ra, %rb, %s_k1, %acc_p#0, %acc_p#1) : (!la, !lb, index, index, !srow, !acc, !accf) -> (!acc, !accf)
     tile.wait vmcnt(0)
     tile.barrier
-    scf.yield %acc_q, %s_k2 : !acc, !srow
+    scf.yield %acc_q#0, %acc_q#1, %s_k2 : !acc, !accf, !srow
   }
 
   // Scales constant along K multiply the finished sum: sa along the
   // accumulators' columns, sb along their rows (stride 0: per tensor).
   %along = arith.cmpi ult, %ascale, %c2 : index
-  %scaled = scf.if %along -> (!acc) {
+  %scaled = scf.if %along -> (!accf) {
+    %sum = tile.convert %r#0 : !acc -> !accf
     %sta = arith.select %a_rows, %c1, %c0 : index
     %stb = arith.select %b_rows, %c1, %c0 : index
     %sam = tile.load %sabuf[%mw, %c0] stride %sta transpose : !sbuf -> !srow
     %sbn = tile.load %sbbuf[%nw, %c0] stride %stb : !sbuf -> !scol
-    %x = tile.broadcast %sam : !srow -> !acc
-    %y = tile.broadcast %sbn : !scol -> !acc
-    %xy = tile.mulf %x, %y : !acc
-    %out = tile.mulf %r#0, %xy : !acc
-    scf.yield %out : !acc
+    %x = tile.broadcast %sam : !srow -> !accf
+    %y = tile.broadcast %sbn : !scol -> !accf
+    %xy = tile.mulf %x, %y : !accf
+    %out = tile.mulf %sum, %xy : !accf
+    scf.yield %out : !accf
   } else {
-    scf.yield %r#0 : !acc
+    scf.yield %r#1 : !accf
   }
   %has_bias = tile.param @HAS_BIAS : i1
-  %with_bias = scf.if %has_bias -> (!acc) {
+  %with_bias = scf.if %has_bias -> (!accf) {
     %biasbuf = tile.make_buffer %bias, %N : !tile.ptr<!tile.dtype<"BDTYPE">> -> !tile.buffer<!tile.dtype<"BDTYPE">>
     %bcol = tile.load %biasbuf[%nw, %c0] stride %c1 bounds %N, %c1 : !tile.buffer<!tile.dtype<"BDTYPE">> -> !tile.tile<[WN, 1], !tile.dtype<"BDTYPE">, #tile.slice<1, #tile.mfma<acc>>>
     %bcol32 = tile.convert %bcol : !tile.tile<[WN, 1], !tile.dtype<"BDTYPE">, #tile.slice<1, #tile.mfma<acc>>> -> !scol
-    %bfull = tile.broadcast %bcol32 : !scol -> !acc
-    %sum = tile.addf %scaled, %bfull : !acc
-    scf.yield %sum : !acc
+    %bfull = tile.broadcast %bcol32 : !scol -> !accf
+    %sum = tile.addf %scaled, %bfull : !accf
+    scf.yield %sum : !accf
   } else {
-    scf.yield %scaled : !acc
+    scf.yield %scaled : !accf
   }
-  %out = tile.convert %with_bias : !acc -> !tile.tile<[WN, WM], !tile.dtype<"OUT">, #tile.mfma<acc>>
+  %out = tile.convert %with_bias : !accf -> !tile.tile<[WN, WM], !tile.dtype<"OUT">, #tile.mfma<acc>>
 
   // The accumulators are C^T: the stores transpose them back; whole
   // blocks take vector stores, blocks at the edges of C are masked.

@@ -8,7 +8,7 @@
 // exact message.
 //
 //===----------------------------------------------------------------------===//
-#include "kernels/gemm/GemmFp8Op.h"
+#include "kernels/gemm/QuantGemmOp.h"
 #include "runtime/Jit.h"
 #include "runtime/Runtime.h"
 #include "test/e2e/Fp8Reference.h"
@@ -325,6 +325,160 @@ TEST(GemmFp8Params, PerChipAndSize) {
                                {16, 4096, 4096}, {"KS=32"}),
             (V{"DTYPE=f8E4M3FNUZ", "OUT=f32", "ASCALE=1", "BSCALE=0", "HAS_BIAS=1",
                "BDTYPE=bf16", "WM=32", "WN=32", "WGM=1", "WGN=4", "SWZ=8", "WIDE=0", "KS=32"}));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// int8 (ops::gemmInt8): exact integer sums, so the reference is exact and
+// the bound is the f32 conversion, scaling and C's rounding alone.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct Int8Case {
+  Chip chip;
+  int M, N, K;
+  bool aRows, bRows; // per row, else per tensor
+  DType out = DType::bf16;
+  std::optional<DType> bias;
+  int lda = 0, ldb = 0;
+};
+
+class GemmInt8OpTest : public ::testing::TestWithParam<Int8Case> {};
+
+TEST_P(GemmInt8OpTest, MatchesExactReference) {
+  const Int8Case &c = GetParam();
+  Shared &s = Shared::get();
+  Device &d = llvm::cantFail(s.rt->device(c.chip == Chip::gfx942 ? "emu:gfx942" : "emu:gfx950"));
+  int lda = c.lda ? c.lda : c.K, ldb = c.ldb ? c.ldb : c.K;
+  std::mt19937 rng(c.M * 131 + c.N * 7 + c.K);
+  std::uniform_int_distribution<int> byte(-128, 127);
+  // Padding of strided rows holds 127: reading it would show.
+  std::vector<int8_t> a(size_t(c.M) * lda, 127), bt(size_t(c.N) * ldb, 127);
+  for (int m = 0; m < c.M; ++m)
+    for (int k = 0; k < c.K; ++k)
+      a[size_t(m) * lda + k] = int8_t(byte(rng));
+  for (int n = 0; n < c.N; ++n)
+    for (int k = 0; k < c.K; ++k)
+      bt[size_t(n) * ldb + k] = int8_t(byte(rng));
+  std::uniform_real_distribution<float> unit(0.5f, 2.f);
+  std::vector<float> sa(c.aRows ? c.M : 1), sb(c.bRows ? c.N : 1), bias(c.N);
+  for (auto &v : sa) v = unit(rng) * 1e-3f;
+  for (auto &v : sb) v = unit(rng) * 1e-2f;
+  for (auto &v : bias) v = unit(rng) - 1.25f;
+  std::vector<uint8_t> biasBytes;
+  std::vector<double> biasV(c.N, 0.0);
+  if (c.bias) {
+    biasBytes.resize(size_t(c.N) * dtypeSize(*c.bias));
+    for (int n = 0; n < c.N; ++n) {
+      if (*c.bias == DType::f32) {
+        std::memcpy(&biasBytes[4 * n], &bias[n], 4);
+        biasV[n] = bias[n];
+      } else {
+        uint16_t h = *c.bias == DType::bf16 ? floatToBf16(bias[n]) : floatToF16(bias[n]);
+        std::memcpy(&biasBytes[2 * n], &h, 2);
+        biasV[n] = *c.bias == DType::bf16 ? bf16ToFloat(h) : f16ToFloat(h);
+      }
+    }
+  }
+  Buffer da = llvm::cantFail(Buffer::fromHost(d, a));
+  Buffer db = llvm::cantFail(Buffer::fromHost(d, bt));
+  Buffer dsa = llvm::cantFail(Buffer::fromHost(d, sa));
+  Buffer dsb = llvm::cantFail(Buffer::fromHost(d, sb));
+  Buffer dbias = llvm::cantFail(
+      Buffer::fromHost(d, biasBytes.empty() ? std::vector<uint8_t>(4) : biasBytes));
+  Buffer dc = llvm::cantFail(Buffer::allocate(d, size_t(c.M) * c.N * dtypeSize(c.out)));
+  ASSERT_FALSE(bool(dc.fill(0xff)));
+  ops::GemmOptions o;
+  o.jit = s.jit.get();
+  std::optional<VectorRef> biasRef;
+  if (c.bias)
+    biasRef = VectorRef(dbias, *c.bias, c.N);
+  auto r = ops::gemmInt8({da, DType::i8, c.M, c.K, lda}, {db, DType::i8, c.N, c.K, ldb},
+                         {dsa, DType::f32, int64_t(sa.size()), 1},
+                         {dsb, DType::f32, int64_t(sb.size()), 1}, {dc, c.out, c.M, c.N}, biasRef,
+                         o);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  std::vector<uint8_t> out(dc.size());
+  ASSERT_FALSE(bool(dc.read(out.data(), out.size())));
+  int bad = 0;
+  for (int m = 0; m < c.M; ++m)
+    for (int n = 0; n < c.N; ++n) {
+      int64_t sum = 0;
+      for (int k = 0; k < c.K; ++k)
+        sum += int64_t(a[size_t(m) * lda + k]) * int64_t(bt[size_t(n) * ldb + k]);
+      double sc = double(sa[c.aRows ? m : 0]) * double(sb[c.bRows ? n : 0]);
+      double ref = double(sum) * sc + biasV[n];
+      size_t i = size_t(m) * c.N + n;
+      double got;
+      if (c.out == DType::f32) {
+        float f;
+        std::memcpy(&f, &out[4 * i], 4);
+        got = f;
+      } else {
+        uint16_t h;
+        std::memcpy(&h, &out[2 * i], 2);
+        got = c.out == DType::bf16 ? bf16ToFloat(h) : f16ToFloat(h);
+      }
+      double outUlp = c.out == DType::bf16 ? 0x1p-8 : c.out == DType::f16 ? 0x1p-11 : 0.0;
+      double tol = 5 * 0x1p-24 * (std::fabs(double(sum) * sc) + std::fabs(biasV[n])) +
+                   outUlp * std::fabs(ref) + 1e-30;
+      if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
+        ADD_FAILURE() << "C[" << m << "][" << n << "] = " << got << ", reference " << ref;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+std::vector<Int8Case> int8Cases() {
+  std::vector<Int8Case> all;
+  for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
+    all.push_back({chip, 130, 200, 384, true, true});
+    all.push_back({chip, 7, 300, 520, true, false, DType::f32});
+    all.push_back({chip, 70, 90, 131, false, true, DType::f16, DType::bf16}); // K packed
+    all.push_back({chip, 65, 129, 250, true, true, DType::f32, DType::f32, 262, 0}); // A packed
+    all.push_back({chip, 1, 1, 1, false, false, DType::f32});
+  }
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(Emulated, GemmInt8OpTest, ::testing::ValuesIn(int8Cases()),
+                         [](const auto &info) {
+                           const Int8Case &c = info.param;
+                           return getChipInfo(c.chip).name.str() + "_" + std::to_string(c.M) +
+                                  "x" + std::to_string(c.N) + "x" + std::to_string(c.K) + "_" +
+                                  (c.aRows ? "r" : "t") + (c.bRows ? "r" : "t") + "_" +
+                                  dtypeName(c.out).str() + (c.bias ? "_bias" : "") +
+                                  (c.lda ? "_strided" : "");
+                         });
+
+TEST_F(GemmFp8OpErrors, Int8) {
+  auto run8 = [&](MatrixRef ma, MatrixRef mb, MatrixRef sa, MatrixRef sb, MatrixRef mc) {
+    auto r = ops::gemmInt8(ma, mb, sa, sb, mc, std::nullopt, opts);
+    return r ? std::string("(launched)") : llvm::toString(r.takeError());
+  };
+  MatrixRef ia{*a, DType::i8, 64, 256}, ib{*bt, DType::i8, 200, 256};
+  MatrixRef rowsA{*s1, DType::f32, 64, 1}, rowsB{*s2, DType::f32, 200, 1};
+  EXPECT_EQ(run8(ia, ib, rowsA, rowsB, C()), "(launched)");
+  EXPECT_EQ(run8(A(), ib, rowsA, rowsB, C()), "gemm_i8: A is e4m3fn; A and Bt must be i8");
+  EXPECT_EQ(run8(ia, ib, SA(), SB(), C()),
+            "gemm_i8: A's scale (64x2) and Bt's (2x2) are over 128-deep blocks; the int8 GEMM "
+            "takes per-tensor (1x1) and per-row (Mx1, Nx1) scales");
+  EXPECT_EQ(run8(ia, ib, {*s1, DType::f32, 64, 3}, rowsB, C()),
+            "gemm_i8: A's scale is 64x3; for A of 64 rows and K in 2 blocks of 128 it must be "
+            "1x1 (per tensor), 64x1 (per token) or 64x2 (1x128 blocks)");
+}
+
+TEST(GemmInt8Params, BothChips) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(ops::gemmInt8Params(Chip::gfx942, DType::bf16, G::rows, G::rows, std::nullopt,
+                                {4096, 4096, 4096}),
+            (V{"DTYPE=i8", "ACC=i32", "OUT=bf16", "ASCALE=1", "BSCALE=1", "HAS_BIAS=0", "WM=64",
+               "WN=64", "WGM=2", "WGN=2", "KS=64", "SWZ=8", "WIDE=0"}));
+  EXPECT_EQ(ops::gemmInt8Params(Chip::gfx950, DType::f32, G::tensor, G::rows, std::nullopt,
+                                {32, 4096, 4096}, {"KS=32"}),
+            (V{"DTYPE=i8", "ACC=i32", "OUT=f32", "ASCALE=0", "BSCALE=1", "HAS_BIAS=0", "WM=32",
+               "WN=32", "WGM=1", "WGN=4", "SWZ=8", "WIDE=1", "KS=32"}));
 }
 
 } // namespace

@@ -1,7 +1,8 @@
-//===- GemmFp8Op.cpp - kcc::ops::gemmFp8, the host side of gemm_fp8.mlir --===//
-#include "kernels/gemm/GemmFp8Op.h"
+//===- QuantGemmOp.cpp - FP8 and int8 GEMMs (gemm_q8.mlir) ----------------===//
+#include "kernels/gemm/QuantGemmOp.h"
 #include "kernels/EmbeddedKernels.h"
 #include "kernels/gemm/GemmOperands.h"
+#include "kernels/OperandBuffers.h"
 #include "runtime/Buffer.h"
 #include "runtime/Jit.h"
 #include "runtime/Kernel.h"
@@ -14,8 +15,10 @@ using namespace llvm;
 
 namespace kcc::ops {
 
-/// What this file's errors name first.
-constexpr StringLiteral kComponent = "gemm_fp8";
+/// The two kinds of 8-bit inputs gemm_q8.mlir takes.
+enum class Quant { fp8, int8 };
+/// What an op's errors name first.
+StringRef componentOf(Quant q) { return q == Quant::fp8 ? "gemm_fp8" : "gemm_i8"; }
 /// The K (and Bt's N) one block scale covers.
 constexpr int64_t kScaleBlock = 128;
 /// The largest M that takes the decode tile.
@@ -65,9 +68,11 @@ const char *scaleGranularityName(ScaleGranularity g) {
 
 DType fp8DTypeOf(Chip chip) { return chip == Chip::gfx950 ? DType::e4m3fn : DType::e4m3fnuz; }
 
-Expected<std::pair<ScaleGranularity, ScaleGranularity>>
-scaleGranularities(const MatrixRef &aScale, const MatrixRef &bScale, int64_t m, int64_t n,
-                   int64_t k) {
+/// scaleGranularities with errors that name `component`.
+static Expected<std::pair<ScaleGranularity, ScaleGranularity>>
+granularitiesFor(StringRef component, const MatrixRef &aScale, const MatrixRef &bScale,
+                 int64_t m, int64_t n, int64_t k) {
+  StringRef kComponent = component;
   int64_t kb = ceilDiv(k, kScaleBlock), nb = ceilDiv(n, kScaleBlock);
   Readings ra = readingsOf(aScale, m, m, kb), rb = readingsOf(bScale, n, nb, kb);
   if (!ra.tensor && !ra.rows && !ra.blocks)
@@ -104,6 +109,12 @@ scaleGranularities(const MatrixRef &aScale, const MatrixRef &bScale, int64_t m, 
   return std::pair{*ga, *gb};
 }
 
+Expected<std::pair<ScaleGranularity, ScaleGranularity>>
+scaleGranularities(const MatrixRef &aScale, const MatrixRef &bScale, int64_t m, int64_t n,
+                   int64_t k) {
+  return granularitiesFor(componentOf(Quant::fp8), aScale, bScale, m, n, k);
+}
+
 std::vector<std::string> gemmFp8Params(Chip chip, DType out, ScaleGranularity aScale,
                                        ScaleGranularity bScale, std::optional<DType> bias,
                                        GemmSize size, const std::vector<std::string> &overrides) {
@@ -135,35 +146,32 @@ Dim3 gemmFp8Grid(const std::vector<std::string> &params, int64_t m, int64_t n) {
   return Dim3(uint32_t(ceilDiv(m, bm)), uint32_t(ceilDiv(n, bn)));
 }
 
-Error checkGemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,
-                   const MatrixRef &bScale, const MatrixRef &c,
-                   const std::optional<VectorRef> &bias) {
-  for (auto [name, m] : {std::pair<const char *, const MatrixRef *>{"A", &a},
-                         {"Bt", &bt}, {"A's scale", &aScale}, {"Bt's scale", &bScale},
-                         {"C", &c}})
-    if (!m->buffer)
-      return makeError(kComponent, Twine(name) + " has no buffer");
-  if (bias && !bias->buffer)
-    return makeError(kComponent, "bias has no buffer");
-  Device &device = a.buffer->device();
-  auto sameDevice = [&](StringRef name, const Buffer &b) -> Error {
-    if (&b.device() != &device)
-      return makeError(kComponent, name + " is on " + b.device().spec() + " but A is on " +
-                                       device.spec() + "; all operands must be on one device");
-    return Error::success();
-  };
-  for (auto [name, m] : {std::pair<const char *, const MatrixRef *>{"Bt", &bt},
-                         {"A's scale", &aScale}, {"Bt's scale", &bScale}, {"C", &c}})
-    if (Error e = sameDevice(name, *m->buffer))
-      return e;
+/// checkGemmFp8 / checkGemmInt8.
+static Error checkQuant(Quant q, const MatrixRef &a, const MatrixRef &bt,
+                        const MatrixRef &aScale, const MatrixRef &bScale, const MatrixRef &c,
+                        const std::optional<VectorRef> &bias) {
+  StringRef kComponent = componentOf(q);
+  std::vector<NamedBuffer> buffers = {{"A", a.buffer},
+                                      {"Bt", bt.buffer},
+                                      {"A's scale", aScale.buffer},
+                                      {"Bt's scale", bScale.buffer},
+                                      {"C", c.buffer}};
   if (bias)
-    if (Error e = sameDevice("bias", *bias->buffer))
-      return e;
+    buffers.push_back({"bias", bias->buffer});
+  if (Error e = checkOperandBuffers(kComponent, buffers))
+    return e;
+  Device &device = a.buffer->device();
 
   Chip chip = device.chip();
   DType fp8 = fp8DTypeOf(chip);
   StringRef chipName = getChipInfo(chip).name;
   for (auto [name, m] : {std::pair<const char *, const MatrixRef *>{"A", &a}, {"Bt", &bt}}) {
+    if (q == Quant::int8) {
+      if (m->dtype != DType::i8)
+        return makeError(kComponent, Twine(name) + " is " + dtypeName(m->dtype) +
+                                         "; A and Bt must be i8");
+      continue;
+    }
     if (!isFp8(m->dtype))
       return makeError(kComponent, Twine(name) + " is " + dtypeName(m->dtype) +
                                        "; A and Bt must be FP8 e4m3 (" + dtypeName(fp8) +
@@ -202,9 +210,21 @@ Error checkGemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aSc
     if (Error e = checkMatrixOperand(kComponent, name, *m))
       return e;
   Expected<std::pair<ScaleGranularity, ScaleGranularity>> g =
-      scaleGranularities(aScale, bScale, a.rows, bt.rows, a.cols);
+      granularitiesFor(kComponent, aScale, bScale, a.rows, bt.rows, a.cols);
   if (!g)
     return g.takeError();
+  // i8 sums are exact in i32 over all of K; scales that change along K
+  // are the FP8 GEMM's.
+  // (Where K is one block, block-shaped scales may also read per row.)
+  auto alongK = [](const MatrixRef &sc, int64_t rows) {
+    return sc.cols == 1 && (sc.rows == 1 || sc.rows == rows);
+  };
+  if (q == Quant::int8 && g->first == ScaleGranularity::blocks &&
+      !(alongK(aScale, a.rows) && alongK(bScale, bt.rows)))
+    return makeError(kComponent, "A's scale (" + matrixShapeText(aScale) + ") and Bt's (" +
+                                     matrixShapeText(bScale) +
+                                     ") are over 128-deep blocks; the int8 GEMM takes per-tensor "
+                                     "(1x1) and per-row (Mx1, Nx1) scales");
   // The kernel reads a block scale matrix as packed rows.
   for (auto [name, m] : {std::pair<const char *, const MatrixRef *>{"A's scale", &aScale},
                          {"Bt's scale", &bScale}})
@@ -230,21 +250,31 @@ Error checkGemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aSc
   return Error::success();
 }
 
-Expected<LaunchResult> gemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,
-                               const MatrixRef &bScale, const MatrixRef &c,
-                               const std::optional<VectorRef> &bias,
-                               const GemmOptions &options) {
-  if (Error e = checkGemmFp8(a, bt, aScale, bScale, c, bias))
+/// gemmFp8 / gemmInt8.
+static Expected<LaunchResult> runQuant(Quant q, const MatrixRef &a, const MatrixRef &bt,
+                                       const MatrixRef &aScale, const MatrixRef &bScale,
+                                       const MatrixRef &c, const std::optional<VectorRef> &bias,
+                                       const GemmOptions &options) {
+  StringRef kComponent = componentOf(q);
+  if (Error e = checkQuant(q, a, bt, aScale, bScale, c, bias))
     return std::move(e);
   Device &device = a.buffer->device();
   Chip chip = device.chip();
   Jit &jit = options.jit ? *options.jit : Jit::shared();
-  auto g = cantFail(scaleGranularities(aScale, bScale, a.rows, bt.rows, a.cols));
+  auto g = cantFail(granularitiesFor(kComponent, aScale, bScale, a.rows, bt.rows, a.cols));
+  // A K of one block reads per row where the shapes agree (the int8 GEMM's
+  // only row granularity).
+  if (q == Quant::int8 && g.first == ScaleGranularity::blocks)
+    g = {aScale.rows == 1 ? ScaleGranularity::tensor : ScaleGranularity::rows,
+         bScale.rows == 1 ? ScaleGranularity::tensor : ScaleGranularity::rows};
   std::optional<DType> biasType;
   if (bias)
     biasType = bias->dtype;
-  std::vector<std::string> params = gemmFp8Params(chip, c.dtype, g.first, g.second, biasType,
-                                                  {a.rows, bt.rows, a.cols}, options.params);
+  GemmSize size{a.rows, bt.rows, a.cols};
+  std::vector<std::string> params =
+      q == Quant::fp8
+          ? gemmFp8Params(chip, c.dtype, g.first, g.second, biasType, size, options.params)
+          : gemmInt8Params(chip, c.dtype, g.first, g.second, biasType, size, options.params);
   std::vector<ParamBinding> bindings = parseKernelParams(params).bindings;
   // A wave's columns of C must lie in one 128-row block of Bt's scales.
   int64_t wn = paramInteger(bindings, "WN").value_or(64);
@@ -271,10 +301,10 @@ Expected<LaunchResult> gemmFp8(const MatrixRef &a, const MatrixRef &bt, const Ma
   }
   MatrixRef ga = packedA ? packedA->ref() : a;
   MatrixRef gb = packedB ? packedB->ref() : bt;
-  Expected<Module> module = compileEmbeddedKernel(device, jit, "gemm_fp8", params);
+  Expected<Module> module = compileEmbeddedKernel(device, jit, "gemm_q8", params);
   if (!module)
     return makeError(kComponent, "cannot compile the kernel: " + toString(module.takeError()));
-  Expected<Kernel> kernel = module->kernel("gemm_fp8");
+  Expected<Kernel> kernel = module->kernel("gemm_q8");
   if (!kernel)
     return kernel.takeError();
   LaunchConfig config;
@@ -293,6 +323,47 @@ Expected<LaunchResult> gemmFp8(const MatrixRef &a, const MatrixRef &bt, const Ma
                                       int32_t(ga.stride()), int32_t(gb.stride()),
                                       int32_t(c.stride())};
   return kernel->launch(config, args);
+}
+
+Error checkGemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,
+                   const MatrixRef &bScale, const MatrixRef &c,
+                   const std::optional<VectorRef> &bias) {
+  return checkQuant(Quant::fp8, a, bt, aScale, bScale, c, bias);
+}
+
+Expected<LaunchResult> gemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,
+                               const MatrixRef &bScale, const MatrixRef &c,
+                               const std::optional<VectorRef> &bias, const GemmOptions &options) {
+  return runQuant(Quant::fp8, a, bt, aScale, bScale, c, bias, options);
+}
+
+std::vector<std::string> gemmInt8Params(Chip chip, DType out, ScaleGranularity aScale,
+                                        ScaleGranularity bScale, std::optional<DType> bias,
+                                        GemmSize size,
+                                        const std::vector<std::string> &overrides) {
+  // The FP8 choice with i8 inputs and exact i32 sums; K in slices of 64 is
+  // two gfx950 32x32x32 steps (four gfx942 32x32x16 ones).
+  KernelParams given = parseKernelParams(overrides);
+  std::vector<std::string> fp8 =
+      gemmFp8Params(chip, out, aScale, bScale, bias, size, {});
+  std::vector<ParamBinding> p = parseKernelParams(fp8).bindings;
+  for (ParamBinding &b : p)
+    if (b.name == "DTYPE")
+      b.value = std::string("i8");
+  p.insert(p.begin() + 1, ParamBinding{"ACC", std::string("i32")});
+  return kernelParamsWithOverrides(std::move(p), given);
+}
+
+Error checkGemmInt8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,
+                    const MatrixRef &bScale, const MatrixRef &c,
+                    const std::optional<VectorRef> &bias) {
+  return checkQuant(Quant::int8, a, bt, aScale, bScale, c, bias);
+}
+
+Expected<LaunchResult> gemmInt8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,
+                                const MatrixRef &bScale, const MatrixRef &c,
+                                const std::optional<VectorRef> &bias, const GemmOptions &options) {
+  return runQuant(Quant::int8, a, bt, aScale, bScale, c, bias, options);
 }
 
 } // namespace kcc::ops

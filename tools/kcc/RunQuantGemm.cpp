@@ -1,18 +1,19 @@
-//===- RunGemmFp8.cpp - `kcc run gemm -D DTYPE=fp8` -----------------------===//
+//===- RunQuantGemm.cpp - `kcc run gemm -D DTYPE=fp8|i8` ------------------===//
 //
-// The runner of the FP8 GEMM (kernels/gemm/GemmFp8Op.h): A and Bt in the
-// device's e4m3 ('|u1' codes in .npy, or random normal values rounded to
-// it), f32 scales whose granularity is -D ASCALE / BSCALE (0 per tensor,
-// 1 per row, 2 128-deep blocks: the kernel's parameters) or the shape of
-// the files given (--inputs a_scale=, b_scale=), ops::gemmFp8 on the
-// device, and C compared with a float64 reference of the decoded codes
-// times each K block's scales (--verify), within a bound derived from the
-// arithmetic unless --atol / --rtol.
+// The runner of the 8-bit GEMMs (kernels/gemm/QuantGemmOp.h): A and Bt in
+// the device's e4m3 ('|u1' codes in .npy, or random normal values rounded
+// to it) or in i8 ('|i1', or random), f32 scales whose granularity is -D
+// ASCALE / BSCALE (0 per tensor, 1 per row, 2 128-deep blocks, FP8 only:
+// the kernel's parameters; default blocks for FP8, rows for i8) or the
+// shape of the files given (--inputs a_scale=, b_scale=), ops::gemmFp8 or
+// ops::gemmInt8 on the device, and C compared with a float64 reference of
+// the inputs times each K block's scales (--verify), within a bound derived
+// from the arithmetic unless --atol / --rtol.
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kcc/HostMatrix.h"
 #include "tools/kcc/RunKernelOptions.h"
-#include "kernels/gemm/GemmFp8Op.h"
+#include "kernels/gemm/QuantGemmOp.h"
 #include "runtime/Jit.h"
 #include "runtime/Npy.h"
 #include "runtime/Runtime.h"
@@ -36,6 +37,7 @@ using ops::ScaleGranularity;
 
 int runGemmFp8(const Options &o) {
   std::string dtypeText = define(o, "DTYPE").value_or("fp8");
+  bool int8 = dtypeText == "i8";
   std::optional<DType> out = parseDType(define(o, "OUT").value_or("bf16"));
   if (!out || !(*out == DType::bf16 || *out == DType::f16 || *out == DType::f32))
     return fail("-D OUT must be bf16, f16 or f32");
@@ -54,7 +56,8 @@ int runGemmFp8(const Options &o) {
       return fail("--shape takes M, N and K; got '" + e.getKey() + "'");
   for (const auto &e : o.inputs)
     if (!is_contained({"a", "bt", "a_scale", "b_scale", "bias"}, e.getKey()))
-      return fail("the FP8 gemm's inputs are a, bt, a_scale, b_scale and bias; got '" +
+      return fail(std::string(int8 ? "the int8" : "the FP8") +
+                  " gemm's inputs are a, bt, a_scale, b_scale and bias; got '" +
                   e.getKey() + "'");
   if (o.inputs.count("bias") && !biasType)
     return fail("--inputs gives a bias but the kernel runs without one; add -D HAS_BIAS=1");
@@ -65,8 +68,10 @@ int runGemmFp8(const Options &o) {
       return makeError("-D " + param + " and --inputs " + input +
                        "= both give the granularity; the file's shape decides, drop -D " + param);
     if (!v)
-      return std::optional<ScaleGranularity>(o.inputs.count(input) ? std::nullopt
-                                                    : std::optional(ScaleGranularity::blocks));
+      return std::optional<ScaleGranularity>(
+          o.inputs.count(input) ? std::nullopt
+                                : std::optional(int8 ? ScaleGranularity::rows
+                                                     : ScaleGranularity::blocks));
     if (*v == "0") return std::optional(ScaleGranularity::tensor);
     if (*v == "1") return std::optional(ScaleGranularity::rows);
     if (*v == "2") return std::optional(ScaleGranularity::blocks);
@@ -87,8 +92,8 @@ int runGemmFp8(const Options &o) {
   if (!device)
     return fail(toString(device.takeError()));
   // "fp8" is the device's e4m3; an encoding named outright must be it.
-  DType in = ops::fp8DTypeOf(device->chip());
-  if (dtypeText != "fp8") {
+  DType in = int8 ? DType::i8 : ops::fp8DTypeOf(device->chip());
+  if (dtypeText != "fp8" && !int8) {
     std::optional<DType> named = parseDType(dtypeText);
     if (!named || !isFp8(*named))
       return fail("-D DTYPE=" + dtypeText + " is not an FP8 encoding (fp8, e4m3fn, e4m3fnuz)");
@@ -200,15 +205,22 @@ int runGemmFp8(const Options &o) {
   if (dbias)
     biasRef = VectorRef(*dbias, *biasType, *N);
   // The scales' meaning as the op reads it (also the check of their shapes).
-  if (Error e = ops::checkGemmFp8(ra, rbt, rsa, rsb, rc, biasRef))
+  if (Error e = int8 ? ops::checkGemmInt8(ra, rbt, rsa, rsb, rc, biasRef)
+                     : ops::checkGemmFp8(ra, rbt, rsa, rsb, rc, biasRef))
     return fail(toString(std::move(e)));
   auto g = cantFail(ops::scaleGranularities(rsa, rsb, *M, *N, *K));
-  std::vector<std::string> params = ops::gemmFp8Params(device->chip(), *out, g.first, g.second,
-                                                       biasType, {*M, *N, *K}, tuning);
-  Expected<CompiledKernel> compiled = Jit::shared().compile("gemm_fp8", params, device->chip());
+  if (int8 && g.first == ScaleGranularity::blocks) // K of one block: per row
+    g = {sa->rows == 1 ? ScaleGranularity::tensor : ScaleGranularity::rows,
+         sb->rows == 1 ? ScaleGranularity::tensor : ScaleGranularity::rows};
+  std::vector<std::string> params =
+      int8 ? ops::gemmInt8Params(device->chip(), *out, g.first, g.second, biasType,
+                                 {*M, *N, *K}, tuning)
+           : ops::gemmFp8Params(device->chip(), *out, g.first, g.second, biasType,
+                                {*M, *N, *K}, tuning);
+  Expected<CompiledKernel> compiled = Jit::shared().compile("gemm_q8", params, device->chip());
   if (!compiled)
     return fail(toString(compiled.takeError()));
-  outs() << "gemm_fp8 " << *M << "x" << *N << "x" << *K << " " << dtypeName(in) << " (A "
+  outs() << (int8 ? "gemm_i8 " : "gemm_fp8 ") << *M << "x" << *N << "x" << *K << " " << dtypeName(in) << " (A "
          << ops::scaleGranularityName(g.first) << ", Bt " << ops::scaleGranularityName(g.second)
          << ") -> " << dtypeName(*out) << (bias ? " + bias" : "") << " on " << device->spec()
          << " (" << device->description() << ")\n";
@@ -222,7 +234,8 @@ int runGemmFp8(const Options &o) {
   Expected<std::unique_ptr<OpTiming>> timing = OpTiming::start(*device, o, flops);
   if (!timing)
     return fail(toString(timing.takeError()));
-  Expected<LaunchResult> r = ops::gemmFp8(ra, rbt, rsa, rsb, rc, biasRef, go);
+  Expected<LaunchResult> r = int8 ? ops::gemmInt8(ra, rbt, rsa, rsb, rc, biasRef, go)
+                                  : ops::gemmFp8(ra, rbt, rsa, rsb, rc, biasRef, go);
   if (!r)
     return fail(toString(r.takeError()));
   if (*timing) {
@@ -263,6 +276,7 @@ int runGemmFp8(const Options &o) {
       outs() << "wrote " << p
              << (m->dtype == DType::bf16 ? " (bf16 stored as '<u2' bits)"
                  : isFp8(m->dtype)       ? " (FP8 stored as '|u1' bits)"
+                 : m->dtype == DType::i8 ? " ('|i1')"
                                          : "")
              << "\n";
     }
@@ -345,7 +359,8 @@ int runGemmFp8(const Options &o) {
   outs() << "compare c with the float64 host reference: max abs error " << format("%.3g", maxAbs)
          << ", max rel error " << format("%.3g", maxRel);
   if (perElement)
-    outs() << " (per-element bound: f32 sums of exact FP8 products, then " << dtypeName(*out)
+    outs() << " (per-element bound: f32 sums of exact " << (int8 ? "i8" : "FP8")
+           << " products, then " << dtypeName(*out)
            << "'s rounding): ";
   else
     outs() << " (atol " << format("%g", atol) << ", rtol " << format("%g", rtol) << "): ";

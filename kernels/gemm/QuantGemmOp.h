@@ -1,4 +1,4 @@
-//===- GemmFp8Op.h - kcc::ops::gemmFp8, the host side of gemm_fp8.mlir -*- C++ -*-===//
+//===- QuantGemmOp.h - FP8 and int8 GEMMs (gemm_q8.mlir) --------*- C++ -*-===//
 //
 //   C[M, N] = (A sa)[M, K] (Bt sb)[N, K]^T (+ bias[N]),  f32 accumulation
 //
@@ -64,7 +64,7 @@ llvm::Error checkGemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRe
                          const MatrixRef &bScale, const MatrixRef &c,
                          const std::optional<VectorRef> &bias);
 
-/// The launch grid of gemm_fp8 compiled with `params` for C of m x n.
+/// The launch grid of gemm_q8 compiled with `params` for C of m x n.
 Dim3 gemmFp8Grid(const std::vector<std::string> &params, int64_t m, int64_t n);
 
 /// Runs C = (A sa)(Bt sb)^T (+ bias) on the operands' device and waits.
@@ -73,6 +73,32 @@ llvm::Expected<LaunchResult> gemmFp8(const MatrixRef &a, const MatrixRef &bt,
                                      const MatrixRef &c,
                                      const std::optional<VectorRef> &bias = std::nullopt,
                                      const GemmOptions &options = {});
+
+//===----------------------------------------------------------------------===//
+// int8: C = (A sa)(Bt sb)^T (+ bias) with A and Bt in i8 (both chips), the
+// sums exact in i32 (gfx942: v_mfma_i32_32x32x16_i8, gfx950:
+// v_mfma_i32_32x32x32_i8) until they are converted to f32 and scaled; the
+// scales per tensor (1x1) or per row (Mx1 per token, Nx1 per channel),
+// mixed freely. The rest as gemmFp8; errors name "gemm_i8".
+//===----------------------------------------------------------------------===//
+
+/// gemmFp8Params with DTYPE=i8 and ACC=i32.
+std::vector<std::string> gemmInt8Params(Chip chip, DType out, ScaleGranularity aScale,
+                                        ScaleGranularity bScale, std::optional<DType> bias,
+                                        GemmSize size,
+                                        const std::vector<std::string> &overrides = {});
+
+/// Checks the int8 GEMM's operands without launching.
+llvm::Error checkGemmInt8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,
+                          const MatrixRef &bScale, const MatrixRef &c,
+                          const std::optional<VectorRef> &bias);
+
+/// Runs the int8 GEMM on the operands' device and waits.
+llvm::Expected<LaunchResult> gemmInt8(const MatrixRef &a, const MatrixRef &bt,
+                                      const MatrixRef &aScale, const MatrixRef &bScale,
+                                      const MatrixRef &c,
+                                      const std::optional<VectorRef> &bias = std::nullopt,
+                                      const GemmOptions &options = {});
 
 } // namespace kcc::ops
 
