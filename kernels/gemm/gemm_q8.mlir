@@ -43,8 +43,14 @@
 // (multiples of 32), WGM, WGN (the wave grid), KS (the K slice of the
 // software-pipelined multiply: a multiple of 32, and of 64 for FP8 on
 // gfx950; divides 128), SWZ (the LDS rows' swizzle), WIDE (16-byte DMA,
-// gfx950).
-// Launch: grid (ceil(M / BM), ceil(N / BN)), block BLOCK = 64 WGM WGN.
+// gfx950), SPLITK (the K blocks split over that many workgroups per
+// block of C, for problems with too few blocks of C to fill the CUs (decode):
+// workgroup z = program_id 2 runs blocks z ceil(nk / SPLITK).., a share
+// that may be short or empty at the end, and stores its f32 partial sum
+// (its blocks' scales applied, zeros for an empty share) into C + z M ldc;
+// gemm_reduce.mlir sums them and adds the bias. Needs OUT = f32, no bias;
+// 1: no split).
+// Launch: grid (ceil(M / BM), ceil(N / BN), SPLITK), block BLOCK = 64 WGM WGN.
 
 tile.type_param_decl @DTYPE = f8E4M3FN of [f8E4M3FN, f8E4M3FNUZ, i8] on {gfx942 = f8E4M3FNUZ}
 tile.type_param_decl @ACC = f32 of [f32, i32]
@@ -64,6 +70,7 @@ tile.param_decl @BK : i64 = 128
 tile.param_decl @KS : i64 = 64
 tile.param_decl @SWZ : i64 = 8
 tile.param_decl @WIDE : i1 = false on {gfx950 = true}
+tile.param_decl @SPLITK : i64 = 1
 
 !buf = !tile.buffer<!tile.dtype<"DTYPE">>
 !ptr = !tile.ptr<!tile.dtype<"DTYPE">>
@@ -259,12 +266,31 @@ func.func @gemm_q8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
   %c_elems = arith.muli %M, %ldc : index
   %abuf = tile.make_buffer %a, %a_elems : !ptr -> !buf
   %bbuf = tile.make_buffer %bt, %b_elems : !ptr -> !buf
-  %cbuf = tile.make_buffer %c, %c_elems : !tile.ptr<!tile.dtype<"OUT">> -> !tile.buffer<!tile.dtype<"OUT">>
 
   // K blocks, and the scales' extents for each granularity.
   %kb_up = arith.addi %K, %bk : index
   %kb_up1 = arith.subi %kb_up, %c1 : index
   %nk = arith.divui %kb_up1, %bk : index
+  // SPLITK: this workgroup's share of the K blocks, kb0.. (nkw of them),
+  // read with K bounded at the share's end kw, so that the block the pair
+  // loop takes past an odd share reads zeros even where K goes on; its
+  // partial sum goes to slice z of C. Without a split the share is all of
+  // K (the values fold away). The scales stay indexed by the global block.
+  %splits = tile.param @SPLITK : index
+  %pz = tile.program_id 2
+  %per_up = arith.addi %nk, %splits : index
+  %per_up1 = arith.subi %per_up, %c1 : index
+  %per = arith.divui %per_up1, %splits : index
+  %kb0_raw = arith.muli %pz, %per : index
+  %kb0 = arith.minui %kb0_raw, %nk : index
+  %kbe_raw = arith.addi %kb0, %per : index
+  %kbe = arith.minui %kbe_raw, %nk : index
+  %nkw = arith.subi %kbe, %kb0 : index
+  %kend = arith.muli %kbe, %bk : index
+  %kw = arith.minui %kend, %K : index
+  %coff = arith.muli %pz, %c_elems : index
+  %cz = tile.ptr_add %c, %coff : !tile.ptr<!tile.dtype<"OUT">>
+  %cbuf = tile.make_buffer %cz, %c_elems : !tile.ptr<!tile.dtype<"OUT">> -> !tile.buffer<!tile.dtype<"OUT">>
   %c127 = arith.constant 127 : index
   %c128 = arith.constant 128 : index
   %nb_up = arith.addi %N, %c127 : index
@@ -290,9 +316,9 @@ func.func @gemm_q8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
   %block = tile.param @BLOCK : index
   %waves = arith.divui %block, %c64 : index
 
-  func.call @fetch(%abuf, %bbuf, %a0, %b0, %c0, %m0, %n0, %M, %N, %K, %lda, %ldb, %waves)
+  func.call @fetch(%abuf, %bbuf, %a0, %b0, %kb0, %m0, %n0, %M, %N, %kw, %lda, %ldb, %waves)
       : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
-  %s0 = func.call @scales_of(%sabuf, %sbbuf, %c0, %nk, %mw, %nw, %M)
+  %s0 = func.call @scales_of(%sabuf, %sbbuf, %kb0, %nk, %mw, %nw, %M)
       : (!sbuf, !sbuf, index, index, index, index, index) -> !srow
   tile.wait vmcnt(0)
   tile.barrier
@@ -302,12 +328,13 @@ func.func @gemm_q8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
   // fills with zeros. Block k's scales (s_k) were loaded a block earlier.
   %acc0 = func.call @zeros() : () -> !acc
   %accf0 = tile.splat %zero : f32 -> !accf
-  %nk_up2 = arith.addi %nk, %c1 : index
+  %nk_up2 = arith.addi %nkw, %c1 : index
   %npairs = arith.divui %nk_up2, %c2 : index
   %kpairs = arith.muli %npairs, %c2 : index
   %r:3 = scf.for %k = %c0 to %kpairs step %c2 iter_args(%acc_i = %acc0, %accf_i = %accf0, %s_k = %s0) -> (!acc, !accf, !srow) {
-    %k1 = arith.addi %k, %c1 : index
-    func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %n0, %M, %N, %K, %lda, %ldb, %waves)
+    %kl1 = arith.addi %k, %c1 : index
+    %k1 = arith.addi %kb0, %kl1 : index
+    func.call @fetch(%abuf, %bbuf, %a1, %b1, %k1, %m0, %n0, %M, %N, %kw, %lda, %ldb, %waves)
         : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
     %s_k1 = func.call @scales_of(%sabuf, %sbbuf, %k1, %nk, %mw, %nw, %M)
         : (!sbuf, !sbuf, index, index, index, index, index) -> !srow
@@ -316,10 +343,11 @@ func.func @gemm_q8(%a: !ptr, %bt: !ptr, %c: !tile.ptr<!tile.dtype<"OUT">>,
     // Pong has landed, and every wave is done with ping.
     tile.wait vmcnt(0)
     tile.barrier
-    %k2 = arith.addi %k, %c2 : index
-    %has2 = arith.cmpi ult, %k2, %nk : index
+    %kl2 = arith.addi %k, %c2 : index
+    %k2 = arith.addi %kb0, %kl2 : index
+    %has2 = arith.cmpi ult, %kl2, %nkw : index
     scf.if %has2 {
-      func.call @fetch(%abuf, %bbuf, %a0, %b0, %k2, %m0, %n0, %M, %N, %K, %lda, %ldb, %waves)
+      func.call @fetch(%abuf, %bbuf, %a0, %b0, %k2, %m0, %n0, %M, %N, %kw, %lda, %ldb, %waves)
           : (!buf, !buf, !la, !lb, index, index, index, index, index, index, index, index, index) -> ()
     }
     %s_k2 = func.call @scales_of(%sabuf, %sbbuf, %k2, %nk, %mw, %nw, %M)

@@ -146,7 +146,11 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
   ASSERT_TRUE(bool(dev)) << llvm::toString(dev.takeError());
   kcc::Device &d = **dev;
   int outBytes = c.out == "f32" ? 4 : 2;
-  size_t cElems = size_t(c.M) * c.N;
+  // SPLITK = S: S slices of f32 partials, C their sum (each K block in
+  // exactly one share: a block counted twice or not at all shows).
+  int splits = param(c, "SPLITK", 1);
+  ASSERT_TRUE(splits == 1 || (c.out == "f32" && c.bias.empty())) << "split-K stores f32 partials";
+  size_t cElems = size_t(c.M) * c.N * splits;
   auto alloc = [&](size_t bytes) {
     auto p = d.allocate(std::max<size_t>(bytes, 4));
     EXPECT_TRUE(bool(p));
@@ -185,7 +189,7 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
       wgn = param(c, "WGN", 2);
   kcc::LaunchConfig launch;
   launch.grid = {uint32_t((c.M + wgm * wm - 1) / (wgm * wm)),
-                 uint32_t((c.N + wgn * wn - 1) / (wgn * wn)), 1};
+                 uint32_t((c.N + wgn * wn - 1) / (wgn * wn)), uint32_t(splits)};
   launch.block = {uint32_t(64 * wgm * wgn), 1, 1};
   auto stats = dev->launch(*hsaco, "gemm_q8", launch, args);
   ASSERT_TRUE(bool(stats)) << llvm::toString(stats.takeError());
@@ -214,9 +218,12 @@ TEST_P(GemmFp8Test, MatchesFloat64Reference) {
       size_t i = size_t(m) * c.N + n;
       double got;
       if (c.out == "f32") {
-        float v;
-        std::memcpy(&v, &out[4 * i], 4);
-        got = v;
+        got = 0;
+        for (int z = 0; z < splits; ++z) {
+          float v;
+          std::memcpy(&v, &out[4 * (i + size_t(z) * c.M * c.N)], 4);
+          got += v;
+        }
       } else {
         uint16_t h;
         std::memcpy(&h, &out[2 * i], 2);
@@ -264,7 +271,15 @@ std::vector<Case> cases() {
   // K that only the 4-byte DMA reads (gfx942; gfx950 without WIDE is the
   // op's packing's business).
   all.push_back({Chip::gfx942, 70, 90, 52, 2, 2});
-  all.push_back({Chip::gfx942, 33, 65, 132, 1, 1, "f32"});
+  // Split K (decode): shares of 3 of 10 blocks, the last short (1 block,
+  // partial); 5 splits of 1 of 3 blocks, the last two shares empty (they
+  // store zeros); per-row and per-tensor scales on the partials. (K a
+  // multiple of 16: gfx950's 16-byte DMA reads it in place.)
+  for (Chip chip : {Chip::gfx942, Chip::gfx950}) {
+    all.push_back({chip, 16, 200, 1200, 2, 2, "f32", "", {"WM=32", "WN=32", "WGM=1", "WGN=4", "SPLITK=4"}});
+    all.push_back({chip, 5, 130, 304, 2, 2, "f32", "", {"WM=32", "WN=32", "WGM=1", "WGN=4", "SPLITK=5"}});
+    all.push_back({chip, 33, 70, 528, 1, 0, "f32", "", {"WM=32", "WN=32", "WGM=1", "WGN=4", "SPLITK=2"}});
+  }
   return all;
 }
 
