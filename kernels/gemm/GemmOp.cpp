@@ -706,9 +706,9 @@ Expected<LaunchResult> gemmReduce(const MatrixRef &partials, int64_t splits, con
     return std::move(e);
   if (Error e = checkMatrixOperand(kComponent, "C", c))
     return std::move(e);
-  if (bias && (bias->size != c.cols || !isIn(bias->dtype)))
+  if (bias && (bias->size != c.cols || !(isIn(bias->dtype) || bias->dtype == DType::f32)))
     return makeError(kComponent, "the split-K reduction's bias must be " + Twine(c.cols) +
-                                     " bf16 or f16 elements");
+                                     " bf16, f16 or f32 elements");
   Device &device = c.buffer->device();
   Jit &jit = options.jit ? *options.jit : Jit::shared();
   std::vector<std::string> params = {

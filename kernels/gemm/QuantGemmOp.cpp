@@ -23,6 +23,11 @@ StringRef componentOf(Quant q) { return q == Quant::fp8 ? "gemm_fp8" : "gemm_i8"
 constexpr int64_t kScaleBlock = 128;
 /// The largest M that takes the decode tile.
 constexpr int64_t kDecodeRows = 64;
+/// The LDS of a workgroup: two buffers of 128-deep one-byte K blocks of a
+/// 128-row A and Bt tile (gemm_q8.mlir's 128x128 and decode tiles alike).
+constexpr int64_t kLdsBytes = 64 * 1024;
+/// The fewest K blocks a split share runs (512 of K, as gemm's kMinShareK).
+constexpr int64_t kMinShareBlocks = 4;
 
 namespace {
 
@@ -136,14 +141,44 @@ std::vector<std::string> gemmFp8Params(Chip chip, DType out, ScaleGranularity aS
   else
     p.insert(p.end(), {num("WM", 64), num("WN", 64), num("WGM", 2), num("WGN", 2)});
   p.insert(p.end(), {num("KS", 64), num("SWZ", 8), num("WIDE", chip == Chip::gfx950 ? 1 : 0)});
-  return kernelParamsWithOverrides(std::move(p), parseKernelParams(overrides));
+  // Decode: its tiles fill a small part of the CUs' workgroup slots (16 x
+  // 4608 x 7168: 36 tiles for 512 slots on gfx950), each running all of K
+  // at the loop's memory latency; split K so that the tiles' shares fill
+  // the slots, each at least kMinShareBlocks blocks deep (the partials'
+  // store and the reduction are then small beside the share's loads), and
+  // the reduction (gemm_reduce.mlir) adds the bias and converts to C's
+  // dtype.
+  KernelParams given = parseKernelParams(overrides);
+  if (size.m <= kDecodeRows && !findParamBinding(given.bindings, "SPLITK")) {
+    const ChipInfo &info = getChipInfo(chip);
+    int64_t bn = paramInteger(given.bindings, "WN").value_or(32) *
+                 paramInteger(given.bindings, "WGN").value_or(4);
+    int64_t tiles = ceilDiv(size.m, 32) * ceilDiv(size.n, bn);
+    int64_t slots = int64_t(info.computeUnits) * (info.ldsBytesPerCU / kLdsBytes);
+    int64_t kBlocks = ceilDiv(size.k, kScaleBlock);
+    int64_t splits = std::min(slots / std::max<int64_t>(tiles, 1), kBlocks / kMinShareBlocks);
+    if (splits >= 2) {
+      p.push_back(num("SPLITK", splits));
+      eraseParamBinding(p, "OUT");
+      eraseParamBinding(p, "HAS_BIAS");
+      eraseParamBinding(p, "BDTYPE");
+      p.insert(p.begin() + 1, type("OUT", "f32"));
+      p.insert(p.begin() + 4, num("HAS_BIAS", 0));
+    }
+  }
+  return kernelParamsWithOverrides(std::move(p), given);
+}
+
+int64_t gemmQuantSplits(const std::vector<std::string> &params) {
+  return paramInteger(parseKernelParams(params).bindings, "SPLITK").value_or(1);
 }
 
 Dim3 gemmFp8Grid(const std::vector<std::string> &params, int64_t m, int64_t n) {
   std::vector<ParamBinding> p = parseKernelParams(params).bindings;
   int64_t bm = paramInteger(p, "WM").value_or(64) * paramInteger(p, "WGM").value_or(2);
   int64_t bn = paramInteger(p, "WN").value_or(64) * paramInteger(p, "WGN").value_or(2);
-  return Dim3(uint32_t(ceilDiv(m, bm)), uint32_t(ceilDiv(n, bn)));
+  return Dim3(uint32_t(ceilDiv(m, bm)), uint32_t(ceilDiv(n, bn)),
+              uint32_t(paramInteger(p, "SPLITK").value_or(1)));
 }
 
 /// checkGemmFp8 / checkGemmInt8.
@@ -317,12 +352,48 @@ static Expected<LaunchResult> runQuant(Quant q, const MatrixRef &a, const Matrix
   KernelArgValue biasArg = bias ? KernelArgValue(*bias->buffer) : KernelArgValue(*a.buffer);
   // The kernel's K is the packed one: the zero columns past K add nothing,
   // and its K blocks (and so the block scales' count) are the same.
-  std::vector<KernelArgValue> args = {*ga.buffer,          *gb.buffer,          *c.buffer,
+  // With a split of K the kernel stores f32 partials [splits M, ldw] and
+  // gemm_reduce sums them into C, adding the bias.
+  int64_t splits = paramInteger(bindings, "SPLITK").value_or(1);
+  int64_t ldw = gemmPartialsStride(bt.rows);
+  std::optional<Buffer> partials;
+  if (splits > 1) {
+    uint64_t bytes = uint64_t(splits) * uint64_t(a.rows) * uint64_t(ldw) * 4;
+    if (bytes > UINT32_MAX)
+      return makeError(kComponent, "SPLITK=" + Twine(splits) + " needs " + Twine(bytes) +
+                                       " bytes of partial sums; the kernel reaches at most "
+                                       "4294967295 bytes of them");
+    Expected<Buffer> w = Buffer::allocate(device, bytes);
+    if (!w)
+      return makeError(kComponent, "cannot allocate the " + Twine(bytes) +
+                                       " bytes of split-K partial sums: " +
+                                       toString(w.takeError()));
+    partials = std::move(*w);
+  }
+  if (partials)
+    biasArg = KernelArgValue(*a.buffer);
+  std::vector<KernelArgValue> args = {*ga.buffer,          *gb.buffer,
+                                      partials ? *partials : *c.buffer,
                                       *aScale.buffer,      *bScale.buffer,      biasArg,
                                       int32_t(a.rows),     int32_t(bt.rows),    int32_t(ga.cols),
                                       int32_t(ga.stride()), int32_t(gb.stride()),
-                                      int32_t(c.stride())};
-  return kernel->launch(config, args);
+                                      int32_t(partials ? ldw : c.stride())};
+  Expected<LaunchResult> run = kernel->launch(config, args);
+  if (!run || !partials)
+    return run;
+  Expected<LaunchResult> reduced = gemmReduce(
+      {*partials, DType::f32, splits * a.rows, bt.rows, ldw}, splits, c, bias, options);
+  if (!reduced)
+    return reduced.takeError();
+  // One result for the op: the two launches together.
+  LaunchResult both = *run;
+  if (both.deviceMilliseconds && reduced->deviceMilliseconds)
+    *both.deviceMilliseconds += *reduced->deviceMilliseconds;
+  if (both.waveInstructions && reduced->waveInstructions)
+    *both.waveInstructions += *reduced->waveInstructions;
+  both.workgroups += reduced->workgroups;
+  both.hostSeconds += reduced->hostSeconds;
+  return both;
 }
 
 Error checkGemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,
@@ -341,17 +412,18 @@ std::vector<std::string> gemmInt8Params(Chip chip, DType out, ScaleGranularity a
                                         ScaleGranularity bScale, std::optional<DType> bias,
                                         GemmSize size,
                                         const std::vector<std::string> &overrides) {
-  // The FP8 choice with i8 inputs and exact i32 sums; K in slices of 64 is
-  // two gfx950 32x32x32 steps (four gfx942 32x32x16 ones).
-  KernelParams given = parseKernelParams(overrides);
-  std::vector<std::string> fp8 =
-      gemmFp8Params(chip, out, aScale, bScale, bias, size, {});
-  std::vector<ParamBinding> p = parseKernelParams(fp8).bindings;
+  // The FP8 choice (overrides applied, the split's OUT and bias with them)
+  // with i8 inputs and exact i32 sums; K in slices of 64 is two gfx950
+  // 32x32x32 steps (four gfx942 32x32x16 ones).
+  KernelParams chosen =
+      parseKernelParams(gemmFp8Params(chip, out, aScale, bScale, bias, size, overrides));
+  std::vector<ParamBinding> &p = chosen.bindings;
   for (ParamBinding &b : p)
-    if (b.name == "DTYPE")
+    if (b.name == "DTYPE" && !llvm::is_contained(overrides, "DTYPE=" + b.valueText()))
       b.value = std::string("i8");
-  p.insert(p.begin() + 1, ParamBinding{"ACC", std::string("i32")});
-  return kernelParamsWithOverrides(std::move(p), given);
+  if (!findParamBinding(p, "ACC"))
+    p.insert(p.begin() + 1, ParamBinding{"ACC", std::string("i32")});
+  return kernelParamsWithOverrides(std::move(p), {{}, chosen.malformed});
 }
 
 Error checkGemmInt8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,

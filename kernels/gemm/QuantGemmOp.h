@@ -46,8 +46,11 @@ DType fp8DTypeOf(Chip chip);
 /// The kernel parameters gemmFp8() uses on `chip` (DTYPE, OUT, ASCALE,
 /// BSCALE, HAS_BIAS, BDTYPE, WM, WN, WGM, WGN, KS, SWZ, WIDE), overrides
 /// applied: 128x128 workgroup tiles of four 64x64 waves; decode (M <= 64)
-/// one row of four 32x32 waves (32x128); K in slices of 64; gfx950's 16-byte
-/// DMA.
+/// one row of four 32x32 waves (32x128), K split (SPLITK) so that the
+/// tiles' shares fill the CUs' workgroup slots, at least 4 blocks of 128 a
+/// share (then OUT=f32 and HAS_BIAS=0: the kernel stores partial sums, and
+/// C's dtype and the bias are the reduction's, gemm_reduce.mlir); K in
+/// slices of 64; gfx950's 16-byte DMA.
 std::vector<std::string> gemmFp8Params(Chip chip, DType out, ScaleGranularity aScale,
                                        ScaleGranularity bScale, std::optional<DType> bias,
                                        GemmSize size,
@@ -64,7 +67,11 @@ llvm::Error checkGemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRe
                          const MatrixRef &bScale, const MatrixRef &c,
                          const std::optional<VectorRef> &bias);
 
-/// The launch grid of gemm_q8 compiled with `params` for C of m x n.
+/// The splits of K that `params` ask for (SPLITK; 1 when not split).
+int64_t gemmQuantSplits(const std::vector<std::string> &params);
+
+/// The launch grid of gemm_q8 compiled with `params` for C of m x n (z: the
+/// splits of K).
 Dim3 gemmFp8Grid(const std::vector<std::string> &params, int64_t m, int64_t n);
 
 /// Runs C = (A sa)(Bt sb)^T (+ bias) on the operands' device and waits.

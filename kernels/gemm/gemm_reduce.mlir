@@ -12,11 +12,12 @@
 // rather than S memory latencies one after the other; the sum over its
 // rows stays in the lane. Columns past N are neither read nor written.
 //
-// Parameters: DTYPE (the bias's, A's dtype: bf16, f16), OUT (bf16, f16,
+// Parameters: DTYPE (the bias's: A's dtype, bf16 or f16, or the 8-bit
+// GEMMs' bf16, f16 or f32), OUT (bf16, f16,
 // f32), HAS_BIAS, S (the splits). Launch: grid (M, ceil(N / 256)),
 // block 64.
 
-tile.type_param_decl @DTYPE = bf16 of [bf16, f16]
+tile.type_param_decl @DTYPE = bf16 of [bf16, f16, f32]
 tile.type_param_decl @OUT = f32
 tile.param_decl @HAS_BIAS : i1 = false
 tile.param_decl @S : i64 = 2

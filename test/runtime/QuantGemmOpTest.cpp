@@ -198,6 +198,10 @@ std::vector<Case> cases() {
     all.push_back({chip, 65, 129, 250, G::rows, G::tensor, DType::f32, std::nullopt, 262, 0, 0});
     all.push_back({chip, 40, 136, 272, G::blocks, G::blocks, DType::bf16, DType::f16, 0, 275, 140});
     all.push_back({chip, 1, 1, 1, G::tensor, G::tensor, DType::f32});
+    // Decode with K split (the op's choice) and reduced into bf16 / f16
+    // with the bias added once; a K not whole in DMA units packed as well.
+    all.push_back({chip, 16, 200, 1200, G::blocks, G::blocks, DType::bf16, DType::bf16});
+    all.push_back({chip, 3, 130, 1037, G::rows, G::rows, DType::f16, DType::f32});
   }
   return all;
 }
@@ -323,8 +327,18 @@ TEST(GemmFp8Params, PerChipAndSize) {
                "WN=64", "WGM=2", "WGN=2", "KS=64", "SWZ=8", "WIDE=1"}));
   EXPECT_EQ(ops::gemmFp8Params(Chip::gfx942, DType::f32, G::rows, G::tensor, DType::bf16,
                                {16, 4096, 4096}, {"KS=32"}),
-            (V{"DTYPE=f8E4M3FNUZ", "OUT=f32", "ASCALE=1", "BSCALE=0", "HAS_BIAS=1",
-               "BDTYPE=bf16", "WM=32", "WN=32", "WGM=1", "WGN=4", "SWZ=8", "WIDE=0", "KS=32"}));
+            (V{"DTYPE=f8E4M3FNUZ", "OUT=f32", "ASCALE=1", "BSCALE=0", "HAS_BIAS=0", "WM=32",
+               "WN=32", "WGM=1", "WGN=4", "SWZ=8", "WIDE=0", "SPLITK=8", "KS=32"}));
+  // Decode splits K: 32 tiles of 304 slots, 32 blocks of K in shares of at
+  // least 4 (8 splits; the reduction adds the bias); given SPLITK=1, none.
+  EXPECT_EQ(ops::gemmFp8Params(Chip::gfx950, DType::bf16, G::blocks, G::blocks, DType::f32,
+                               {16, 4608, 7168}),
+            (V{"DTYPE=f8E4M3FN", "OUT=f32", "ASCALE=2", "BSCALE=2", "HAS_BIAS=0", "WM=32",
+               "WN=32", "WGM=1", "WGN=4", "KS=64", "SWZ=8", "WIDE=1", "SPLITK=14"}));
+  EXPECT_EQ(ops::gemmFp8Params(Chip::gfx950, DType::bf16, G::blocks, G::blocks, std::nullopt,
+                               {16, 4608, 7168}, {"SPLITK=1"}),
+            (V{"DTYPE=f8E4M3FN", "OUT=bf16", "ASCALE=2", "BSCALE=2", "HAS_BIAS=0", "WM=32",
+               "WN=32", "WGM=1", "WGN=4", "KS=64", "SWZ=8", "WIDE=1", "SPLITK=1"}));
 }
 
 } // namespace
@@ -438,6 +452,7 @@ std::vector<Int8Case> int8Cases() {
     all.push_back({chip, 70, 90, 131, false, true, DType::f16, DType::bf16}); // K packed
     all.push_back({chip, 65, 129, 250, true, true, DType::f32, DType::f32, 262, 0}); // A packed
     all.push_back({chip, 1, 1, 1, false, false, DType::f32});
+    all.push_back({chip, 16, 200, 1200, true, true, DType::bf16, DType::f16}); // K split
   }
   return all;
 }
@@ -478,7 +493,7 @@ TEST(GemmInt8Params, BothChips) {
   EXPECT_EQ(ops::gemmInt8Params(Chip::gfx950, DType::f32, G::tensor, G::rows, std::nullopt,
                                 {32, 4096, 4096}, {"KS=32"}),
             (V{"DTYPE=i8", "ACC=i32", "OUT=f32", "ASCALE=0", "BSCALE=1", "HAS_BIAS=0", "WM=32",
-               "WN=32", "WGM=1", "WGN=4", "SWZ=8", "WIDE=1", "KS=32"}));
+               "WN=32", "WGM=1", "WGN=4", "SWZ=8", "WIDE=1", "SPLITK=8", "KS=32"}));
 }
 
 } // namespace
