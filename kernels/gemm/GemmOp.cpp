@@ -674,15 +674,7 @@ Expected<LaunchResult> gemm(const MatrixRef &a, const MatrixRef &bt,
       gemmReduce({*partials, DType::f32, splits * a.rows, bt.rows, ldw}, splits, c, bias, options);
   if (!reduced)
     return reduced.takeError();
-  // One result for the op: the two launches together.
-  LaunchResult both = *run;
-  if (both.deviceMilliseconds && reduced->deviceMilliseconds)
-    *both.deviceMilliseconds += *reduced->deviceMilliseconds;
-  if (both.waveInstructions && reduced->waveInstructions)
-    *both.waveInstructions += *reduced->waveInstructions;
-  both.workgroups += reduced->workgroups;
-  both.hostSeconds += reduced->hostSeconds;
-  return both;
+  return bothLaunches(*run, *reduced);
 }
 
 Expected<LaunchResult> gemmReduce(const MatrixRef &partials, int64_t splits, const MatrixRef &c,

@@ -71,4 +71,15 @@ Expected<PackedOperand> packOperand(StringRef component, StringRef name, const M
   return PackedOperand{std::move(*buffer), m.dtype, m.rows, cols};
 }
 
+LaunchResult bothLaunches(const LaunchResult &first, const LaunchResult &second) {
+  LaunchResult both = first;
+  if (both.deviceMilliseconds && second.deviceMilliseconds)
+    *both.deviceMilliseconds += *second.deviceMilliseconds;
+  if (both.waveInstructions && second.waveInstructions)
+    *both.waveInstructions += *second.waveInstructions;
+  both.workgroups += second.workgroups;
+  both.hostSeconds += second.hostSeconds;
+  return both;
+}
+
 } // namespace kcc::ops

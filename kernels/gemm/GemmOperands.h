@@ -6,12 +6,15 @@
 // way and, where K or a row stride is not a whole number of those units,
 // copy the operand into a packed buffer with zero columns after K
 // (kernels/gemm/gemm_pack.mlir): the zeros add nothing to the products.
+// A split of K ends with a second launch, the reduction; both ops report
+// the two as one result.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KCC_KERNELS_GEMM_GEMMOPERANDS_H
 #define KCC_KERNELS_GEMM_GEMMOPERANDS_H
 
 #include "runtime/Buffer.h"
+#include "runtime/Launch.h"
 #include "runtime/MatrixRef.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -50,6 +53,11 @@ struct PackedOperand {
 llvm::Expected<PackedOperand> packOperand(llvm::StringRef component, llvm::StringRef name,
                                           const MatrixRef &m, int64_t cols, Jit &jit,
                                           uint64_t stream);
+
+/// A split-K GEMM's result as one: its kernel's launch and the reduction's
+/// together (device times, wave instructions, workgroups and host time
+/// summed).
+LaunchResult bothLaunches(const LaunchResult &first, const LaunchResult &second);
 
 } // namespace ops
 } // namespace kcc

@@ -385,15 +385,7 @@ static Expected<LaunchResult> runQuant(Quant q, const MatrixRef &a, const Matrix
       {*partials, DType::f32, splits * a.rows, bt.rows, ldw}, splits, c, bias, options);
   if (!reduced)
     return reduced.takeError();
-  // One result for the op: the two launches together.
-  LaunchResult both = *run;
-  if (both.deviceMilliseconds && reduced->deviceMilliseconds)
-    *both.deviceMilliseconds += *reduced->deviceMilliseconds;
-  if (both.waveInstructions && reduced->waveInstructions)
-    *both.waveInstructions += *reduced->waveInstructions;
-  both.workgroups += reduced->workgroups;
-  both.hostSeconds += reduced->hostSeconds;
-  return both;
+  return bothLaunches(*run, *reduced);
 }
 
 Error checkGemmFp8(const MatrixRef &a, const MatrixRef &bt, const MatrixRef &aScale,
