@@ -271,6 +271,31 @@ double attentionFlops(const AttentionShape &s) {
   return 4.0 * double(s.batch * s.heads) * double(s.headDim) * pairs;
 }
 
+/// A split GEMM's reduction launch (gemm_reduce), which the model did not
+/// watch when it timed the GEMM's launch: timed on its own, whole, on
+/// partials of the size the ops allocate, and added to `f` (seconds,
+/// TFLOPS, reduceSeconds). Nothing for `splits` of 1.
+static Error addReduction(Device &device, const GemmShape &s, int64_t splits, const Buffer &c,
+                          DType out, ModelFigures &f) {
+  if (splits <= 1)
+    return Error::success();
+  int64_t ldw = ops::gemmPartialsStride(int64_t(s.n));
+  Expected<Buffer> w = Buffer::allocate(device, uint64_t(splits) * s.m * uint64_t(ldw) * 4);
+  if (!w)
+    return w.takeError();
+  timing::TimingOptions whole;
+  auto reduce = bench::timeLaunch(device, whole, [&] {
+    return ops::gemmReduce({*w, DType::f32, splits * int64_t(s.m), int64_t(s.n), ldw}, splits,
+                           {c, out, int64_t(s.m), int64_t(s.n)});
+  });
+  if (!reduce)
+    return reduce.takeError();
+  f.reduceSeconds = reduce->kernelSeconds;
+  f.seconds += f.reduceSeconds;
+  f.tflops = 2.0 * double(s.m) * double(s.n) * double(s.k) / f.seconds / 1e12;
+  return Error::success();
+}
+
 Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned iterations,
                                    const std::vector<std::string> &params) {
   Expected<Device &> device = emulatedDevice(chip);
@@ -321,26 +346,9 @@ Expected<ModelFigures> timeKccGemm(Chip chip, const GemmShape &s, unsigned itera
       chip, DType::bf16, out, false, {int64_t(s.m), int64_t(s.n), int64_t(s.k)}, params);
   f.what = join(chosen, " ");
   // A split of K ends with a second launch, the reduction of the partial
-  // sums (the model timed only the first launch above): timed on its own,
-  // whole, on partials of the size the op allocates, and added in.
-  int64_t splits = ops::gemmSplits(chosen);
-  if (splits > 1) {
-    int64_t ldw = ops::gemmPartialsStride(int64_t(s.n));
-    Expected<Buffer> w =
-        Buffer::allocate(*device, uint64_t(splits) * s.m * uint64_t(ldw) * 4);
-    if (!w)
-      return w.takeError();
-    timing::TimingOptions whole;
-    auto reduce = bench::timeLaunch(*device, whole, [&] {
-      return ops::gemmReduce({*w, DType::f32, splits * int64_t(s.m), int64_t(s.n), ldw},
-                             splits, {*c, out, int64_t(s.m), int64_t(s.n)});
-    });
-    if (!reduce)
-      return reduce.takeError();
-    f.reduceSeconds = reduce->kernelSeconds;
-    f.seconds += f.reduceSeconds;
-    f.tflops = 2.0 * double(s.m) * double(s.n) * double(s.k) / f.seconds / 1e12;
-  }
+  // sums (the model timed only the first launch above).
+  if (Error e = addReduction(*device, s, ops::gemmSplits(chosen), *c, out, f))
+    return std::move(e);
   return f;
 }
 
@@ -427,26 +435,9 @@ Expected<ModelFigures> timeKccGemmFp8(Chip chip, const GemmShape &s, unsigned it
                          ops::ScaleGranularity::blocks, std::nullopt,
                          {int64_t(s.m), int64_t(s.n), int64_t(s.k)}, params);
   f.what = join(chosen, " ");
-  // A split of K (decode) ends with the reduction's launch, which the model
-  // did not watch above: timed on its own, whole, on partials of the size
-  // the op allocates, and added in (as timeKccGemm does).
-  int64_t splits = ops::gemmQuantSplits(chosen);
-  if (splits > 1) {
-    int64_t ldw = ops::gemmPartialsStride(int64_t(s.n));
-    Expected<Buffer> w = Buffer::allocate(*device, uint64_t(splits) * s.m * uint64_t(ldw) * 4);
-    if (!w)
-      return w.takeError();
-    timing::TimingOptions wholeRun;
-    auto reduce = bench::timeLaunch(*device, wholeRun, [&] {
-      return ops::gemmReduce({*w, DType::f32, splits * int64_t(s.m), int64_t(s.n), ldw},
-                             splits, {*c, DType::bf16, int64_t(s.m), int64_t(s.n)});
-    });
-    if (!reduce)
-      return reduce.takeError();
-    f.reduceSeconds = reduce->kernelSeconds;
-    f.seconds += f.reduceSeconds;
-    f.tflops = flops / f.seconds / 1e12;
-  }
+  // A split of K (decode) ends with the reduction's launch, as timeKccGemm's.
+  if (Error e = addReduction(*device, s, ops::gemmQuantSplits(chosen), *c, DType::bf16, f))
+    return std::move(e);
   return f;
 }
 
