@@ -410,8 +410,9 @@ std::vector<std::string> gemmInt8Params(Chip chip, DType out, ScaleGranularity a
   KernelParams chosen =
       parseKernelParams(gemmFp8Params(chip, out, aScale, bScale, bias, size, overrides));
   std::vector<ParamBinding> &p = chosen.bindings;
+  bool dtypeGiven = findParamBinding(parseKernelParams(overrides).bindings, "DTYPE");
   for (ParamBinding &b : p)
-    if (b.name == "DTYPE" && !llvm::is_contained(overrides, "DTYPE=" + b.valueText()))
+    if (b.name == "DTYPE" && !dtypeGiven)
       b.value = std::string("i8");
   if (!findParamBinding(p, "ACC"))
     p.insert(p.begin() + 1, ParamBinding{"ACC", std::string("i32")});

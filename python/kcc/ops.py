@@ -226,7 +226,6 @@ def _scale_matrix(scale, like, name):
     """A scale as the op takes it, a float32 matrix: a number (or None: 1)
     or a one-element array [1, 1], a vector [L] a column [L, 1], a matrix
     as it is; of like's kind (same torch device)."""
-    import sys
     if scale is None:
         scale = 1.0
     if isinstance(scale, (int, float)):

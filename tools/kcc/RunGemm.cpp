@@ -76,7 +76,7 @@ int runGemm(const Options &o) {
   std::string dtypeText = define(o, "DTYPE").value_or("bf16");
   if (dtypeText == "fp8" || dtypeText == "e4m3fn" || dtypeText == "e4m3fnuz" ||
       dtypeText == "i8")
-    return runGemmFp8(o);
+    return runQuantGemm(o);
   // Operand dtypes and bias come from the kernel's own parameters, so that
   // `-D` means the same here as for `kcc gemm.mlir`.
   std::optional<DType> in = parseDType(dtypeText);

@@ -109,7 +109,7 @@ int fail(const llvm::Twine &message);
 /// success, 1 on errors or a failed comparison.
 int runGemm(const Options &o);
 /// `kcc run gemm -D DTYPE=fp8|i8` (RunQuantGemm.cpp).
-int runGemmFp8(const Options &o);
+int runQuantGemm(const Options &o);
 int runAttention(const Options &o);
 /// `kcc run attention_backward` (RunAttentionBackward.cpp).
 int runAttentionBackward(const Options &o);

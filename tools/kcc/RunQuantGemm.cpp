@@ -35,7 +35,7 @@ namespace kcc::runkernel {
 
 using ops::ScaleGranularity;
 
-int runGemmFp8(const Options &o) {
+int runQuantGemm(const Options &o) {
   std::string dtypeText = define(o, "DTYPE").value_or("fp8");
   bool int8 = dtypeText == "i8";
   std::optional<DType> out = parseDType(define(o, "OUT").value_or("bf16"));
@@ -116,13 +116,14 @@ int runGemmFp8(const Options &o) {
     Expected<HostMatrix> m = fromNpy(**npy, type, name, o.inputs.lookup(name));
     if (!m)
       return fail(toString(m.takeError()));
+    // A 1-D scale file is a column, one scale per row (fromNpy reads a
+    // vector as one row); a 2-D one (a [1, K/128] block row at M = 1
+    // included) keeps its shape.
+    bool scale = slot == &sa || slot == &sb;
+    if (scale && (*npy)->shape.size() == 1)
+      std::swap(m->rows, m->cols);
     *slot = std::move(*m);
   }
-  // A 1-D scale file is a column (one per row) unless it holds one value.
-  for (std::optional<HostMatrix> *s : {&sa, &sb})
-    if (*s && (*s)->rows == 1 && (*s)->cols > 1 && !o.inputs.empty()) {
-      std::swap((*s)->rows, (*s)->cols);
-    }
   auto lookupShape = [&](StringRef k) -> std::optional<int64_t> {
     auto it = o.shape.find(k);
     return it == o.shape.end() ? std::nullopt : std::optional<int64_t>(it->second);
