@@ -61,6 +61,29 @@ struct Shared {
   }
 };
 
+/// The bias as the kernel reads it (`type`'s bytes; none without a type)
+/// and the exact value of each element after that rounding (zeros without).
+std::pair<std::vector<uint8_t>, std::vector<double>> hostBias(std::optional<DType> type,
+                                                              const std::vector<float> &values) {
+  std::vector<uint8_t> bytes;
+  std::vector<double> exact(values.size(), 0.0);
+  if (!type)
+    return {bytes, exact};
+  bytes.resize(values.size() * dtypeSize(*type));
+  for (size_t n = 0; n < values.size(); ++n) {
+    float x = values[n];
+    if (*type == DType::f32) {
+      std::memcpy(&bytes[4 * n], &x, 4);
+      exact[n] = x;
+    } else {
+      uint16_t h = *type == DType::bf16 ? floatToBf16(x) : floatToF16(x);
+      std::memcpy(&bytes[2 * n], &h, 2);
+      exact[n] = *type == DType::bf16 ? bf16ToFloat(h) : f16ToFloat(h);
+    }
+  }
+  return {bytes, exact};
+}
+
 class GemmFp8OpTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(GemmFp8OpTest, MatchesReference) {
@@ -97,22 +120,9 @@ TEST_P(GemmFp8OpTest, MatchesReference) {
   for (auto &v : sa) v = std::ldexp(mantissa(rng), exponent(rng));
   for (auto &v : sb) v = std::ldexp(mantissa(rng), exponent(rng));
   std::normal_distribution<float> normal(0.f, 8.f);
-  std::vector<uint8_t> biasBytes;
-  std::vector<double> biasV(c.N, 0.0);
-  if (c.bias) {
-    biasBytes.resize(size_t(c.N) * dtypeSize(*c.bias));
-    for (int n = 0; n < c.N; ++n) {
-      float x = normal(rng);
-      if (*c.bias == DType::f32) {
-        std::memcpy(&biasBytes[4 * n], &x, 4);
-        biasV[n] = x;
-      } else {
-        uint16_t h = *c.bias == DType::bf16 ? floatToBf16(x) : floatToF16(x);
-        std::memcpy(&biasBytes[2 * n], &h, 2);
-        biasV[n] = *c.bias == DType::bf16 ? bf16ToFloat(h) : f16ToFloat(h);
-      }
-    }
-  }
+  std::vector<float> biasF(c.N);
+  for (auto &x : biasF) x = normal(rng);
+  auto [biasBytes, biasV] = hostBias(c.bias, biasF);
   Buffer da = llvm::cantFail(Buffer::fromHost(d, a));
   Buffer db = llvm::cantFail(Buffer::fromHost(d, bt));
   Buffer dsa = llvm::cantFail(Buffer::fromHost(d, sa));
@@ -381,21 +391,7 @@ TEST_P(GemmInt8OpTest, MatchesExactReference) {
   for (auto &v : sa) v = unit(rng) * 1e-3f;
   for (auto &v : sb) v = unit(rng) * 1e-2f;
   for (auto &v : bias) v = unit(rng) - 1.25f;
-  std::vector<uint8_t> biasBytes;
-  std::vector<double> biasV(c.N, 0.0);
-  if (c.bias) {
-    biasBytes.resize(size_t(c.N) * dtypeSize(*c.bias));
-    for (int n = 0; n < c.N; ++n) {
-      if (*c.bias == DType::f32) {
-        std::memcpy(&biasBytes[4 * n], &bias[n], 4);
-        biasV[n] = bias[n];
-      } else {
-        uint16_t h = *c.bias == DType::bf16 ? floatToBf16(bias[n]) : floatToF16(bias[n]);
-        std::memcpy(&biasBytes[2 * n], &h, 2);
-        biasV[n] = *c.bias == DType::bf16 ? bf16ToFloat(h) : f16ToFloat(h);
-      }
-    }
-  }
+  auto [biasBytes, biasV] = hostBias(c.bias, bias);
   Buffer da = llvm::cantFail(Buffer::fromHost(d, a));
   Buffer db = llvm::cantFail(Buffer::fromHost(d, bt));
   Buffer dsa = llvm::cantFail(Buffer::fromHost(d, sa));
